@@ -1,0 +1,42 @@
+/* emit_impl.h: state shared by the files of src/emit/ — the EmitCtx and
+ * the per-function translation state of module.c and instr.c.  Only
+ * src/emit/ includes this header (it pulls in llvm-c). */
+#ifndef OXIDEC_EMIT_IMPL_H
+#define OXIDEC_EMIT_IMPL_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "emit.h"
+
+struct EmitCtx {
+	EmitOptions opt;
+	char arch[16];
+	LLVMContextRef ctx;
+	LLVMTargetMachineRef tm;
+	LLVMModuleRef mod;         /* NULL until emit_module */
+};
+
+/* One function being translated.  Value.aux holds each value's
+ * LLVMValueRef, Block.aux each reachable block's LLVMBasicBlockRef. */
+typedef struct {
+	EmitCtx *e;
+	Module *m;
+	Func *f;
+	LLVMValueRef fn;
+	LLVMBuilderRef b;
+	LLVMBuilderRef alloca_b;   /* at the end of the prologue block */
+	LLVMBasicBlockRef prologue;
+	bool failed;
+} FuncEmit;
+
+/* module.c */
+LLVMTypeRef emit_type(EmitCtx *e, const Type *t);
+void emit_op_error(FuncEmit *fe, const Op *op, const char *fmt, ...) PRINTF(3, 4);
+LLVMBasicBlockRef emit_succ_dest(FuncEmit *fe, Op *op, uint32_t i);
+
+/* instr.c: one llir op at the builder's position; false after an error. */
+bool emit_op(FuncEmit *fe, Op *op);
+LLVMValueRef emit_const(EmitCtx *e, const Type *t, U128 v);
+
+#endif

@@ -1,0 +1,230 @@
+/* target.c: the NVPTX target machine and everything done to a finished
+ * LLVM module — optimization with the new pass manager, the textual IR of
+ * stage "ll", PTX of stage "ptx" — plus the lifetime of an EmitCtx.
+ *
+ * Floating point: Rust forbids contracting a*b+c into an fma.  The C API
+ * cannot set TargetOptions::AllowFPOpFusion, but its default (Standard)
+ * only fuses operations that carry the `contract` fast-math flag, which
+ * instr.c never sets.  NVPTX then prints mul.rn.f32 / add.rn.f32: the
+ * explicit rounding mode is what stops ptxas from contracting on its own.
+ * We do not pass -nvptx-fma-level=0 through LLVMParseCommandLineOptions:
+ * it is process-global, can be parsed once only, and would rule out an
+ * opt-in contraction flag later.  tests/unit/test_emit.c checks the .rn. */
+#include "emit_impl.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/ErrorHandling.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char triple[] = "nvptx64-nvidia-cuda";
+
+/* Each processor LLVM 22 NVPTX knows, with the lowest PTX ISA version
+ * that supports it (what LLVM itself would pick; measured with llc-22).
+ * Naming the version explicitly keeps the PTX header stable. */
+static const struct {
+	const char *arch;
+	const char *ptx;
+} arch_table[] = {
+	{"sm_20", "+ptx32"}, {"sm_21", "+ptx32"}, {"sm_30", "+ptx32"}, {"sm_32", "+ptx40"},
+	{"sm_35", "+ptx32"}, {"sm_37", "+ptx41"}, {"sm_50", "+ptx40"}, {"sm_52", "+ptx41"},
+	{"sm_53", "+ptx42"}, {"sm_60", "+ptx50"}, {"sm_61", "+ptx50"}, {"sm_62", "+ptx50"},
+	{"sm_70", "+ptx60"}, {"sm_72", "+ptx61"}, {"sm_75", "+ptx63"}, {"sm_80", "+ptx70"},
+	{"sm_86", "+ptx71"}, {"sm_87", "+ptx74"}, {"sm_88", "+ptx90"}, {"sm_89", "+ptx78"},
+	{"sm_90", "+ptx78"}, {"sm_90a", "+ptx80"},
+	{"sm_100", "+ptx86"}, {"sm_100a", "+ptx86"}, {"sm_100f", "+ptx88"},
+	{"sm_101", "+ptx86"}, {"sm_101a", "+ptx86"}, {"sm_101f", "+ptx88"},
+	{"sm_103", "+ptx88"}, {"sm_103a", "+ptx88"}, {"sm_103f", "+ptx88"},
+	{"sm_110", "+ptx90"}, {"sm_110a", "+ptx90"}, {"sm_110f", "+ptx90"},
+	{"sm_120", "+ptx87"}, {"sm_120a", "+ptx87"}, {"sm_120f", "+ptx88"},
+	{"sm_121", "+ptx88"}, {"sm_121a", "+ptx88"}, {"sm_121f", "+ptx88"},
+};
+
+static const char *arch_features(const char *arch)
+{
+	for (size_t i = 0; i < countof(arch_table); i++)
+		if (!strcmp(arch_table[i].arch, arch))
+			return arch_table[i].ptx;
+	return NULL;
+}
+
+/* LLVM exits after a fatal error; say it in our format before it does. */
+static void on_llvm_fatal(const char *reason)
+{
+	diag_error("oxidec", "LLVM: %s", reason);
+}
+
+static void init_llvm_once(void)
+{
+	static bool done;
+	if (done)
+		return;
+	done = true;
+	LLVMInitializeNVPTXTargetInfo();
+	LLVMInitializeNVPTXTarget();
+	LLVMInitializeNVPTXTargetMC();
+	LLVMInitializeNVPTXAsmPrinter();
+	LLVMInstallFatalErrorHandler(on_llvm_fatal);
+}
+
+/* Back-end diagnostics (e.g. an unsupported construct found during
+ * instruction selection) become ours, so callers see them counted. */
+static void on_llvm_diag(LLVMDiagnosticInfoRef di, void *unused)
+{
+	(void)unused;
+	LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(di);
+	if (sev != LLVMDSError && sev != LLVMDSWarning)
+		return;
+	char *msg = LLVMGetDiagInfoDescription(di);
+	if (sev == LLVMDSError)
+		diag_error("oxidec", "LLVM: %s", msg);
+	else
+		diag_warning("oxidec", "LLVM: %s", msg);
+	LLVMDisposeMessage(msg);
+}
+
+static LLVMCodeGenOptLevel codegen_level(int level)
+{
+	static const LLVMCodeGenOptLevel levels[] = {
+		LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive,
+	};
+	return levels[level];
+}
+
+static LLVMTargetMachineRef create_target_machine(const EmitCtx *e, const char *features)
+{
+	LLVMTargetRef target;
+	char *err = NULL;
+	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+		diag_error("oxidec", "no NVPTX target in this LLVM: %s", err ? err : "?");
+		LLVMDisposeMessage(err);
+		return NULL;
+	}
+	return LLVMCreateTargetMachine(target, triple, e->arch, features, codegen_level(e->opt.opt_level),
+	                               LLVMRelocDefault, LLVMCodeModelDefault);
+}
+
+EmitCtx *emit_new(const EmitOptions *o)
+{
+	const char *arch = o->arch ? o->arch : "sm_90";
+	const char *features = arch_features(arch);
+	if (!features) {
+		diag_error("oxidec", "unknown GPU architecture '%s' (LLVM 22 NVPTX knows sm_20 to sm_121f, e.g. sm_90)", arch);
+		return NULL;
+	}
+	if (o->opt_level < 0 || o->opt_level > 3) {
+		diag_error("oxidec", "optimization level %d out of range 0..3", o->opt_level);
+		return NULL;
+	}
+	init_llvm_once();
+	EmitCtx *e = xmalloc(sizeof *e);
+	memset(e, 0, sizeof *e);
+	e->opt = *o;
+	snprintf(e->arch, sizeof e->arch, "%s", arch);
+	e->opt.arch = e->arch;
+	e->ctx = LLVMContextCreate();
+	LLVMContextSetDiagnosticHandler(e->ctx, on_llvm_diag, NULL);
+	e->tm = create_target_machine(e, features);
+	if (!e->tm) {
+		emit_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* Module first, then target machine, then context: reverse of creation. */
+void emit_free(EmitCtx *e)
+{
+	if (!e)
+		return;
+	if (e->mod)
+		LLVMDisposeModule(e->mod);
+	if (e->tm)
+		LLVMDisposeTargetMachine(e->tm);
+	if (e->ctx)
+		LLVMContextDispose(e->ctx);
+	free(e);
+}
+
+static bool has_module(EmitCtx *e, const char *what)
+{
+	if (e->mod)
+		return true;
+	diag_error("oxidec", "%s: no LLVM module (emit_module failed or was not called)", what);
+	return false;
+}
+
+bool emit_optimize(EmitCtx *e)
+{
+	if (!has_module(e, "optimize"))
+		return false;
+	char pipeline[16];
+	snprintf(pipeline, sizeof pipeline, "default<O%d>", e->opt.opt_level);
+	LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef err = LLVMRunPasses(e->mod, pipeline, e->tm, pbo);
+	LLVMDisposePassBuilderOptions(pbo);
+	if (err) {
+		char *msg = LLVMGetErrorMessage(err);
+		diag_error("oxidec", "LLVM pass pipeline %s: %s", pipeline, msg);
+		LLVMDisposeErrorMessage(msg);
+		return false;
+	}
+	char *vmsg = NULL;
+	if (e->opt.verify_each && LLVMVerifyModule(e->mod, LLVMReturnStatusAction, &vmsg)) {
+		diag_error("oxidec", "LLVM module invalid after %s (LLVM bug?): %s", pipeline, vmsg);
+		LLVMDisposeMessage(vmsg);
+		return false;
+	}
+	LLVMDisposeMessage(vmsg);
+	return true;
+}
+
+static char *copy_text(const char *s, size_t n)
+{
+	char *out = xmalloc(n + 1);
+	memcpy(out, s, n);
+	out[n] = 0;
+	return out;
+}
+
+char *emit_llvm_text(EmitCtx *e)
+{
+	if (!has_module(e, "emit ll"))
+		return NULL;
+	char *s = LLVMPrintModuleToString(e->mod);
+	char *out = copy_text(s, strlen(s));
+	LLVMDisposeMessage(s);
+	return out;
+}
+
+/* Code generation runs IR passes over the module it is given; emitting a
+ * clone keeps e->mod as it was, so "ll" and "ptx" can come in any order. */
+char *emit_ptx(EmitCtx *e, size_t *len)
+{
+	if (!has_module(e, "emit ptx"))
+		return NULL;
+	int errors = diag_errors();
+	LLVMModuleRef clone = LLVMCloneModule(e->mod);
+	LLVMMemoryBufferRef buf = NULL;
+	char *err = NULL;
+	LLVMBool failed = LLVMTargetMachineEmitToMemoryBuffer(e->tm, clone, LLVMAssemblyFile, &err, &buf);
+	LLVMDisposeModule(clone);
+	if (failed || diag_errors() > errors) {
+		if (failed)
+			diag_error("oxidec", "NVPTX code generation failed: %s", err ? err : "?");
+		LLVMDisposeMessage(err);
+		if (buf)
+			LLVMDisposeMemoryBuffer(buf);
+		return NULL;
+	}
+	size_t n = LLVMGetBufferSize(buf);
+	char *out = copy_text(LLVMGetBufferStart(buf), n);
+	LLVMDisposeMemoryBuffer(buf);
+	if (len)
+		*len = n;
+	return out;
+}

@@ -1,0 +1,322 @@
+/* build.c: stage 2 — oxide-mir bodies to the mir dialect.
+ *
+ * Every MIR local gets a mir.slot in the entry block; places become address
+ * computations (mir.field, mir.variant_field, mir.index, loads of pointers
+ * for derefs); scalar values (ints, floats, bool, char, thin pointers) are
+ * SSA values; fat pointers are two values (data, length); everything else
+ * is handled by address and copied with mir.copy.
+ *
+ * Function ABI (kernels and device functions alike): a parameter whose
+ * rustc layout is Scalar is one value, ScalarPair two, Memory a pointer
+ * (byval for kernels), zero-sized nothing.  Results: nothing for zero-sized,
+ * one value for Scalar, otherwise the caller passes a pointer first (sret).
+ */
+#include "build.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------ errors */
+
+void fb_error(Fb *fb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_verror(fb->where, fmt, ap);
+	va_end(ap);
+}
+
+void fb_set_span(Fb *fb, cJSON *span)
+{
+	Module *m = fb->m;
+	if (!cJSON_IsArray(span) || cJSON_GetArraySize(span) < 3) {
+		fb->b.loc = fb->fn_loc;
+		snprintf(fb->where, sizeof fb->where, "%s", fb->fn_where);
+		return;
+	}
+	uint32_t file = fb->f->file_base + (uint32_t)cJSON_GetArrayItem(span, 0)->valueint;
+	fb->b.loc.file = file < m->nfile ? (int32_t)file : -1;
+	fb->b.loc.line = (uint32_t)cJSON_GetArrayItem(span, 1)->valueint;
+	fb->b.loc.col = (uint32_t)cJSON_GetArrayItem(span, 2)->valueint;
+	snprintf(fb->where, sizeof fb->where, "%s:%u:%u", fb->b.loc.file >= 0 ? m->files[file] : "?",
+	         fb->b.loc.line, fb->b.loc.col);
+}
+
+/* ------------------------------------------------------- value kinds */
+
+ValKind val_kind(RType *t)
+{
+	if (rtype_is_zst(t))
+		return VK_ZST;
+	if (rtype_is_scalar(t))
+		return VK_SCALAR;
+	if (rtype_is_fat_ptr(t))
+		return VK_FAT;
+	return VK_MEM;
+}
+
+/* The SSA type of a scalar-like Rust type: scalars themselves, and types
+ * whose layout is one scalar (e.g. Option<&T>, NonNull<T>, Ordering). */
+Type *scalar_type_of(Fb *fb, RType *t)
+{
+	Type *ty = rtype_scalar_type(fb->m, t);
+	if (ty)
+		return ty;
+	if (t->abi == ABI_SCALAR)
+		return t->scalars[0].type;
+	return NULL;
+}
+
+Type *usize_type(Fb *fb)
+{
+	return ir_type_int(fb->m, 64, false);
+}
+
+Value *const_int(Fb *fb, Type *t, uint64_t v)
+{
+	return ir_build_const(&fb->b, OP_MIR_CONST, t, v, 0);
+}
+
+Value *ptr_add(Fb *fb, Value *p, uint64_t off)
+{
+	if (!off)
+		return p;
+	Value *r = ir_build1(&fb->b, OP_MIR_PTR_ADD, ir_type_ptr(fb->m, 0), 1, &p);
+	r->def->imm = (int64_t)off;
+	return r;
+}
+
+Value *build_load(Fb *fb, Value *addr, Type *t)
+{
+	return ir_build1(&fb->b, OP_MIR_LOAD, t, 1, &addr);
+}
+
+void build_store(Fb *fb, Value *v, Value *addr)
+{
+	Value *opd[2] = { v, addr };
+	ir_build(&fb->b, OP_MIR_STORE, 0, NULL, 2, opd, 0);
+}
+
+void build_copy(Fb *fb, Value *dst, Value *src, RType *t)
+{
+	if (dst == src || rtype_is_zst(t))
+		return;
+	Value *opd[2] = { dst, src };
+	Op *op = ir_build(&fb->b, OP_MIR_COPY, 0, NULL, 2, opd, 0);
+	op->rty = t;
+}
+
+/* A fresh slot in the entry block (temporaries of calls and constants). */
+Value *temp_slot(Fb *fb, RType *t)
+{
+	Builder eb = { fb->m, fb->entry, fb->entry_term, fb->b.loc };
+	Type *pt = ir_type_ptr(fb->m, 0);
+	Value *s = ir_build1(&eb, OP_MIR_SLOT, pt, 0, NULL);
+	s->def->rty = t;
+	return s;
+}
+
+Val load_val(Fb *fb, RType *t, Value *addr)
+{
+	Val v = { t, { NULL, NULL }, NULL };
+	switch (val_kind(t)) {
+	case VK_ZST:
+		break;
+	case VK_SCALAR:
+		v.v[0] = build_load(fb, addr, scalar_type_of(fb, t));
+		break;
+	case VK_FAT:
+		v.v[0] = build_load(fb, addr, ir_type_ptr(fb->m, 0));
+		v.v[1] = build_load(fb, ptr_add(fb, addr, 8), usize_type(fb));
+		break;
+	case VK_MEM:
+		v.addr = addr;
+		break;
+	}
+	return v;
+}
+
+void store_val(Fb *fb, Value *addr, Val v)
+{
+	switch (val_kind(v.ty)) {
+	case VK_ZST:
+		break;
+	case VK_SCALAR:
+		build_store(fb, v.v[0], addr);
+		break;
+	case VK_FAT:
+		build_store(fb, v.v[0], addr);
+		build_store(fb, v.v[1], ptr_add(fb, addr, 8));
+		break;
+	case VK_MEM:
+		build_copy(fb, addr, v.addr, v.ty);
+		break;
+	}
+}
+
+/* A value in memory, whatever its kind (for by-pointer uses). */
+Value *val_in_memory(Fb *fb, Val v)
+{
+	if (val_kind(v.ty) == VK_MEM)
+		return v.addr;
+	Value *s = temp_slot(fb, v.ty);
+	store_val(fb, s, v);
+	return s;
+}
+
+/* ------------------------------------------------------------- places */
+
+static RType *variant_field_type(Fb *fb, RType *base, int variant, uint32_t i, RType *given)
+{
+	(void)fb;
+	if (given)
+		return given;
+	return rtype_field_type(base, variant < 0 ? 0 : (uint32_t)variant, i);
+}
+
+static bool place_field(Fb *fb, PlaceV *p, JPath jp, cJSON *proj)
+{
+	uint32_t i = (uint32_t)json_int(jp, proj, "index");
+	RType *fty = fe_type(jp, fb->f, proj, "ty");
+	RType *base = p->ty;
+	if (!fty)
+		return false;
+	if (base->kind != RT_ADT && base->kind != RT_TUPLE && base->kind != RT_CLOSURE) {
+		fb_error(fb, "field projection on a value of type `%s` is not supported", base->name);
+		return false;
+	}
+	if (base->kind == RT_ADT && base->adt_kind == ADT_UNION) {
+		p->ty = fty;          /* every union field starts at offset 0 */
+		p->meta = NULL;
+		return true;
+	}
+	uint32_t variant = p->variant < 0 ? 0 : (uint32_t)p->variant;
+	bool multi = base->has_variants;
+	if ((multi && (variant >= base->nvlayout || i >= base->vlayouts[variant].nfield)) ||
+	    (!multi && i >= base->noffset)) {
+		fb_error(fb, "field %u of `%s` has no layout", i, base->name);
+		return false;
+	}
+	Opcode code = multi ? OP_MIR_VFIELD : OP_MIR_FIELD;
+	Value *r = ir_build1(&fb->b, code, ir_type_ptr(fb->m, 0), 1, &p->addr);
+	r->def->rty = base;
+	r->def->imm = multi ? variant : i;
+	r->def->imm2 = multi ? i : 0;
+	p->addr = r;
+	p->ty = variant_field_type(fb, base, p->variant, i, fty);
+	p->variant = -1;
+	return true;
+}
+
+static bool place_deref(Fb *fb, PlaceV *p)
+{
+	RType *t = p->ty;
+	if (t->kind != RT_REF && t->kind != RT_PTR) {
+		fb_error(fb, "dereference of `%s` is not supported (only references and raw pointers; "
+		         "Box and smart pointers need a heap)", t->name);
+		return false;
+	}
+	Val v = load_val(fb, t, p->addr);
+	p->addr = v.v[0];
+	p->meta = v.v[1];
+	p->ty = t->pointee;
+	return true;
+}
+
+static Value *place_len(Fb *fb, PlaceV *p)
+{
+	if (p->ty->kind == RT_ARRAY)
+		return const_int(fb, usize_type(fb), p->ty->len);
+	if (!p->meta)
+		fb_error(fb, "length of `%s` is unknown here", p->ty->name);
+	return p->meta ? p->meta : const_int(fb, usize_type(fb), 0);
+}
+
+static void place_index_by(Fb *fb, PlaceV *p, Value *idx)
+{
+	Value *opd[2] = { p->addr, idx };
+	Value *r = ir_build1(&fb->b, OP_MIR_INDEX, ir_type_ptr(fb->m, 0), 2, opd);
+	r->def->rty = p->ty->elem;
+	p->addr = r;
+	p->ty = p->ty->elem;
+	p->meta = NULL;
+}
+
+static bool place_index(Fb *fb, PlaceV *p, JPath jp, cJSON *proj, const char *kind)
+{
+	if (p->ty->kind != RT_ARRAY && p->ty->kind != RT_SLICE) {
+		fb_error(fb, "indexing `%s` is not supported", p->ty->name);
+		return false;
+	}
+	Value *idx;
+	if (!strcmp(kind, "index")) {
+		uint32_t l = (uint32_t)json_int(jp, proj, "local");
+		if (l >= fb->nlocal || !rtype_is_scalar(fb->lty[l]))
+			return fe_error(jp, "bad index local"), false;
+		idx = build_load(fb, fb->slot[l], usize_type(fb));
+	} else {
+		uint64_t off = json_u64(jp, proj, "offset");
+		if (cJSON_IsTrue(json_get_opt(proj, "from_end"))) {
+			Value *opd[2] = { place_len(fb, p), const_int(fb, usize_type(fb), off) };
+			idx = ir_build1(&fb->b, OP_MIR_SUB, usize_type(fb), 2, opd);
+		} else {
+			idx = const_int(fb, usize_type(fb), off);
+		}
+	}
+	place_index_by(fb, p, idx);
+	return true;
+}
+
+static bool place_subslice(Fb *fb, PlaceV *p, JPath jp, cJSON *proj)
+{
+	uint64_t from = json_u64(jp, proj, "from"), to = json_u64(jp, proj, "to");
+	bool from_end = cJSON_IsTrue(json_get_opt(proj, "from_end"));
+	if (p->ty->kind != RT_SLICE || !from_end) {
+		fb_error(fb, "subslice pattern on `%s` is not supported", p->ty->name);
+		return false;
+	}
+	Value *len = place_len(fb, p);
+	RType *slice = p->ty;
+	place_index_by(fb, p, const_int(fb, usize_type(fb), from));
+	Value *opd[2] = { len, const_int(fb, usize_type(fb), from + to) };
+	p->meta = ir_build1(&fb->b, OP_MIR_SUB, usize_type(fb), 2, opd);
+	p->ty = slice;
+	return true;
+}
+
+bool build_place(Fb *fb, JPath jp, cJSON *j, PlaceV *out)
+{
+	uint32_t l = (uint32_t)json_int(jp, j, "local");
+	if (l >= fb->nlocal) {
+		fe_error(jp, "local _%u does not exist", l);
+		return false;
+	}
+	PlaceV p = { fb->lty[l], fb->slot[l], NULL, -1 };
+	cJSON *projs = json_get_opt(j, "projection"), *proj;
+	int i = 0;
+	cJSON_ArrayForEach(proj, projs) {
+		JPath q = jpath_index(fb->a, jpath_field(fb->a, jp, "projection"), i++);
+		const char *kind = json_str(q, proj, "kind");
+		bool ok;
+		if (!strcmp(kind, "deref"))
+			ok = place_deref(fb, &p);
+		else if (!strcmp(kind, "field"))
+			ok = place_field(fb, &p, q, proj);
+		else if (!strcmp(kind, "index") || !strcmp(kind, "constant_index"))
+			ok = place_index(fb, &p, q, proj, kind);
+		else if (!strcmp(kind, "subslice"))
+			ok = place_subslice(fb, &p, q, proj);
+		else if (!strcmp(kind, "downcast")) {
+			p.variant = (int)json_int(q, proj, "variant");
+			ok = p.ty->kind == RT_ADT && (uint32_t)p.variant < p.ty->nvariant;
+			if (!ok)
+				fe_error(q, "downcast to variant %d of `%s`", p.variant, p.ty->name);
+		} else {
+			fe_error(q, "unknown projection \"%s\"", kind);
+			ok = false;
+		}
+		if (!ok)
+			return false;
+	}
+	*out = p;
+	return true;
+}

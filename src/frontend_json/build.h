@@ -1,0 +1,81 @@
+/* build.h: private interface between the files of the stage-2 builder. */
+#ifndef OXIDEC_BUILD_H
+#define OXIDEC_BUILD_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "fe.h"
+
+typedef enum { VK_ZST, VK_SCALAR, VK_FAT, VK_MEM } ValKind;
+
+/* A Rust value: SSA scalar(s), or the address of its bytes (VK_MEM). */
+typedef struct {
+	RType *ty;
+	Value *v[2];
+	Value *addr;
+} Val;
+
+/* A place: its address, the length when unsized, and a pending downcast. */
+typedef struct {
+	RType *ty;
+	Value *addr;
+	Value *meta;
+	int variant;
+} PlaceV;
+
+/* Per-function builder state. */
+typedef struct {
+	Module *m;
+	Arena *a;
+	FeFile *f;
+	Func *fn;
+	JPath path;
+	Builder b;
+	Block *entry;
+	Op *entry_term;
+	RType **lty;
+	Value **slot;
+	uint32_t nlocal;
+	Block **blocks;
+	uint32_t nblock;
+	bool sret;
+	uint32_t nconst;
+	Loc fn_loc;
+	char fn_where[512];
+	char where[512];
+} Fb;
+
+/* build.c */
+void fb_error(Fb *fb, const char *fmt, ...) PRINTF(2, 3);
+void fb_set_span(Fb *fb, cJSON *span);
+ValKind val_kind(RType *t);
+Type *scalar_type_of(Fb *fb, RType *t);
+Type *usize_type(Fb *fb);
+Value *const_int(Fb *fb, Type *t, uint64_t v);
+Value *ptr_add(Fb *fb, Value *p, uint64_t off);
+Value *build_load(Fb *fb, Value *addr, Type *t);
+void build_store(Fb *fb, Value *v, Value *addr);
+void build_copy(Fb *fb, Value *dst, Value *src, RType *t);
+Value *temp_slot(Fb *fb, RType *t);
+Val load_val(Fb *fb, RType *t, Value *addr);
+void store_val(Fb *fb, Value *addr, Val v);
+Value *val_in_memory(Fb *fb, Val v);
+bool build_place(Fb *fb, JPath jp, cJSON *j, PlaceV *out);
+
+/* operand.c */
+bool build_operand(Fb *fb, JPath jp, cJSON *j, Val *out);
+const char *alloc_symbol(Fb *fb, int64_t id);
+bool fe_import_allocs(Module *m, FeFile *f, Arena *a);
+
+/* rvalue.c */
+bool build_assign(Fb *fb, JPath jp, cJSON *stmt);
+bool build_statement(Fb *fb, JPath jp, cJSON *stmt);
+
+/* terminator.c */
+bool build_terminator(Fb *fb, JPath jp, cJSON *term);
+void abi_lower(Fb *fb, RType *t, bool kernel, Param *out, uint32_t *n);
+Type *abi_return(Fb *fb, RType *t, bool *sret);
+void abi_store_params(Fb *fb, RType *t, Value **params, Value *slot);
+
+#endif

@@ -1,0 +1,191 @@
+/* func.c: stage 2 driver — link the inputs into one Module (files, types,
+ * allocations, function signatures) and build every body. */
+#include "build.h"
+
+#include <string.h>
+
+static void import_files(Module *m, FeFile *f, Arena *a)
+{
+	cJSON *arr = cJSON_GetObjectItemCaseSensitive(f->root, "files"), *e;
+	uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
+	const char **files = arena_new_array(a, const char *, m->nfile + n);
+	memcpy(files, m->files, sizeof(char *) * m->nfile);
+	f->file_base = m->nfile;
+	cJSON_ArrayForEach(e, arr)
+		files[m->nfile++] = arena_strdup(a, cJSON_IsString(e) ? e->valuestring : "?");
+	m->files = files;
+}
+
+static void fb_init(Fb *fb, Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
+{
+	memset(fb, 0, sizeof *fb);
+	fb->m = m;
+	fb->a = a;
+	fb->f = f;
+	fb->path = p;
+	fb->b.mod = m;
+	fb_set_span(fb, json_get_opt(jfn, "span"));
+	fb->fn_loc = fb->b.loc;
+	snprintf(fb->fn_where, sizeof fb->fn_where, "%s", fb->where);
+}
+
+static bool read_locals(Fb *fb, cJSON *jfn)
+{
+	cJSON *locals = json_get(fb->path, jfn, "locals", cJSON_Array), *l;
+	if (!locals)
+		return false;
+	fb->nlocal = (uint32_t)cJSON_GetArraySize(locals);
+	fb->lty = arena_new_array(fb->a, RType *, fb->nlocal);
+	fb->slot = arena_new_array(fb->a, Value *, fb->nlocal);
+	uint32_t i = 0;
+	JPath lp = jpath_field(fb->a, fb->path, "locals");
+	cJSON_ArrayForEach(l, locals) {
+		fb->lty[i] = fe_type(jpath_index(fb->a, lp, (int)i), fb->f, l, "ty");
+		if (!fb->lty[i++])
+			return false;
+	}
+	if (fb->nlocal == 0)
+		return fe_error(fb->path, "a body needs at least the return local _0"), false;
+	return true;
+}
+
+/* Signature from the argument and return locals (no body yet). */
+static bool declare_func(Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
+{
+	Fb fb;
+	fb_init(&fb, m, a, f, jfn, p);
+	const char *sym = json_str(p, jfn, "symbol");
+	if (ir_func_find(m, sym))
+		return fe_error(p, "function symbol `%s` is defined twice", sym), false;
+	Func *fn = ir_func_new(m, json_str(p, jfn, "name"), sym);
+	fn->is_kernel = !strcmp(json_str(p, jfn, "kind"), "kernel");
+	fn->loc = fb.b.loc;
+	if (!read_locals(&fb, jfn))
+		return false;
+	uint32_t nargs = (uint32_t)json_int(p, jfn, "arg_count");
+	if (nargs >= fb.nlocal)
+		return fe_error(p, "arg_count %u but only %u locals", nargs, fb.nlocal), false;
+	bool sret;
+	fb.fn = fn;
+	fn->ret = abi_return(&fb, fb.lty[0], &sret);
+	if (fn->is_kernel && (sret || fn->ret->kind != TY_VOID))
+		return fb_error(&fb, "kernel `%s` must return `()`, not `%s`", fn->name, fb.lty[0]->name), false;
+	Param *ps = arena_new_array(a, Param, 2 * nargs + 1);
+	uint32_t np = 0;
+	if (sret)
+		ps[np++] = (Param){ ir_type_ptr(m, 0), 0, 0, "ret" };
+	for (uint32_t i = 1; i <= nargs; i++) {
+		uint32_t k;
+		abi_lower(&fb, fb.lty[i], fn->is_kernel, ps + np, &k);
+		np += k;
+	}
+	fn->params = ps;
+	fn->nparam = np;
+	return true;
+}
+
+/* Entry block: one slot per local, then the parameters stored into the
+ * argument slots; it falls through to MIR's bb0. */
+static void build_entry(Fb *fb, uint32_t nargs)
+{
+	Func *fn = fb->fn;
+	Module *m = fb->m;
+	fb->entry = ir_block_new(fn);
+	fb->b.block = fb->entry;
+	fb->b.loc = fb->fn_loc;
+	Value **params = arena_new_array(fb->a, Value *, fn->nparam + 1);
+	for (uint32_t i = 0; i < fn->nparam; i++)
+		params[i] = ir_block_add_arg(fb->entry, fn->params[i].type);
+	uint32_t pi = 0;
+	bool sret = fn->nparam && fn->params[0].name && !strcmp(fn->params[0].name, "ret");
+	for (uint32_t l = 0; l < fb->nlocal; l++) {
+		if (l == 0 && sret) {
+			fb->slot[0] = params[pi++];
+			continue;
+		}
+		Value *s = ir_build1(&fb->b, OP_MIR_SLOT, ir_type_ptr(m, 0), 0, NULL);
+		s->def->rty = fb->lty[l];
+		fb->slot[l] = s;
+	}
+	for (uint32_t l = 1; l <= nargs; l++) {
+		Param tmp[2];
+		uint32_t k;
+		abi_lower(fb, fb->lty[l], fn->is_kernel, tmp, &k);
+		abi_store_params(fb, fb->lty[l], params + pi, fb->slot[l]);
+		pi += k;
+	}
+	fb->entry_term = ir_build(&fb->b, OP_MIR_GOTO, 0, NULL, 0, NULL, 1);
+}
+
+static bool build_block(Fb *fb, JPath bp, cJSON *jb, uint32_t i)
+{
+	fb->b.block = fb->blocks[i];
+	cJSON *stmts = json_get(bp, jb, "statements", cJSON_Array), *s;
+	int k = 0;
+	bool ok = true;
+	cJSON_ArrayForEach(s, stmts)
+		ok &= build_statement(fb, jpath_index(fb->a, jpath_field(fb->a, bp, "statements"), k++), s);
+	cJSON *t = json_get(bp, jb, "terminator", cJSON_Object);
+	if (!ok || !t)
+		return false;
+	return build_terminator(fb, jpath_field(fb->a, bp, "terminator"), t);
+}
+
+static bool build_body(Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
+{
+	Fb fb;
+	fb_init(&fb, m, a, f, jfn, p);
+	fb.fn = ir_func_find(m, json_str(p, jfn, "symbol"));
+	if (!fb.fn || !read_locals(&fb, jfn))
+		return false;
+	cJSON *blocks = json_get(p, jfn, "blocks", cJSON_Array), *jb;
+	if (!blocks || cJSON_GetArraySize(blocks) == 0)
+		return fe_error(p, "a body needs at least one block"), false;
+	build_entry(&fb, (uint32_t)json_int(p, jfn, "arg_count"));
+	fb.nblock = (uint32_t)cJSON_GetArraySize(blocks);
+	fb.blocks = arena_new_array(a, Block *, fb.nblock);
+	for (uint32_t i = 0; i < fb.nblock; i++)
+		fb.blocks[i] = ir_block_new(fb.fn);
+	ir_op_set_succ(m, fb.entry_term, 0, fb.blocks[0], 0, NULL);
+	uint32_t i = 0;
+	bool ok = true;
+	JPath bp = jpath_field(a, p, "blocks");
+	cJSON_ArrayForEach(jb, blocks) {
+		ok &= build_block(&fb, jpath_index(a, bp, (int)i), jb, i);
+		i++;
+	}
+	return ok;
+}
+
+static bool for_each_function(Module *m, Arena *a, FeInput *in,
+                              bool (*fn)(Module *, Arena *, FeFile *, cJSON *, JPath))
+{
+	bool ok = true;
+	for (int k = 0; k < in->nfile; k++) {
+		FeFile *f = &in->files[k];
+		JPath root = { f, "$.functions" };
+		cJSON *j;
+		int i = 0;
+		cJSON_ArrayForEach(j, cJSON_GetObjectItemCaseSensitive(f->root, "functions"))
+			ok &= fn(m, a, f, j, jpath_index(a, root, i++));
+	}
+	return ok;
+}
+
+Module *fe_build_module(FeInput *in, Arena *a)
+{
+	Module *m = ir_module_new(a);
+	m->stage = DIALECT_MIR;
+	bool ok = true;
+	for (int k = 0; k < in->nfile; k++)
+		import_files(m, &in->files[k], a);
+	for (int k = 0; k < in->nfile && ok; k++)
+		ok = fe_import_types(m, &in->files[k], a) && fe_import_allocs(m, &in->files[k], a);
+	ok = ok && for_each_function(m, a, in, declare_func);
+	ok = ok && for_each_function(m, a, in, build_body);
+	if (ok && !m->funcs) {
+		diag_error(in->files[0].path, "no functions to compile");
+		ok = false;
+	}
+	return ok && !diag_errors() ? m : NULL;
+}

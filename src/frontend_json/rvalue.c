@@ -1,0 +1,406 @@
+/* rvalue.c: MIR statements and rvalues to mir-dialect ops.  Every rvalue
+ * is evaluated straight into the address of its destination place. */
+#include "build.h"
+
+#include <string.h>
+
+typedef struct {
+	const char *name;
+	Opcode code;
+} BinOp;
+
+static const BinOp binops[] = {
+	{ "Add", OP_MIR_ADD }, { "Sub", OP_MIR_SUB }, { "Mul", OP_MIR_MUL },
+	{ "Div", OP_MIR_DIV }, { "Rem", OP_MIR_REM }, { "BitXor", OP_MIR_XOR },
+	{ "BitAnd", OP_MIR_AND }, { "BitOr", OP_MIR_OR }, { "Shl", OP_MIR_SHL },
+	{ "Shr", OP_MIR_SHR }, { "Eq", OP_MIR_EQ }, { "Lt", OP_MIR_LT }, { "Le", OP_MIR_LE },
+	{ "Ne", OP_MIR_NE }, { "Ge", OP_MIR_GE }, { "Gt", OP_MIR_GT }, { "Cmp", OP_MIR_CMP },
+	/* Unchecked forms: overflow is UB in Rust, so wrapping is a valid refinement. */
+	{ "AddUnchecked", OP_MIR_ADD }, { "SubUnchecked", OP_MIR_SUB }, { "MulUnchecked", OP_MIR_MUL },
+	{ "ShlUnchecked", OP_MIR_SHL }, { "ShrUnchecked", OP_MIR_SHR },
+	{ "AddWithOverflow", OP_MIR_ADD_OVF }, { "SubWithOverflow", OP_MIR_SUB_OVF },
+	{ "MulWithOverflow", OP_MIR_MUL_OVF },
+};
+
+static bool scalar_operand(Fb *fb, JPath jp, cJSON *j, const char *key, Val *v)
+{
+	cJSON *o = json_get(jp, j, key, cJSON_Object);
+	if (!o || !build_operand(fb, jpath_field(fb->a, jp, key), o, v))
+		return false;
+	if (val_kind(v->ty) != VK_SCALAR) {
+		fb_error(fb, "operation on a value of type `%s` is not supported", v->ty->name);
+		return false;
+	}
+	return true;
+}
+
+static bool rv_binary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+{
+	const char *op = json_str(jp, rv, "op");
+	Val l, r;
+	if (!scalar_operand(fb, jp, rv, "lhs", &l) || !scalar_operand(fb, jp, rv, "rhs", &r))
+		return false;
+	if (!strcmp(op, "Offset")) {
+		Value *opd[2] = { l.v[0], r.v[0] };
+		Value *p = ir_build1(&fb->b, OP_MIR_INDEX, ir_type_ptr(fb->m, 0), 2, opd);
+		p->def->rty = l.ty->pointee;
+		build_store(fb, p, dst->addr);
+		return true;
+	}
+	for (size_t i = 0; i < countof(binops); i++) {
+		if (strcmp(binops[i].name, op))
+			continue;
+		Value *opd[2] = { l.v[0], r.v[0] };
+		Opcode code = binops[i].code;
+		if (code == OP_MIR_ADD_OVF || code == OP_MIR_SUB_OVF || code == OP_MIR_MUL_OVF) {
+			Type *rt[2] = { l.v[0]->type, ir_type_bool(fb->m) };
+			Op *o = ir_build(&fb->b, code, 2, rt, 2, opd, 0);
+			build_store(fb, &o->res[0], ptr_add(fb, dst->addr, rtype_field_offset(dst->ty, 0, 0)));
+			build_store(fb, &o->res[1], ptr_add(fb, dst->addr, rtype_field_offset(dst->ty, 0, 1)));
+			return true;
+		}
+		Type *rt = scalar_type_of(fb, dst->ty);
+		if (!rt) {
+			fb_error(fb, "`%s` producing `%s` is not supported", op, dst->ty->name);
+			return false;
+		}
+		build_store(fb, ir_build1(&fb->b, code, rt, 2, opd), dst->addr);
+		return true;
+	}
+	fb_error(fb, "binary operator `%s` is not supported", op);
+	return false;
+}
+
+static bool rv_unary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+{
+	const char *op = json_str(jp, rv, "op");
+	Val v;
+	if (!build_operand(fb, jpath_field(fb->a, jp, "operand"), json_get(jp, rv, "operand", cJSON_Object), &v))
+		return false;
+	if (!strcmp(op, "PtrMetadata")) {
+		if (val_kind(v.ty) == VK_FAT)
+			build_store(fb, v.v[1], dst->addr);
+		return true;              /* thin pointers have () metadata */
+	}
+	if (val_kind(v.ty) != VK_SCALAR) {
+		fb_error(fb, "`%s` on `%s` is not supported", op, v.ty->name);
+		return false;
+	}
+	Opcode code = !strcmp(op, "Not") ? OP_MIR_NOT : !strcmp(op, "Neg") ? OP_MIR_NEG : OP_COUNT;
+	if (code == OP_COUNT) {
+		fb_error(fb, "unary operator `%s` is not supported", op);
+		return false;
+	}
+	build_store(fb, ir_build1(&fb->b, code, v.v[0]->type, 1, v.v), dst->addr);
+	return true;
+}
+
+static Value *convert(Fb *fb, Opcode code, Value *v, Type *to)
+{
+	return ir_build1(&fb->b, code, to, 1, &v);
+}
+
+/* transmute: same size by Rust's rules, so write the source's bytes. */
+static bool cast_transmute(Fb *fb, Val v, PlaceV *dst)
+{
+	Type *to = scalar_type_of(fb, dst->ty);
+	if (val_kind(v.ty) == VK_SCALAR && to && val_kind(dst->ty) == VK_SCALAR) {
+		Value *x = v.v[0];
+		Type *from = x->type;
+		if (from->kind == TY_PTR && to->kind == TY_INT)
+			x = convert(fb, OP_MIR_PTR_TO_INT, x, to);
+		else if (from->kind == TY_INT && to->kind == TY_PTR)
+			x = convert(fb, OP_MIR_INT_TO_PTR, x, to);
+		else if (from != to)
+			x = convert(fb, OP_MIR_BITCAST, x, to);
+		build_store(fb, x, dst->addr);
+		return true;
+	}
+	if (val_kind(v.ty) == VK_MEM && to && val_kind(dst->ty) == VK_SCALAR) {
+		build_store(fb, build_load(fb, v.addr, to), dst->addr);
+		return true;
+	}
+	store_val(fb, dst->addr, v);
+	return true;
+}
+
+static bool cast_numeric(Fb *fb, const char *kind, Val v, PlaceV *dst)
+{
+	Type *to = scalar_type_of(fb, dst->ty);
+	if (val_kind(v.ty) != VK_SCALAR || !to) {
+		fb_error(fb, "cast %s from `%s` to `%s` is not supported", kind, v.ty->name, dst->ty->name);
+		return false;
+	}
+	Opcode code = !strcmp(kind, "IntToInt") ? OP_MIR_INT_CAST
+	            : !strcmp(kind, "IntToFloat") ? OP_MIR_INT_TO_FLOAT
+	            : !strcmp(kind, "FloatToInt") ? OP_MIR_FLOAT_TO_INT
+	            : !strcmp(kind, "FloatToFloat") ? OP_MIR_FLOAT_CAST
+	            : !strcmp(kind, "PointerExposeProvenance") ? OP_MIR_PTR_TO_INT
+	            : OP_MIR_INT_TO_PTR;
+	Value *x = v.v[0];
+	if (x->type != to || code == OP_MIR_INT_CAST)
+		x = convert(fb, code, x, to);
+	build_store(fb, x, dst->addr);
+	return true;
+}
+
+static bool cast_pointer(Fb *fb, const char *kind, Val v, PlaceV *dst)
+{
+	bool to_fat = val_kind(dst->ty) == VK_FAT, from_fat = val_kind(v.ty) == VK_FAT;
+	if (!strcmp(kind, "PointerCoercion(Unsize)") || !strcmp(kind, "PointerCoercion(Unsize, Implicit)")) {
+		RType *pe = v.ty->pointee;
+		if (!to_fat || from_fat || !pe || pe->kind != RT_ARRAY) {
+			fb_error(fb, "unsizing `%s` to `%s` is not supported (trait objects need `dyn`, "
+			         "which kernels cannot use)", v.ty->name, dst->ty->name);
+			return false;
+		}
+		v.v[1] = const_int(fb, usize_type(fb), pe->len);
+		v.ty = dst->ty;
+		store_val(fb, dst->addr, v);
+		return true;
+	}
+	if (from_fat && !to_fat) {
+		build_store(fb, v.v[0], dst->addr);
+		return true;
+	}
+	if (from_fat != to_fat || val_kind(v.ty) == VK_MEM) {
+		fb_error(fb, "pointer cast from `%s` to `%s` is not supported", v.ty->name, dst->ty->name);
+		return false;
+	}
+	v.ty = dst->ty;
+	store_val(fb, dst->addr, v);
+	return true;
+}
+
+static bool rv_cast(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+{
+	const char *kind = json_str(jp, rv, "cast");
+	Val v;
+	if (!build_operand(fb, jpath_field(fb->a, jp, "operand"), json_get(jp, rv, "operand", cJSON_Object), &v))
+		return false;
+	if (!strcmp(kind, "Transmute"))
+		return cast_transmute(fb, v, dst);
+	if (!strcmp(kind, "IntToInt") || !strcmp(kind, "IntToFloat") || !strcmp(kind, "FloatToInt") ||
+	    !strcmp(kind, "FloatToFloat") || !strcmp(kind, "PointerExposeProvenance") ||
+	    !strcmp(kind, "PointerWithExposedProvenance"))
+		return cast_numeric(fb, kind, v, dst);
+	if (!strcmp(kind, "PtrToPtr") || !strncmp(kind, "PointerCoercion(Unsize", 22) ||
+	    !strncmp(kind, "PointerCoercion(MutToConstPointer", 33) ||
+	    !strncmp(kind, "PointerCoercion(ArrayToPointer", 30))
+		return cast_pointer(fb, kind, v, dst);
+	fb_error(fb, "cast `%s` from `%s` to `%s` is not supported (function pointers and closures "
+	         "as values cannot be called on the GPU yet)", kind, v.ty->name, dst->ty->name);
+	return false;
+}
+
+static bool rv_ref(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+{
+	PlaceV p;
+	if (!build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, rv, "place", cJSON_Object), &p))
+		return false;
+	build_store(fb, p.addr, dst->addr);
+	if (val_kind(dst->ty) == VK_FAT) {
+		Value *len = p.meta;
+		if (!len && p.ty->kind == RT_ARRAY)
+			len = const_int(fb, usize_type(fb), p.ty->len);
+		if (!len) {
+			fb_error(fb, "reference to `%s` needs a length", p.ty->name);
+			return false;
+		}
+		build_store(fb, len, ptr_add(fb, dst->addr, 8));
+	}
+	return true;
+}
+
+static Value *agg_field_addr(Fb *fb, PlaceV *dst, uint32_t variant, uint32_t i)
+{
+	if (dst->ty->kind == RT_ARRAY) {
+		Value *opd[2] = { dst->addr, const_int(fb, usize_type(fb), i) };
+		Value *r = ir_build1(&fb->b, OP_MIR_INDEX, ir_type_ptr(fb->m, 0), 2, opd);
+		r->def->rty = dst->ty->elem;
+		return r;
+	}
+	bool multi = dst->ty->has_variants;
+	Value *r = ir_build1(&fb->b, multi ? OP_MIR_VFIELD : OP_MIR_FIELD, ir_type_ptr(fb->m, 0), 1, &dst->addr);
+	r->def->rty = dst->ty;
+	r->def->imm = multi ? variant : i;
+	r->def->imm2 = multi ? i : 0;
+	return r;
+}
+
+static bool rv_aggregate(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+{
+	const char *kind = json_str(jp, rv, "aggregate");
+	uint32_t variant = (uint32_t)(json_get_opt(rv, "variant") ? json_int(jp, rv, "variant") : 0);
+	cJSON *fs = json_get(jp, rv, "fields", cJSON_Array), *fj;
+	if (!strcmp(kind, "raw_ptr")) {
+		Val d, meta;
+		if (cJSON_GetArraySize(fs) != 2 || !build_operand(fb, jp, cJSON_GetArrayItem(fs, 0), &d) ||
+		    !build_operand(fb, jp, cJSON_GetArrayItem(fs, 1), &meta))
+			return false;
+		build_store(fb, d.v[0], dst->addr);
+		if (val_kind(dst->ty) == VK_FAT)
+			build_store(fb, meta.v[0], ptr_add(fb, dst->addr, 8));
+		return true;
+	}
+	if (dst->ty->kind == RT_ADT && dst->ty->adt_kind == ADT_UNION) {
+		fb_error(fb, "building a union value (`%s`) is not supported yet", dst->ty->name);
+		return false;
+	}
+	uint32_t i = 0;
+	cJSON_ArrayForEach(fj, fs) {
+		Val v;
+		if (!build_operand(fb, jpath_index(fb->a, jpath_field(fb->a, jp, "fields"), (int)i), fj, &v))
+			return false;
+		if (val_kind(v.ty) != VK_ZST)
+			store_val(fb, agg_field_addr(fb, dst, variant, i), v);
+		i++;
+	}
+	if (dst->ty->kind == RT_ADT && dst->ty->adt_kind == ADT_ENUM) {
+		Op *op = ir_build(&fb->b, OP_MIR_SET_DISCR, 0, NULL, 1, &dst->addr, 0);
+		op->rty = dst->ty;
+		op->imm = variant;
+	}
+	return true;
+}
+
+/* [x; N]: a counted loop storing x into each element. */
+static bool rv_repeat(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+{
+	Val v;
+	uint64_t n = json_u64(jp, rv, "count");
+	if (!build_operand(fb, jpath_field(fb->a, jp, "operand"), json_get(jp, rv, "operand", cJSON_Object), &v))
+		return false;
+	if (dst->ty->kind != RT_ARRAY || val_kind(v.ty) == VK_ZST || n == 0)
+		return true;
+	Type *u = usize_type(fb);
+	RType *usize_rt = NULL;
+	for (uint32_t k = 0; k < fb->m->nrtype && !usize_rt; k++)
+		if (fb->m->rtypes[k]->kind == RT_INT && fb->m->rtypes[k]->bits == 64 && !fb->m->rtypes[k]->is_signed)
+			usize_rt = fb->m->rtypes[k];
+	Value *ctr = temp_slot(fb, usize_rt ? usize_rt : dst->ty);
+	build_store(fb, const_int(fb, u, 0), ctr);
+	Block *head = ir_block_new(fb->fn), *body = ir_block_new(fb->fn), *exit = ir_block_new(fb->fn);
+	ir_op_set_succ(fb->m, ir_build(&fb->b, OP_MIR_GOTO, 0, NULL, 0, NULL, 1), 0, head, 0, NULL);
+	fb->b.block = head;
+	Value *i = build_load(fb, ctr, u);
+	Value *opd[2] = { i, const_int(fb, u, n) };
+	Value *c = ir_build1(&fb->b, OP_MIR_LT, ir_type_bool(fb->m), 2, opd);
+	Op *sw = ir_build(&fb->b, OP_MIR_SWITCH, 0, NULL, 1, &c, 2);
+	U128 zero = { 0, 0 };
+	ir_op_set_vals(fb->m, sw, 1, &zero);
+	ir_op_set_succ(fb->m, sw, 0, exit, 0, NULL);
+	ir_op_set_succ(fb->m, sw, 1, body, 0, NULL);
+	fb->b.block = body;
+	Value *iopd[2] = { dst->addr, i };
+	Value *ea = ir_build1(&fb->b, OP_MIR_INDEX, ir_type_ptr(fb->m, 0), 2, iopd);
+	ea->def->rty = dst->ty->elem;
+	store_val(fb, ea, v);
+	Value *aopd[2] = { i, const_int(fb, u, 1) };
+	build_store(fb, ir_build1(&fb->b, OP_MIR_ADD, u, 2, aopd), ctr);
+	ir_op_set_succ(fb->m, ir_build(&fb->b, OP_MIR_GOTO, 0, NULL, 0, NULL, 1), 0, head, 0, NULL);
+	fb->b.block = exit;
+	return true;
+}
+
+static bool rv_discriminant(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+{
+	PlaceV p;
+	if (!build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, rv, "place", cJSON_Object), &p))
+		return false;
+	Type *t = scalar_type_of(fb, dst->ty);
+	if (!t)
+		return fb_error(fb, "discriminant into `%s`", dst->ty->name), false;
+	Value *d = ir_build1(&fb->b, OP_MIR_DISCR, t, 1, &p.addr);
+	d->def->rty = p.ty;
+	build_store(fb, d, dst->addr);
+	return true;
+}
+
+static bool rv_nullary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+{
+	const char *op = json_str(jp, rv, "op");
+	RType *t = fe_type(jp, fb->f, rv, "ty");
+	Type *ty = scalar_type_of(fb, dst->ty);
+	if (!t || !ty)
+		return false;
+	uint64_t v;
+	if (!strcmp(op, "SizeOf"))
+		v = t->size;
+	else if (!strcmp(op, "AlignOf"))
+		v = t->align;
+	else if (!strcmp(op, "UbChecks"))
+		v = 0;                 /* debug assertions are off in exported MIR */
+	else
+		return fb_error(fb, "nullary operation `%s` is not supported", op), false;
+	build_store(fb, const_int(fb, ty, v), dst->addr);
+	return true;
+}
+
+bool build_assign(Fb *fb, JPath jp, cJSON *stmt)
+{
+	PlaceV dst;
+	cJSON *rv = json_get(jp, stmt, "rvalue", cJSON_Object);
+	if (!rv || !build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, stmt, "place", cJSON_Object), &dst))
+		return false;
+	JPath rp = jpath_field(fb->a, jp, "rvalue");
+	const char *kind = json_str(rp, rv, "kind");
+	if (!strcmp(kind, "use") || !strcmp(kind, "copy_for_deref")) {
+		Val v;
+		if (!strcmp(kind, "use")) {
+			if (!build_operand(fb, jpath_field(fb->a, rp, "operand"), json_get(rp, rv, "operand", cJSON_Object), &v))
+				return false;
+		} else {
+			PlaceV p;
+			if (!build_place(fb, rp, json_get(rp, rv, "place", cJSON_Object), &p))
+				return false;
+			v = load_val(fb, p.ty, p.addr);
+		}
+		store_val(fb, dst.addr, v);
+		return true;
+	}
+	if (!strcmp(kind, "binary"))
+		return rv_binary(fb, rp, rv, &dst);
+	if (!strcmp(kind, "unary"))
+		return rv_unary(fb, rp, rv, &dst);
+	if (!strcmp(kind, "cast"))
+		return rv_cast(fb, rp, rv, &dst);
+	if (!strcmp(kind, "ref") || !strcmp(kind, "raw_ptr"))
+		return rv_ref(fb, rp, rv, &dst);
+	if (!strcmp(kind, "aggregate"))
+		return rv_aggregate(fb, rp, rv, &dst);
+	if (!strcmp(kind, "repeat"))
+		return rv_repeat(fb, rp, rv, &dst);
+	if (!strcmp(kind, "discriminant"))
+		return rv_discriminant(fb, rp, rv, &dst);
+	if (!strcmp(kind, "nullary"))
+		return rv_nullary(fb, rp, rv, &dst);
+	fb_error(fb, "rvalue `%s` is not supported", kind);
+	return false;
+}
+
+bool build_statement(Fb *fb, JPath jp, cJSON *stmt)
+{
+	const char *kind = json_str(jp, stmt, "kind");
+	fb_set_span(fb, json_get_opt(stmt, "span"));
+	if (!strcmp(kind, "assign"))
+		return build_assign(fb, jp, stmt);
+	if (!strcmp(kind, "set_discriminant")) {
+		PlaceV p;
+		if (!build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, stmt, "place", cJSON_Object), &p))
+			return false;
+		Op *op = ir_build(&fb->b, OP_MIR_SET_DISCR, 0, NULL, 1, &p.addr, 0);
+		op->rty = p.ty;
+		op->imm = json_int(jp, stmt, "variant");
+		return true;
+	}
+	if (!strcmp(kind, "assume")) {
+		Val v;
+		if (!build_operand(fb, jpath_field(fb->a, jp, "operand"), json_get(jp, stmt, "operand", cJSON_Object), &v))
+			return false;
+		ir_build(&fb->b, OP_MIR_ASSUME, 0, NULL, 1, v.v, 0);
+		return true;
+	}
+	fb_error(fb, "statement `%s` is not supported", kind);
+	return false;
+}

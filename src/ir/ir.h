@@ -1,0 +1,311 @@
+/* ir.h: oxidec's own IR — one Op struct for every dialect (mir, nvvm, llir),
+ * blocks with arguments instead of phis, everything allocated in the
+ * module's arena.  Also the Rust type table (RType) with rustc's layouts,
+ * imported from the oxide-mir JSON.
+ *
+ * Prototypes are grouped under the file that defines them.
+ */
+#ifndef OXIDEC_IR_H
+#define OXIDEC_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../util.h"
+
+/* ---------------------------------------------------------------- ops */
+
+enum { VAR = -1 };
+
+enum {
+	PURE       = 1 << 0,
+	TERM       = 1 << 1,
+	READS      = 1 << 2,
+	WRITES     = 1 << 3,
+	CONVERGENT = 1 << 4,
+	COMMUT     = 1 << 5,
+};
+
+typedef enum { DIALECT_MIR, DIALECT_NVVM, DIALECT_LLIR } Dialect;
+
+typedef enum {
+#define OP(d, name, text, nres, nopd, traits) OP_##d##_##name,
+#include "ops.def"
+#undef OP
+	OP_COUNT
+} Opcode;
+
+typedef struct {
+	Dialect dialect;
+	const char *name;
+	int nres, nopd;
+	unsigned traits;
+} OpInfo;
+
+extern const OpInfo opinfo[OP_COUNT];
+
+/* llir.icmp / llir.fcmp predicates (imm); names follow LLVM. */
+typedef enum {
+	PRED_EQ, PRED_NE, PRED_ULT, PRED_ULE, PRED_UGT, PRED_UGE,
+	PRED_SLT, PRED_SLE, PRED_SGT, PRED_SGE,
+	PRED_OEQ, PRED_ONE, PRED_OLT, PRED_OLE, PRED_OGT, PRED_OGE,
+	PRED_UEQ, PRED_UNE, PRED_FULT, PRED_FULE, PRED_FUGT, PRED_FUGE,
+	PRED_ORD, PRED_UNO,
+} Pred;
+
+/* llir.intrinsic overload rule (imm): which types complete the name. */
+typedef enum {
+	OVL_NONE,        /* llvm.nvvm.read.ptx.sreg.tid.x */
+	OVL_RES,         /* llvm.foo.<res> */
+	OVL_RES_OPD0,    /* llvm.fptosi.sat.<res>.<opd0> */
+	OVL_OPD0,        /* llvm.ctpop.<opd0> */
+} Overload;
+
+/* -------------------------------------------------------------- types */
+
+/* Types of SSA values: scalars only.  Aggregates live in memory (slots,
+ * allocas) and are described by RType.  Signedness is meaningful in the
+ * mir dialect only; llir is signless. */
+typedef enum { TY_VOID, TY_BOOL, TY_INT, TY_FLOAT, TY_PTR } TypeKind;
+
+typedef enum { AS_GENERIC = 0, AS_GLOBAL = 1, AS_SHARED = 3, AS_CONST = 4, AS_LOCAL = 5 } AddrSpace;
+
+typedef struct Type {
+	TypeKind kind;
+	uint8_t bits;        /* TY_INT: 8..128, TY_FLOAT: 32/64, TY_BOOL: 1, TY_PTR: 64 */
+	bool is_signed;      /* TY_INT */
+	bool is_char;        /* TY_INT used for Rust char (u32 with validity) */
+	uint8_t addrspace;   /* TY_PTR */
+} Type;
+
+/* Rust types with rustc's layout (from the JSON type table). */
+typedef enum {
+	RT_BOOL, RT_CHAR, RT_INT, RT_FLOAT, RT_STR, RT_NEVER, RT_TUPLE, RT_ARRAY,
+	RT_SLICE, RT_REF, RT_PTR, RT_ADT, RT_FNDEF, RT_CLOSURE,
+} RTypeKind;
+
+typedef enum { ABI_SCALAR, ABI_SCALAR_PAIR, ABI_VECTOR, ABI_MEMORY, ABI_UNINHABITED } AbiKind;
+typedef enum { ADT_STRUCT, ADT_ENUM, ADT_UNION } AdtKind;
+
+typedef struct {
+	uint64_t lo, hi;     /* 128-bit value: lo holds bits 0..63 */
+} U128;
+
+typedef struct {
+	Type *type;          /* i8..i128 (is_signed as rustc says), f32, f64, ptr */
+	U128 valid_start, valid_end;
+} Scalar;
+
+typedef struct {
+	uint64_t size;
+	uint32_t align;
+	uint64_t *fields;    /* offsets by declaration index */
+	uint32_t nfield;
+} VariantLayout;
+
+typedef struct RType RType;
+
+typedef struct {
+	const char *name;
+	U128 discr;          /* discriminant value (sign-extended into 128 bits) */
+	RType **fields;      /* field types; NULL entries when unknown */
+	uint32_t nfield;
+} Variant;
+
+struct RType {
+	RTypeKind kind;
+	const char *name;
+	uint32_t id;         /* index in the module's type table */
+	/* kind data */
+	uint8_t bits;        /* RT_INT, RT_FLOAT */
+	bool is_signed;      /* RT_INT */
+	bool is_mut;         /* RT_REF, RT_PTR */
+	RType *pointee;      /* RT_REF, RT_PTR */
+	RType *elem;         /* RT_ARRAY, RT_SLICE */
+	uint64_t len;        /* RT_ARRAY */
+	AdtKind adt_kind;    /* RT_ADT */
+	const char *path;    /* RT_ADT, RT_FNDEF, RT_CLOSURE */
+	Variant *variants;   /* RT_ADT; RT_TUPLE uses variants[0] for its fields */
+	uint32_t nvariant;
+	/* layout */
+	uint64_t size;
+	uint32_t align;
+	AbiKind abi;
+	Scalar scalars[2];
+	uint64_t *offsets;   /* field offsets (variant 0 / struct / tuple) */
+	uint32_t noffset;
+	bool has_variants;   /* multi-variant layout: tag below */
+	Scalar tag;
+	uint64_t tag_offset;
+	bool niche;          /* tag encoding: niche (else direct) */
+	uint32_t untagged_variant, niche_first, niche_last;
+	U128 niche_start;
+	VariantLayout *vlayouts;
+	uint32_t nvlayout;
+};
+
+/* ----------------------------------------------------------- IR core */
+
+typedef struct Op Op;
+typedef struct Block Block;
+typedef struct Func Func;
+typedef struct Module Module;
+
+/* Source location: index into Module.files, or file < 0 for none. */
+typedef struct {
+	int32_t file;
+	uint32_t line, col;
+} Loc;
+
+typedef struct Value {
+	Type *type;
+	Op *def;             /* defining op, or NULL for a block argument */
+	Block *block;        /* block of a block argument */
+	uint32_t index;      /* result index, or argument index */
+	uint32_t num;        /* printer numbering (scratch) */
+	void *aux;           /* pass scratch */
+} Value;
+
+typedef struct {
+	Block *block;
+	Value **args;
+	uint32_t nargs;
+} Succ;
+
+struct Op {
+	Opcode code;
+	Loc loc;
+	Block *parent;
+	Op *prev, *next;
+	uint32_t nopd, nres, nsucc, nval;
+	Value **opd;
+	Value *res;          /* array of nres values */
+	Succ *succ;
+	/* attributes; which ones an opcode uses is documented in ops.def */
+	RType *rty;
+	int64_t imm, imm2;
+	U128 *vals;
+	const char *sym;
+	void *aux;           /* pass scratch */
+};
+
+struct Block {
+	Func *func;
+	Block *prev, *next;
+	Op *first, *last;
+	Value **args;
+	uint32_t nargs, cap_args;
+	uint32_t num;        /* printer numbering / pass scratch */
+	void *aux;
+};
+
+typedef struct {
+	Type *type;
+	uint64_t byval_size; /* kernel parameter passed as .param byte array */
+	uint32_t byval_align;
+	const char *name;
+} Param;
+
+struct Func {
+	Module *mod;
+	Func *next;
+	const char *name;    /* Rust path */
+	const char *symbol;  /* PTX symbol */
+	bool is_kernel;
+	Loc loc;
+	Param *params;
+	uint32_t nparam;
+	Type *ret;           /* TY_VOID when nothing is returned by value */
+	Block *first, *last;
+};
+
+typedef struct {
+	uint64_t offset;
+	const char *target;  /* global symbol whose address is stored */
+} Reloc;
+
+typedef struct Global {
+	struct Global *next;
+	const char *name;
+	uint8_t *bytes;
+	uint64_t size;
+	uint32_t align;
+	bool is_mut;
+	uint8_t addrspace;
+	Reloc *relocs;
+	uint32_t nreloc;
+} Global;
+
+struct Module {
+	Arena *arena;
+	const char **files;
+	uint32_t nfile;
+	RType **rtypes;
+	uint32_t nrtype;
+	Func *funcs, *last_func;
+	Global *globals, *last_global;
+	Dialect stage;       /* highest dialect in use */
+	Type *interned[64];  /* type interning table */
+	uint32_t ninterned;
+};
+
+/* ir.c */
+Module *ir_module_new(Arena *a);
+Type *ir_type(Module *m, TypeKind k, unsigned bits, bool is_signed, unsigned as);
+Type *ir_type_void(Module *m);
+Type *ir_type_bool(Module *m);
+Type *ir_type_int(Module *m, unsigned bits, bool is_signed);
+Type *ir_type_float(Module *m, unsigned bits);
+Type *ir_type_ptr(Module *m, unsigned as);
+Func *ir_func_new(Module *m, const char *name, const char *symbol);
+Global *ir_global_new(Module *m, const char *name);
+Global *ir_global_find(Module *m, const char *name);
+Func *ir_func_find(Module *m, const char *symbol);
+Block *ir_block_new(Func *f);                  /* appended at the end */
+Value *ir_block_add_arg(Block *b, Type *t);
+void ir_block_remove_arg(Block *b, uint32_t i);
+void ir_block_unlink(Block *b);
+Op *ir_op_new(Module *m, Opcode code, uint32_t nres, Type **rtys, uint32_t nopd, Value **opd, uint32_t nsucc);
+void ir_op_append(Block *b, Op *op);
+void ir_op_insert_before(Op *before, Op *op);
+void ir_op_unlink(Op *op);
+void ir_op_set_succ(Module *m, Op *op, uint32_t i, Block *target, uint32_t nargs, Value **args);
+void ir_op_set_vals(Module *m, Op *op, uint32_t n, const U128 *vals);
+Op *ir_block_terminator(Block *b);
+void ir_replace_all_uses(Func *f, Value *from, Value *to);
+bool op_is_terminator(const Op *op);
+bool op_has_trait(const Op *op, unsigned trait);
+const char *ir_type_str(Type *t, char *buf, size_t n);
+const char *ir_pred_name(Pred p);
+
+/* Builder: creates an op at the end of a block.  Single-result helpers
+ * return the result value. */
+typedef struct {
+	Module *mod;
+	Block *block;
+	Op *before;          /* insert before this op instead when set */
+	Loc loc;
+} Builder;
+
+Op *ir_build(Builder *b, Opcode code, uint32_t nres, Type **rtys, uint32_t nopd, Value **opd, uint32_t nsucc);
+Value *ir_build1(Builder *b, Opcode code, Type *rty, uint32_t nopd, Value **opd);
+Value *ir_build_const(Builder *b, Opcode code, Type *t, uint64_t lo, uint64_t hi);
+
+/* printer.c: stable numbering per function, in block and op order */
+void ir_print_module(FILE *out, Module *m);
+void ir_print_func(FILE *out, Func *f);
+
+/* verify.c: structural checks; returns false and prints the first problem */
+bool ir_verify(Module *m, const char *after, FILE *err);
+
+/* layout.c: queries over RType layouts */
+uint64_t rtype_field_offset(const RType *t, uint32_t variant, uint32_t field);
+RType *rtype_field_type(const RType *t, uint32_t variant, uint32_t field);
+bool rtype_is_fat_ptr(const RType *t);
+bool rtype_is_zst(const RType *t);
+bool rtype_is_scalar(const RType *t);
+Type *rtype_scalar_type(Module *m, const RType *t);  /* value type of a scalar RType, or NULL */
+
+#endif

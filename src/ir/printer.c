@@ -1,0 +1,224 @@
+/* printer.c: textual form of the IR, used by --emit=mir|ssa|nvvm|llir,
+ * --dump-after and the golden tests.  Values are numbered per function in
+ * block order (block arguments, then op results), so the text is stable. */
+#include "ir.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static void number_values(Func *f)
+{
+	uint32_t n = 0, nb = 0;
+	for (Block *b = f->first; b; b = b->next) {
+		b->num = nb++;
+		for (uint32_t i = 0; i < b->nargs; i++)
+			b->args[i]->num = n++;
+		for (Op *op = b->first; op; op = op->next)
+			for (uint32_t i = 0; i < op->nres; i++)
+				op->res[i].num = n++;
+	}
+}
+
+static void print_u128(FILE *out, U128 v, Type *t)
+{
+	if (t && t->kind == TY_FLOAT) {
+		if (t->bits == 32) {
+			uint32_t u = (uint32_t)v.lo;
+			float x;
+			memcpy(&x, &u, 4);
+			fprintf(out, "%.9g (0x%08" PRIx32 ")", (double)x, u);
+		} else {
+			double x;
+			memcpy(&x, &v.lo, 8);
+			fprintf(out, "%.17g (0x%016" PRIx64 ")", x, v.lo);
+		}
+		return;
+	}
+	if (v.hi == 0) {
+		fprintf(out, "%" PRIu64, v.lo);
+		return;
+	}
+	if (t && t->kind == TY_INT && t->is_signed && v.hi == UINT64_MAX && (v.lo >> 63)) {
+		fprintf(out, "-%" PRIu64, ~v.lo + 1);
+		return;
+	}
+	fprintf(out, "0x%016" PRIx64 "%016" PRIx64, v.hi, v.lo);
+}
+
+static void print_value(FILE *out, Value *v)
+{
+	fprintf(out, "%%%u", v->num);
+}
+
+static void print_typed(FILE *out, Value *v)
+{
+	char buf[32];
+	print_value(out, v);
+	fprintf(out, ": %s", ir_type_str(v->type, buf, sizeof buf));
+}
+
+static void print_succ(FILE *out, Succ *s)
+{
+	fprintf(out, "^bb%u", s->block->num);
+	if (!s->nargs)
+		return;
+	fputc('(', out);
+	for (uint32_t i = 0; i < s->nargs; i++) {
+		if (i)
+			fputs(", ", out);
+		print_value(out, s->args[i]);
+	}
+	fputc(')', out);
+}
+
+/* Attributes that matter for an op, in a fixed order. */
+static void print_attrs(FILE *out, Op *op)
+{
+	switch (op->code) {
+	case OP_MIR_PTR_ADD:
+		fprintf(out, " + %" PRId64, op->imm);
+		break;
+	case OP_MIR_FIELD:
+		fprintf(out, " .%" PRId64, op->imm);
+		break;
+	case OP_MIR_VFIELD:
+		fprintf(out, " as %s.%" PRId64,
+		        op->rty && op->rty->nvariant > op->imm ? op->rty->variants[op->imm].name : "?", op->imm2);
+		break;
+	case OP_MIR_SET_DISCR:
+		fprintf(out, " %s", op->rty && op->rty->nvariant > op->imm ? op->rty->variants[op->imm].name : "?");
+		break;
+	case OP_MIR_ASSERT:
+		fprintf(out, " == %s", op->imm ? "true" : "false");
+		break;
+	case OP_LLIR_ICMP:
+	case OP_LLIR_FCMP:
+		fprintf(out, " %s", ir_pred_name((Pred)op->imm));
+		break;
+	case OP_LLIR_ALLOCA:
+		fprintf(out, " %" PRId64 " bytes, align %" PRId64, op->imm2, op->imm);
+		break;
+	case OP_LLIR_LOAD:
+	case OP_LLIR_STORE:
+		fprintf(out, ", align %" PRId64, op->imm);
+		break;
+	case OP_LLIR_MEMCPY:
+		fprintf(out, ", %" PRId64 " bytes, align %" PRId64, op->imm2, op->imm);
+		break;
+	case OP_LLIR_GEP:
+		fprintf(out, " x %" PRId64, op->imm2);
+		break;
+	default:
+		break;
+	}
+	if (op->rty)
+		fprintf(out, " {%s}", op->rty->name);
+	if (op->sym && op->code != OP_MIR_ASSERT && op->code != OP_MIR_PANIC)
+		return;
+	if (op->sym)
+		fprintf(out, " \"%s\"", op->sym);
+}
+
+static void print_op(FILE *out, Module *m, Op *op)
+{
+	char buf[32];
+	fputs("  ", out);
+	for (uint32_t i = 0; i < op->nres; i++) {
+		fputs(i ? ", " : "", out);
+		print_value(out, &op->res[i]);
+	}
+	if (op->nres)
+		fputs(" = ", out);
+	fputs(opinfo[op->code].name, out);
+	if (op->sym && op->code != OP_MIR_ASSERT && op->code != OP_MIR_PANIC)
+		fprintf(out, " @%s", op->sym);
+	if (op->nval && op->code != OP_MIR_SWITCH && op->code != OP_LLIR_SWITCH) {
+		fputc(' ', out);
+		print_u128(out, op->vals[0], op->nres ? op->res[0].type : NULL);
+	}
+	for (uint32_t i = 0; i < op->nopd; i++) {
+		fputs(i ? ", " : " ", out);
+		print_value(out, op->opd[i]);
+	}
+	print_attrs(out, op);
+	if (op->code == OP_MIR_SWITCH || op->code == OP_LLIR_SWITCH) {
+		fputs(" [", out);
+		for (uint32_t i = 0; i < op->nval; i++) {
+			print_u128(out, op->vals[i], op->opd[0]->type);
+			fputs(": ", out);
+			print_succ(out, &op->succ[i]);
+			fputs(", ", out);
+		}
+		fputs("otherwise: ", out);
+		print_succ(out, &op->succ[op->nsucc - 1]);
+		fputc(']', out);
+	} else {
+		for (uint32_t i = 0; i < op->nsucc; i++) {
+			fputs(i ? ", " : " ", out);
+			print_succ(out, &op->succ[i]);
+		}
+	}
+	if (op->nres) {
+		fputs(" :", out);
+		for (uint32_t i = 0; i < op->nres; i++)
+			fprintf(out, "%s %s", i ? "," : "", ir_type_str(op->res[i].type, buf, sizeof buf));
+	}
+	if (op->loc.file >= 0 && (uint32_t)op->loc.file < m->nfile)
+		fprintf(out, "  // %s:%u:%u", m->files[op->loc.file], op->loc.line, op->loc.col);
+	fputc('\n', out);
+}
+
+void ir_print_func(FILE *out, Func *f)
+{
+	char buf[32];
+	number_values(f);
+	fprintf(out, "func @%s%s(", f->symbol, f->is_kernel ? " kernel" : "");
+	for (uint32_t i = 0; i < f->nparam; i++) {
+		fprintf(out, "%s%s", i ? ", " : "", ir_type_str(f->params[i].type, buf, sizeof buf));
+		if (f->params[i].byval_size)
+			fprintf(out, " byval(%" PRIu64 ", align %u)", f->params[i].byval_size, f->params[i].byval_align);
+	}
+	fprintf(out, ") -> %s {  // %s\n", ir_type_str(f->ret, buf, sizeof buf), f->name);
+	for (Block *b = f->first; b; b = b->next) {
+		fprintf(out, "^bb%u", b->num);
+		if (b->nargs) {
+			fputc('(', out);
+			for (uint32_t i = 0; i < b->nargs; i++) {
+				fputs(i ? ", " : "", out);
+				print_typed(out, b->args[i]);
+			}
+			fputc(')', out);
+		}
+		fputs(":\n", out);
+		for (Op *op = b->first; op; op = op->next)
+			print_op(out, f->mod, op);
+	}
+	fputs("}\n", out);
+}
+
+static void print_global(FILE *out, Global *g)
+{
+	fprintf(out, "global @%s : %" PRIu64 " bytes, align %u%s%s = [", g->name, g->size, g->align,
+	        g->is_mut ? ", mut" : "", g->addrspace == AS_CONST ? ", const" : "");
+	for (uint64_t i = 0; i < g->size && i < 64; i++)
+		fprintf(out, "%s%02x", i ? " " : "", g->bytes[i]);
+	if (g->size > 64)
+		fputs(" ...", out);
+	fputc(']', out);
+	for (uint32_t i = 0; i < g->nreloc; i++)
+		fprintf(out, " reloc(%" PRIu64 " -> @%s)", g->relocs[i].offset, g->relocs[i].target);
+	fputc('\n', out);
+}
+
+void ir_print_module(FILE *out, Module *m)
+{
+	for (Global *g = m->globals; g; g = g->next)
+		print_global(out, g);
+	if (m->globals)
+		fputc('\n', out);
+	for (Func *f = m->funcs; f; f = f->next) {
+		ir_print_func(out, f);
+		if (f->next)
+			fputc('\n', out);
+	}
+}

@@ -1,0 +1,124 @@
+/* verify.c: structural checks of the IR, run after every stage with -v or
+ * --verify (always in the test suite).  A failure is an oxidec bug: the
+ * driver dumps the function and stops. */
+#include "ir.h"
+
+#include <stdarg.h>
+
+typedef struct {
+	FILE *err;
+	const char *after;
+	Func *func;
+	bool ok;
+} Verifier;
+
+PRINTF(2, 3) static void fail(Verifier *v, const char *fmt, ...)
+{
+	va_list ap;
+	if (!v->ok)
+		return;
+	v->ok = false;
+	fprintf(v->err, "oxidec: internal error: IR verification failed after %s in @%s: ", v->after,
+	        v->func ? v->func->symbol : "?");
+	va_start(ap, fmt);
+	vfprintf(v->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', v->err);
+}
+
+/* Mark every value defined in f; operands must be marked.  (Dominance is
+ * left to LLVM's verifier, which runs on every module we build.)  The mark
+ * is an address no pass can leave behind in aux, so a value of a removed
+ * op with stale scratch still counts as undefined. */
+static char defined;
+
+static void mark_defs(Func *f, bool on)
+{
+	for (Block *b = f->first; b; b = b->next) {
+		for (uint32_t i = 0; i < b->nargs; i++)
+			b->args[i]->aux = on ? &defined : NULL;
+		for (Op *op = b->first; op; op = op->next)
+			for (uint32_t i = 0; i < op->nres; i++)
+				op->res[i].aux = on ? &defined : NULL;
+	}
+}
+
+static bool is_defined(const Value *v)
+{
+	return v && v->aux == &defined;
+}
+
+static bool block_in_func(Func *f, Block *t)
+{
+	for (Block *b = f->first; b; b = b->next)
+		if (b == t)
+			return true;
+	return false;
+}
+
+static void verify_succ(Verifier *v, Op *op, Succ *s)
+{
+	if (!s->block || !block_in_func(v->func, s->block)) {
+		fail(v, "%s branches to a block outside the function", opinfo[op->code].name);
+		return;
+	}
+	if (s->nargs != s->block->nargs) {
+		fail(v, "%s passes %u arguments to a block taking %u", opinfo[op->code].name, s->nargs,
+		     s->block->nargs);
+		return;
+	}
+	for (uint32_t i = 0; i < s->nargs; i++) {
+		if (!is_defined(s->args[i]))
+			fail(v, "%s passes an undefined value", opinfo[op->code].name);
+		else if (s->args[i]->type != s->block->args[i]->type)
+			fail(v, "%s passes argument %u of the wrong type", opinfo[op->code].name, i);
+	}
+}
+
+static void verify_op(Verifier *v, Block *b, Op *op)
+{
+	const OpInfo *info = &opinfo[op->code];
+	if (op->parent != b)
+		fail(v, "%s has a wrong parent block", info->name);
+	if ((info->nres != VAR && (uint32_t)info->nres != op->nres) ||
+	    (info->nopd != VAR && (uint32_t)info->nopd != op->nopd))
+		fail(v, "%s has %u results and %u operands", info->name, op->nres, op->nopd);
+	for (uint32_t i = 0; i < op->nopd; i++)
+		if (!is_defined(op->opd[i]))
+			fail(v, "%s uses a value not defined in this function", info->name);
+	if (op_is_terminator(op) != (op == b->last))
+		fail(v, "%s: terminators must end a block, and only there", info->name);
+	for (uint32_t i = 0; i < op->nsucc; i++)
+		verify_succ(v, op, &op->succ[i]);
+	if ((op->code == OP_MIR_SWITCH || op->code == OP_LLIR_SWITCH) && op->nsucc != op->nval + 1)
+		fail(v, "%s has %u cases but %u successors", info->name, op->nval, op->nsucc);
+}
+
+static void verify_func(Verifier *v, Func *f)
+{
+	v->func = f;
+	if (!f->first) {
+		fail(v, "function has no blocks");
+		return;
+	}
+	mark_defs(f, true);
+	for (Block *b = f->first; b && v->ok; b = b->next) {
+		if (b->func != f)
+			fail(v, "block ^bb%u belongs to another function", b->num);
+		if (!ir_block_terminator(b))
+			fail(v, "a block does not end in a terminator");
+		for (Op *op = b->first; op && v->ok; op = op->next)
+			verify_op(v, b, op);
+	}
+	mark_defs(f, false);
+}
+
+bool ir_verify(Module *m, const char *after, FILE *err)
+{
+	Verifier v = { err, after, NULL, true };
+	for (Func *f = m->funcs; f && v.ok; f = f->next)
+		verify_func(&v, f);
+	if (!v.ok && v.func)
+		ir_print_func(err, v.func);
+	return v.ok;
+}

@@ -1,0 +1,323 @@
+/* main.c: the oxidec driver.  Reads oxide-mir JSON, runs the seven stages
+ * in a straight line, and writes the stage asked for:
+ *
+ *   1 json  2 mir  3 ssa  4 nvvm  5 llir  6 ll  7 ptx (or cubin)
+ *
+ * Output goes to a temporary file renamed into place on success, so a
+ * failed compilation never leaves a partial output file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emit/emit.h"
+#include "frontend_json/frontend.h"
+#include "ir/ir.h"
+#include "passes/passes.h"
+#include "util.h"
+
+#ifndef OXIDEC_VERSION
+#define OXIDEC_VERSION "0.0.0"
+#endif
+
+typedef enum { ST_NONE = -1, ST_JSON, ST_MIR, ST_SSA, ST_NVVM, ST_LLIR, ST_LL, ST_PTX, ST_CUBIN } Stage;
+
+static const char *const stage_names[] = { "json", "mir", "ssa", "nvvm", "llir", "ll", "ptx", "cubin" };
+
+typedef struct {
+	const char **inputs;
+	int ninput;
+	const char *output;
+	Stage emit;
+	Stage dump_after;
+	bool verbose;
+	EmitOptions eo;
+} Options;
+
+static const char usage[] =
+"usage: oxidec [options] IN.mir.json... -o OUT\n"
+"\n"
+"Compile Rust GPU kernels, exported as oxide-mir JSON by mir-export, to PTX\n"
+"or cubin.  Several inputs are linked into one module.\n"
+"\n"
+"options:\n"
+"  -o FILE            output file ('-' for standard output); its extension\n"
+"                     (.ptx .cubin .ll .llir .nvvm .ssa .mir .json) picks the\n"
+"                     stage when --emit is absent\n"
+"  --emit=STAGE       stop after STAGE and write it: json, mir, ssa, nvvm,\n"
+"                     llir, ll, ptx, cubin\n"
+"  --dump-after=STAGE print STAGE to standard error and continue\n"
+"  --arch=sm_XX       target GPU architecture (default sm_90)\n"
+"  -O0 -O1 -O2 -O3    LLVM optimization level (default -O3)\n"
+"  -v                 print the time each stage takes\n"
+"  --help             show this help\n"
+"  --version          show the version\n"
+"\n"
+"Exit status: 0 on success, 1 on a compile error (nothing is written),\n"
+"2 on a usage error.\n";
+
+static Stage parse_stage(const char *s)
+{
+	for (size_t i = 0; i < countof(stage_names); i++)
+		if (!strcmp(stage_names[i], s))
+			return (Stage)i;
+	return ST_NONE;
+}
+
+static Stage stage_from_ext(const char *out)
+{
+	const char *dot = strrchr(out, '.');
+	if (!dot)
+		return ST_PTX;
+	Stage s = parse_stage(dot + 1);
+	return s == ST_NONE ? ST_PTX : s;
+}
+
+NORETURN static void usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "oxidec: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\ntry 'oxidec --help'\n");
+	exit(2);
+}
+
+static bool valid_arch(const char *a)
+{
+	if (strncmp(a, "sm_", 3) || !a[3])
+		return false;
+	for (const char *p = a + 3; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (p[1] == 0 && (*p == 'a' || *p == 'f'))))
+			return false;
+	return true;
+}
+
+static void parse_args(int argc, char **argv, Options *o)
+{
+	o->inputs = xmalloc(sizeof(char *) * (size_t)argc);
+	o->emit = o->dump_after = ST_NONE;
+	o->eo.arch = "sm_90";
+	o->eo.opt_level = 3;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage, stdout);
+			exit(0);
+		} else if (!strcmp(a, "--version")) {
+			printf("oxidec %s (oxide-mir format 1, LLVM NVPTX in-process)\n", OXIDEC_VERSION);
+			exit(0);
+		} else if (!strcmp(a, "-o")) {
+			if (++i == argc)
+				usage_error("%s needs a file name", "-o");
+			o->output = argv[i];
+		} else if (!strncmp(a, "--emit=", 7)) {
+			if ((o->emit = parse_stage(a + 7)) == ST_NONE)
+				usage_error("unknown stage '%s'", a + 7);
+		} else if (!strncmp(a, "--dump-after=", 13)) {
+			if ((o->dump_after = parse_stage(a + 13)) == ST_NONE || o->dump_after == ST_CUBIN)
+				usage_error("unknown stage '%s'", a + 13);
+		} else if (!strncmp(a, "--arch=", 7)) {
+			if (!valid_arch(a + 7))
+				usage_error("bad architecture '%s' (expected sm_XX, e.g. sm_90)", a + 7);
+			o->eo.arch = a + 7;
+		} else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
+			o->eo.opt_level = a[2] - '0';
+		} else if (!strcmp(a, "-v")) {
+			o->verbose = true;
+		} else if (a[0] == '-' && a[1]) {
+			usage_error("unknown option '%s'", a);
+		} else {
+			o->inputs[o->ninput++] = a;
+		}
+	}
+	if (!o->ninput)
+		usage_error("%s", "no input files");
+	if (!o->output)
+		usage_error("%s", "no output file (-o FILE)");
+	if (o->emit == ST_NONE)
+		o->emit = strcmp(o->output, "-") ? stage_from_ext(o->output) : ST_PTX;
+}
+
+/* ------------------------------------------------------------ output */
+
+typedef struct {
+	const char *path;
+	char *tmp;
+	FILE *f;
+} Output;
+
+static bool output_open(Output *out, const char *path)
+{
+	out->path = path;
+	if (!strcmp(path, "-")) {
+		out->f = stdout;
+		return true;
+	}
+	out->tmp = xmalloc(strlen(path) + 16);
+	sprintf(out->tmp, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(out->tmp);
+	if (fd < 0 || !(out->f = fdopen(fd, "wb"))) {
+		diag_error(path, "cannot create output file: %s", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static bool output_commit(Output *out)
+{
+	if (out->f == stdout)
+		return fflush(stdout) == 0;
+	bool ok = !ferror(out->f);
+	ok &= fclose(out->f) == 0;
+	if (ok && rename(out->tmp, out->path) != 0) {
+		diag_error(out->path, "cannot write output file: %s", strerror(errno));
+		ok = false;
+	}
+	if (!ok)
+		remove(out->tmp);
+	free(out->tmp);
+	return ok;
+}
+
+static void output_abort(Output *out)
+{
+	if (out->f && out->f != stdout) {
+		fclose(out->f);
+		remove(out->tmp);
+	}
+	free(out->tmp);
+}
+
+/* ---------------------------------------------------------- pipeline */
+
+typedef struct {
+	Options *o;
+	Output out;
+	struct timespec t0;
+} Run;
+
+static void stage_done(Run *r, Stage s)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (r->o->verbose)
+		fprintf(stderr, "oxidec: %-5s %8.3f ms\n", stage_names[s],
+		        (double)(t1.tv_sec - r->t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - r->t0.tv_nsec) / 1e6);
+	r->t0 = t1;
+}
+
+static void write_text(Run *r, Stage s, const char *text)
+{
+	if (r->o->dump_after == s)
+		fputs(text, stderr);
+	if (r->o->emit == s)
+		fputs(text, r->out.f);
+}
+
+/* Verify after an IR stage (an oxidec bug if it fails), then print it. */
+static bool ir_stage(Run *r, Module *m, Stage s)
+{
+	stage_done(r, s);
+	if (!ir_verify(m, stage_names[s], stderr))
+		die("IR verification failed after stage %s", stage_names[s]);
+	if (r->o->dump_after == s) {
+		fprintf(stderr, "// ---- after %s ----\n", stage_names[s]);
+		ir_print_module(stderr, m);
+	}
+	if (r->o->emit == s)
+		ir_print_module(r->out.f, m);
+	return r->o->emit > s;
+}
+
+static bool run_llvm(Run *r, Module *m)
+{
+	EmitCtx *e = emit_new(&r->o->eo);
+	bool ok = e && emit_module(e, m) && emit_optimize(e);
+	if (ok && (r->o->emit == ST_LL || r->o->dump_after == ST_LL)) {
+		char *text = emit_llvm_text(e);
+		write_text(r, ST_LL, text);
+		free(text);
+	}
+	if (ok)
+		stage_done(r, ST_LL);
+	if (!ok || r->o->emit == ST_LL) {
+		if (e)
+			emit_free(e);
+		return ok;
+	}
+	size_t len;
+	char *ptx = emit_ptx(e, &len);
+	emit_free(e);
+	if (!ptx)
+		return false;
+	stage_done(r, ST_PTX);
+	write_text(r, ST_PTX, ptx);
+	if (r->o->emit == ST_CUBIN) {
+		size_t n;
+		uint8_t *cubin = cubin_from_ptx(ptx, len, r->o->eo.arch, &n);
+		if (cubin) {
+			fwrite(cubin, 1, n, r->out.f);
+			stage_done(r, ST_CUBIN);
+		}
+		free(cubin);
+		ok = cubin != NULL;
+	}
+	free(ptx);
+	return ok;
+}
+
+static bool run_ir(Run *r, FeInput *in)
+{
+	Arena *a = arena_new();
+	Module *m = fe_build_module(in, a);
+	bool ok = m != NULL;
+	if (ok && ir_stage(r, m, ST_MIR)) {
+		pass_mem2reg(m);
+		if (ir_stage(r, m, ST_SSA)) {
+			pass_nvvm(m);
+			if (ir_stage(r, m, ST_NVVM)) {
+				pass_llir(m);
+				if (ir_stage(r, m, ST_LLIR))
+					ok = run_llvm(r, m);
+			}
+		}
+	}
+	arena_free(a);
+	return ok && !diag_errors();
+}
+
+int main(int argc, char **argv)
+{
+	Options o = { 0 };
+	parse_args(argc, argv, &o);
+	Run r = { &o, { 0 }, { 0, 0 } };
+	clock_gettime(CLOCK_MONOTONIC, &r.t0);
+	FeInput *in = fe_parse(o.inputs, o.ninput);
+	bool ok = in != NULL;
+	if (ok) {
+		stage_done(&r, ST_JSON);
+		if (o.dump_after == ST_JSON || o.emit == ST_JSON) {
+			char *text = fe_print_json(in);
+			if (o.dump_after == ST_JSON)
+				fprintf(stderr, "%s\n", text);
+			if (o.emit == ST_JSON) {
+				ok = output_open(&r.out, o.output);
+				if (ok)
+					fprintf(r.out.f, "%s\n", text);
+			}
+			free(text);
+		}
+		if (ok && o.emit != ST_JSON) {
+			ok = output_open(&r.out, o.output) && run_ir(&r, in);
+		}
+	}
+	fe_free(in);
+	ok = ok && !diag_errors();
+	if (ok)
+		ok = output_commit(&r.out);
+	else
+		output_abort(&r.out);
+	free(o.inputs);
+	return ok ? 0 : 1;
+}

@@ -1,0 +1,603 @@
+/* llir.c: stage 5 — mir and nvvm ops to the LLVM-shaped llir dialect.
+ * Layouts are applied here: fields become byte offsets, enum
+ * discriminants become tag loads and stores following rustc's encoding,
+ * and Rust's operator semantics become explicit:
+ *
+ *   mir.shl %a, %n            ==>  llir.shl %a, (llir.and %n', bits-1)    (masked)
+ *   mir.float_to_int %x       ==>  llir.fptosi.sat / llir.fptoui.sat      (saturating, NaN -> 0)
+ *   mir.ne %x, %y (floats)    ==>  llir.fcmp une                          (others ordered)
+ *   mir.load %p : bool        ==>  llir.trunc (llir.load i8)
+ *
+ * Requires: nvvm stage (no mir.device, mir.assert, mir.panic left).
+ * Produces: only llir ops; value types are signless.
+ */
+#include "passes.h"
+
+#include <string.h>
+
+typedef struct {
+	Module *m;
+	Func *f;
+	Builder b;         /* inserts before the op being lowered */
+} Lower;
+
+/* ------------------------------------------------------------ helpers */
+
+static Type *signless(Lower *l, Type *t)
+{
+	if (t->kind == TY_INT)
+		return ir_type_int(l->m, t->bits, false);
+	return t;
+}
+
+/* New values keep the mir types (with signedness) until make_signless at
+ * the end of the function: later mir ops still read is_signed. */
+static Value *emit(Lower *l, Opcode code, Type *t, uint32_t n, Value **opd)
+{
+	return ir_build1(&l->b, code, t, n, opd);
+}
+
+static Value *emit1(Lower *l, Opcode code, Type *t, Value *a)
+{
+	return emit(l, code, t, 1, &a);
+}
+
+static Value *emit2(Lower *l, Opcode code, Type *t, Value *a, Value *b)
+{
+	Value *opd[2] = { a, b };
+	return emit(l, code, t, 2, opd);
+}
+
+static Value *iconst(Lower *l, Type *t, uint64_t lo, uint64_t hi)
+{
+	return ir_build_const(&l->b, OP_LLIR_CONST, t, lo, hi);
+}
+
+static Value *icmp(Lower *l, Pred p, Value *a, Value *b)
+{
+	Value *r = emit2(l, OP_LLIR_ICMP, ir_type_bool(l->m), a, b);
+	r->def->imm = p;
+	return r;
+}
+
+static Value *gep_bytes(Lower *l, Value *p, uint64_t off)
+{
+	if (!off)
+		return p;
+	Value *r = emit2(l, OP_LLIR_GEP, p->type, p, iconst(l, ir_type_int(l->m, 64, false), off, 0));
+	r->def->imm2 = 1;
+	return r;
+}
+
+static unsigned type_bytes(Type *t)
+{
+	if (t->kind == TY_BOOL)
+		return 1;
+	return t->kind == TY_PTR ? 8 : t->bits / 8;
+}
+
+/* Alignment we may claim for a scalar access: its size up to 8.  Places
+ * of Rust types are at least this aligned (packed types are rejected). */
+static int64_t natural_align(Type *t)
+{
+	unsigned n = type_bytes(t);
+	return n > 8 ? 8 : n;
+}
+
+static Value *load(Lower *l, Value *p, Type *t)
+{
+	Type *mem = t->kind == TY_BOOL ? ir_type_int(l->m, 8, false) : t;
+	Value *v = emit1(l, OP_LLIR_LOAD, mem, p);
+	v->def->imm = natural_align(mem);
+	if (t->kind == TY_BOOL)
+		v = emit1(l, OP_LLIR_TRUNC, t, v);
+	return v;
+}
+
+static void store(Lower *l, Value *v, Value *p)
+{
+	if (v->type->kind == TY_BOOL)
+		v = emit1(l, OP_LLIR_ZEXT, ir_type_int(l->m, 8, false), v);
+	Value *opd[2] = { v, p };
+	Op *op = ir_build(&l->b, OP_LLIR_STORE, 0, NULL, 2, opd, 0);
+	op->imm = natural_align(v->type);
+}
+
+/* Integer conversion between widths by the source's signedness. */
+static Value *int_resize(Lower *l, Value *v, bool is_signed, Type *to)
+{
+	unsigned from = v->type->kind == TY_BOOL ? 1 : v->type->bits, tb = to->kind == TY_BOOL ? 1 : to->bits;
+	if (from == tb)
+		return v;
+	if (from > tb)
+		return emit1(l, OP_LLIR_TRUNC, to, v);
+	return emit1(l, is_signed && v->type->kind != TY_BOOL ? OP_LLIR_SEXT : OP_LLIR_ZEXT, to, v);
+}
+
+/* -------------------------------------------------------- enum layout */
+
+static Value *tag_as_int(Lower *l, Value *tag)
+{
+	if (tag->type->kind == TY_PTR)
+		return emit1(l, OP_LLIR_PTRTOINT, ir_type_int(l->m, 64, false), tag);
+	return tag;
+}
+
+/* Variant index -> discriminant value, as a chain of selects unless every
+ * variant's discriminant equals its index (the common case). */
+static Value *index_to_discr(Lower *l, RType *t, Value *idx, Type *rt)
+{
+	bool identity = true;
+	for (uint32_t i = 0; i < t->nvariant; i++)
+		identity &= t->variants[i].discr.lo == i && t->variants[i].discr.hi == 0;
+	if (identity)
+		return int_resize(l, idx, false, rt);
+	Value *r = iconst(l, rt, t->variants[0].discr.lo, t->variants[0].discr.hi);
+	for (uint32_t i = 1; i < t->nvariant; i++) {
+		Value *is = icmp(l, PRED_EQ, idx, iconst(l, idx->type, i, 0));
+		Value *d = iconst(l, rt, t->variants[i].discr.lo, t->variants[i].discr.hi);
+		Value *opd[3] = { is, d, r };
+		r = emit(l, OP_LLIR_SELECT, rt, 3, opd);
+	}
+	return r;
+}
+
+static Value *lower_discr(Lower *l, Op *op)
+{
+	RType *t = op->rty;
+	Type *rt = op->res[0].type;
+	if (!t->has_variants) {
+		U128 d = t->kind == RT_ADT && t->adt_kind == ADT_ENUM && t->nvariant ? t->variants[0].discr
+		                                                                   : (U128){ 0, 0 };
+		return iconst(l, rt, d.lo, d.hi);
+	}
+	Value *tag = tag_as_int(l, load(l, gep_bytes(l, op->opd[0], t->tag_offset), t->tag.type));
+	if (!t->niche)   /* direct: the tag is the discriminant, in the tag's signedness */
+		return int_resize(l, tag, t->tag.type->is_signed, rt);
+	Type *tt = tag->type;
+	Value *rel = emit2(l, OP_LLIR_SUB, tt, tag, iconst(l, tt, t->niche_start.lo, t->niche_start.hi));
+	uint64_t span = t->niche_last - t->niche_first;
+	Value *in = icmp(l, PRED_ULE, rel, iconst(l, tt, span, 0));
+	Value *idx = emit2(l, OP_LLIR_ADD, tt, rel, iconst(l, tt, t->niche_first, 0));
+	Value *opd[3] = { in, idx, iconst(l, tt, t->untagged_variant, 0) };
+	idx = emit(l, OP_LLIR_SELECT, tt, 3, opd);
+	return index_to_discr(l, t, idx, rt);
+}
+
+static void lower_set_discr(Lower *l, Op *op)
+{
+	RType *t = op->rty;
+	uint32_t v = (uint32_t)op->imm;
+	if (!t->has_variants || (t->niche && v == t->untagged_variant))
+		return;
+	Type *tt = t->tag.type->kind == TY_PTR ? ir_type_int(l->m, 64, false) : t->tag.type;
+	Value *val;
+	if (t->niche) {
+		uint128 x = ((uint128)t->niche_start.hi << 64 | t->niche_start.lo) + (v - t->niche_first);
+		val = iconst(l, tt, (uint64_t)x, (uint64_t)(x >> 64));
+	} else {
+		val = iconst(l, tt, t->variants[v].discr.lo, t->variants[v].discr.hi);
+	}
+	if (t->tag.type->kind == TY_PTR)
+		val = emit1(l, OP_LLIR_INTTOPTR, t->tag.type, val);
+	store(l, val, gep_bytes(l, op->opd[0], t->tag_offset));
+}
+
+/* -------------------------------------------------------- arithmetic */
+
+static Value *lower_shift(Lower *l, Op *op)
+{
+	Value *a = op->opd[0], *n = op->opd[1];
+	Type *t = a->type;
+	n = int_resize(l, n, false, t);
+	n = emit2(l, OP_LLIR_AND, t, n, iconst(l, t, t->bits - 1u, 0));
+	Opcode code = op->code == OP_MIR_SHL ? OP_LLIR_SHL : t->is_signed ? OP_LLIR_ASHR : OP_LLIR_LSHR;
+	return emit2(l, code, t, a, n);
+}
+
+static Value *lower_arith(Lower *l, Op *op)
+{
+	Value *a = op->opd[0], *b = op->opd[1];
+	Type *t = op->res[0].type;
+	bool fl = a->type->kind == TY_FLOAT, s = a->type->is_signed;
+	Opcode code;
+	switch (op->code) {
+	case OP_MIR_ADD: code = fl ? OP_LLIR_FADD : OP_LLIR_ADD; break;
+	case OP_MIR_SUB: code = fl ? OP_LLIR_FSUB : OP_LLIR_SUB; break;
+	case OP_MIR_MUL: code = fl ? OP_LLIR_FMUL : OP_LLIR_MUL; break;
+	case OP_MIR_DIV: code = fl ? OP_LLIR_FDIV : s ? OP_LLIR_SDIV : OP_LLIR_UDIV; break;
+	case OP_MIR_REM: code = fl ? OP_LLIR_FREM : s ? OP_LLIR_SREM : OP_LLIR_UREM; break;
+	case OP_MIR_AND: code = OP_LLIR_AND; break;
+	case OP_MIR_OR: code = OP_LLIR_OR; break;
+	case OP_MIR_XOR: code = OP_LLIR_XOR; break;
+	default: unreachable();
+	}
+	return emit2(l, code, t, a, b);
+}
+
+/* (a op b, overflowed) without LLVM's aggregate-returning intrinsics. */
+static void lower_overflow(Lower *l, Op *op, Value **res)
+{
+	Value *a = op->opd[0], *b = op->opd[1];
+	Type *t = a->type;
+	bool s = t->is_signed;
+	Value *zero = iconst(l, t, 0, 0);
+	if (op->code == OP_MIR_ADD_OVF || op->code == OP_MIR_SUB_OVF) {
+		bool add = op->code == OP_MIR_ADD_OVF;
+		Value *r = emit2(l, add ? OP_LLIR_ADD : OP_LLIR_SUB, t, a, b);
+		Value *o;
+		if (!s) {
+			o = add ? icmp(l, PRED_ULT, r, a) : icmp(l, PRED_ULT, a, b);
+		} else {       /* sign of the result differs from what the operands allow */
+			Value *x = emit2(l, OP_LLIR_XOR, t, a, r);
+			Value *y = emit2(l, OP_LLIR_XOR, t, add ? b : a, add ? r : b);
+			o = icmp(l, PRED_SLT, emit2(l, OP_LLIR_AND, t, x, y), zero);
+		}
+		res[0] = r;
+		res[1] = o;
+		return;
+	}
+	/* multiply in twice the width and check the result fits */
+	Type *w = ir_type_int(l->m, t->bits * 2u, false);
+	Value *wa = int_resize(l, a, s, w), *wb = int_resize(l, b, s, w);
+	Value *wr = emit2(l, OP_LLIR_MUL, w, wa, wb);
+	Value *r = emit1(l, OP_LLIR_TRUNC, t, wr);
+	Value *back = int_resize(l, r, s, w);
+	res[0] = r;
+	res[1] = icmp(l, PRED_NE, back, wr);
+}
+
+static Value *lower_compare(Lower *l, Op *op)
+{
+	static const Pred ipred[][2] = {   /* [op][signed] */
+		{ PRED_EQ, PRED_EQ }, { PRED_NE, PRED_NE }, { PRED_ULT, PRED_SLT },
+		{ PRED_ULE, PRED_SLE }, { PRED_UGT, PRED_SGT }, { PRED_UGE, PRED_SGE },
+	};
+	static const Pred fpred[] = { PRED_OEQ, PRED_UNE, PRED_OLT, PRED_OLE, PRED_OGT, PRED_OGE };
+	int k = op->code - OP_MIR_EQ;
+	Value *a = op->opd[0], *b = op->opd[1];
+	if (a->type->kind == TY_FLOAT) {
+		Value *r = emit2(l, OP_LLIR_FCMP, ir_type_bool(l->m), a, b);
+		r->def->imm = fpred[k];
+		return r;
+	}
+	return icmp(l, ipred[k][a->type->is_signed], a, b);
+}
+
+/* Ordering as i8: -1, 0, 1. */
+static Value *lower_cmp3(Lower *l, Op *op)
+{
+	Value *a = op->opd[0], *b = op->opd[1];
+	Type *t = op->res[0].type;
+	bool fl = a->type->kind == TY_FLOAT, s = a->type->is_signed;
+	Value *lt, *gt;
+	if (fl) {
+		lt = emit2(l, OP_LLIR_FCMP, ir_type_bool(l->m), a, b);
+		lt->def->imm = PRED_OLT;
+		gt = emit2(l, OP_LLIR_FCMP, ir_type_bool(l->m), a, b);
+		gt->def->imm = PRED_OGT;
+	} else {
+		lt = icmp(l, s ? PRED_SLT : PRED_ULT, a, b);
+		gt = icmp(l, s ? PRED_SGT : PRED_UGT, a, b);
+	}
+	Value *o1[3] = { gt, iconst(l, t, 1, 0), iconst(l, t, 0, 0) };
+	Value *r = emit(l, OP_LLIR_SELECT, t, 3, o1);
+	Value *o2[3] = { lt, iconst(l, t, UINT64_MAX, UINT64_MAX), r };
+	return emit(l, OP_LLIR_SELECT, t, 3, o2);
+}
+
+static Value *lower_unary(Lower *l, Op *op)
+{
+	Value *a = op->opd[0];
+	Type *t = a->type;
+	if (op->code == OP_MIR_NOT)
+		return emit2(l, OP_LLIR_XOR, t, a, iconst(l, t, t->kind == TY_BOOL ? 1 : UINT64_MAX,
+		                                           t->kind == TY_BOOL ? 0 : UINT64_MAX));
+	if (t->kind == TY_FLOAT)
+		return emit1(l, OP_LLIR_FNEG, t, a);
+	return emit2(l, OP_LLIR_SUB, t, iconst(l, t, 0, 0), a);
+}
+
+static Value *lower_cast(Lower *l, Op *op)
+{
+	Value *a = op->opd[0];
+	Type *to = op->res[0].type;
+	switch (op->code) {
+	case OP_MIR_INT_CAST:
+		return int_resize(l, a, a->type->is_signed, to);
+	case OP_MIR_INT_TO_FLOAT:
+		return emit1(l, a->type->is_signed ? OP_LLIR_SITOFP : OP_LLIR_UITOFP, to, a);
+	case OP_MIR_FLOAT_TO_INT:
+		return emit1(l, to->is_signed ? OP_LLIR_FPTOSI_SAT : OP_LLIR_FPTOUI_SAT, to, a);
+	case OP_MIR_FLOAT_CAST:
+		if (a->type->bits == to->bits)
+			return a;
+		return emit1(l, a->type->bits < to->bits ? OP_LLIR_FPEXT : OP_LLIR_FPTRUNC, to, a);
+	case OP_MIR_PTR_TO_INT:
+		return emit1(l, OP_LLIR_PTRTOINT, to, a);
+	case OP_MIR_INT_TO_PTR:
+		return emit1(l, OP_LLIR_INTTOPTR, to, a);
+	case OP_MIR_BITCAST:
+		return emit1(l, OP_LLIR_BITCAST, to, a);
+	default:
+		unreachable();
+	}
+}
+
+/* -------------------------------------------------------- intrinsics */
+
+static Value *llvm_intrinsic(Lower *l, const char *name, Overload ovl, Type *rt, uint32_t n, Value **opd)
+{
+	Type *t = rt;
+	Op *op = ir_build(&l->b, OP_LLIR_INTRINSIC, t ? 1 : 0, &t, n, opd, 0);
+	op->sym = name;
+	op->imm = ovl;
+	return t ? &op->res[0] : NULL;
+}
+
+/* Bit counting returns T in LLVM and u32 in Rust. */
+static Value *bit_count(Lower *l, Op *op, const char *name, bool zero_poison)
+{
+	Value *x = op->opd[0];
+	Value *args[2] = { x, iconst(l, ir_type_bool(l->m), zero_poison, 0) };
+	uint32_t n = strcmp(name, "llvm.ctpop") ? 2 : 1;
+	Value *r = llvm_intrinsic(l, name, OVL_OPD0, x->type, n, args);
+	return int_resize(l, r, false, op->res[0].type);
+}
+
+/* Returns the replacement of op's result, or NULL when it has none. */
+static Value *lower_core_intrinsic(Lower *l, Op *op)
+{
+	const char *s = op->sym;
+	if (!strcmp(s, "likely") || !strcmp(s, "unlikely") || !strcmp(s, "black_box"))
+		return op->nres ? op->opd[0] : NULL;
+	if (!strcmp(s, "cold_path") || !strcmp(s, "unreachable"))
+		return NULL;
+	if (!strcmp(s, "assume")) {
+		llvm_intrinsic(l, "llvm.assume", OVL_NONE, NULL, 1, op->opd);
+		return NULL;
+	}
+	if (!strcmp(s, "abort")) {
+		llvm_intrinsic(l, "llvm.trap", OVL_NONE, NULL, 0, NULL);
+		return NULL;
+	}
+	if (!strcmp(s, "ctpop"))
+		return bit_count(l, op, "llvm.ctpop", false);
+	if (!strcmp(s, "ctlz") || !strcmp(s, "ctlz_nonzero"))
+		return bit_count(l, op, "llvm.ctlz", s[4] == '_');
+	if (!strcmp(s, "cttz") || !strcmp(s, "cttz_nonzero"))
+		return bit_count(l, op, "llvm.cttz", s[4] == '_');
+	if (!strcmp(s, "bswap") || !strcmp(s, "bitreverse"))
+		return llvm_intrinsic(l, !strcmp(s, "bswap") ? "llvm.bswap" : "llvm.bitreverse", OVL_OPD0,
+		                      op->res[0].type, 1, op->opd);
+	if (!strcmp(s, "rotate_left") || !strcmp(s, "rotate_right")) {
+		Value *x = op->opd[0];
+		Value *args[3] = { x, x, int_resize(l, op->opd[1], false, x->type) };
+		return llvm_intrinsic(l, s[7] == 'l' ? "llvm.fshl" : "llvm.fshr", OVL_RES, x->type, 3, args);
+	}
+	die("intrinsic %s accepted by the frontend but not lowered", s);
+}
+
+static const char *sreg_name(Opcode code)
+{
+	static const char *names[] = {
+		"llvm.nvvm.read.ptx.sreg.tid.x", "llvm.nvvm.read.ptx.sreg.tid.y", "llvm.nvvm.read.ptx.sreg.tid.z",
+		"llvm.nvvm.read.ptx.sreg.ntid.x", "llvm.nvvm.read.ptx.sreg.ntid.y", "llvm.nvvm.read.ptx.sreg.ntid.z",
+		"llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y", "llvm.nvvm.read.ptx.sreg.ctaid.z",
+		"llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z",
+	};
+	return names[code - OP_NVVM_TID_X];
+}
+
+static Value *lower_nvvm(Lower *l, Op *op)
+{
+	switch (op->code) {
+	case OP_NVVM_BARRIER0: {
+		Value *zero = iconst(l, ir_type_int(l->m, 32, false), 0, 0);
+		llvm_intrinsic(l, "llvm.nvvm.barrier.cta.sync.aligned.all", OVL_NONE, NULL, 1, &zero);
+		return NULL;
+	}
+	case OP_NVVM_TRAP:
+		llvm_intrinsic(l, "llvm.trap", OVL_NONE, NULL, 0, NULL);
+		return NULL;
+	case OP_NVVM_ADDRSPACE_CAST:
+		return emit1(l, OP_LLIR_ADDRSPACECAST, op->res[0].type, op->opd[0]);
+	default:
+		return llvm_intrinsic(l, sreg_name(op->code), OVL_NONE, op->res[0].type, 0, NULL);
+	}
+}
+
+/* ------------------------------------------------------------- memory */
+
+static Value *lower_memory(Lower *l, Op *op)
+{
+	RType *t = op->rty;
+	switch (op->code) {
+	case OP_MIR_SLOT: {
+		Value *r = emit(l, OP_LLIR_ALLOCA, op->res[0].type, 0, NULL);
+		r->def->imm = t->align ? t->align : 1;
+		r->def->imm2 = (int64_t)t->size;
+		return r;
+	}
+	case OP_MIR_LOAD:
+		return load(l, op->opd[0], op->res[0].type);
+	case OP_MIR_STORE:
+		store(l, op->opd[0], op->opd[1]);
+		return NULL;
+	case OP_MIR_COPY: {
+		if (!t->size)
+			return NULL;
+		Value *opd[2] = { op->opd[0], op->opd[1] };
+		Op *c = ir_build(&l->b, OP_LLIR_MEMCPY, 0, NULL, 2, opd, 0);
+		c->imm = t->align ? t->align : 1;
+		c->imm2 = (int64_t)t->size;
+		return NULL;
+	}
+	case OP_MIR_FIELD:
+		return gep_bytes(l, op->opd[0], rtype_field_offset(t, 0, (uint32_t)op->imm));
+	case OP_MIR_VFIELD:
+		return gep_bytes(l, op->opd[0], rtype_field_offset(t, (uint32_t)op->imm, (uint32_t)op->imm2));
+	case OP_MIR_PTR_ADD:
+		return gep_bytes(l, op->opd[0], (uint64_t)op->imm);
+	case OP_MIR_INDEX: {
+		if (!t->size)
+			return op->opd[0];
+		Value *r = emit2(l, OP_LLIR_GEP, op->res[0].type, op->opd[0], op->opd[1]);
+		r->def->imm2 = (int64_t)t->size;
+		return r;
+	}
+	case OP_MIR_GLOBAL_ADDR: {
+		Value *r = emit(l, OP_LLIR_GLOBAL_ADDR, op->res[0].type, 0, NULL);
+		r->def->sym = op->sym;
+		return r;
+	}
+	case OP_MIR_DISCR:
+		return lower_discr(l, op);
+	case OP_MIR_SET_DISCR:
+		lower_set_discr(l, op);
+		return NULL;
+	default:
+		unreachable();
+	}
+}
+
+static Value *lower_const(Lower *l, Op *op)
+{
+	Type *t = op->res[0].type;
+	if (t->kind == TY_PTR) {
+		Value *i = iconst(l, ir_type_int(l->m, 64, false), op->vals[0].lo, 0);
+		return emit1(l, OP_LLIR_INTTOPTR, t, i);
+	}
+	return iconst(l, t, op->vals[0].lo, op->vals[0].hi);
+}
+
+/* -------------------------------------------------------- terminators */
+
+static void copy_succ(Lower *l, Op *to, Op *from, uint32_t ti, uint32_t fi)
+{
+	ir_op_set_succ(l->m, to, ti, from->succ[fi].block, from->succ[fi].nargs, from->succ[fi].args);
+}
+
+static void lower_switch(Lower *l, Op *op)
+{
+	Value *v = op->opd[0];
+	if (v->type->kind == TY_BOOL && op->nval == 1) {
+		Op *br = ir_build(&l->b, OP_LLIR_CONDBR, 0, NULL, 1, &v, 2);
+		bool zero_case = op->vals[0].lo == 0;   /* [0: a, otherwise: b] */
+		copy_succ(l, br, op, 0, zero_case ? 1 : 0);
+		copy_succ(l, br, op, 1, zero_case ? 0 : 1);
+		return;
+	}
+	Op *sw = ir_build(&l->b, OP_LLIR_SWITCH, 0, NULL, 1, &v, op->nsucc);
+	ir_op_set_vals(l->m, sw, op->nval, op->vals);
+	for (uint32_t i = 0; i < op->nsucc; i++)
+		copy_succ(l, sw, op, i, i);
+}
+
+static void lower_term(Lower *l, Op *op)
+{
+	switch (op->code) {
+	case OP_MIR_GOTO: {
+		Op *br = ir_build(&l->b, OP_LLIR_BR, 0, NULL, 0, NULL, 1);
+		copy_succ(l, br, op, 0, 0);
+		break;
+	}
+	case OP_MIR_SWITCH:
+		lower_switch(l, op);
+		break;
+	case OP_MIR_RETURN:
+		ir_build(&l->b, OP_LLIR_RET, 0, NULL, op->nopd, op->opd, 0);
+		break;
+	case OP_MIR_UNREACHABLE:
+		ir_build(&l->b, OP_LLIR_UNREACHABLE, 0, NULL, 0, NULL, 0);
+		break;
+	default:
+		die("%s reached the llir lowering", opinfo[op->code].name);
+	}
+}
+
+/* ---------------------------------------------------------- the pass */
+
+static void lower_op(Lower *l, Op *op)
+{
+	Value *r = NULL, *pair[2] = { NULL, NULL };
+	l->b.block = op->parent;
+	l->b.before = op;
+	l->b.loc = op->loc;
+	switch (op->code) {
+	case OP_MIR_CONST: r = lower_const(l, op); break;
+	case OP_MIR_UNDEF: r = emit(l, OP_LLIR_UNDEF, op->res[0].type, 0, NULL); break;
+	case OP_MIR_SLOT: case OP_MIR_LOAD: case OP_MIR_STORE: case OP_MIR_COPY: case OP_MIR_FIELD:
+	case OP_MIR_VFIELD: case OP_MIR_PTR_ADD: case OP_MIR_INDEX: case OP_MIR_GLOBAL_ADDR:
+	case OP_MIR_DISCR: case OP_MIR_SET_DISCR:
+		r = lower_memory(l, op);
+		break;
+	case OP_MIR_ADD: case OP_MIR_SUB: case OP_MIR_MUL: case OP_MIR_DIV: case OP_MIR_REM:
+	case OP_MIR_AND: case OP_MIR_OR: case OP_MIR_XOR:
+		r = lower_arith(l, op);
+		break;
+	case OP_MIR_SHL: case OP_MIR_SHR: r = lower_shift(l, op); break;
+	case OP_MIR_ADD_OVF: case OP_MIR_SUB_OVF: case OP_MIR_MUL_OVF: lower_overflow(l, op, pair); break;
+	case OP_MIR_EQ: case OP_MIR_NE: case OP_MIR_LT: case OP_MIR_LE: case OP_MIR_GT: case OP_MIR_GE:
+		r = lower_compare(l, op);
+		break;
+	case OP_MIR_CMP: r = lower_cmp3(l, op); break;
+	case OP_MIR_NOT: case OP_MIR_NEG: r = lower_unary(l, op); break;
+	case OP_MIR_INT_CAST: case OP_MIR_INT_TO_FLOAT: case OP_MIR_FLOAT_TO_INT: case OP_MIR_FLOAT_CAST:
+	case OP_MIR_PTR_TO_INT: case OP_MIR_INT_TO_PTR: case OP_MIR_BITCAST:
+		r = lower_cast(l, op);
+		break;
+	case OP_MIR_CALL: {
+		Type *rt = op->nres ? op->res[0].type : NULL;
+		Op *c = ir_build(&l->b, OP_LLIR_CALL, op->nres, &rt, op->nopd, op->opd, 0);
+		c->sym = op->sym;
+		r = op->nres ? &c->res[0] : NULL;
+		break;
+	}
+	case OP_MIR_INTRINSIC: r = lower_core_intrinsic(l, op); break;
+	case OP_MIR_ASSUME: llvm_intrinsic(l, "llvm.assume", OVL_NONE, NULL, 1, op->opd); break;
+	default:
+		if (opinfo[op->code].dialect == DIALECT_NVVM) {
+			r = lower_nvvm(l, op);
+			break;
+		}
+		lower_term(l, op);
+		break;
+	}
+	if (op->nres == 1 && r)
+		ir_replace_all_uses(l->f, &op->res[0], r);
+	for (uint32_t i = 0; op->nres == 2 && i < 2; i++)
+		ir_replace_all_uses(l->f, &op->res[i], pair[i]);
+	ir_op_unlink(op);
+}
+
+static void make_signless(Lower *l)
+{
+	for (uint32_t i = 0; i < l->f->nparam; i++)
+		l->f->params[i].type = signless(l, l->f->params[i].type);
+	l->f->ret = signless(l, l->f->ret);
+	for (Block *b = l->f->first; b; b = b->next) {
+		for (uint32_t i = 0; i < b->nargs; i++)
+			b->args[i]->type = signless(l, b->args[i]->type);
+		for (Op *op = b->first; op; op = op->next)
+			for (uint32_t i = 0; i < op->nres; i++)
+				op->res[i].type = signless(l, op->res[i].type);
+	}
+}
+
+void pass_llir(Module *m)
+{
+	for (Func *f = m->funcs; f; f = f->next) {
+		Lower l = { m, f, { m, NULL, NULL, { -1, 0, 0 } } };
+		for (Block *b = f->first; b; b = b->next) {
+			Op *next;
+			for (Op *op = b->first; op; op = next) {
+				next = op->next;
+				if (opinfo[op->code].dialect != DIALECT_LLIR)
+					lower_op(&l, op);
+			}
+		}
+		make_signless(&l);
+	}
+	m->stage = DIALECT_LLIR;
+}

@@ -1,0 +1,122 @@
+/* nvvm.c: stage 4 — GPU semantics.
+ *
+ *   mir.device @__oxide_tid_x        ==>  nvvm.tid.x (and the other special registers)
+ *   mir.device @__oxide_barrier_sync ==>  nvvm.barrier0 (convergent)
+ *   mir.device @__oxide_trap, mir.panic  ==>  nvvm.trap; mir.unreachable
+ *   mir.assert %c == E ^ok           ==>  mir.switch %c [!E: ^trap, otherwise: ^ok]
+ *                                         ^trap: nvvm.trap; mir.unreachable
+ *   kernel parameter of type ptr     ==>  ptr<1> (global) + nvvm.addrspace_cast to generic
+ *
+ * A failed assert or panic must trap, never become `unreachable`: LLVM
+ * would delete the check and a bounds violation would go silently wrong.
+ *
+ * Requires: mir dialect (stage 2 or 3).  Preserves: everything else.
+ */
+#include "passes.h"
+
+#include <string.h>
+
+static const struct { const char *sym; Opcode code; } sregs[] = {
+	{ "__oxide_tid_x", OP_NVVM_TID_X }, { "__oxide_tid_y", OP_NVVM_TID_Y }, { "__oxide_tid_z", OP_NVVM_TID_Z },
+	{ "__oxide_ntid_x", OP_NVVM_NTID_X }, { "__oxide_ntid_y", OP_NVVM_NTID_Y }, { "__oxide_ntid_z", OP_NVVM_NTID_Z },
+	{ "__oxide_ctaid_x", OP_NVVM_CTAID_X }, { "__oxide_ctaid_y", OP_NVVM_CTAID_Y },
+	{ "__oxide_ctaid_z", OP_NVVM_CTAID_Z }, { "__oxide_nctaid_x", OP_NVVM_NCTAID_X },
+	{ "__oxide_nctaid_y", OP_NVVM_NCTAID_Y }, { "__oxide_nctaid_z", OP_NVVM_NCTAID_Z },
+	{ "__oxide_barrier_sync", OP_NVVM_BARRIER0 }, { "__oxide_trap", OP_NVVM_TRAP },
+};
+
+static Opcode device_op(const char *sym)
+{
+	for (size_t i = 0; i < countof(sregs); i++)
+		if (!strcmp(sregs[i].sym, sym))
+			return sregs[i].code;
+	die("unknown device primitive %s survived the frontend", sym);
+}
+
+/* Replace op by a new op of `code` with the same operands and results. */
+static void replace_op(Module *m, Op *op, Opcode code)
+{
+	Builder b = { m, op->parent, op, op->loc };
+	Type *rt = op->nres ? op->res[0].type : NULL;
+	Op *n = ir_build(&b, code, op->nres, &rt, op->nopd, op->opd, 0);
+	if (op->nres)
+		ir_replace_all_uses(op->parent->func, &op->res[0], &n->res[0]);
+	ir_op_unlink(op);
+}
+
+/* A block that traps, placed at the end of the function. */
+static Block *trap_block(Module *m, Func *f, Loc loc)
+{
+	Block *t = ir_block_new(f);
+	Builder b = { m, t, NULL, loc };
+	ir_build(&b, OP_NVVM_TRAP, 0, NULL, 0, NULL, 0);
+	ir_build(&b, OP_MIR_UNREACHABLE, 0, NULL, 0, NULL, 0);
+	return t;
+}
+
+static void lower_assert(Module *m, Func *f, Op *op)
+{
+	Builder b = { m, op->parent, op, op->loc };
+	Op *sw = ir_build(&b, OP_MIR_SWITCH, 0, NULL, 1, op->opd, 2);
+	U128 fail = { op->imm ? 0 : 1, 0 };
+	ir_op_set_vals(m, sw, 1, &fail);
+	ir_op_set_succ(m, sw, 0, trap_block(m, f, op->loc), 0, NULL);
+	ir_op_set_succ(m, sw, 1, op->succ[0].block, 0, NULL);
+	ir_op_unlink(op);
+}
+
+static void lower_panic(Module *m, Op *op)
+{
+	Builder b = { m, op->parent, op, op->loc };
+	ir_build(&b, OP_NVVM_TRAP, 0, NULL, 0, NULL, 0);
+	ir_build(&b, OP_MIR_UNREACHABLE, 0, NULL, 0, NULL, 0);
+	ir_op_unlink(op);
+}
+
+/* Kernel pointer parameters point to global memory: say so, and convert
+ * to generic once so the rest of the body is address-space agnostic
+ * (LLVM's InferAddressSpaces then gives ld.global/st.global). */
+static void kernel_params_global(Module *m, Func *f)
+{
+	Block *entry = f->first;
+	Type *gptr = ir_type_ptr(m, AS_GLOBAL);
+	for (uint32_t i = 0; i < f->nparam; i++) {
+		if (f->params[i].type->kind != TY_PTR || f->params[i].byval_size)
+			continue;
+		Value *arg = entry->args[i];
+		f->params[i].type = gptr;
+		Builder b = { m, entry, entry->first, f->loc };
+		Value *tmp = ir_build1(&b, OP_NVVM_ADDRSPACE_CAST, arg->type, 1, &arg);
+		ir_replace_all_uses(f, arg, tmp);
+		tmp->def->opd[0] = arg;
+		arg->type = gptr;
+	}
+}
+
+static void lower_func(Module *m, Func *f)
+{
+	if (f->is_kernel)
+		kernel_params_global(m, f);
+	Block *last = f->last;     /* trap blocks are appended after it */
+	for (Block *b = f->first; b; b = b->next) {
+		Op *next;
+		for (Op *op = b->first; op; op = next) {
+			next = op->next;
+			if (op->code == OP_MIR_DEVICE)
+				replace_op(m, op, device_op(op->sym));
+			else if (op->code == OP_MIR_ASSERT)
+				lower_assert(m, f, op);
+			else if (op->code == OP_MIR_PANIC)
+				lower_panic(m, op);
+		}
+		if (b == last)
+			break;
+	}
+}
+
+void pass_nvvm(Module *m)
+{
+	for (Func *f = m->funcs; f; f = f->next)
+		lower_func(m, f);
+	m->stage = DIALECT_NVVM;
+}

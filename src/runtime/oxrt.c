@@ -1,0 +1,491 @@
+/* oxrt.c: the host runtime behind oxrt.h.
+ *
+ * The CUDA driver is opened with dlopen and its entry points are bound by
+ * name (the _v2 names where the driver exports them), so only the few
+ * driver types below are declared here, ABI-compatible with cuda.h. Each
+ * driver call goes through cu_check, which turns a failure into one
+ * readable message: the call, the module or kernel, the CUDA error name and
+ * text, and a hint for the errors a kernel author meets (traps, JIT logs,
+ * missing kernel names). */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "oxrt.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef int CUjit_option;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUevent_st *CUevent;
+typedef struct CUstream_st *CUstream;
+
+enum {
+	CUDA_SUCCESS = 0,
+	CUDA_ERROR_NOT_FOUND = 500,
+	CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+	CUDA_ERROR_ASSERT = 710,
+	CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
+	CUDA_ERROR_LAUNCH_FAILED = 719,
+	CU_JIT_INFO_LOG_BUFFER = 3,
+	CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+	CU_JIT_ERROR_LOG_BUFFER = 5,
+	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+};
+
+static struct {
+	void *lib;
+	CUdevice dev;
+	CUcontext ctx;
+	CUresult (*init)(unsigned);
+	CUresult (*device_get)(CUdevice *, int);
+	CUresult (*device_get_name)(char *, int, CUdevice);
+	CUresult (*primary_retain)(CUcontext *, CUdevice);
+	CUresult (*primary_release)(CUdevice);
+	CUresult (*ctx_set_current)(CUcontext);
+	CUresult (*ctx_synchronize)(void);
+	CUresult (*module_load)(CUmodule *, const void *, unsigned,
+	                        CUjit_option *, void **);
+	CUresult (*module_unload)(CUmodule);
+	CUresult (*module_get_function)(CUfunction *, CUmodule, const char *);
+	CUresult (*module_function_count)(unsigned *, CUmodule);
+	CUresult (*module_enumerate)(CUfunction *, unsigned, CUmodule);
+	CUresult (*func_get_name)(const char **, CUfunction);
+	CUresult (*mem_alloc)(CUdeviceptr *, size_t);
+	CUresult (*mem_free)(CUdeviceptr);
+	CUresult (*copy_htod)(CUdeviceptr, const void *, size_t);
+	CUresult (*copy_dtoh)(void *, CUdeviceptr, size_t);
+	CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t);
+	CUresult (*memset_d32)(CUdeviceptr, unsigned, size_t);
+	CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+	                   unsigned, unsigned, unsigned, CUstream, void **,
+	                   void **);
+	CUresult (*event_create)(CUevent *, unsigned);
+	CUresult (*event_record)(CUevent, CUstream);
+	CUresult (*event_synchronize)(CUevent);
+	CUresult (*event_elapsed)(float *, CUevent, CUevent);
+	CUresult (*event_destroy)(CUevent);
+	CUresult (*error_name)(CUresult, const char **);
+	CUresult (*error_string)(CUresult, const char **);
+} drv;
+
+_Static_assert(sizeof drv.init == sizeof(void *),
+               "dlsym results are stored into function pointers");
+
+/* name, fallback name (older drivers), optional (newer drivers only) */
+static const struct {
+	void *slot;
+	const char *name, *fallback;
+	int optional;
+} syms[] = {
+	{&drv.init, "cuInit", NULL, 0},
+	{&drv.device_get, "cuDeviceGet", NULL, 0},
+	{&drv.device_get_name, "cuDeviceGetName", NULL, 0},
+	{&drv.primary_retain, "cuDevicePrimaryCtxRetain", NULL, 0},
+	{&drv.primary_release, "cuDevicePrimaryCtxRelease_v2",
+	 "cuDevicePrimaryCtxRelease", 0},
+	{&drv.ctx_set_current, "cuCtxSetCurrent", NULL, 0},
+	{&drv.ctx_synchronize, "cuCtxSynchronize", NULL, 0},
+	{&drv.module_load, "cuModuleLoadDataEx", NULL, 0},
+	{&drv.module_unload, "cuModuleUnload", NULL, 0},
+	{&drv.module_get_function, "cuModuleGetFunction", NULL, 0},
+	{&drv.module_function_count, "cuModuleGetFunctionCount", NULL, 1},
+	{&drv.module_enumerate, "cuModuleEnumerateFunctions", NULL, 1},
+	{&drv.func_get_name, "cuFuncGetName", NULL, 1},
+	{&drv.mem_alloc, "cuMemAlloc_v2", NULL, 0},
+	{&drv.mem_free, "cuMemFree_v2", NULL, 0},
+	{&drv.copy_htod, "cuMemcpyHtoD_v2", NULL, 0},
+	{&drv.copy_dtoh, "cuMemcpyDtoH_v2", NULL, 0},
+	{&drv.memset_d8, "cuMemsetD8_v2", NULL, 0},
+	{&drv.memset_d32, "cuMemsetD32_v2", NULL, 0},
+	{&drv.launch, "cuLaunchKernel", NULL, 0},
+	{&drv.event_create, "cuEventCreate", NULL, 0},
+	{&drv.event_record, "cuEventRecord", NULL, 0},
+	{&drv.event_synchronize, "cuEventSynchronize", NULL, 0},
+	{&drv.event_elapsed, "cuEventElapsedTime_v2", "cuEventElapsedTime", 0},
+	{&drv.event_destroy, "cuEventDestroy_v2", NULL, 0},
+	{&drv.error_name, "cuGetErrorName", NULL, 0},
+	{&drv.error_string, "cuGetErrorString", NULL, 0},
+};
+
+static char err_msg[16384];
+static int err_code;
+
+__attribute__((format(printf, 2, 3)))
+static int set_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err_msg, sizeof err_msg, fmt, ap);
+	va_end(ap);
+	err_code = code;
+	return -1;
+}
+
+__attribute__((format(printf, 1, 2)))
+static void append_error(const char *fmt, ...)
+{
+	size_t used = strlen(err_msg);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err_msg + used, sizeof err_msg - used, fmt, ap);
+	va_end(ap);
+}
+
+/* What a kernel author should conclude from a failed launch or sync. */
+static const char *error_hint(CUresult r)
+{
+	switch (r) {
+	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+	case CUDA_ERROR_LAUNCH_FAILED:
+	case CUDA_ERROR_ASSERT:
+		return "the kernel trapped: a Rust panic (e.g. a failed bounds "
+		       "check) or an explicit trap; the CUDA context is now "
+		       "unusable";
+	case CUDA_ERROR_ILLEGAL_ADDRESS:
+		return "the kernel accessed invalid memory: a bad pointer, or "
+		       "arguments that do not match the kernel's PTX parameters";
+	default:
+		return NULL;
+	}
+}
+
+/* 0 on success; else records "call(what): NAME: text" and returns -1. */
+static int cu_check(CUresult r, const char *call, const char *what)
+{
+	const char *name = NULL, *text = NULL;
+	const char *hint = error_hint(r);
+
+	if (r == CUDA_SUCCESS)
+		return 0;
+	if (drv.error_name == NULL || drv.error_name(r, &name) != CUDA_SUCCESS)
+		name = "CUDA_ERROR_UNKNOWN_CODE";
+	if (drv.error_string == NULL ||
+	    drv.error_string(r, &text) != CUDA_SUCCESS)
+		text = "no description";
+	set_error(r, "%s(%s): %s (%d): %s", call, what, name, r, text);
+	if (hint != NULL)
+		append_error("\n  %s", hint);
+	return -1;
+}
+
+static int bind_symbols(void)
+{
+	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+		void *sym = dlsym(drv.lib, syms[i].name);
+
+		if (sym == NULL && syms[i].fallback != NULL)
+			sym = dlsym(drv.lib, syms[i].fallback);
+		if (sym == NULL && !syms[i].optional)
+			return set_error(-1, "libcuda.so.1 lacks %s: driver too "
+			                 "old", syms[i].name);
+		memcpy(syms[i].slot, &sym, sizeof sym);
+	}
+	return 0;
+}
+
+int ox_init(void)
+{
+	if (drv.ctx != NULL)
+		return 0;
+	drv.lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (drv.lib == NULL)
+		return set_error(-1, "dlopen(libcuda.so.1): %s: is the NVIDIA "
+		                 "driver installed on this machine?", dlerror());
+	if (bind_symbols() != 0 ||
+	    cu_check(drv.init(0), "cuInit", "0") != 0 ||
+	    cu_check(drv.device_get(&drv.dev, 0), "cuDeviceGet", "0") != 0 ||
+	    cu_check(drv.primary_retain(&drv.ctx, drv.dev),
+	             "cuDevicePrimaryCtxRetain", "device 0") != 0)
+		return -1;
+	return cu_check(drv.ctx_set_current(drv.ctx), "cuCtxSetCurrent",
+	                "device 0");
+}
+
+void ox_shutdown(void)
+{
+	if (drv.ctx != NULL)
+		drv.primary_release(drv.dev);
+	drv.ctx = NULL;
+}
+
+int ox_device_name(char *buf, int len)
+{
+	return cu_check(drv.device_get_name(buf, len, drv.dev),
+	                "cuDeviceGetName", "device 0");
+}
+
+static int need_init(const char *call)
+{
+	if (drv.ctx != NULL)
+		return 0;
+	return set_error(-1, "%s: ox_init() was not called or failed", call);
+}
+
+/* The whole file plus a NUL, which PTX text needs and cubin ignores. */
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long end;
+	size_t size;
+
+	if (f == NULL)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (end = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size = (size_t)end) + 1)) != NULL) {
+		if (fread(buf, 1, size, f) != size) {
+			free(buf);
+			buf = NULL;
+		} else {
+			buf[size] = '\0';
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+int ox_module_load(OxModule *m, const char *path)
+{
+	static char jit_err[8192], jit_info[8192];
+	CUjit_option opt[] = {
+		CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+		CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+	};
+	void *val[] = {
+		jit_err, (void *)(uintptr_t)sizeof jit_err,
+		jit_info, (void *)(uintptr_t)sizeof jit_info,
+	};
+	CUmodule mod = NULL;
+	char *image;
+	CUresult r;
+
+	if (need_init("ox_module_load") != 0)
+		return -1;
+	snprintf(m->path, sizeof m->path, "%s", path);
+	m->handle = NULL;
+	if ((image = read_file(path)) == NULL)
+		return set_error(-1, "cannot read module %s: %s", path,
+		                 strerror(errno));
+	jit_err[0] = jit_info[0] = '\0';
+	r = drv.module_load(&mod, image, 4, opt, val);
+	free(image);
+	if (cu_check(r, "cuModuleLoadDataEx", path) != 0) {
+		if (jit_err[0] != '\0')
+			append_error("\n  JIT error log:\n%s", jit_err);
+		if (jit_info[0] != '\0')
+			append_error("\n  JIT info log:\n%s", jit_info);
+		return -1;
+	}
+	m->handle = mod;
+	return 0;
+}
+
+void ox_module_unload(OxModule *m)
+{
+	if (m->handle != NULL && drv.module_unload != NULL)
+		drv.module_unload((CUmodule)m->handle);
+	m->handle = NULL;
+}
+
+/* After CUDA_ERROR_NOT_FOUND: name the kernels the module does have. */
+static void append_kernel_names(CUmodule mod)
+{
+	CUfunction fns[64];
+	unsigned n = 0;
+	const char *name;
+
+	if (drv.module_function_count == NULL || drv.module_enumerate == NULL ||
+	    drv.func_get_name == NULL ||
+	    drv.module_function_count(&n, mod) != CUDA_SUCCESS)
+		return;
+	if (n > 64)
+		n = 64;
+	if (drv.module_enumerate(fns, n, mod) != CUDA_SUCCESS)
+		return;
+	append_error("\n  kernels in this module:");
+	for (unsigned i = 0; i < n; i++)
+		if (drv.func_get_name(&name, fns[i]) == CUDA_SUCCESS)
+			append_error(" %s", name);
+}
+
+int ox_function(OxFunc *f, const OxModule *m, const char *name)
+{
+	CUfunction fn = NULL;
+	CUresult r = drv.module_get_function(&fn, (CUmodule)m->handle, name);
+
+	snprintf(f->name, sizeof f->name, "%s", name);
+	snprintf(f->path, sizeof f->path, "%s", m->path);
+	f->handle = fn;
+	if (cu_check(r, "cuModuleGetFunction", name) == 0)
+		return 0;
+	append_error("\n  in module %s", m->path);
+	if (r == CUDA_ERROR_NOT_FOUND)
+		append_kernel_names((CUmodule)m->handle);
+	return -1;
+}
+
+int ox_alloc(OxDevPtr *p, size_t bytes)
+{
+	CUdeviceptr d = 0;
+	char what[64];
+
+	if (need_init("ox_alloc") != 0)
+		return -1;
+	snprintf(what, sizeof what, "%zu bytes", bytes);
+	if (cu_check(drv.mem_alloc(&d, bytes), "cuMemAlloc_v2", what) != 0)
+		return -1;
+	*p = d;
+	return 0;
+}
+
+int ox_free(OxDevPtr p)
+{
+	return cu_check(drv.mem_free(p), "cuMemFree_v2", "device buffer");
+}
+
+int ox_copy_to_device(OxDevPtr dst, const void *src, size_t bytes)
+{
+	return cu_check(drv.copy_htod(dst, src, bytes), "cuMemcpyHtoD_v2",
+	                "host to device");
+}
+
+int ox_copy_from_device(void *dst, OxDevPtr src, size_t bytes)
+{
+	return cu_check(drv.copy_dtoh(dst, src, bytes), "cuMemcpyDtoH_v2",
+	                "device to host");
+}
+
+int ox_memset8(OxDevPtr p, unsigned char value, size_t bytes)
+{
+	return cu_check(drv.memset_d8(p, value, bytes), "cuMemsetD8_v2",
+	                "device buffer");
+}
+
+int ox_memset32(OxDevPtr p, uint32_t value, size_t count)
+{
+	return cu_check(drv.memset_d32(p, value, count), "cuMemsetD32_v2",
+	                "device buffer");
+}
+
+OxDim3 ox_dim(unsigned x, unsigned y, unsigned z)
+{
+	OxDim3 d = {x, y, z};
+
+	return d;
+}
+
+unsigned ox_blocks_for(size_t n, unsigned block)
+{
+	return (unsigned)((n + block - 1) / block);
+}
+
+int ox_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
+              unsigned shared_bytes, void **args)
+{
+	char what[700];
+	CUresult r = drv.launch((CUfunction)f->handle, grid.x, grid.y, grid.z,
+	                        block.x, block.y, block.z, shared_bytes, NULL,
+	                        args, NULL);
+
+	snprintf(what, sizeof what, "%s in %s, grid %ux%ux%u, block %ux%ux%u",
+	         f->name, f->path, grid.x, grid.y, grid.z, block.x, block.y,
+	         block.z);
+	return cu_check(r, "cuLaunchKernel", what);
+}
+
+int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                   unsigned shared_bytes, void **args)
+{
+	char what[700];
+
+	if (ox_launch(f, grid, block, shared_bytes, args) != 0)
+		return -1;
+	snprintf(what, sizeof what, "after kernel %s in %s", f->name, f->path);
+	return cu_check(drv.ctx_synchronize(), "cuCtxSynchronize", what);
+}
+
+int ox_synchronize(void)
+{
+	return cu_check(drv.ctx_synchronize(), "cuCtxSynchronize", "device 0");
+}
+
+int ox_event_create(OxEvent *e)
+{
+	CUevent ev = NULL;
+
+	if (cu_check(drv.event_create(&ev, 0), "cuEventCreate", "default") != 0)
+		return -1;
+	e->handle = ev;
+	return 0;
+}
+
+int ox_event_record(OxEvent *e)
+{
+	return cu_check(drv.event_record((CUevent)e->handle, NULL),
+	                "cuEventRecord", "default stream");
+}
+
+/* Waits for end, then the time between start and end in milliseconds. */
+int ox_event_elapsed_ms(float *ms, OxEvent *start, OxEvent *end)
+{
+	if (cu_check(drv.event_synchronize((CUevent)end->handle),
+	             "cuEventSynchronize", "end event") != 0)
+		return -1;
+	return cu_check(drv.event_elapsed(ms, (CUevent)start->handle,
+	                                  (CUevent)end->handle),
+	                "cuEventElapsedTime", "start, end");
+}
+
+void ox_event_destroy(OxEvent *e)
+{
+	if (e->handle != NULL)
+		drv.event_destroy((CUevent)e->handle);
+	e->handle = NULL;
+}
+
+const char *ox_error(void)
+{
+	return err_msg;
+}
+
+int ox_error_code(void)
+{
+	return err_code;
+}
+
+const char *ox_error_name(void)
+{
+	const char *name = NULL;
+
+	if (err_code <= 0 || drv.error_name == NULL ||
+	    drv.error_name(err_code, &name) != CUDA_SUCCESS)
+		return "not a CUDA error";
+	return name;
+}
+
+int ox_error_is_trap(void)
+{
+	return err_code == CUDA_ERROR_ILLEGAL_INSTRUCTION ||
+	       err_code == CUDA_ERROR_LAUNCH_FAILED ||
+	       err_code == CUDA_ERROR_ASSERT;
+}
+
+_Noreturn void ox_die(const char *what, const char *file, int line)
+{
+	fflush(stdout);         /* keep PASS/FAIL lines before the reason */
+	fprintf(stderr, "%s:%d: %s failed:\n  %s\n", file, line, what, err_msg);
+	exit(1);
+}

@@ -1,0 +1,82 @@
+/* oxrt.h: a small host runtime for C programs that run oxidec's kernels.
+ *
+ * libcuda.so.1 is opened with dlopen on ox_init(), so programs need neither
+ * cuda.h nor -lcuda to build, only -ldl. One device (0), its primary
+ * context, the default stream. Every call returns 0 on success and -1 on
+ * failure; the failure is described by ox_error() (the failing call, the
+ * file or kernel it concerned, the CUDA error name and text) and its CUDA
+ * error code by ox_error_code(). Not thread-safe. */
+#ifndef OXRT_H
+#define OXRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t OxDevPtr;            /* a device address (CUdeviceptr) */
+
+typedef struct {
+	void *handle;                 /* CUmodule */
+	char  path[512];              /* for error messages */
+} OxModule;
+
+typedef struct {
+	void *handle;                 /* CUfunction */
+	char  name[128];              /* kernel name */
+	char  path[512];              /* module it came from */
+} OxFunc;
+
+typedef struct {
+	void *handle;                 /* CUevent */
+} OxEvent;
+
+typedef struct {
+	unsigned x, y, z;
+} OxDim3;
+
+/* oxrt.c: setup */
+int ox_init(void);
+void ox_shutdown(void);
+int ox_device_name(char *buf, int len);
+
+/* oxrt.c: modules and kernels (.ptx is JIT-compiled, .cubin loaded as is) */
+int ox_module_load(OxModule *m, const char *path);
+void ox_module_unload(OxModule *m);
+int ox_function(OxFunc *f, const OxModule *m, const char *name);
+
+/* oxrt.c: device memory */
+int ox_alloc(OxDevPtr *p, size_t bytes);
+int ox_free(OxDevPtr p);
+int ox_copy_to_device(OxDevPtr dst, const void *src, size_t bytes);
+int ox_copy_from_device(void *dst, OxDevPtr src, size_t bytes);
+int ox_memset8(OxDevPtr p, unsigned char value, size_t bytes);
+int ox_memset32(OxDevPtr p, uint32_t value, size_t count);
+
+/* oxrt.c: launches. args[i] points at the value of the kernel's i-th PTX
+ * parameter (a slice is two: &data_ptr, &len). ox_launch is asynchronous;
+ * ox_launch_sync also waits and blames a failure on the kernel. */
+OxDim3 ox_dim(unsigned x, unsigned y, unsigned z);
+unsigned ox_blocks_for(size_t n, unsigned block);
+int ox_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
+              unsigned shared_bytes, void **args);
+int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                   unsigned shared_bytes, void **args);
+int ox_synchronize(void);
+
+/* oxrt.c: timing with events on the default stream */
+int ox_event_create(OxEvent *e);
+int ox_event_record(OxEvent *e);
+int ox_event_elapsed_ms(float *ms, OxEvent *start, OxEvent *end);
+void ox_event_destroy(OxEvent *e);
+
+/* oxrt.c: errors */
+const char *ox_error(void);
+int ox_error_code(void);
+const char *ox_error_name(void);
+int ox_error_is_trap(void);
+_Noreturn void ox_die(const char *what, const char *file, int line);
+
+/* Exit with a message when an ox_ call fails. */
+#define OX_CHECK(call) \
+	do { if ((call) != 0) ox_die(#call, __FILE__, __LINE__); } while (0)
+
+#endif

@@ -1,0 +1,587 @@
+/* test_emit.c: the back end on llir IR built by hand.  Builds one module
+ * with a kernel per feature (stores, intrinsics, geps, loops with block
+ * arguments, a switch, saturating casts, byval, calls, global tables,
+ * trap, barrier, saxpy), emits PTX at -O0 and -O3, checks ordered
+ * substrings per function, assembles the PTX with ptxas when present and
+ * turns it into a cubin with nvJitLink.  Also a few error paths.
+ *
+ * Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on failure.
+ * TEST_EMIT_VERBOSE=1 also prints the IR, the LLVM IR and the PTX. */
+#include "../../src/emit/emit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef CUDA_HOME
+#define CUDA_HOME "/usr/local/cuda"
+#endif
+
+static int npass, nfail;
+static bool verbose;
+
+static void check(bool ok, const char *what, const char *detail)
+{
+	if (ok) {
+		npass++;
+		printf("PASS %s\n", what);
+	} else {
+		nfail++;
+		printf("FAIL %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+	}
+}
+
+/* -------------------------------------------------------- IR helpers */
+
+static Module *M;
+static Type *I1, *I8, *I32, *I64, *I128, *F32, *F64, *P0, *P1;
+
+static Func *func(const char *sym, bool kernel, Type *ret, uint32_t n, Type **tys)
+{
+	Func *f = ir_func_new(M, sym, sym);
+	f->is_kernel = kernel;
+	f->ret = ret;
+	f->nparam = n;
+	f->params = arena_new_array(M->arena, Param, n);
+	Block *entry = ir_block_new(f);
+	for (uint32_t i = 0; i < n; i++) {
+		f->params[i].type = tys[i];
+		ir_block_add_arg(entry, tys[i]);
+	}
+	return f;
+}
+
+static Value *arg(Func *f, uint32_t i) { return f->first->args[i]; }
+
+static Builder at(Block *b)
+{
+	Builder x = {.mod = M, .block = b};
+	x.loc.file = -1;
+	return x;
+}
+
+static Value *cst(Builder *b, Type *t, uint64_t lo) { return ir_build_const(b, OP_LLIR_CONST, t, lo, 0); }
+
+static Value *op1(Builder *b, Opcode c, Type *t, Value *x) { return ir_build1(b, c, t, 1, &x); }
+
+static Value *op2(Builder *b, Opcode c, Type *t, Value *x, Value *y)
+{
+	Value *v[] = {x, y};
+	return ir_build1(b, c, t, 2, v);
+}
+
+static Value *cmp(Builder *b, Opcode c, Pred p, Value *x, Value *y)
+{
+	Value *r = op2(b, c, I1, x, y);
+	r->def->imm = p;
+	return r;
+}
+
+static Value *load(Builder *b, Type *t, Value *p, int align)
+{
+	Value *r = op1(b, OP_LLIR_LOAD, t, p);
+	r->def->imm = align;
+	return r;
+}
+
+static void store(Builder *b, Value *v, Value *p, int align)
+{
+	Value *o[] = {v, p};
+	ir_build(b, OP_LLIR_STORE, 0, NULL, 2, o, 0)->imm = align;
+}
+
+static Value *gep(Builder *b, Value *p, Value *i, int64_t size)
+{
+	Value *r = op2(b, OP_LLIR_GEP, p->type, p, i);
+	r->def->imm2 = size;
+	return r;
+}
+
+static Value *intrin(Builder *b, const char *name, Overload ovl, Type *rt, uint32_t n, Value **args)
+{
+	Op *op = ir_build(b, OP_LLIR_INTRINSIC, rt ? 1 : 0, &rt, n, args, 0);
+	op->sym = name;
+	op->imm = ovl;
+	return rt ? &op->res[0] : NULL;
+}
+
+static Value *sreg(Builder *b, const char *name) { return intrin(b, name, OVL_NONE, I32, 0, NULL); }
+
+static void br(Builder *b, Block *t, uint32_t n, Value **args)
+{
+	Op *op = ir_build(b, OP_LLIR_BR, 0, NULL, 0, NULL, 1);
+	ir_op_set_succ(M, op, 0, t, n, args);
+}
+
+static void condbr(Builder *b, Value *c, Block *t, uint32_t nt, Value **at_, Block *f, uint32_t nf, Value **af)
+{
+	Op *op = ir_build(b, OP_LLIR_CONDBR, 0, NULL, 1, &c, 2);
+	ir_op_set_succ(M, op, 0, t, nt, at_);
+	ir_op_set_succ(M, op, 1, f, nf, af);
+}
+
+static void ret(Builder *b) { ir_build(b, OP_LLIR_RET, 0, NULL, 0, NULL, 0); }
+
+static void trap_block(Block *blk)
+{
+	Builder b = at(blk);
+	intrin(&b, "llvm.trap", OVL_NONE, NULL, 0, NULL);
+	ir_build(&b, OP_LLIR_UNREACHABLE, 0, NULL, 0, NULL, 0);
+}
+
+/* ---------------------------------------------------------- kernels */
+
+/* store42(out: ptr<1>) { *out = 42 } */
+static void build_store42(void)
+{
+	Func *f = func("store42", true, ir_type_void(M), 1, (Type *[]){P1});
+	Builder b = at(f->first);
+	store(&b, cst(&b, I32, 42), arg(f, 0), 4);
+	ret(&b);
+}
+
+/* global_index = ctaid.x * ntid.x + tid.x, zero-extended to i64 */
+static Value *global_index(Builder *b)
+{
+	Value *tid = sreg(b, "llvm.nvvm.read.ptx.sreg.tid.x");
+	Value *ctaid = sreg(b, "llvm.nvvm.read.ptx.sreg.ctaid.x");
+	Value *ntid = sreg(b, "llvm.nvvm.read.ptx.sreg.ntid.x");
+	Value *i = op2(b, OP_LLIR_ADD, I32, op2(b, OP_LLIR_MUL, I32, ctaid, ntid), tid);
+	return op1(b, OP_LLIR_ZEXT, I64, i);
+}
+
+/* vecadd(a, b, c: ptr<1>, n: i64) { i = index; if i < n { c[i] = a[i] + b[i] } } */
+static void build_vecadd(void)
+{
+	Func *f = func("vecadd", true, ir_type_void(M), 4, (Type *[]){P1, P1, P1, I64});
+	Block *body = ir_block_new(f), *exit = ir_block_new(f);
+	Builder b = at(f->first);
+	Value *i = global_index(&b);
+	condbr(&b, cmp(&b, OP_LLIR_ICMP, PRED_ULT, i, arg(f, 3)), body, 0, NULL, exit, 0, NULL);
+	b = at(body);
+	Value *x = load(&b, F32, gep(&b, arg(f, 0), i, 4), 4);
+	Value *y = load(&b, F32, gep(&b, arg(f, 1), i, 4), 4);
+	store(&b, op2(&b, OP_LLIR_FADD, F32, x, y), gep(&b, arg(f, 2), i, 4), 4);
+	br(&b, exit, 0, NULL);
+	b = at(exit);
+	ret(&b);
+}
+
+/* loop_sum(out: ptr<1>, n: i32) { s = 0; for i in 0..n { s += i } *out = s }
+ * with the loop state in block arguments (header(i, s), done(s)). */
+static void build_loop_sum(void)
+{
+	Func *f = func("loop_sum", true, ir_type_void(M), 2, (Type *[]){P1, I32});
+	Block *head = ir_block_new(f), *body = ir_block_new(f), *done = ir_block_new(f);
+	Value *i = ir_block_add_arg(head, I32), *s = ir_block_add_arg(head, I32);
+	Value *total = ir_block_add_arg(done, I32);
+	Builder b = at(f->first);
+	Value *zero = cst(&b, I32, 0);
+	br(&b, head, 2, (Value *[]){zero, zero});
+	b = at(head);
+	condbr(&b, cmp(&b, OP_LLIR_ICMP, PRED_SLT, i, arg(f, 1)), body, 0, NULL, done, 1, &s);
+	b = at(body);
+	Value *s2 = op2(&b, OP_LLIR_ADD, I32, s, i);
+	Value *i2 = op2(&b, OP_LLIR_ADD, I32, i, cst(&b, I32, 1));
+	br(&b, head, 2, (Value *[]){i2, s2});
+	b = at(done);
+	store(&b, total, arg(f, 0), 4);
+	ret(&b);
+}
+
+/* switch_k(out, x) { *out = match x { 0 => 10, 1 | 2 => 20, _ => 30 } }
+ * all arms jump to one join(v) block: two edges from one switch to the
+ * same block with arguments. */
+static void build_switch(void)
+{
+	Func *f = func("switch_k", true, ir_type_void(M), 2, (Type *[]){P1, I32});
+	Block *join = ir_block_new(f);
+	Value *v = ir_block_add_arg(join, I32);
+	Builder b = at(f->first);
+	Value *c10 = cst(&b, I32, 10), *c20 = cst(&b, I32, 20), *c30 = cst(&b, I32, 30);
+	Value *x = arg(f, 1);
+	Op *sw = ir_build(&b, OP_LLIR_SWITCH, 0, NULL, 1, &x, 4);
+	ir_op_set_vals(M, sw, 3, (U128[]){{0, 0}, {1, 0}, {2, 0}});
+	ir_op_set_succ(M, sw, 0, join, 1, &c10);
+	ir_op_set_succ(M, sw, 1, join, 1, &c20);
+	ir_op_set_succ(M, sw, 2, join, 1, &c20);
+	ir_op_set_succ(M, sw, 3, join, 1, &c30);
+	b = at(join);
+	store(&b, v, arg(f, 0), 4);
+	ret(&b);
+}
+
+/* sat_k(out: ptr<1>, x: f32) { out[0] = x as i32; out[1] = (x as f64) as u8 as i32 } */
+static void build_sat(void)
+{
+	Func *f = func("sat_k", true, ir_type_void(M), 2, (Type *[]){P1, F32});
+	Builder b = at(f->first);
+	Value *si = op1(&b, OP_LLIR_FPTOSI_SAT, I32, arg(f, 1));
+	Value *d = op1(&b, OP_LLIR_FPEXT, F64, arg(f, 1));
+	Value *u8 = op1(&b, OP_LLIR_FPTOUI_SAT, I8, d);
+	store(&b, si, arg(f, 0), 4);
+	store(&b, op1(&b, OP_LLIR_ZEXT, I32, u8), gep(&b, arg(f, 0), cst(&b, I64, 1), 4), 4);
+	ret(&b);
+}
+
+/* byval_k(out: ptr<1>, s: {u64, u64} by value) { *out = s.1 } */
+static void build_byval(void)
+{
+	Func *f = func("byval_k", true, ir_type_void(M), 2, (Type *[]){P1, P0});
+	f->params[1].byval_size = 16;
+	f->params[1].byval_align = 8;
+	f->params[1].name = "s";
+	Builder b = at(f->first);
+	Value *field = gep(&b, arg(f, 1), cst(&b, I64, 1), 8);
+	store(&b, load(&b, I64, field, 8), arg(f, 0), 8);
+	ret(&b);
+}
+
+/* helper(x) -> x * 3 + 1 (device function); call_k(out, x) { *out = helper(x) } */
+static void build_call(void)
+{
+	Func *h = func("helper", false, I32, 1, (Type *[]){I32});
+	Builder b = at(h->first);
+	Value *r = op2(&b, OP_LLIR_ADD, I32, op2(&b, OP_LLIR_MUL, I32, arg(h, 0), cst(&b, I32, 3)), cst(&b, I32, 1));
+	Value *rv = r;
+	ir_build(&b, OP_LLIR_RET, 0, NULL, 1, &rv, 0);
+
+	Func *f = func("call_k", true, ir_type_void(M), 2, (Type *[]){P1, I32});
+	b = at(f->first);
+	Value *x = arg(f, 1);
+	Op *call = ir_build(&b, OP_LLIR_CALL, 1, &I32, 1, &x, 0);
+	call->sym = "helper";
+	store(&b, &call->res[0], arg(f, 0), 4);
+	ret(&b);
+}
+
+/* A read-only table of i32 {1, 2, 3, 5} and a pointer to its element 1
+ * (a relocation with addend 4).  table_k(out, i) { out[0] = table[i];
+ * out[1] = *table_ptr } */
+static void build_table(void)
+{
+	static uint8_t bytes[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 5, 0, 0, 0};
+	static uint8_t pbytes[8] = {4, 0, 0, 0, 0, 0, 0, 0};
+	Global *g = ir_global_new(M, "table");
+	g->bytes = bytes, g->size = 16, g->align = 4, g->addrspace = AS_GLOBAL;
+	Global *p = ir_global_new(M, "table_ptr");
+	p->bytes = pbytes, p->size = 8, p->align = 8, p->addrspace = AS_GLOBAL;
+	p->nreloc = 1;
+	p->relocs = arena_new_array(M->arena, Reloc, 1);
+	p->relocs[0].offset = 0;
+	p->relocs[0].target = "table";
+
+	Func *f = func("table_k", true, ir_type_void(M), 2, (Type *[]){P1, I64});
+	Builder b = at(f->first);
+	Value *t = ir_build1(&b, OP_LLIR_GLOBAL_ADDR, P1, 0, NULL);
+	t->def->sym = "table";
+	store(&b, load(&b, I32, gep(&b, t, arg(f, 1), 4), 4), arg(f, 0), 4);
+	Value *tp = ir_build1(&b, OP_LLIR_GLOBAL_ADDR, P1, 0, NULL);
+	tp->def->sym = "table_ptr";
+	Value *elem = load(&b, P1, tp, 8);
+	store(&b, load(&b, I32, elem, 4), gep(&b, arg(f, 0), cst(&b, I64, 1), 4), 4);
+	ret(&b);
+}
+
+/* trap_k(out, x) { if x == 0 { trap } *out = x } — the panic path. */
+static void build_trap(void)
+{
+	Func *f = func("trap_k", true, ir_type_void(M), 2, (Type *[]){P1, I32});
+	Block *panic = ir_block_new(f), *ok = ir_block_new(f);
+	Builder b = at(f->first);
+	condbr(&b, cmp(&b, OP_LLIR_ICMP, PRED_EQ, arg(f, 1), cst(&b, I32, 0)), panic, 0, NULL, ok, 0, NULL);
+	trap_block(panic);
+	b = at(ok);
+	store(&b, arg(f, 1), arg(f, 0), 4);
+	ret(&b);
+}
+
+/* bar_k(out) { barrier; *out = popcount(tid) } */
+static void build_barrier(void)
+{
+	Func *f = func("bar_k", true, ir_type_void(M), 1, (Type *[]){P1});
+	Builder b = at(f->first);
+	Value *zero = cst(&b, I32, 0);
+	intrin(&b, "llvm.nvvm.barrier.cta.sync.aligned.all", OVL_NONE, NULL, 1, &zero);
+	Value *tid = sreg(&b, "llvm.nvvm.read.ptx.sreg.tid.x");
+	store(&b, intrin(&b, "llvm.ctpop", OVL_OPD0, I32, 1, &tid), arg(f, 0), 4);
+	ret(&b);
+}
+
+/* saxpy(a: f32, x, y: ptr<1>) { i = index; y[i] = a * x[i] + y[i] } */
+static void build_saxpy(void)
+{
+	Func *f = func("saxpy", true, ir_type_void(M), 3, (Type *[]){F32, P1, P1});
+	Builder b = at(f->first);
+	Value *i = global_index(&b);
+	Value *xp = gep(&b, arg(f, 1), i, 4), *yp = gep(&b, arg(f, 2), i, 4);
+	Value *m = op2(&b, OP_LLIR_FMUL, F32, arg(f, 0), load(&b, F32, xp, 4));
+	store(&b, op2(&b, OP_LLIR_FADD, F32, m, load(&b, F32, yp, 4)), yp, 4);
+	ret(&b);
+}
+
+/* div_k(out: ptr<1>, x, y: f32) { out[0] = sqrt(x / y) } — precise only. */
+static void build_div(void)
+{
+	Func *f = func("div_k", true, ir_type_void(M), 3, (Type *[]){P1, F32, F32});
+	Builder b = at(f->first);
+	Value *q = op2(&b, OP_LLIR_FDIV, F32, arg(f, 1), arg(f, 2));
+	store(&b, intrin(&b, "llvm.sqrt", OVL_RES, F32, 1, &q), arg(f, 0), 4);
+	ret(&b);
+}
+
+/* misc_k(out: ptr<1>) { tmp: [u8; 16] = i128 constant; out[0..16] = tmp;
+ * out[16..20] = 1.5f32 } — alloca, memcpy, 128-bit and float constants. */
+static void build_misc(void)
+{
+	Func *f = func("misc_k", true, ir_type_void(M), 1, (Type *[]){P1});
+	Builder b = at(f->first);
+	Value *tmp = ir_build1(&b, OP_LLIR_ALLOCA, P0, 0, NULL);
+	tmp->def->imm = 16, tmp->def->imm2 = 16;
+	store(&b, ir_build_const(&b, OP_LLIR_CONST, I128, 0x1122334455667788u, 0x99aabbccddeeff00u), tmp, 16);
+	Value *cp[] = {arg(f, 0), tmp};
+	Op *mc = ir_build(&b, OP_LLIR_MEMCPY, 0, NULL, 2, cp, 0);
+	mc->imm = 4, mc->imm2 = 16;
+	store(&b, cst(&b, F32, 0x3fc00000u), gep(&b, arg(f, 0), cst(&b, I64, 4), 4), 4);
+	ret(&b);
+}
+
+static void build_module(void)
+{
+	M = ir_module_new(arena_new());
+	M->stage = DIALECT_LLIR;
+	I1 = ir_type_bool(M), I8 = ir_type_int(M, 8, false), I32 = ir_type_int(M, 32, false);
+	I64 = ir_type_int(M, 64, false), I128 = ir_type_int(M, 128, false);
+	F32 = ir_type_float(M, 32), F64 = ir_type_float(M, 64);
+	P0 = ir_type_ptr(M, AS_GENERIC), P1 = ir_type_ptr(M, AS_GLOBAL);
+	build_store42();
+	build_vecadd();
+	build_loop_sum();
+	build_switch();
+	build_sat();
+	build_byval();
+	build_call();
+	build_table();
+	build_trap();
+	build_barrier();
+	build_saxpy();
+	build_div();
+	build_misc();
+}
+
+/* ---------------------------------------------------------- checking */
+
+/* The PTX of one function: from its header to the closing brace. */
+static char *ptx_section(const char *ptx, const char *name)
+{
+	char key[128];
+	snprintf(key, sizeof key, " %s(", name);
+	const char *p = ptx;
+	while ((p = strstr(p, key))) {
+		const char *line = p;
+		while (line > ptx && line[-1] != '\n')
+			line--;
+		if (!strncmp(line, ".visible .entry", 15) || !strncmp(line, ".func", 5) ||
+		    !strncmp(line, ".visible .func", 14))
+			break;
+		p += strlen(key);
+	}
+	if (!p)
+		return NULL;
+	while (p > ptx && p[-1] != '\n')
+		p--;
+	const char *end = strstr(p, "\n}\n");
+	size_t n = end ? (size_t)(end - p) + 2 : strlen(p);
+	char *s = malloc(n + 1);
+	memcpy(s, p, n);
+	s[n] = 0;
+	return s;
+}
+
+/* Each string of `want` (NULL-terminated) after the previous one; each of
+ * `absent` nowhere. */
+static void check_ptx(const char *ptx, const char *level, const char *name, const char **want, const char **absent)
+{
+	char what[160], detail[200];
+	char *sec = ptx_section(ptx, name);
+	snprintf(what, sizeof what, "%s %s: function present", level, name);
+	check(sec != NULL, what, NULL);
+	if (!sec)
+		return;
+	const char *p = sec;
+	for (; want && *want; want++) {
+		const char *q = strstr(p, *want);
+		snprintf(what, sizeof what, "%s %s: '%s'", level, name, *want);
+		snprintf(detail, sizeof detail, "not found in order in:\n%s", sec);
+		check(q != NULL, what, q ? NULL : detail);
+		if (q)
+			p = q + strlen(*want);
+	}
+	for (; absent && *absent; absent++) {
+		snprintf(what, sizeof what, "%s %s: no '%s'", level, name, *absent);
+		check(!strstr(sec, *absent), what, sec);
+	}
+	free(sec);
+}
+
+#define L(...) ((const char *[]){__VA_ARGS__, NULL})
+
+static void check_common(const char *ptx, const char *lv)
+{
+	check_ptx(ptx, lv, "store42", L(".entry", "st.global.b32", "42", "ret;"), NULL);
+	check_ptx(ptx, lv, "vecadd", L(".entry", "%ctaid.x", "%tid.x", "setp", "ld.global", "add.rn.f32", "st.global"),
+	          L("fma.rn.f32"));
+	check_ptx(ptx, lv, "switch_k", L(".entry", "10", "20", "30"), NULL);
+	check_ptx(ptx, lv, "sat_k", L(".entry", "cvt.rzi.s32.f32"), NULL);
+	check_ptx(ptx, lv, "byval_k", L(".entry", ".param .align 8 .b8 byval_k_param_1[16]", "ld.param"), NULL);
+	check_ptx(ptx, lv, "table_k", L(".entry", "ld.global"), NULL);
+	check_ptx(ptx, lv, "trap_k", L(".entry", "trap;"), NULL);
+	check_ptx(ptx, lv, "bar_k", L(".entry", "bar.sync", "popc.b32"), NULL);
+	check_ptx(ptx, lv, "saxpy", L(".entry", "mul.rn.f32", "add.rn.f32"), L("fma.rn.f32"));
+	check_ptx(ptx, lv, "div_k", L(".entry", "div.rn.f32", "sqrt.rn.f32"), L("approx", "div.full"));
+}
+
+static void check_o0(const char *ptx)
+{
+	check_common(ptx, "O0");
+	check_ptx(ptx, "O0", "helper", L(".func", "mul", "add"), NULL);
+	check_ptx(ptx, "O0", "call_k", L(".entry", "call", "helper"), NULL);
+	check_ptx(ptx, "O0", "misc_k", L(".entry", "st.global", "0f3FC00000"), NULL);
+	check_ptx(ptx, "O0", "loop_sum", L(".entry", "setp", "add.s32", "bra", "st.global.b32"), NULL);
+	char what[64];
+	snprintf(what, sizeof what, "O0 PTX header");
+	check(strstr(ptx, ".version 7.8") && strstr(ptx, ".target sm_90") && strstr(ptx, ".address_size 64"), what,
+	      NULL);
+	check(strstr(ptx, ".global .align 4 .b8 table[16] = {1, 0, 0, 0, 2") != NULL, "O0 table initializer", NULL);
+	check(strstr(ptx, "table_ptr") && strstr(ptx, "table+4") != NULL, "O0 relocation table+4", NULL);
+}
+
+static void check_o3(const char *ptx)
+{
+	check_common(ptx, "O3");
+	/* helper is internal: inlined into call_k and dropped */
+	check_ptx(ptx, "O3", "call_k", L(".entry", "st.global.b32"), L("call.uni", "call "));
+	check_ptx(ptx, "O3", "misc_k", L(".entry", "st.global"), NULL);
+	check(!strstr(ptx, " helper("), "O3 helper inlined and removed", NULL);
+	check_ptx(ptx, "O3", "loop_sum", L(".entry", "st.global.b32"), NULL);
+}
+
+static bool run_ptxas(const char *ptx, const char *level)
+{
+	char dir[] = "/tmp/test_emit.XXXXXX";
+	if (!mkdtemp(dir))
+		return false;
+	char path[256], cmd[768];
+	snprintf(path, sizeof path, "%s/%s.ptx", dir, level);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	fputs(ptx, f);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "%s/bin/ptxas -arch=sm_90 %s -o %s/%s.cubin && rm -rf %s", CUDA_HOME, path, dir,
+	         level, dir);
+	int rc = system(cmd);
+	if (rc)
+		printf("  (PTX kept in %s)\n", dir);
+	return rc == 0;
+}
+
+static void check_backends(const char *ptx, size_t len, const char *level)
+{
+	char what[64], ptxas[256];
+	snprintf(ptxas, sizeof ptxas, "%s/bin/ptxas", CUDA_HOME);
+	snprintf(what, sizeof what, "%s ptxas -arch=sm_90", level);
+	if (access(ptxas, X_OK) == 0)
+		check(run_ptxas(ptx, level), what, NULL);
+	else
+		printf("SKIP %s (no %s)\n", what, ptxas);
+	size_t n = 0;
+	uint8_t *cubin = cubin_from_ptx(ptx, len, "sm_90", &n);
+	snprintf(what, sizeof what, "%s cubin_from_ptx gives an ELF", level);
+	check(cubin && n > 4 && !memcmp(cubin, "\x7f" "ELF", 4), what, NULL);
+	free(cubin);
+}
+
+static void test_level(int level)
+{
+	char lv[4];
+	snprintf(lv, sizeof lv, "O%d", level);
+	EmitCtx *e = emit_new(&(EmitOptions){.arch = "sm_90", .opt_level = level, .verify_each = true});
+	check(e != NULL, "emit_new sm_90", NULL);
+	if (!e)
+		return;
+	bool ok = emit_module(e, M);
+	check(ok, "emit_module", NULL);
+	ok = ok && emit_optimize(e);
+	check(ok, "emit_optimize", NULL);
+	char *ll = ok ? emit_llvm_text(e) : NULL;
+	if (ll && level == 0) {
+		check(strstr(ll, "define ptx_kernel void @saxpy(") != NULL, "ll: saxpy is ptx_kernel", NULL);
+		check(strstr(ll, "define internal i32 @helper(") != NULL, "ll: helper is internal", NULL);
+		check(strstr(ll, "byval([16 x i8]) align 8") != NULL, "ll: byval param", NULL);
+		check(strstr(ll, "target datalayout") != NULL, "ll: datalayout set", NULL);
+	}
+	size_t len = 0;
+	char *ptx = ok ? emit_ptx(e, &len) : NULL;
+	check(ptx && len == strlen(ptx), lv[1] == '0' ? "O0 emit_ptx" : "O3 emit_ptx", NULL);
+	if (verbose && ll)
+		printf("----- LLVM IR %s\n%s", lv, ll);
+	if (verbose && ptx)
+		printf("----- PTX %s\n%s", lv, ptx);
+	if (ptx) {
+		if (level == 0)
+			check_o0(ptx);
+		else
+			check_o3(ptx);
+		check_backends(ptx, len, lv);
+	}
+	free(ll);
+	free(ptx);
+	emit_free(e);
+}
+
+/* ------------------------------------------------------- error paths */
+
+static void test_errors(void)
+{
+	int before = diag_errors();
+	EmitCtx *bad = emit_new(&(EmitOptions){.arch = "sm_999", .opt_level = 2});
+	check(!bad && diag_errors() == before + 1, "error: unknown arch", NULL);
+
+	Module *saved = M;
+	M = ir_module_new(arena_new());
+	Type *p1 = ir_type_ptr(M, AS_GLOBAL);
+	Func *f = func("bad_intrinsic", true, ir_type_void(M), 1, (Type *[]){p1});
+	Builder b = at(f->first);
+	intrin(&b, "llvm.nvvm.no.such.thing", OVL_NONE, NULL, 0, NULL);
+	ret(&b);
+	EmitCtx *e = emit_new(&(EmitOptions){.opt_level = 0});
+	before = diag_errors();
+	check(e && !emit_module(e, M) && diag_errors() > before, "error: unknown intrinsic", NULL);
+	check(e && emit_ptx(e, NULL) == NULL, "error: no PTX after a failed module", NULL);
+
+	Module *m2 = ir_module_new(arena_new());
+	M = m2;
+	f = func("mir_left", true, ir_type_void(M), 0, NULL);
+	b = at(f->first);
+	ir_build(&b, OP_MIR_RETURN, 0, NULL, 0, NULL, 0);
+	before = diag_errors();
+	check(e && !emit_module(e, M) && diag_errors() > before, "error: mir op reaching emit", NULL);
+	emit_free(e);
+	arena_free(m2->arena);
+	M = saved;
+}
+
+int main(void)
+{
+	verbose = getenv("TEST_EMIT_VERBOSE") != NULL;
+	build_module();
+	if (verbose)
+		ir_print_module(stdout, M);
+	test_level(0);
+	test_level(3);
+	test_errors();
+	printf("%d passed, %d failed\n", npass, nfail);
+	return nfail ? 1 : 0;
+}

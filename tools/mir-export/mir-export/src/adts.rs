@@ -1,0 +1,272 @@
+//! What MIR text does not say about ADTs: whether a type is a struct, enum
+//! or union, enum variant names in declaration order, struct field names.
+//!
+//! MIR refers to variants by name (`(_4 as Some)`, `Option::<T>::None`) but
+//! oxide-mir refers to them by index, which is the declaration order. That
+//! order comes from a built-in table for `core` types and from the
+//! `enum`/`struct`/`union` declarations in the crate's own source files (and
+//! oxide-device's), read with a small scanner.
+
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdtKind {
+    Struct,
+    Enum,
+    Union,
+}
+
+impl AdtKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AdtKind::Struct => "struct",
+            AdtKind::Enum => "enum",
+            AdtKind::Union => "union",
+        }
+    }
+}
+
+/// A declaration: for enums the variants, for structs and unions the
+/// fields (names; tuple fields are `0`, `1`, ...).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AdtDecl {
+    pub kind: AdtKind,
+    /// Enums: variant names in declaration order. Structs/unions: empty.
+    pub variants: Vec<String>,
+    /// Structs/unions: field names in declaration order.
+    pub fields: Vec<String>,
+}
+
+/// `core` ADTs that kernels meet after inlining, by path without generics.
+const BUILTIN: &[(&str, AdtKind, &[&str])] = &[
+    ("core::option::Option", AdtKind::Enum, &["None", "Some"]),
+    ("core::result::Result", AdtKind::Enum, &["Ok", "Err"]),
+    ("core::cmp::Ordering", AdtKind::Enum, &["Less", "Equal", "Greater"]),
+    ("core::ops::ControlFlow", AdtKind::Enum, &["Continue", "Break"]),
+    ("core::ops::Bound", AdtKind::Enum, &["Included", "Excluded", "Unbounded"]),
+    ("core::convert::Infallible", AdtKind::Enum, &[]),
+    ("core::num::FpCategory", AdtKind::Enum, &["Nan", "Infinite", "Zero", "Subnormal", "Normal"]),
+    ("core::sync::atomic::Ordering", AdtKind::Enum, &["Relaxed", "Release", "Acquire", "AcqRel", "SeqCst"]),
+    ("core::intrinsics::AtomicOrdering", AdtKind::Enum, &["Relaxed", "Release", "Acquire", "AcqRel", "SeqCst"]),
+    ("core::panicking::AssertKind", AdtKind::Enum, &["Eq", "Ne", "Match"]),
+    ("core::mem::MaybeUninit", AdtKind::Union, &[]),
+];
+
+/// Explicit discriminants of built-in enums (others count from 0).
+pub const BUILTIN_DISCRIMINANTS: &[(&str, i128)] = &[("core::cmp::Ordering", -1)];
+
+#[derive(Default)]
+pub struct AdtTable {
+    /// Keyed by the last path segment: source declarations are read without
+    /// name resolution, and MIR prints local types by their module path.
+    by_name: HashMap<String, Vec<AdtDecl>>,
+}
+
+impl AdtTable {
+    pub fn new() -> Self {
+        AdtTable::default()
+    }
+
+    /// Adds every `enum`, `struct` and `union` declared in `src`.
+    pub fn add_source(&mut self, src: &str) {
+        let toks = scan(src);
+        let mut i = 0;
+        while i + 1 < toks.len() {
+            let kind = match toks[i].as_str() {
+                "enum" => AdtKind::Enum,
+                "struct" => AdtKind::Struct,
+                "union" => AdtKind::Union,
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            };
+            let name = toks[i + 1].clone();
+            if let Some((decl, next)) = read_decl(&toks, i + 2, kind) {
+                let list = self.by_name.entry(name).or_default();
+                if !list.contains(&decl) {
+                    list.push(decl);
+                }
+                i = next;
+            } else {
+                i += 2;
+            }
+        }
+    }
+
+    /// The declaration for a type path without generics
+    /// (`core::option::Option`, `Mode`, `kernels::shapes::Shape`).
+    /// `Err` when local declarations with that name disagree.
+    pub fn lookup(&self, path: &str) -> Result<Option<AdtDecl>, String> {
+        if let Some((_, kind, variants)) = BUILTIN.iter().find(|(p, _, _)| *p == path) {
+            let variants = variants.iter().map(|v| v.to_string()).collect();
+            return Ok(Some(AdtDecl { kind: *kind, variants, fields: Vec::new() }));
+        }
+        if path.starts_with("core::") || path.starts_with("alloc::") || path.starts_with("std::") {
+            return Ok(None);
+        }
+        let last = path.rsplit("::").next().unwrap_or(path);
+        match self.by_name.get(last).map(Vec::as_slice) {
+            None | Some([]) => Ok(None),
+            Some([one]) => Ok(Some(one.clone())),
+            Some(_) => Err(format!("several types are named `{last}`; cannot tell which one `{path}` is")),
+        }
+    }
+}
+
+/// After `enum Name`: optional generics and where clause, then the body.
+/// Returns the declaration and the token index after it.
+fn read_decl(toks: &[String], mut i: usize, kind: AdtKind) -> Option<(AdtDecl, usize)> {
+    while i < toks.len() && toks[i] != "{" && toks[i] != "(" && toks[i] != ";" {
+        if toks[i] == "<" {
+            i = skip_balanced(toks, i, "<", ">");
+        } else {
+            i += 1;
+        }
+    }
+    let open = toks.get(i)?.clone();
+    if open == ";" {
+        return Some((AdtDecl { kind, variants: vec![], fields: vec![] }, i + 1));
+    }
+    let close = if open == "{" { "}" } else { ")" };
+    let end = skip_balanced(toks, i, &open, close);
+    let items = split_top_level(&toks[i + 1..end.saturating_sub(1)]);
+    let names: Vec<String> = items
+        .iter()
+        .enumerate()
+        .map(|(k, item)| if open == "(" { k.to_string() } else { item_name(item) })
+        .collect();
+    let decl = match kind {
+        AdtKind::Enum => AdtDecl { kind, variants: names, fields: vec![] },
+        _ => AdtDecl { kind, variants: vec![], fields: names },
+    };
+    Some((decl, end))
+}
+
+/// The name of a variant or field: the first identifier after attributes
+/// and visibility.
+fn item_name(item: &[String]) -> String {
+    let mut i = 0;
+    while i < item.len() {
+        match item[i].as_str() {
+            "#" => i = skip_balanced(item, i + 1, "[", "]"),
+            "pub" => {
+                i += 1;
+                if item.get(i).map(String::as_str) == Some("(") {
+                    i = skip_balanced(item, i, "(", ")");
+                }
+            }
+            _ => return item[i].clone(),
+        }
+    }
+    String::new()
+}
+
+/// Index just past the bracket that closes `toks[i]` (== `open`).
+fn skip_balanced(toks: &[String], i: usize, open: &str, close: &str) -> usize {
+    let mut depth = 0;
+    for (k, t) in toks.iter().enumerate().skip(i) {
+        if t == open {
+            depth += 1;
+        } else if t == close {
+            depth -= 1;
+            if depth == 0 {
+                return k + 1;
+            }
+        }
+    }
+    toks.len()
+}
+
+/// Splits at commas outside brackets; empty items (trailing comma) dropped.
+fn split_top_level(toks: &[String]) -> Vec<Vec<String>> {
+    let mut items = vec![Vec::new()];
+    let mut depth = 0i32;
+    for t in toks {
+        match t.as_str() {
+            "(" | "[" | "{" | "<" => depth += 1,
+            ")" | "]" | "}" | ">" => depth -= 1,
+            "," if depth == 0 => {
+                items.push(Vec::new());
+                continue;
+            }
+            _ => {}
+        }
+        items.last_mut().unwrap().push(t.clone());
+    }
+    items.retain(|i| !i.is_empty());
+    items
+}
+
+/// Identifiers and single punctuation characters of Rust source, without
+/// comments, strings and char literals (`->` and `=>` are dropped so that
+/// their `>` does not unbalance generics).
+fn scan(src: &str) -> Vec<String> {
+    let b = src.as_bytes();
+    let mut toks = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if src[i..].starts_with("//") {
+            i = src[i..].find('\n').map_or(b.len(), |n| i + n);
+        } else if src[i..].starts_with("/*") {
+            i = src[i + 2..].find("*/").map_or(b.len(), |n| i + n + 4);
+        } else if c == b'"' {
+            i = skip_string(b, i + 1);
+        } else if c == b'\'' && b.get(i + 2) == Some(&b'\'') {
+            i += 3;
+        } else if c == b'\'' && b.get(i + 1) == Some(&b'\\') {
+            i = src[i + 2..].find('\'').map_or(b.len(), |n| i + n + 3);
+        } else if c.is_ascii_alphanumeric() || c == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            toks.push(src[start..i].to_string());
+        } else if (c == b'-' || c == b'=') && b.get(i + 1) == Some(&b'>') {
+            i += 2;
+        } else {
+            if !c.is_ascii_whitespace() && c.is_ascii() {
+                toks.push((c as char).to_string());
+            }
+            i += 1;
+        }
+    }
+    toks
+}
+
+fn skip_string(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i] != b'"' {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    i + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_enums_and_structs() {
+        let mut t = AdtTable::new();
+        t.add_source(
+            r#"
+            /// doc with enum Fake { X }
+            #[derive(Clone)]
+            pub enum Shape<T: Copy = u8> where T: Clone { Circle(f32), #[allow(x)] Rect { w: f32, h: Vec<T> }, Empty = 3 }
+            pub struct Pt { pub x: f32, pub(crate) y: u8, z: fn(u8) -> u8 }
+            struct Tup(u32, (u8, u8));
+            union U { a: u32, b: f32 }
+            const S: &str = "enum NotOne { A }";
+            "#,
+        );
+        let shape = t.lookup("kernels::Shape").unwrap().unwrap();
+        assert_eq!(shape.variants, ["Circle", "Rect", "Empty"]);
+        assert_eq!(t.lookup("Pt").unwrap().unwrap().fields, ["x", "y", "z"]);
+        assert_eq!(t.lookup("Tup").unwrap().unwrap().fields, ["0", "1"]);
+        assert_eq!(t.lookup("U").unwrap().unwrap().kind, AdtKind::Union);
+        assert_eq!(t.lookup("NotOne").unwrap(), None);
+        assert_eq!(t.lookup("Fake").unwrap(), None);
+        assert_eq!(t.lookup("core::option::Option").unwrap().unwrap().variants, ["None", "Some"]);
+    }
+}

@@ -1,0 +1,624 @@
+//! Type layouts: rustc's own for ADTs, tuples and arrays (asked through a
+//! probe), computed here for primitives.
+//!
+//! MIR text carries no layouts. rustc prints a type's full layout as an
+//! error when a type alias carries `#[rustc_layout(debug)]` (renamed
+//! `#[rustc_dump_layout(debug)]` in 1.96). The probe is a copy of the crate
+//! root with one such alias per type appended, compiled with the crate's own
+//! rustc arguments; each diagnostic is the `{:#?}` of a `LayoutData`:
+//!
+//! ```text
+//! layout_of(Option<&mut f32>) = Layout {
+//!     size: Size(8 bytes),
+//!     align: AbiAlign { abi: Align(8 bytes) },
+//!     backend_repr: Scalar(Initialized { value: Pointer(AddressSpace(0)), valid_range: (..=0) | (1..) }),
+//!     fields: Arbitrary { offsets: [Size(0 bytes)], in_memory_order: [0] },
+//!     variants: Multiple { tag: ..., tag_encoding: Niche { untagged_variant: 1, niche_variants: 0..=0, niche_start: 0 }, tag_field: 0, variants: [...] },
+//!     ...
+//! }
+//! ```
+//!
+//! The format is rustc-internal and changes between releases, so it is read
+//! as a generic Debug tree and only the fields needed are looked up by name.
+
+use crate::json::{self, Json};
+use crate::obj;
+
+/// One scalar component of a layout (rustc's `abi::Scalar`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scalar {
+    /// `i8`..`i128`, `f32`, `f64`, `ptr`.
+    pub prim: String,
+    pub signed: bool,
+    pub valid_start: u128,
+    pub valid_end: u128,
+}
+
+impl Scalar {
+    pub fn int(bits: u32, signed: bool) -> Scalar {
+        Scalar { prim: format!("i{bits}"), signed, valid_start: 0, valid_end: max_of_bits(bits) }
+    }
+
+    pub fn with_range(mut self, start: u128, end: u128) -> Scalar {
+        self.valid_start = start;
+        self.valid_end = end;
+        self
+    }
+
+    pub fn ptr(nonnull: bool) -> Scalar {
+        Scalar { prim: "ptr".into(), signed: false, valid_start: nonnull as u128, valid_end: u64::MAX as u128 }
+    }
+
+    pub fn float(bits: u32) -> Scalar {
+        Scalar { prim: format!("f{bits}"), signed: false, valid_start: 0, valid_end: max_of_bits(bits) }
+    }
+
+    fn to_json(&self) -> Json {
+        obj![
+            "prim" => self.prim.as_str(),
+            "signed" => self.signed,
+            "valid_start" => self.valid_start.to_string(),
+            "valid_end" => self.valid_end.to_string(),
+        ]
+    }
+}
+
+fn max_of_bits(bits: u32) -> u128 {
+    if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TagEncoding {
+    Direct,
+    Niche { untagged_variant: u32, niche_variants: (u32, u32), niche_start: u128 },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariantLayout {
+    pub size: u64,
+    pub align: u64,
+    pub fields: Vec<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variants {
+    pub tag: Scalar,
+    pub tag_offset: u64,
+    pub tag_field: u32,
+    pub encoding: TagEncoding,
+    pub layouts: Vec<VariantLayout>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    pub size: u64,
+    pub align: u64,
+    /// `scalar`, `scalar_pair`, `vector`, `memory`, `uninhabited`.
+    pub abi: &'static str,
+    pub scalars: Vec<Scalar>,
+    /// Field offsets by declaration index.
+    pub fields: Vec<u64>,
+    pub variants: Option<Variants>,
+    /// Single-variant layouts of an enum: which variant (rustc's
+    /// `Variants::Single { index }`).
+    pub single_variant: Option<u32>,
+}
+
+impl Layout {
+    pub fn scalar(size: u64, s: Scalar) -> Layout {
+        Layout { size, align: size.max(1), abi: "scalar", scalars: vec![s], ..Layout::memory(size, size.max(1)) }
+    }
+
+    pub fn memory(size: u64, align: u64) -> Layout {
+        Layout { size, align, abi: "memory", scalars: vec![], fields: vec![], variants: None, single_variant: None }
+    }
+
+    pub fn to_json(&self) -> Json {
+        let variants = self.variants.as_ref().map(|v| {
+            let encoding = match &v.encoding {
+                TagEncoding::Direct => Json::from("direct"),
+                TagEncoding::Niche { untagged_variant, niche_variants, niche_start } => obj![
+                    "niche" => obj![
+                        "untagged_variant" => *untagged_variant,
+                        "niche_variants" => vec![Json::from(niche_variants.0), Json::from(niche_variants.1)],
+                        "niche_start" => niche_start.to_string(),
+                    ],
+                ],
+            };
+            let layouts: Vec<Json> = v
+                .layouts
+                .iter()
+                .map(|l| obj!["size" => l.size.to_string(), "align" => l.align as u32, "fields" => offsets_json(&l.fields)])
+                .collect();
+            obj![
+                "tag" => v.tag.to_json(),
+                "tag_offset" => v.tag_offset.to_string(),
+                "tag_field" => v.tag_field,
+                "encoding" => encoding,
+                "layouts" => layouts,
+            ]
+        });
+        obj![
+            "size" => self.size.to_string(),
+            "align" => self.align as u32,
+            "abi" => self.abi,
+            "scalars" => self.scalars.iter().map(Scalar::to_json).collect::<Vec<_>>(),
+            "fields" => offsets_json(&self.fields),
+            "variants" => variants,
+        ]
+    }
+}
+
+fn offsets_json(offsets: &[u64]) -> Json {
+    Json::Arr(offsets.iter().map(|o| Json::Str(o.to_string())).collect())
+}
+
+// ---- the probe ------------------------------------------------------------
+
+/// The attribute that makes rustc print a layout, by release.
+pub fn layout_attr(minor: u32) -> &'static str {
+    if minor >= 96 {
+        "rustc_dump_layout(debug)"
+    } else {
+        "rustc_layout(debug)"
+    }
+}
+
+/// The crate root followed by one `type __oxide_layout_N = T;` per type.
+/// `names[i]` must be nameable from the crate root (full paths, `'static`).
+pub fn probe_source(root_src: &str, attr: &str, names: &[String]) -> String {
+    let mut s = root_src.to_string();
+    s.push_str("\n// --- appended by mir-export: layout probe ---\n");
+    for (i, name) in names.iter().enumerate() {
+        s.push_str(&format!("#[{attr}] #[allow(non_camel_case_types, dead_code)] type __oxide_layout_{i} = {name};\n"));
+    }
+    s
+}
+
+/// Reads the probe's JSON diagnostics: `result[i]` is the layout of
+/// `names[i]`, or the first error rustc gave for that line.
+pub fn read_probe_output(stderr: &str, count: usize, first_line: usize) -> Vec<Result<Layout, String>> {
+    let mut out: Vec<Option<Result<Layout, String>>> = vec![None; count];
+    for line in stderr.lines().filter(|l| l.starts_with('{')) {
+        let Ok(diag) = json::parse(line) else { continue };
+        let Some(Json::Str(msg)) = diag.get("message") else { continue };
+        let Some(i) = probe_index(&diag, first_line).filter(|&i| i < count) else { continue };
+        let result = if msg.starts_with("layout_of(") {
+            parse_layout_message(msg)
+        } else if matches!(diag.get("level"), Some(Json::Str(l)) if l == "error") {
+            Err(msg.clone())
+        } else {
+            continue;
+        };
+        if out[i].as_ref().map_or(true, |r| r.is_err() && result.is_ok()) {
+            out[i] = Some(result);
+        }
+    }
+    out.into_iter().map(|r| r.unwrap_or_else(|| Err("rustc printed no layout".into()))).collect()
+}
+
+/// Which appended line a diagnostic points at.
+fn probe_index(diag: &Json, first_line: usize) -> Option<usize> {
+    let Some(Json::Arr(spans)) = diag.get("spans") else { return None };
+    let Some(Json::Int(line)) = spans.first()?.get("line_start") else { return None };
+    (*line as usize).checked_sub(first_line)
+}
+
+pub fn parse_layout_message(msg: &str) -> Result<Layout, String> {
+    let body = msg.split_once(" = ").ok_or("unexpected layout message")?.1;
+    let tree = DebugParser { s: body, pos: 0 }.value()?;
+    layout_from_tree(&tree)
+}
+
+// ---- the Debug tree ---------------------------------------------------------
+
+/// A `{:#?}` value: `Name { k: v }`, `Name(a, b)`, `[a, b]` or an atom.
+#[derive(Clone, Debug, PartialEq)]
+enum Dbg {
+    Atom(String),
+    Struct(String, Vec<(String, Dbg)>),
+    Tuple(String, Vec<Dbg>),
+    List(Vec<Dbg>),
+}
+
+impl Dbg {
+    fn field(&self, name: &str) -> Result<&Dbg, String> {
+        match self {
+            Dbg::Struct(_, fields) => fields.iter().find(|(k, _)| k == name).map(|(_, v)| v),
+            _ => None,
+        }
+        .ok_or_else(|| format!("layout has no `{name}`"))
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            Dbg::Struct(n, _) | Dbg::Tuple(n, _) | Dbg::Atom(n) => n,
+            Dbg::List(_) => "",
+        }
+    }
+
+    fn items(&self) -> &[Dbg] {
+        match self {
+            Dbg::Tuple(_, v) | Dbg::List(v) => v,
+            _ => &[],
+        }
+    }
+
+    fn atom(&self) -> &str {
+        match self {
+            Dbg::Atom(a) => a,
+            _ => "",
+        }
+    }
+
+    /// `Size(8 bytes)` / `Align(8 bytes)` → 8; `AbiAlign { abi: .. }` too.
+    fn bytes(&self) -> Result<u64, String> {
+        if let Ok(abi) = self.field("abi") {
+            return abi.bytes();
+        }
+        let text = self.items().first().map(Dbg::atom).unwrap_or(self.atom());
+        let n = text.trim_end_matches(" bytes").trim_end_matches(" byte");
+        n.parse().map_err(|_| format!("bad size `{text}` in layout"))
+    }
+
+    fn uint(&self) -> Result<u128, String> {
+        self.atom().parse().map_err(|_| format!("expected a number in layout, found `{}`", self.atom()))
+    }
+}
+
+struct DebugParser<'a> {
+    s: &'a str,
+    pos: usize,
+}
+
+impl DebugParser<'_> {
+    fn ws(&mut self) {
+        let rest = &self.s[self.pos..];
+        self.pos += rest.len() - rest.trim_start().len();
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.s[self.pos..].chars().next()
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        self.ws();
+        let yes = self.peek() == Some(c);
+        self.pos += yes as usize;
+        yes
+    }
+
+    fn value(&mut self) -> Result<Dbg, String> {
+        self.ws();
+        if self.eat('[') {
+            return Ok(Dbg::List(self.seq(']', Self::value)?));
+        }
+        if self.peek() == Some('(') {
+            return Ok(Dbg::Atom(self.raw_value()));
+        }
+        let name = self.atom();
+        if self.eat('{') {
+            let fields = self.seq('}', |p| {
+                p.ws();
+                let key = p.atom();
+                if !p.eat(':') {
+                    return Err(format!("expected `:` after `{key}` in layout"));
+                }
+                // Valid ranges print as `a..=b` or `(..=b) | (a..)`.
+                let v = if key == "valid_range" { Dbg::Atom(p.raw_value()) } else { p.value()? };
+                Ok((key, v))
+            })?;
+            return Ok(Dbg::Struct(name, fields));
+        }
+        if self.eat('(') {
+            return Ok(Dbg::Tuple(name, self.seq(')', Self::value)?));
+        }
+        Ok(Dbg::Atom(name))
+    }
+
+    fn seq<T>(&mut self, close: char, mut item: impl FnMut(&mut Self) -> Result<T, String>) -> Result<Vec<T>, String> {
+        let mut out = Vec::new();
+        loop {
+            if self.eat(close) {
+                return Ok(out);
+            }
+            out.push(item(self)?);
+            if self.eat(close) {
+                return Ok(out);
+            }
+            if !self.eat(',') {
+                return Err(format!("expected `,` or `{close}` in layout at byte {}", self.pos));
+            }
+        }
+    }
+
+    /// Text up to the next delimiter: `8 bytes`, `0..=255`, `I32`.
+    fn atom(&mut self) -> String {
+        self.ws();
+        let rest = &self.s[self.pos..];
+        let end = rest.find(|c: char| "{}()[],:\n".contains(c)).unwrap_or(rest.len());
+        self.pos += end;
+        rest[..end].trim().to_string()
+    }
+
+    /// Text up to a `,` or closing bracket at depth 0.
+    fn raw_value(&mut self) -> String {
+        self.ws();
+        let rest = &self.s[self.pos..];
+        let mut depth = 0i32;
+        let mut end = rest.len();
+        for (i, c) in rest.char_indices() {
+            match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' if depth == 0 => {
+                    end = i;
+                    break;
+                }
+                ')' | ']' | '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    end = i;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        self.pos += end;
+        rest[..end].trim().to_string()
+    }
+}
+
+// ---- from the tree to a Layout --------------------------------------------
+
+fn layout_from_tree(t: &Dbg) -> Result<Layout, String> {
+    let size = t.field("size")?.bytes()?;
+    let align = t.field("align")?.bytes()?;
+    let repr = t.field("backend_repr").or_else(|_| t.field("abi"))?;
+    let uninhabited = t.field("uninhabited").map_or(false, |u| u.atom() == "true");
+    let (abi, scalars) = backend_repr(repr, uninhabited)?;
+    let fields = field_offsets(t.field("fields")?)?;
+    let variants_tree = t.field("variants")?;
+    let (variants, single_variant) = match variants_tree.name() {
+        "Multiple" => (Some(multiple_variants(variants_tree, &fields)?), None),
+        _ => (None, variants_tree.field("index").ok().and_then(|i| i.uint().ok()).map(|i| i as u32)),
+    };
+    Ok(Layout { size, align, abi, scalars, fields, variants, single_variant })
+}
+
+fn backend_repr(repr: &Dbg, uninhabited: bool) -> Result<(&'static str, Vec<Scalar>), String> {
+    if uninhabited || repr.name() == "Uninhabited" {
+        return Ok(("uninhabited", vec![]));
+    }
+    Ok(match repr.name() {
+        "Scalar" => ("scalar", vec![scalar(&repr.items()[0])?]),
+        "ScalarPair" => ("scalar_pair", repr.items().iter().map(scalar).collect::<Result<_, _>>()?),
+        "Vector" | "SimdVector" => ("vector", vec![]),
+        _ => ("memory", vec![]),
+    })
+}
+
+/// `Initialized { value: Int(I8, true), valid_range: 0..=255 }` or
+/// `Union { value: ... }`.
+fn scalar(t: &Dbg) -> Result<Scalar, String> {
+    let value = t.field("value")?;
+    let mut s = match value.name() {
+        "Int" => {
+            let bits: u32 = value.items()[0].atom().trim_start_matches('I').parse().map_err(|_| "bad integer size")?;
+            Scalar::int(bits, value.items().get(1).map_or(false, |b| b.atom() == "true"))
+        }
+        "Float" => Scalar::float(value.items()[0].atom().trim_start_matches('F').parse().map_err(|_| "bad float size")?),
+        "Pointer" => Scalar::ptr(false),
+        other => return Err(format!("unknown scalar kind `{other}` in layout")),
+    };
+    if let Ok(r) = t.field("valid_range") {
+        let (start, end) = wrapping_range(r.atom())?;
+        s = s.with_range(start, end);
+    }
+    Ok(s)
+}
+
+/// `a..=b`, or `(..=b) | (a..)` for a range that wraps around.
+fn wrapping_range(text: &str) -> Result<(u128, u128), String> {
+    let num = |s: &str| s.trim().parse::<u128>().map_err(|_| format!("bad valid range `{text}`"));
+    if let Some((lo, hi)) = text.split_once(" | ") {
+        let end = lo.trim_matches(|c| c == '(' || c == ')').trim_start_matches("..=");
+        let start = hi.trim_matches(|c| c == '(' || c == ')').trim_end_matches("..");
+        return Ok((num(start)?, num(end)?));
+    }
+    let (a, b) = text.split_once("..=").ok_or(format!("bad valid range `{text}`"))?;
+    Ok((num(a)?, num(b)?))
+}
+
+/// `Arbitrary { offsets: [...], .. }`, `Primitive`, `Union(N)`,
+/// `Array { stride, count }` → offsets by declaration index.
+fn field_offsets(t: &Dbg) -> Result<Vec<u64>, String> {
+    match t.name() {
+        "Arbitrary" => t.field("offsets")?.items().iter().map(Dbg::bytes).collect(),
+        "Union" => {
+            let n = t.items().first().map_or(Ok(0), Dbg::uint)?;
+            Ok(vec![0; n as usize])
+        }
+        "Array" => Ok(vec![0]),
+        _ => Ok(vec![]),
+    }
+}
+
+fn multiple_variants(t: &Dbg, outer_fields: &[u64]) -> Result<Variants, String> {
+    let tag_field = t.field("tag_field")?.uint()? as u32;
+    let encoding = match t.field("tag_encoding")? {
+        e if e.name() == "Direct" => TagEncoding::Direct,
+        e => {
+            let range = e.field("niche_variants")?.atom();
+            let (a, b) = range.split_once("..=").ok_or("bad niche_variants")?;
+            let n = |s: &str| s.trim().parse::<u32>().map_err(|_| format!("bad niche_variants `{range}`"));
+            TagEncoding::Niche {
+                untagged_variant: e.field("untagged_variant")?.uint()? as u32,
+                niche_variants: (n(a)?, n(b)?),
+                niche_start: e.field("niche_start")?.uint()?,
+            }
+        }
+    };
+    let layouts = t
+        .field("variants")?
+        .items()
+        .iter()
+        .map(|v| {
+            Ok(VariantLayout {
+                size: v.field("size")?.bytes()?,
+                align: v.field("align")?.bytes()?,
+                fields: field_offsets(v.field("fields")?)?,
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(Variants {
+        tag: scalar(t.field("tag")?)?,
+        tag_offset: outer_fields.get(tag_field as usize).copied().unwrap_or(0),
+        tag_field,
+        encoding,
+        layouts,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Abridged from rustc 1.95 `#[rustc_layout(debug)]` output.
+    const OPTION_REF: &str = "layout_of(Option<&mut f32>) = Layout {
+    size: Size(8 bytes),
+    align: AbiAlign {
+        abi: Align(8 bytes),
+    },
+    backend_repr: Scalar(
+        Initialized {
+            value: Pointer(
+                AddressSpace(
+                    0,
+                ),
+            ),
+            valid_range: (..=0) | (1..),
+        },
+    ),
+    fields: Arbitrary {
+        offsets: [
+            Size(0 bytes),
+        ],
+        in_memory_order: [
+            0,
+        ],
+    },
+    largest_niche: None,
+    uninhabited: false,
+    variants: Multiple {
+        tag: Initialized {
+            value: Pointer(
+                AddressSpace(
+                    0,
+                ),
+            ),
+            valid_range: (..=0) | (1..),
+        },
+        tag_encoding: Niche {
+            untagged_variant: 1,
+            niche_variants: 0..=0,
+            niche_start: 0,
+        },
+        tag_field: 0,
+        variants: [
+            Layout {
+                size: Size(0 bytes),
+                align: AbiAlign {
+                    abi: Align(1 bytes),
+                },
+                backend_repr: Memory {
+                    sized: true,
+                },
+                fields: Arbitrary {
+                    offsets: [],
+                    in_memory_order: [],
+                },
+                largest_niche: None,
+                uninhabited: false,
+                variants: Single {
+                    index: 0,
+                },
+                max_repr_align: None,
+                unadjusted_abi_align: Align(1 bytes),
+                randomization_seed: 1910569334020309338,
+            },
+            Layout {
+                size: Size(8 bytes),
+                align: AbiAlign {
+                    abi: Align(8 bytes),
+                },
+                backend_repr: Scalar(
+                    Initialized {
+                        value: Pointer(
+                            AddressSpace(
+                                0,
+                            ),
+                        ),
+                        valid_range: 1..=18446744073709551615,
+                    },
+                ),
+                fields: Arbitrary {
+                    offsets: [
+                        Size(0 bytes),
+                    ],
+                    in_memory_order: [
+                        0,
+                    ],
+                },
+                largest_niche: None,
+                uninhabited: false,
+                variants: Single {
+                    index: 1,
+                },
+                max_repr_align: None,
+                unadjusted_abi_align: Align(8 bytes),
+                randomization_seed: 1,
+            },
+        ],
+    },
+    max_repr_align: None,
+    unadjusted_abi_align: Align(8 bytes),
+    randomization_seed: 1,
+}";
+
+    #[test]
+    fn niche_option() {
+        let l = parse_layout_message(OPTION_REF).unwrap();
+        assert_eq!((l.size, l.align, l.abi), (8, 8, "scalar"));
+        assert_eq!(l.scalars[0].prim, "ptr");
+        assert_eq!((l.scalars[0].valid_start, l.scalars[0].valid_end), (1, 0));
+        let v = l.variants.unwrap();
+        assert_eq!(v.encoding, TagEncoding::Niche { untagged_variant: 1, niche_variants: (0, 0), niche_start: 0 });
+        assert_eq!(v.layouts[1].fields, vec![0]);
+        assert_eq!(v.layouts.len(), 2);
+    }
+
+    #[test]
+    fn reordered_struct_and_scalar_pair() {
+        let pt = "layout_of(Pt) = Layout {\n    size: Size(16 bytes),\n    align: AbiAlign {\n        abi: Align(8 bytes),\n    },\n    backend_repr: Memory {\n        sized: true,\n    },\n    fields: Arbitrary {\n        offsets: [\n            Size(8 bytes),\n            Size(12 bytes),\n            Size(0 bytes),\n        ],\n        in_memory_order: [\n            2,\n            0,\n            1,\n        ],\n    },\n    largest_niche: None,\n    uninhabited: false,\n    variants: Single {\n        index: 0,\n    },\n    max_repr_align: None,\n    unadjusted_abi_align: Align(8 bytes),\n    randomization_seed: 6083454158693939722,\n}";
+        let l = parse_layout_message(pt).unwrap();
+        assert_eq!(l.fields, vec![8, 12, 0]);
+        assert_eq!(l.abi, "memory");
+        let pair = "layout_of((u8, i64)) = Layout {\n    size: Size(16 bytes),\n    align: AbiAlign {\n        abi: Align(8 bytes),\n    },\n    backend_repr: ScalarPair(\n        Initialized {\n            value: Int(\n                I8,\n                false,\n            ),\n            valid_range: 0..=255,\n        },\n        Initialized {\n            value: Int(\n                I64,\n                true,\n            ),\n            valid_range: 0..=18446744073709551615,\n        },\n    ),\n    fields: Arbitrary {\n        offsets: [\n            Size(0 bytes),\n            Size(8 bytes),\n        ],\n        in_memory_order: [\n            0,\n            1,\n        ],\n    },\n    largest_niche: None,\n    uninhabited: false,\n    variants: Single {\n        index: 0,\n    },\n    max_repr_align: None,\n    unadjusted_abi_align: Align(8 bytes),\n    randomization_seed: 71776127651151873,\n}";
+        let l = parse_layout_message(pair).unwrap();
+        assert_eq!(l.abi, "scalar_pair");
+        assert_eq!((l.scalars[0].prim.as_str(), l.scalars[1].prim.as_str(), l.scalars[1].signed), ("i8", "i64", true));
+        assert_eq!(l.scalars[1].valid_end, u64::MAX as u128);
+    }
+
+    #[test]
+    fn probe_lines_map_to_types() {
+        let stderr = r#"{"$message_type":"diagnostic","message":"cannot find type `Zip` in module `core::iter::adapters`","level":"error","spans":[{"line_start":12}]}
+{"$message_type":"diagnostic","message":"layout_of(u8) = Layout { size: Size(1 bytes), align: AbiAlign { abi: Align(1 bytes) }, backend_repr: Memory { sized: true }, fields: Primitive, uninhabited: false, variants: Single { index: 0 } }","level":"error","spans":[{"line_start":11}]}"#;
+        let r = read_probe_output(stderr, 2, 11);
+        assert_eq!(r[0].as_ref().unwrap().size, 1);
+        assert!(r[1].as_ref().unwrap_err().contains("cannot find"));
+    }
+}

@@ -1,0 +1,369 @@
+//! The type table of oxide-mir: each distinct type once, by its printed
+//! name, with its kind, components and layout.
+//!
+//! Primitive layouts are filled in here for a 64-bit target (nvptx64 and
+//! x86-64 agree on them); everything else gets rustc's layout from the probe
+//! (`layout.rs`). ADT variant information is collected while the bodies are
+//! exported (`note_*`), then written out by `to_json`.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::adts::{AdtDecl, AdtKind, AdtTable, BUILTIN_DISCRIMINANTS};
+use crate::json::Json;
+use crate::layout::{Layout, Scalar};
+use crate::mirparse::ast::{GenericArg, Path, Ty};
+use crate::obj;
+
+pub struct TypeEntry {
+    pub ty: Ty,
+    pub layout: Option<Layout>,
+    /// Why `layout` is missing, for error messages.
+    pub layout_error: Option<String>,
+    /// For ADTs: what the source and MIR told about variants and fields.
+    pub adt: Option<AdtInfo>,
+}
+
+#[derive(Default)]
+pub struct AdtInfo {
+    pub decl: Option<AdtDecl>,
+    /// Explicit discriminants, by variant index.
+    pub explicit_discr: BTreeMap<u32, i128>,
+    /// Field types seen in projections, by (variant, field).
+    pub field_tys: BTreeMap<(u32, u32), usize>,
+}
+
+#[derive(Default)]
+pub struct TypeTable {
+    pub entries: Vec<TypeEntry>,
+    index: HashMap<String, usize>,
+}
+
+impl TypeTable {
+    /// The index of `ty`, adding it (and the types it is built from).
+    pub fn intern(&mut self, ty: &Ty) -> usize {
+        let name = ty.to_string();
+        if let Some(&i) = self.index.get(&name) {
+            return i;
+        }
+        for part in components(ty) {
+            self.intern(&part);
+        }
+        let i = self.entries.len();
+        let layout = primitive_layout(ty);
+        let adt = matches!(ty, Ty::Adt(_)).then(AdtInfo::default);
+        self.entries.push(TypeEntry { ty: ty.clone(), layout, layout_error: None, adt });
+        self.index.insert(name, i);
+        i
+    }
+
+    pub fn get(&self, i: usize) -> &TypeEntry {
+        &self.entries[i]
+    }
+
+    pub fn lookup(&self, ty: &Ty) -> Option<usize> {
+        self.index.get(&ty.to_string()).copied()
+    }
+
+    /// Attaches the source declaration of every ADT in the table.
+    pub fn attach_decls(&mut self, adts: &AdtTable) -> Result<(), String> {
+        for e in &mut self.entries {
+            if let (Ty::Adt(p), Some(info)) = (&e.ty, e.adt.as_mut()) {
+                info.decl = adts.lookup(&p.bare())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Types whose layout must come from rustc (ADTs, tuples, arrays).
+    pub fn needs_probe(&self, i: usize) -> bool {
+        let e = &self.entries[i];
+        e.layout.is_none() && !e.ty.is_unnameable() && matches!(e.ty, Ty::Adt(_) | Ty::Tuple(_) | Ty::Array(..))
+    }
+
+    pub fn to_json(&self, i: usize) -> Json {
+        let e = &self.entries[i];
+        let mut j = obj!["name" => e.ty.to_string()];
+        self.kind_fields(e, &mut j);
+        j.push("layout", e.layout.as_ref().map(Layout::to_json));
+        j
+    }
+
+    fn idx(&self, ty: &Ty) -> Json {
+        Json::from(self.lookup(ty).expect("component types are interned first"))
+    }
+
+    fn kind_fields(&self, e: &TypeEntry, j: &mut Json) {
+        match &e.ty {
+            Ty::Bool | Ty::Char | Ty::Str | Ty::Never => j.push("kind", simple_kind(&e.ty)),
+            Ty::Int { bits, signed, .. } => {
+                j.push("kind", "int");
+                j.push("bits", *bits);
+                j.push("signed", *signed);
+            }
+            Ty::Float(bits) => {
+                j.push("kind", "float");
+                j.push("bits", *bits);
+            }
+            Ty::Tuple(v) => {
+                j.push("kind", "tuple");
+                j.push("fields", v.iter().map(|t| self.idx(t)).collect::<Vec<_>>());
+            }
+            Ty::Array(t, n) => {
+                j.push("kind", "array");
+                j.push("elem", self.idx(t));
+                j.push("len", n.as_str());
+            }
+            Ty::Slice(t) => {
+                j.push("kind", "slice");
+                j.push("elem", self.idx(t));
+            }
+            Ty::Ref { mutable, pointee } | Ty::Ptr { mutable, pointee } => {
+                j.push("kind", if matches!(e.ty, Ty::Ref { .. }) { "ref" } else { "ptr" });
+                j.push("pointee", self.idx(pointee));
+                j.push("mutable", *mutable);
+            }
+            Ty::Adt(p) => self.adt_fields(p, e, j),
+            Ty::FnDef { path, .. } => {
+                j.push("kind", "fndef");
+                j.push("path", path.to_string());
+            }
+            Ty::FnPtr(_) | Ty::Dyn(_) | Ty::Param(_) => j.push("kind", "opaque"),
+            Ty::Closure(c) => {
+                j.push("kind", "closure");
+                j.push("path", c.as_str());
+            }
+        }
+    }
+
+    fn adt_fields(&self, path: &Path, e: &TypeEntry, j: &mut Json) {
+        let info = e.adt.as_ref().expect("ADT entries carry AdtInfo");
+        let kind = self.adt_kind(e);
+        j.push("kind", "adt");
+        j.push("adt_kind", kind.as_str());
+        j.push("path", path.bare());
+        let names = variant_names(path, info, kind);
+        let mut discr = BUILTIN_DISCRIMINANTS.iter().find(|(p, _)| *p == path.bare()).map_or(0, |d| d.1);
+        let mut variants = Vec::new();
+        for (v, name) in names.iter().enumerate() {
+            let v = v as u32;
+            discr = info.explicit_discr.get(&v).copied().unwrap_or(discr);
+            let fields = self.variant_fields(e, info, kind, v);
+            variants.push(obj!["name" => name.as_str(), "discr" => discr.to_string(), "fields" => fields]);
+            discr += 1;
+        }
+        j.push("variants", variants);
+    }
+
+    /// Struct-like unless the declaration or the layout says otherwise.
+    pub fn adt_kind(&self, e: &TypeEntry) -> AdtKind {
+        let decl_kind = e.adt.as_ref().and_then(|a| a.decl.as_ref()).map(|d| d.kind);
+        let multi = e.layout.as_ref().is_some_and(|l| l.variants.is_some());
+        decl_kind.unwrap_or(if multi { AdtKind::Enum } else { AdtKind::Struct })
+    }
+
+    /// Fields of variant `v`: count from the layout, names from the
+    /// declaration, types from MIR projections (null where unseen).
+    fn variant_fields(&self, e: &TypeEntry, info: &AdtInfo, kind: AdtKind, v: u32) -> Vec<Json> {
+        let count = variant_field_count(e.layout.as_ref(), kind, v)
+            .or_else(|| info.decl.as_ref().filter(|_| kind != AdtKind::Enum).map(|d| d.fields.len()))
+            .unwrap_or_else(|| info.field_tys.range((v, 0)..(v + 1, 0)).count());
+        (0..count as u32)
+            .map(|f| {
+                let name = match (&info.decl, kind) {
+                    (Some(d), AdtKind::Struct | AdtKind::Union) => d.fields.get(f as usize).cloned(),
+                    _ => None,
+                };
+                let ty = info.field_tys.get(&(v, f)).copied();
+                obj!["name" => name.unwrap_or_else(|| f.to_string()), "ty" => ty]
+            })
+            .collect()
+    }
+
+    /// Records that field `f` of variant `v` of ADT `adt` has type `ty`.
+    pub fn note_field(&mut self, adt: usize, v: u32, f: u32, ty: usize) {
+        if let Some(info) = self.entries[adt].adt.as_mut() {
+            info.field_tys.insert((v, f), ty);
+        }
+    }
+
+    pub fn note_discriminant(&mut self, adt: usize, v: u32, value: i128) {
+        if let Some(info) = self.entries[adt].adt.as_mut() {
+            info.explicit_discr.insert(v, value);
+        }
+    }
+
+    /// The declaration-order index of variant `name` of ADT `adt`.
+    pub fn variant_index(&self, adt: usize, name: &str) -> Result<u32, String> {
+        let e = &self.entries[adt];
+        let decl = e.adt.as_ref().and_then(|a| a.decl.as_ref());
+        match decl {
+            Some(d) if d.kind == AdtKind::Enum => d
+                .variants
+                .iter()
+                .position(|n| n == name)
+                .map(|i| i as u32)
+                .ok_or_else(|| format!("`{}` has no variant `{name}`", e.ty)),
+            Some(_) => Ok(0),
+            None if self.adt_kind(e) == AdtKind::Struct && e.layout.is_some() => Ok(0),
+            None => Err(format!(
+                "the variant order of enum `{}` is unknown (its declaration was not found in the crate's \
+                 sources or mir-export's table of core enums)",
+                e.ty
+            )),
+        }
+    }
+}
+
+fn simple_kind(t: &Ty) -> &'static str {
+    match t {
+        Ty::Bool => "bool",
+        Ty::Char => "char",
+        Ty::Str => "str",
+        _ => "never",
+    }
+}
+
+fn variant_names(path: &Path, info: &AdtInfo, kind: AdtKind) -> Vec<String> {
+    match (&info.decl, kind) {
+        (Some(d), AdtKind::Enum) => d.variants.clone(),
+        (None, AdtKind::Enum) => {
+            let n = info.field_tys.keys().map(|k| k.0 + 1).max().unwrap_or(0);
+            (0..n).map(|v| v.to_string()).collect()
+        }
+        _ => vec![path.last_name().to_string()],
+    }
+}
+
+fn variant_field_count(layout: Option<&Layout>, kind: AdtKind, v: u32) -> Option<usize> {
+    let l = layout?;
+    match (&l.variants, kind) {
+        (Some(vs), _) => vs.layouts.get(v as usize).map(|vl| vl.fields.len()),
+        (None, AdtKind::Enum) if l.single_variant != Some(v) => Some(0),
+        _ => Some(l.fields.len()),
+    }
+}
+
+/// The types a type's entry refers to (they get lower indices).
+fn components(ty: &Ty) -> Vec<Ty> {
+    match ty {
+        Ty::Tuple(v) => v.clone(),
+        Ty::Array(t, _) | Ty::Slice(t) => vec![(**t).clone()],
+        Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => vec![(**pointee).clone()],
+        _ => vec![],
+    }
+}
+
+/// Whether pointers to `pointee` carry a length (or vtable).
+pub fn is_unsized(pointee: &Ty) -> bool {
+    matches!(pointee, Ty::Slice(_) | Ty::Str | Ty::Dyn(_))
+}
+
+/// Layouts of types that rustc is not asked about.
+fn primitive_layout(ty: &Ty) -> Option<Layout> {
+    Some(match ty {
+        Ty::Bool => Layout::scalar(1, Scalar::int(8, false).with_range(0, 1)),
+        Ty::Char => Layout::scalar(4, Scalar::int(32, false).with_range(0, 0x10ffff)),
+        Ty::Int { bits, signed, .. } => {
+            let mut l = Layout::scalar(u64::from(*bits) / 8, Scalar::int(*bits, *signed));
+            l.align = (u64::from(*bits) / 8).min(16);
+            l
+        }
+        Ty::Float(bits) => Layout::scalar(u64::from(*bits) / 8, Scalar::float(*bits)),
+        Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => pointer_layout(ty, pointee),
+        Ty::FnPtr(_) => Layout::scalar(8, Scalar::ptr(true)),
+        Ty::Tuple(v) if v.is_empty() => Layout::memory(0, 1),
+        Ty::FnDef { .. } => Layout::memory(0, 1),
+        Ty::Never => Layout { abi: "uninhabited", ..Layout::memory(0, 1) },
+        _ => return None,
+    })
+}
+
+/// Thin pointers are one scalar; pointers to slices and `str` a pair
+/// (data, length). References are non-null.
+fn pointer_layout(ty: &Ty, pointee: &Ty) -> Layout {
+    let data = Scalar::ptr(matches!(ty, Ty::Ref { .. }));
+    if !is_unsized(pointee) {
+        return Layout::scalar(8, data);
+    }
+    let meta = if matches!(pointee, Ty::Dyn(_)) { Scalar::ptr(true) } else { Scalar::int(64, false) };
+    Layout { size: 16, align: 8, abi: "scalar_pair", scalars: vec![data, meta], fields: vec![0, 8], variants: None, single_variant: None }
+}
+
+/// `ty` spelled so that it resolves from the crate root: local paths get
+/// `crate::`, extern ones `::`, and erased regions become `'static`.
+pub fn probe_name(ty: &Ty, extern_crates: &[String]) -> String {
+    match ty {
+        Ty::Ref { mutable, pointee } => {
+            format!("&'static {}{}", if *mutable { "mut " } else { "" }, probe_name(pointee, extern_crates))
+        }
+        Ty::Ptr { mutable, pointee } => {
+            format!("*{} {}", if *mutable { "mut" } else { "const" }, probe_name(pointee, extern_crates))
+        }
+        Ty::Tuple(v) if v.len() == 1 => format!("({},)", probe_name(&v[0], extern_crates)),
+        Ty::Tuple(v) => format!("({})", v.iter().map(|t| probe_name(t, extern_crates)).collect::<Vec<_>>().join(", ")),
+        Ty::Array(t, n) => format!("[{}; {n}]", probe_name(t, extern_crates)),
+        Ty::Slice(t) => format!("[{}]", probe_name(t, extern_crates)),
+        Ty::Adt(p) => probe_path(p, extern_crates),
+        _ => ty.to_string(),
+    }
+}
+
+fn probe_path(p: &Path, extern_crates: &[String]) -> String {
+    let first = p.segments.first().map_or("", |s| s.name.as_str());
+    let is_extern = ["core", "alloc", "std"].contains(&first) || extern_crates.iter().any(|c| c == first);
+    let mut out = String::from(if is_extern { "::" } else { "crate::" });
+    for (i, s) in p.segments.iter().enumerate() {
+        if i > 0 {
+            out.push_str("::");
+        }
+        out.push_str(&s.name);
+        if !s.args.is_empty() {
+            let args: Vec<String> = s
+                .args
+                .iter()
+                .map(|a| match a {
+                    GenericArg::Lifetime => "'static".to_string(),
+                    GenericArg::Type(t) => probe_name(t, extern_crates),
+                    GenericArg::Const(c) => format!("{{ {c} }}"),
+                })
+                .collect();
+            out.push_str(&format!("<{}>", args.join(", ")));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mirparse::lexer::lex_line;
+    use crate::mirparse::parser::Parser;
+
+    fn ty(s: &str) -> Ty {
+        let l = lex_line(s).unwrap();
+        Parser::new(&l.toks).ty().unwrap()
+    }
+
+    #[test]
+    fn probe_names_resolve_from_the_crate_root() {
+        let ext = vec!["oxide_device".to_string()];
+        assert_eq!(probe_name(&ty("core::option::Option<&mut f32>"), &ext), "::core::option::Option<&'static mut f32>");
+        assert_eq!(probe_name(&ty("oxide_device::DisjointSlice<'_, f32>"), &ext), "::oxide_device::DisjointSlice<'static, f32>");
+        assert_eq!(probe_name(&ty("(shapes::Pt, [u8; 3])"), &ext), "(crate::shapes::Pt, [u8; 3])");
+    }
+
+    #[test]
+    fn interning_and_primitive_layouts() {
+        let mut t = TypeTable::default();
+        let s = t.intern(&ty("&[f32]"));
+        assert_eq!(t.entries.len(), 3);
+        assert_eq!(t.intern(&ty("&[f32]")), s);
+        let l = t.get(s).layout.as_ref().unwrap();
+        assert_eq!((l.size, l.abi, l.scalars[0].valid_start), (16, "scalar_pair", 1));
+        let j = t.to_json(s);
+        assert_eq!(j.get("kind"), Some(&Json::from("ref")));
+        assert_eq!(j.get("pointee"), Some(&Json::from(1)));
+        let b = t.intern(&Ty::Bool);
+        assert_eq!(t.get(b).layout.as_ref().unwrap().scalars[0].valid_end, 1);
+    }
+}

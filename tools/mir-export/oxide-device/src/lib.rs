@@ -1,0 +1,69 @@
+//! Device-side API for Rust GPU kernels compiled by oxidec.
+//!
+//! A kernel crate is `#![no_std]`, depends on this crate and marks its entry
+//! points with [`kernel`]:
+//!
+//! ```ignore
+//! use oxide_device::prelude::*;
+//!
+//! #[kernel]
+//! pub fn scale(k: f32, mut v: DisjointSlice<f32>) {
+//!     if let Some(x) = v.get_mut(thread::index_1d()) {
+//!         *x *= k;
+//!     }
+//! }
+//! ```
+//!
+//! `mir-export` turns the crate into oxide-mir JSON and `oxidec` into PTX.
+//! GPU primitives are bodyless `extern "C"` functions named `__oxide_*`;
+//! oxidec replaces each call by the matching PTX instruction, so they have no
+//! definition on any target and the crate only links on the device.
+#![no_std]
+
+pub use oxide_macros::kernel;
+
+pub mod thread;
+
+mod disjoint;
+pub use disjoint::DisjointSlice;
+
+pub use thread::ThreadIndex;
+
+/// The GPU primitives. oxidec knows each by its exact symbol name
+/// (docs/oxide-mir-format.md, "Device primitives").
+mod primitives {
+    extern "C" {
+        pub fn __oxide_tid_x() -> u32;
+        pub fn __oxide_tid_y() -> u32;
+        pub fn __oxide_tid_z() -> u32;
+        pub fn __oxide_ntid_x() -> u32;
+        pub fn __oxide_ntid_y() -> u32;
+        pub fn __oxide_ntid_z() -> u32;
+        pub fn __oxide_ctaid_x() -> u32;
+        pub fn __oxide_ctaid_y() -> u32;
+        pub fn __oxide_ctaid_z() -> u32;
+        pub fn __oxide_nctaid_x() -> u32;
+        pub fn __oxide_nctaid_y() -> u32;
+        pub fn __oxide_nctaid_z() -> u32;
+        pub fn __oxide_barrier_sync();
+    }
+}
+
+/// Waits until every thread of the block has reached this call, and makes
+/// their shared and global memory writes visible to each other
+/// (PTX `bar.sync 0`).
+///
+/// Every thread of the block must reach the same call: calling it in a
+/// branch that only some threads take hangs or corrupts the block.
+#[inline(always)]
+pub fn sync_threads() {
+    // SAFETY: a GPU primitive without preconditions beyond the documented
+    // convergence requirement.
+    unsafe { primitives::__oxide_barrier_sync() }
+}
+
+/// Everything a kernel usually needs: `use oxide_device::prelude::*;`.
+pub mod prelude {
+    pub use crate::thread;
+    pub use crate::{kernel, sync_threads, DisjointSlice, ThreadIndex};
+}
