@@ -62,3 +62,75 @@ $(B)/bin/mir-export: $(MIR_EXPORT_SRC)
 
 clean:
 	rm -rf $(B)
+
+# ------------------------------------------------------------- set-up
+deps:
+	sh tools/deps.sh
+
+# ----------------------------------------------------------- examples
+EXAMPLES = hello_constant vecadd saxpy row_sum
+EX_OUT = $(B)/examples
+
+examples: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).ptx $(EX_OUT)/$(e).cubin)
+
+$(EX_OUT)/%.mir.json: $(B)/bin/mir-export examples/%/src/lib.rs $(wildcard tools/mir-export/oxide-device/src/*.rs)
+	@mkdir -p $(@D)
+	$(B)/bin/mir-export examples/$* -o $@
+
+$(EX_OUT)/%.ptx: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
+	$(B)/bin/oxidec $< -o $@
+
+$(EX_OUT)/%.cubin: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
+	$(B)/bin/oxidec $< -o $@
+
+# The main job: a Rust kernel becomes JSON, then PTX validated by ptxas,
+# then runs on the GPU when this machine has one.
+run: all $(EX_OUT)/vecadd.ptx $(EX_OUT)/vecadd.cubin
+	@echo "== vecadd: Rust -> $(EX_OUT)/vecadd.mir.json -> $(EX_OUT)/vecadd.ptx"
+	$(CUDA_HOME)/bin/ptxas -arch=sm_90 $(EX_OUT)/vecadd.ptx -o $(B)/vecadd.ptxas.cubin
+	@echo "ptxas -arch=sm_90: accepted"
+	@if [ -e /dev/nvidia0 ] || command -v nvidia-smi >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory gpu-check; \
+	else \
+		echo "no GPU on this machine: PTX and cubin are built; run 'make gpu-check' where one is"; \
+	fi
+
+gpu-check:
+	sh tests/gpu/gpu-check.sh
+
+bench:
+	sh tests/gpu/bench.sh
+
+# ---------------------------------------------------------------- tests
+UNIT_TESTS = test_ir test_mem2reg test_emit
+UNIT_CORE = $(UTIL_SRC) $(IR_SRC) src/passes/mem2reg.c
+
+$(B)/tests/test_ir: tests/unit/test_ir.c $(call obj,$(UNIT_CORE))
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^
+
+$(B)/tests/test_mem2reg: tests/unit/test_mem2reg.c $(call obj,$(UNIT_CORE))
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^
+
+$(B)/tests/test_emit: tests/unit/test_emit.c $(call obj,$(UTIL_SRC) $(IR_SRC) $(EMIT_SRC))
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LLVM_CFLAGS) -Isrc -o $@ $^ $(LLVM_LIBS) -ldl -lm
+
+check: all $(foreach t,$(UNIT_TESTS),$(B)/tests/$(t))
+	sh tests/run.sh
+
+# ------------------------------------------------------------- install
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 755 $(B)/bin/oxidec $(B)/bin/mir-export $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 man/oxidec.1 man/mir-export.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 man/oxide-mir.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -d $(DESTDIR)$(PREFIX)/share/oxidec
+	cp -R tools/mir-export/oxide-device tools/mir-export/oxide-macros $(DESTDIR)$(PREFIX)/share/oxidec/
+	install -d $(DESTDIR)$(PREFIX)/include/oxidec $(DESTDIR)$(PREFIX)/share/oxidec/runtime
+	install -m 644 src/runtime/oxrt.h $(DESTDIR)$(PREFIX)/include/oxidec/
+	install -m 644 src/runtime/oxrt.c $(DESTDIR)$(PREFIX)/share/oxidec/runtime/
+
+sanitize:
+	$(MAKE) B=build/asan CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer" all

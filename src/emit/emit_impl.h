@@ -27,6 +27,7 @@ typedef struct {
 	LLVMBuilderRef b;
 	LLVMBuilderRef alloca_b;   /* at the end of the prologue block */
 	LLVMBasicBlockRef prologue;
+	bool entry_phis;           /* something branches back to the entry */
 	bool failed;
 } FuncEmit;
 

@@ -13,7 +13,8 @@
  *
  * Conventions read from the IR: the entry block's arguments are the
  * function's parameters, in order.  Allocas go into a prologue block ahead
- * of the entry block, so they are static wherever the llir put them. */
+ * of the entry block, so they are static wherever the llir put them; the
+ * prologue is dropped again when it stays empty. */
 #include "emit_impl.h"
 
 #include <llvm-c/Analysis.h>
@@ -342,8 +343,9 @@ static bool make_phis(FuncEmit *fe, Block *b)
 /* Blocks in IR order (so the PTX follows the IR), a phi per argument.
  * The entry's arguments are the parameters themselves unless something
  * branches back to the entry: then they are phis fed by the prologue. */
-static bool make_blocks(FuncEmit *fe, Block **rpo, uint32_t nrpo, bool entry_phis)
+static bool make_blocks(FuncEmit *fe, Block **rpo, uint32_t nrpo)
 {
+	bool entry_phis = fe->entry_phis;
 	for (uint32_t i = 0; i < nrpo; i++)
 		rpo[i]->aux = (void *)1;
 	for (Block *b = fe->f->first; b; b = b->next)
@@ -390,7 +392,8 @@ static bool emit_body_blocks(FuncEmit *fe)
 	uint32_t nblock = number_blocks(f);
 	Block **rpo = xmalloc(sizeof *rpo * nblock);
 	uint32_t nrpo = compute_rpo(f, nblock, rpo);
-	bool ok = check_entry_args(fe) && make_blocks(fe, rpo, nrpo, entry_has_preds(f));
+	fe->entry_phis = entry_has_preds(f);
+	bool ok = check_entry_args(fe) && make_blocks(fe, rpo, nrpo);
 	for (uint32_t i = 0; ok && i < nrpo; i++)
 		ok = emit_block(fe, rpo[i]);
 	free(rpo);
@@ -406,7 +409,10 @@ static bool emit_body(EmitCtx *e, Module *m, Func *f)
 	fe.prologue = LLVMAppendBasicBlockInContext(e->ctx, fe.fn, "prologue");
 	LLVMPositionBuilderAtEnd(fe.alloca_b, fe.prologue);
 	bool ok = emit_body_blocks(&fe);
-	if (ok)
+	/* Without allocas the prologue would only cost a branch at -O0. */
+	if (ok && !LLVMGetFirstInstruction(fe.prologue) && !fe.entry_phis)
+		LLVMDeleteBasicBlock(fe.prologue);
+	else if (ok)
 		LLVMBuildBr(fe.alloca_b, f->first->aux);
 	LLVMDisposeBuilder(fe.alloca_b);
 	LLVMDisposeBuilder(fe.b);

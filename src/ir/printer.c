@@ -6,6 +6,18 @@
 #include <inttypes.h>
 #include <string.h>
 
+/* llir is signless like LLVM: its integers print as iN. */
+static bool print_signless;
+
+static const char *type_str(Type *t, char *buf, size_t n)
+{
+	if (print_signless && t->kind == TY_INT) {
+		snprintf(buf, n, "i%u", t->bits);
+		return buf;
+	}
+	return ir_type_str(t, buf, n);
+}
+
 static void number_values(Func *f)
 {
 	uint32_t n = 0, nb = 0;
@@ -54,7 +66,7 @@ static void print_typed(FILE *out, Value *v)
 {
 	char buf[32];
 	print_value(out, v);
-	fprintf(out, ": %s", ir_type_str(v->type, buf, sizeof buf));
+	fprintf(out, ": %s", type_str(v->type, buf, sizeof buf));
 }
 
 static void print_succ(FILE *out, Succ *s)
@@ -161,7 +173,7 @@ static void print_op(FILE *out, Module *m, Op *op)
 	if (op->nres) {
 		fputs(" :", out);
 		for (uint32_t i = 0; i < op->nres; i++)
-			fprintf(out, "%s %s", i ? "," : "", ir_type_str(op->res[i].type, buf, sizeof buf));
+			fprintf(out, "%s %s", i ? "," : "", type_str(op->res[i].type, buf, sizeof buf));
 	}
 	if (op->loc.file >= 0 && (uint32_t)op->loc.file < m->nfile)
 		fprintf(out, "  // %s:%u:%u", m->files[op->loc.file], op->loc.line, op->loc.col);
@@ -172,13 +184,14 @@ void ir_print_func(FILE *out, Func *f)
 {
 	char buf[32];
 	number_values(f);
+	print_signless = f->mod->stage == DIALECT_LLIR;
 	fprintf(out, "func @%s%s(", f->symbol, f->is_kernel ? " kernel" : "");
 	for (uint32_t i = 0; i < f->nparam; i++) {
-		fprintf(out, "%s%s", i ? ", " : "", ir_type_str(f->params[i].type, buf, sizeof buf));
+		fprintf(out, "%s%s", i ? ", " : "", type_str(f->params[i].type, buf, sizeof buf));
 		if (f->params[i].byval_size)
 			fprintf(out, " byval(%" PRIu64 ", align %u)", f->params[i].byval_size, f->params[i].byval_align);
 	}
-	fprintf(out, ") -> %s {  // %s\n", ir_type_str(f->ret, buf, sizeof buf), f->name);
+	fprintf(out, ") -> %s {  // %s\n", type_str(f->ret, buf, sizeof buf), f->name);
 	for (Block *b = f->first; b; b = b->next) {
 		fprintf(out, "^bb%u", b->num);
 		if (b->nargs) {

@@ -321,13 +321,15 @@ static void build_saxpy(void)
 	ret(&b);
 }
 
-/* div_k(out: ptr<1>, x, y: f32) { out[0] = sqrt(x / y) } — precise only. */
+/* div_k(out: ptr<1>, x, y: f32) { out[0] = sqrt(x / y) + 1.5 } — precise
+ * division and square root only; the float constant by bit pattern. */
 static void build_div(void)
 {
 	Func *f = func("div_k", true, ir_type_void(M), 3, (Type *[]){P1, F32, F32});
 	Builder b = at(f->first);
 	Value *q = op2(&b, OP_LLIR_FDIV, F32, arg(f, 1), arg(f, 2));
-	store(&b, intrin(&b, "llvm.sqrt", OVL_RES, F32, 1, &q), arg(f, 0), 4);
+	Value *r = intrin(&b, "llvm.sqrt", OVL_RES, F32, 1, &q);
+	store(&b, op2(&b, OP_LLIR_FADD, F32, r, cst(&b, F32, 0x3fc00000u)), arg(f, 0), 4);
 	ret(&b);
 }
 
@@ -430,16 +432,16 @@ static void check_ptx(const char *ptx, const char *level, const char *name, cons
 static void check_common(const char *ptx, const char *lv)
 {
 	check_ptx(ptx, lv, "store42", L(".entry", "st.global.b32", "42", "ret;"), NULL);
-	check_ptx(ptx, lv, "vecadd", L(".entry", "%ctaid.x", "%tid.x", "setp", "ld.global", "add.rn.f32", "st.global"),
+	check_ptx(ptx, lv, "vecadd", L(".entry", "%tid.x", "%ctaid.x", "setp", "ld.global", "add.rn.f32", "st.global"),
 	          L("fma.rn.f32"));
-	check_ptx(ptx, lv, "switch_k", L(".entry", "10", "20", "30"), NULL);
 	check_ptx(ptx, lv, "sat_k", L(".entry", "cvt.rzi.s32.f32"), NULL);
 	check_ptx(ptx, lv, "byval_k", L(".entry", ".param .align 8 .b8 byval_k_param_1[16]", "ld.param"), NULL);
 	check_ptx(ptx, lv, "table_k", L(".entry", "ld.global"), NULL);
 	check_ptx(ptx, lv, "trap_k", L(".entry", "trap;"), NULL);
 	check_ptx(ptx, lv, "bar_k", L(".entry", "bar.sync", "popc.b32"), NULL);
 	check_ptx(ptx, lv, "saxpy", L(".entry", "mul.rn.f32", "add.rn.f32"), L("fma.rn.f32"));
-	check_ptx(ptx, lv, "div_k", L(".entry", "div.rn.f32", "sqrt.rn.f32"), L("approx", "div.full"));
+	check_ptx(ptx, lv, "div_k", L(".entry", "div.rn.f32", "sqrt.rn.f32", "add.rn.f32", "0f3FC00000"),
+	          L("approx", "div.full", "fma"));
 }
 
 static void check_o0(const char *ptx)
@@ -447,7 +449,8 @@ static void check_o0(const char *ptx)
 	check_common(ptx, "O0");
 	check_ptx(ptx, "O0", "helper", L(".func", "mul", "add"), NULL);
 	check_ptx(ptx, "O0", "call_k", L(".entry", "call", "helper"), NULL);
-	check_ptx(ptx, "O0", "misc_k", L(".entry", "st.global", "0f3FC00000"), NULL);
+	check_ptx(ptx, "O0", "misc_k", L(".entry", "__local_depot", "st.v2.b64", "st.global", "1069547520"), NULL);
+	check_ptx(ptx, "O0", "switch_k", L(".entry", ", 10;", "setp.eq", ", 20;", ", 20;", ", 30;"), NULL);
 	check_ptx(ptx, "O0", "loop_sum", L(".entry", "setp", "add.s32", "bra", "st.global.b32"), NULL);
 	char what[64];
 	snprintf(what, sizeof what, "O0 PTX header");
@@ -462,7 +465,8 @@ static void check_o3(const char *ptx)
 	check_common(ptx, "O3");
 	/* helper is internal: inlined into call_k and dropped */
 	check_ptx(ptx, "O3", "call_k", L(".entry", "st.global.b32"), L("call.uni", "call "));
-	check_ptx(ptx, "O3", "misc_k", L(".entry", "st.global"), NULL);
+	check_ptx(ptx, "O3", "misc_k", L(".entry", "st.global"), L("__local_depot"));
+	check_ptx(ptx, "O3", "switch_k", L(".entry", "switch", "st.global.b32"), NULL);
 	check(!strstr(ptx, " helper("), "O3 helper inlined and removed", NULL);
 	check_ptx(ptx, "O3", "loop_sum", L(".entry", "st.global.b32"), NULL);
 }

@@ -179,7 +179,21 @@ static void test_if_else_join(void)
 	Value *rv = load(&b, r, t->i32);
 	Value *rs = bin(&b, OP_MIR_MUL, t->i32, rv, load(&b, s, t->i32));
 	ret(&b, bin(&b, OP_MIR_SUB, t->i32, rs, load(&b, u, t->i32)));
-	CHECK_MEM2REG(t, "");
+	CHECK_MEM2REG(t,
+	              "func @join(i1, i32) -> i32 {  // join\n"
+	              "^bb0(%0: i1, %1: i32):\n"
+	              "  %2 = mir.const 3 : i32\n"
+	              "  mir.switch %0 [0: ^bb2, otherwise: ^bb1]\n"
+	              "^bb1:\n"
+	              "  mir.goto ^bb3(%1)\n"
+	              "^bb2:\n"
+	              "  %3 = mir.const 7 : i32\n"
+	              "  mir.goto ^bb3(%3)\n"
+	              "^bb3(%4: i32):\n"
+	              "  %5 = mir.mul %4, %1 : i32\n"
+	              "  %6 = mir.sub %5, %2 : i32\n"
+	              "  mir.return %6\n"
+	              "}\n");
 	fixture_free(t);
 }
 
@@ -203,7 +217,22 @@ static void test_loop_counter(void)
 	jump(t, &b, 1);
 	b = at(t, 3);
 	ret(&b, load(&b, s, t->u32));
-	CHECK_MEM2REG(t, "");
+	CHECK_MEM2REG(t,
+	              "func @sum(u32) -> u32 {  // sum\n"
+	              "^bb0(%0: u32):\n"
+	              "  %1 = mir.const 0 : u32\n"
+	              "  mir.goto ^bb1(%1, %1)\n"
+	              "^bb1(%2: u32, %3: u32):\n"
+	              "  %4 = mir.lt %2, %0 : i1\n"
+	              "  mir.switch %4 [0: ^bb3, otherwise: ^bb2]\n"
+	              "^bb2:\n"
+	              "  %5 = mir.add %3, %2 : u32\n"
+	              "  %6 = mir.const 1 : u32\n"
+	              "  %7 = mir.add %2, %6 : u32\n"
+	              "  mir.goto ^bb1(%7, %5)\n"
+	              "^bb3:\n"
+	              "  mir.return %3\n"
+	              "}\n");
 	fixture_free(t);
 }
 
@@ -234,7 +263,27 @@ static void test_escapes(void)
 	Value *av = load(&b, a, t->i32);
 	Value *sum = bin(&b, OP_MIR_ADD, t->i32, av, load(&b, bs, t->i32));
 	ret(&b, bin(&b, OP_MIR_ADD, t->i32, sum, load(&b, ok, t->i32)));
-	CHECK_MEM2REG(t, "");
+	CHECK_MEM2REG(t,
+	              "func @escape(i32) -> i32 {  // escape\n"
+	              "^bb0(%0: i32):\n"
+	              "  %1 = mir.slot {i32} : ptr\n"
+	              "  %2 = mir.slot {i32} : ptr\n"
+	              "  %3 = mir.slot {(i32, i32)} : ptr\n"
+	              "  %4 = mir.slot {u32} : ptr\n"
+	              "  mir.store %0, %1\n"
+	              "  %5 = mir.field %1 .0 {i32} : ptr\n"
+	              "  mir.store %0, %5\n"
+	              "  mir.store %0, %2\n"
+	              "  %6 = mir.const 5 : u32\n"
+	              "  mir.store %6, %4\n"
+	              "  %7 = mir.load %4 : i32\n"
+	              "  mir.copy %3, %3 {(i32, i32)}\n"
+	              "  %8 = mir.load %1 : i32\n"
+	              "  %9 = mir.load %2 : i32\n"
+	              "  %10 = mir.add %8, %9 : i32\n"
+	              "  %11 = mir.add %10, %7 : i32\n"
+	              "  mir.return %11\n"
+	              "}\n");
 	fixture_free(t);
 }
 
@@ -255,7 +304,21 @@ static void test_load_before_store(void)
 	b = at(t, 3);
 	Value *xv = load(&b, x, t->i32);
 	ret(&b, bin(&b, OP_MIR_ADD, t->i32, xv, load(&b, y, t->i32)));
-	CHECK_MEM2REG(t, "");
+	CHECK_MEM2REG(t,
+	              "func @early(i1) -> i32 {  // early\n"
+	              "^bb0(%0: i1):\n"
+	              "  %1 = mir.undef : i32\n"
+	              "  %2 = mir.undef : i32\n"
+	              "  %3 = mir.const 1 : i32\n"
+	              "  mir.switch %0 [0: ^bb2, otherwise: ^bb1]\n"
+	              "^bb1:\n"
+	              "  mir.goto ^bb3(%1)\n"
+	              "^bb2:\n"
+	              "  mir.goto ^bb3(%2)\n"
+	              "^bb3(%4: i32):\n"
+	              "  %5 = mir.add %3, %4 : i32\n"
+	              "  mir.return %5\n"
+	              "}\n");
 	fixture_free(t);
 }
 
@@ -272,7 +335,16 @@ static void test_store_only(void)
 	jump(t, &b, 2);
 	b = at(t, 2);
 	ret(&b, NULL);
-	CHECK_MEM2REG(t, "");
+	CHECK_MEM2REG(t,
+	              "func @store_only(i1) -> void {  // store_only\n"
+	              "^bb0(%0: i1):\n"
+	              "  mir.switch %0 [0: ^bb2, otherwise: ^bb1]\n"
+	              "^bb1:\n"
+	              "  %1 = mir.const 1 : i1\n"
+	              "  mir.goto ^bb2\n"
+	              "^bb2:\n"
+	              "  mir.return\n"
+	              "}\n");
 	fixture_free(t);
 }
 
@@ -297,7 +369,24 @@ static void test_unreachable(void)
 	b = at(t, 4);                       /* unreachable, loops on itself */
 	store(&b, load(&b, x, t->i32), x);
 	jump(t, &b, 4);
-	CHECK_MEM2REG(t, "");
+	CHECK_MEM2REG(t,
+	              "func @unreach(i1) -> i32 {  // unreach\n"
+	              "^bb0(%0: i1):\n"
+	              "  %1 = mir.undef : i32\n"
+	              "  %2 = mir.const 1 : i32\n"
+	              "  mir.switch %0 [0: ^bb2(%2), otherwise: ^bb1]\n"
+	              "^bb1:\n"
+	              "  %3 = mir.const 2 : i32\n"
+	              "  mir.goto ^bb2(%3)\n"
+	              "^bb2(%4: i32):\n"
+	              "  mir.return %4\n"
+	              "^bb3:\n"
+	              "  %5 = mir.const 5 : i32\n"
+	              "  %6 = mir.add %1, %5 : i32\n"
+	              "  mir.goto ^bb2(%6)\n"
+	              "^bb4:\n"
+	              "  mir.goto ^bb4\n"
+	              "}\n");
 	fixture_free(t);
 }
 
@@ -319,7 +408,56 @@ static void test_dead_arg_cycle(void)
 	jump(t, &b, 2);
 	b = at(t, 4);
 	ret(&b, NULL);
-	CHECK_MEM2REG(t, "");
+	CHECK_MEM2REG(t,
+	              "func @dead_cycle(i1) -> void {  // dead_cycle\n"
+	              "^bb0(%0: i1):\n"
+	              "  %1 = mir.const 0 : i32\n"
+	              "  mir.goto ^bb1\n"
+	              "^bb1:\n"
+	              "  mir.switch %0 [0: ^bb4, otherwise: ^bb2]\n"
+	              "^bb2:\n"
+	              "  mir.switch %0 [0: ^bb1, otherwise: ^bb3]\n"
+	              "^bb3:\n"
+	              "  %2 = mir.const 5 : i32\n"
+	              "  mir.goto ^bb2\n"
+	              "^bb4:\n"
+	              "  mir.return\n"
+	              "}\n");
+	fixture_free(t);
+}
+
+/* A join reached twice from one switch, with an argument of its own:
+ * every edge passes the slot's value after the argument it had. */
+static void test_switch_edges(void)
+{
+	Fixture *t = fixture("edges", 3, 1, (RType *[]){ &rt_u32 }, &rt_u32);
+	Builder b = at(t, 0);
+	Value *x = slot(&b, &rt_u32);
+	Value *k = ir_block_add_arg(t->bb[1], t->u32);
+	store(&b, param(t, 0), x);
+	Op *sw = ir_build(&b, OP_MIR_SWITCH, 0, NULL, 1, &t->bb[0]->args[0], 3);
+	ir_op_set_vals(t->m, sw, 2, (U128[]){ { 0, 0 }, { 1, 0 } });
+	ir_op_set_succ(t->m, sw, 0, t->bb[1], 1, &t->bb[0]->args[0]);
+	ir_op_set_succ(t->m, sw, 1, t->bb[2], 0, NULL);
+	ir_op_set_succ(t->m, sw, 2, t->bb[1], 1, &t->bb[0]->args[0]);
+	b = at(t, 2);
+	Value *two = cnst(&b, t->u32, 2);
+	store(&b, two, x);
+	Op *go = ir_build(&b, OP_MIR_GOTO, 0, NULL, 0, NULL, 1);
+	ir_op_set_succ(t->m, go, 0, t->bb[1], 1, &two);
+	b = at(t, 1);
+	ret(&b, bin(&b, OP_MIR_ADD, t->u32, k, load(&b, x, t->u32)));
+	CHECK_MEM2REG(t,
+	              "func @edges(u32) -> u32 {  // edges\n"
+	              "^bb0(%0: u32):\n"
+	              "  mir.switch %0 [0: ^bb1(%0, %0), 1: ^bb2, otherwise: ^bb1(%0, %0)]\n"
+	              "^bb1(%1: u32, %2: u32):\n"
+	              "  %3 = mir.add %1, %2 : u32\n"
+	              "  mir.return %3\n"
+	              "^bb2:\n"
+	              "  %4 = mir.const 2 : u32\n"
+	              "  mir.goto ^bb1(%4, %4)\n"
+	              "}\n");
 	fixture_free(t);
 }
 
@@ -337,8 +475,210 @@ static void test_entry_loop(void)
 	b.block->last->succ[1].args = &t->bb[0]->args[0];
 	b = at(t, 1);
 	ret(&b, load(&b, x, t->i32));
-	CHECK_MEM2REG(t, "");
+	CHECK_MEM2REG(t,
+	              "func @entry_loop(i1) -> i32 {  // entry_loop\n"
+	              "^bb0(%0: i1):\n"
+	              "  %1 = mir.undef : i32\n"
+	              "  %2 = mir.slot {i32} : ptr\n"
+	              "  %3 = mir.load %2 : i32\n"
+	              "  %4 = mir.add %3, %1 : i32\n"
+	              "  mir.store %4, %2\n"
+	              "  mir.switch %0 [0: ^bb1, otherwise: ^bb0(%0)]\n"
+	              "^bb1:\n"
+	              "  %5 = mir.load %2 : i32\n"
+	              "  mir.return %5\n"
+	              "}\n");
 	fixture_free(t);
+}
+
+/* ------------------------------------------- random programs, run */
+
+/* A tiny interpreter of the mir subset the generator below emits: i32
+ * values, one memory cell per slot, uninitialized memory and undef both 0.
+ * It records what @obs is called with and the value returned, for at most
+ * `fuel` branches; mem2reg must not change that trace. */
+typedef struct {
+	uint32_t v[256];
+	uint32_t n;
+} Trace;
+
+static uint32_t number(Func *f)
+{
+	uint32_t n = 0;
+	for (Block *b = f->first; b; b = b->next) {
+		for (uint32_t i = 0; i < b->nargs; i++)
+			b->args[i]->num = n++;
+		for (Op *op = b->first; op; op = op->next)
+			for (uint32_t i = 0; i < op->nres; i++)
+				op->res[i].num = n++;
+	}
+	return n;
+}
+
+static void trace_push(Trace *t, uint32_t v)
+{
+	if (t->n < countof(t->v))
+		t->v[t->n++] = v;
+}
+
+/* Executes one non-terminator op. */
+static void exec_op(Op *op, uint32_t *val, uint32_t *cell, Trace *tr)
+{
+	uint32_t a = op->nopd ? val[op->opd[0]->num] : 0;
+	uint32_t b = op->nopd > 1 ? val[op->opd[1]->num] : 0;
+	uint32_t *r = op->nres ? &val[op->res[0].num] : NULL;
+	switch (op->code) {
+	case OP_MIR_SLOT: *r = op->res[0].num; break;    /* cell = its number */
+	case OP_MIR_CONST: *r = (uint32_t)op->vals[0].lo; break;
+	case OP_MIR_UNDEF: *r = 0; break;
+	case OP_MIR_FIELD: *r = a; break;
+	case OP_MIR_LOAD: *r = cell[a]; break;
+	case OP_MIR_STORE: cell[b] = a; break;
+	case OP_MIR_ADD: *r = a + b; break;
+	case OP_MIR_AND: *r = a & b; break;
+	case OP_MIR_CALL: trace_push(tr, a); break;
+	default: die("cannot interpret %s", opinfo[op->code].name);
+	}
+}
+
+/* Follows the terminator; returns the next block or NULL. */
+static Block *exec_term(Op *t, uint32_t *val, Trace *tr)
+{
+	Succ *s = &t->succ[t->nsucc ? t->nsucc - 1 : 0];
+	uint32_t args[8];
+	if (t->code == OP_MIR_RETURN) {
+		trace_push(tr, val[t->opd[0]->num]);
+		return NULL;
+	}
+	for (uint32_t i = 0; t->code == OP_MIR_SWITCH && i < t->nval; i++)
+		if (val[t->opd[0]->num] == t->vals[i].lo)
+			s = &t->succ[i];
+	for (uint32_t i = 0; i < s->nargs; i++)
+		args[i] = val[s->args[i]->num];
+	for (uint32_t i = 0; i < s->nargs; i++)
+		val[s->block->args[i]->num] = args[i];
+	return s->block;
+}
+
+static Trace run(Func *f, uint32_t p, uint32_t fuel)
+{
+	Trace tr = { { 0 }, 0 };
+	uint32_t n = number(f);
+	uint32_t *val = calloc(n, sizeof *val), *cell = calloc(n, sizeof *cell);
+	val[f->first->args[0]->num] = p;
+	for (Block *b = f->first; b && fuel--;) {
+		Op *op = b->first;
+		for (; op != b->last; op = op->next)
+			exec_op(op, val, cell, &tr);
+		b = exec_term(op, val, &tr);
+	}
+	free(val);
+	free(cell);
+	return tr;
+}
+
+static uint32_t rng_state;
+
+static uint32_t rnd(uint32_t n)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 17;
+	rng_state ^= rng_state << 5;
+	return rng_state % n;
+}
+
+/* Random loads, stores, adds and @obs calls over values of this block. */
+static void gen_body(Fixture *t, Builder *b, Value **slots, uint32_t nslot, Value **pool, uint32_t *np)
+{
+	for (uint32_t i = rnd(6); i > 0; i--) {
+		Value *v = pool[rnd(*np)], *s = slots[rnd(nslot)];
+		switch (rnd(5)) {
+		case 0: pool[(*np)++] = load(b, s, t->i32); break;
+		case 1: store(b, v, s); break;
+		case 2: pool[(*np)++] = bin(b, OP_MIR_ADD, t->i32, v, cnst(b, t->i32, rnd(3))); break;
+		case 3: store(b, cnst(b, t->i32, rnd(4)), s); break;
+		default: ir_build(b, OP_MIR_CALL, 0, NULL, 1, &v, 0)->sym = "obs"; break;
+		}
+	}
+}
+
+static void gen_edge(Fixture *t, Op *op, uint32_t i, uint32_t nblock)
+{
+	uint32_t to = rnd(nblock);
+	ir_op_set_succ(t->m, op, i, t->bb[to], to ? 0 : 1, to ? NULL : &t->bb[0]->args[0]);
+}
+
+static void gen_term(Fixture *t, Builder *b, uint32_t nblock, Value **pool, uint32_t np)
+{
+	Value *v = pool[rnd(np)];
+	uint32_t kind = rnd(4);
+	if (kind == 0) {
+		ret(b, v);
+	} else if (kind == 1) {
+		gen_edge(t, ir_build(b, OP_MIR_GOTO, 0, NULL, 0, NULL, 1), 0, nblock);
+	} else {
+		Value *c = bin(b, OP_MIR_AND, t->i32, v, cnst(b, t->i32, 3));
+		Op *sw = ir_build(b, OP_MIR_SWITCH, 0, NULL, 1, &c, 3);
+		ir_op_set_vals(t->m, sw, 2, (U128[]){ { 0, 0 }, { 1, 0 } });
+		for (uint32_t i = 0; i < 3; i++)
+			gen_edge(t, sw, i, nblock);
+	}
+}
+
+static Fixture *gen_program(void)
+{
+	uint32_t nblock = 1 + rnd(8), nslot = 1 + rnd(4);
+	Fixture *t = fixture("random", nblock, 1, (RType *[]){ &rt_i32 }, &rt_i32);
+	Builder b = at(t, 0);
+	Value *slots[5], *pool[64];
+	for (uint32_t k = 0; k < nslot; k++)
+		slots[k] = slot(&b, &rt_i32);
+	if (rnd(4) == 0) {                  /* one slot escapes */
+		Op *fld = ir_build(&b, OP_MIR_FIELD, 1, &t->ptr, 1, &slots[0], 0);
+		fld->rty = &rt_i32;
+		slots[nslot++] = &fld->res[0];
+	}
+	for (uint32_t i = 0; i < nblock; i++) {
+		uint32_t np = 1;
+		b = at(t, i);
+		pool[0] = param(t, 0);
+		gen_body(t, &b, slots, nslot, pool, &np);
+		gen_term(t, &b, nblock, pool, np);
+	}
+	return t;
+}
+
+static bool same_trace(const Trace *x, const Trace *y)
+{
+	return x->n == y->n && !memcmp(x->v, y->v, sizeof(uint32_t) * x->n);
+}
+
+/* Random CFGs (loops, unreachable blocks, branches back to the entry):
+ * the pass must verify and keep what the function computes. */
+static void test_random_programs(void)
+{
+	rng_state = 2463534242u;
+	for (int iter = 0; iter < 3000; iter++) {
+		Fixture *t = gen_program();
+		Trace before[4], after;
+		for (uint32_t p = 0; p < 4; p++)
+			before[p] = run(t->f, p, 40);
+		pass_mem2reg(t->m);
+		bool ok = ir_verify(t->m, "mem2reg", stderr);
+		CHECK(ok);
+		for (uint32_t p = 0; ok && p < 4; p++) {
+			after = run(t->f, p, 40);
+			if (!same_trace(&before[p], &after)) {
+				unit_fail(__FILE__, __LINE__, "trace changed");
+				fprintf(stderr, "  iteration %d, p = %u\n", iter, p);
+				ir_print_func(stderr, t->f);
+				ok = false;
+			}
+		}
+		fixture_free(t);
+		if (!ok)
+			break;
+	}
 }
 
 int main(void)
@@ -351,6 +691,8 @@ int main(void)
 	RUN(test_store_only);
 	RUN(test_unreachable);
 	RUN(test_dead_arg_cycle);
+	RUN(test_switch_edges);
 	RUN(test_entry_loop);
+	RUN(test_random_programs);
 	return unit_done();
 }

@@ -336,12 +336,10 @@ fn probe_path(p: &Path, extern_crates: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mirparse::lexer::lex_line;
-    use crate::mirparse::parser::Parser;
+    use crate::mirparse::parser::{parse_str, Parser};
 
     fn ty(s: &str) -> Ty {
-        let l = lex_line(s).unwrap();
-        Parser::new(&l.toks).ty().unwrap()
+        parse_str(s, |p| p.ty()).unwrap()
     }
 
     #[test]

@@ -50,7 +50,7 @@ pub struct QSelf {
 /// `<impl at src/lib.rs:4:1: 4:7>::get` (the impl is the first segment).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Path {
-    pub qself: Option<QSelf>,
+    pub qself: Option<Box<QSelf>>,
     pub segments: Vec<Segment>,
 }
 
@@ -298,11 +298,11 @@ pub enum ConstVal {
     Transmute(String),
     /// A path: a named or promoted constant, an enum variant, a unit
     /// struct, a function item. `fields` for `Path(a, b)` / `Path { f: a }`.
-    Path { path: Path, fields: Vec<(Option<String>, ConstVal)> },
-    Tuple(Vec<ConstVal>),
-    Array(Vec<ConstVal>),
+    Path { path: Path, fields: Vec<(Option<String>, Const)> },
+    Tuple(Vec<Const>),
+    Array(Vec<Const>),
     /// `&value` inside an aggregate constant.
-    Ref(Box<ConstVal>),
+    Ref(Box<Const>),
 }
 
 #[derive(Clone, Debug, PartialEq)]

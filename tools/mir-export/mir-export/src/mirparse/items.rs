@@ -67,7 +67,7 @@ impl Reader<'_> {
     /// A body or one-line constant starting at the current line.
     fn item(&mut self, skip: bool) -> PResult<()> {
         let line = self.lex()?;
-        let mut p = Parser::new(&line.toks);
+        let mut p = Parser::new(&line);
         let header = item_header(&mut p)?;
         self.pos += 1;
         match header {
@@ -184,12 +184,12 @@ impl Reader<'_> {
         let last = lines.pop().ok_or("empty basic block")?;
         let mut statements = Vec::new();
         for l in lines {
-            let kind = Parser::new(&l.kind.toks).statement()?;
+            let kind = Parser::new(&l.kind).statement()?;
             if kind != StatementKind::Ignored {
                 statements.push(Located { kind, scope: l.scope, span: l.span, const_comments: l.const_comments });
             }
         }
-        let mut p = Parser::new(&last.kind.toks);
+        let mut p = Parser::new(&last.kind);
         let kind = p.terminator()?;
         let terminator = Located { kind, scope: last.scope, span: last.span, const_comments: last.const_comments };
         Ok(Block { statements, terminator, cleanup })
@@ -296,7 +296,7 @@ fn set_local(body: &mut Body, n: u32, decl: LocalDecl) {
 
 /// `let [mut] _N: T; // [return place ]in scope S at SPAN`.
 fn local_decl(body: &mut Body, line: &Line) -> PResult<()> {
-    let mut p = Parser::new(&line.toks[1..]);
+    let mut p = Parser::skipping(line, 1);
     let mutable = p.eat_ident("mut");
     let local = p.place()?.local;
     if !p.eat_punct(":") {

@@ -48,11 +48,13 @@ impl fmt::Display for Tok {
     }
 }
 
-/// A lexed line: its tokens and the text of its trailing comment (without
-/// the `//`), if any.
+/// A lexed line: its tokens with their byte ranges in `src`, and the text
+/// of its trailing comment (without the `//`), if any.
 #[derive(Debug)]
 pub struct Line {
+    pub src: String,
     pub toks: Vec<Tok>,
+    pub spans: Vec<(usize, usize)>,
     pub comment: Option<String>,
 }
 
@@ -78,17 +80,20 @@ impl Lexer<'_> {
     }
 
     fn run(mut self) -> Result<Line, String> {
-        let mut toks = Vec::new();
+        let mut line = Line { src: self.s.to_string(), toks: Vec::new(), spans: Vec::new(), comment: None };
         loop {
             let skipped = self.rest().len() - self.rest().trim_start().len();
             self.pos += skipped;
             if self.rest().is_empty() {
-                return Ok(Line { toks, comment: None });
+                return Ok(line);
             }
             if let Some(c) = self.rest().strip_prefix("//") {
-                return Ok(Line { toks, comment: Some(c.trim().to_string()) });
+                line.comment = Some(c.trim().to_string());
+                return Ok(line);
             }
-            toks.push(self.token()?);
+            let start = self.pos;
+            line.toks.push(self.token()?);
+            line.spans.push((start, self.pos));
         }
     }
 

@@ -14,18 +14,24 @@
 //! ```
 
 use super::ast::*;
-use super::lexer::Tok;
+use super::lexer::{lex_line, Line, Tok};
 
 pub type PResult<T> = Result<T, String>;
 
 pub struct Parser<'a> {
+    line: &'a Line,
     toks: &'a [Tok],
     pos: usize,
 }
 
 impl<'a> Parser<'a> {
-    pub fn new(toks: &'a [Tok]) -> Self {
-        Parser { toks, pos: 0 }
+    pub fn new(line: &'a Line) -> Self {
+        Parser { line, toks: &line.toks, pos: 0 }
+    }
+
+    /// A parser positioned after the first `skip` tokens.
+    pub fn skipping(line: &'a Line, skip: usize) -> Self {
+        Parser { line, toks: &line.toks, pos: skip }
     }
 
     // ---- token helpers -------------------------------------------------
@@ -222,23 +228,13 @@ impl<'a> Parser<'a> {
         Ok(Ty::Dyn(self.text_since(start)))
     }
 
+    /// The source text of the tokens from `start` to the current one.
     fn text_since(&self, start: usize) -> String {
-        let mut s = String::new();
-        for t in &self.toks[start..self.pos] {
-            let text = t.to_string();
-            let glue = s.is_empty()
-                || s.ends_with(['(', '[', '<', '&', '*', '\''])
-                || s.ends_with("::")
-                || matches!(text.as_str(), ")" | "]" | ">" | "," | "::" | "(" | ";" | "<");
-            if !glue {
-                s.push(' ');
-            }
-            s.push_str(&text);
-            if text == "," || text == ";" {
-                s.push(' ');
-            }
+        if start >= self.pos {
+            return String::new();
         }
-        s.replace("  ", " ")
+        let (from, to) = (self.line.spans[start].0, self.line.spans[self.pos - 1].1);
+        self.line.src[from..to].to_string()
     }
 
     fn path_ty(&mut self) -> PResult<Ty> {
@@ -262,7 +258,7 @@ impl<'a> Parser<'a> {
         match self.peek() {
             Some(Tok::Punct("<")) => {
                 self.pos += 1;
-                path.qself = Some(self.qself()?);
+                path.qself = Some(Box::new(self.qself()?));
                 self.expect_punct("::")?;
             }
             Some(Tok::ImplAt(s)) => {
@@ -445,12 +441,12 @@ impl<'a> Parser<'a> {
             Tok::Char(c) => Ok((ConstVal::Char(*c), Some(Ty::Char))),
             Tok::Punct("{") => self.braced_const(),
             Tok::Punct("(") => {
-                let items = self.list(")", |p| Ok(p.const_val()?.0))?;
+                let items = self.list(")", Self::constant)?;
                 let ty = items.is_empty().then(Ty::unit);
                 Ok((ConstVal::Tuple(items), ty))
             }
-            Tok::Punct("[") => Ok((ConstVal::Array(self.list("]", |p| Ok(p.const_val()?.0))?), None)),
-            Tok::Punct("&") => Ok((ConstVal::Ref(Box::new(self.const_val()?.0)), None)),
+            Tok::Punct("[") => Ok((ConstVal::Array(self.list("]", Self::constant)?), None)),
+            Tok::Punct("&") => Ok((ConstVal::Ref(Box::new(self.constant()?)), None)),
             Tok::Ident(w) if w == "true" || w == "false" => Ok((ConstVal::Bool(w == "true"), Some(Ty::Bool))),
             Tok::Ident(w) if w.starts_with("NaN_") || w.starts_with("Inf_") => float_word(w),
             Tok::Ident(_) | Tok::Punct("<") | Tok::ImplAt(_) => {
@@ -500,13 +496,13 @@ impl<'a> Parser<'a> {
         }
         let mut fields = Vec::new();
         if self.eat_punct("(") {
-            fields = self.list(")", |p| Ok((None, p.const_val()?.0)))?;
+            fields = self.list(")", |p| Ok((None, p.constant()?)))?;
         } else if self.is_punct("{") && matches!(self.peek_at(2), Some(Tok::Punct(":"))) {
             self.pos += 1;
             fields = self.list("}", |p| {
                 let name = p.field_name()?;
                 p.expect_punct(":")?;
-                Ok((Some(name), p.const_val()?.0))
+                Ok((Some(name), p.constant()?))
             })?;
         }
         Ok((ConstVal::Path { path, fields }, None))
@@ -944,4 +940,13 @@ pub fn parse_u128(s: &str) -> PResult<u128> {
         None => clean.parse(),
     };
     r.map_err(|_| format!("bad number `{s}`"))
+}
+
+/// Parses a whole string as one construct (types in comments, tests).
+pub fn parse_str<T>(s: &str, f: impl FnOnce(&mut Parser) -> PResult<T>) -> PResult<T> {
+    let line = lex_line(s)?;
+    let mut p = Parser::new(&line);
+    let v = f(&mut p)?;
+    p.expect_end()?;
+    Ok(v)
 }

@@ -1,0 +1,73 @@
+#!/bin/sh
+# Golden tests: tests/golden/NAME.mir.json is the input; next to it
+#   NAME.mir NAME.ssa NAME.nvvm NAME.llir   exact dump of that stage
+#   NAME.ptx                                lines that must appear in the PTX, in order
+#                                           ("!text" means text must NOT appear);
+#                                           the PTX is also validated with ptxas
+#   NAME.err                                expected stderr (exit 1, no output file)
+# UPDATE=1 rewrites the exact-dump and .err expectations (review the diff).
+set -u
+cd "$(dirname "$0")"
+OXIDEC=${OXIDEC:-../../build/bin/oxidec}
+PTXAS=${PTXAS:-${CUDA_HOME:-/usr/local/cuda}/bin/ptxas}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "PASS $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/    /' "$2" | head -40; }
+
+check_stage() {   # name stage
+	exp="$1.$2"
+	"$OXIDEC" "$1.mir.json" --emit="$2" -o "$TMP/out" 2>"$TMP/stderr" || { bad "$1 ($2): oxidec failed" "$TMP/stderr"; return; }
+	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/out" "$exp"; fi
+	if diff -u "$exp" "$TMP/out" >"$TMP/diff"; then ok "$1 ($2)"; else bad "$1 ($2)" "$TMP/diff"; fi
+}
+
+# Ordered substrings: each expected line must occur after the previous one.
+check_ptx() {
+	"$OXIDEC" "$1.mir.json" -o "$TMP/out.ptx" 2>"$TMP/stderr" || { bad "$1 (ptx): oxidec failed" "$TMP/stderr"; return; }
+	awk -v exp="$1.ptx" '
+		BEGIN { n = 0; while ((getline l < exp) > 0) if (l != "") want[n++] = l }
+		{ text = text $0 "\n" }
+		END {
+			pos = 1
+			for (i = 0; i < n; i++) {
+				w = want[i]
+				if (substr(w, 1, 1) == "!") {
+					if (index(text, substr(w, 2))) { print "found forbidden: " substr(w, 2); exit 1 }
+					continue
+				}
+				k = index(substr(text, pos), w)
+				if (!k) { print "missing (in order): " w; exit 1 }
+				pos += k + length(w) - 1
+			}
+		}' "$TMP/out.ptx" >"$TMP/diff" || { bad "$1 (ptx)" "$TMP/diff"; return; }
+	if [ -x "$PTXAS" ]; then
+		"$PTXAS" -arch=sm_90 "$TMP/out.ptx" -o "$TMP/out.cubin" 2>"$TMP/diff" || { bad "$1 (ptxas)" "$TMP/diff"; return; }
+		ok "$1 (ptx, ptxas)"
+	else
+		ok "$1 (ptx; ptxas not found, not validated)"
+	fi
+}
+
+check_err() {
+	rm -f "$TMP/out.ptx"
+	"$OXIDEC" "$1.mir.json" -o "$TMP/out.ptx" 2>"$TMP/stderr"
+	rc=$?
+	sed "s|$TMP/||g" "$TMP/stderr" >"$TMP/got"
+	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/got" "$1.err"; fi
+	if [ $rc -ne 1 ]; then bad "$1 (err): exit code $rc, expected 1" "$TMP/got"
+	elif [ -e "$TMP/out.ptx" ] || ls "$TMP"/out.ptx.tmp* >/dev/null 2>&1; then bad "$1 (err): an output file was left behind"
+	elif diff -u "$1.err" "$TMP/got" >"$TMP/diff"; then ok "$1 (err)"
+	else bad "$1 (err)" "$TMP/diff"; fi
+}
+
+for input in *.mir.json; do
+	name=${input%.mir.json}
+	if [ -e "$name.err" ]; then check_err "$name"; continue; fi
+	for st in mir ssa nvvm llir; do [ -e "$name.$st" ] && check_stage "$name" "$st"; done
+	[ -e "$name.ptx" ] && check_ptx "$name"
+done
+echo "golden: $pass passed, $fail failed"
+[ $fail -eq 0 ]

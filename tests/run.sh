@@ -1,0 +1,30 @@
+#!/bin/sh
+# The whole test suite without a GPU: unit tests, golden tests, exporter
+# tests.  Each suite ends with "N passed, M failed"; the totals come last.
+set -u
+cd "$(dirname "$0")/.."
+total_pass=0 total_fail=0 suites_failed=0
+
+run_suite() {   # name command...
+	name=$1; shift
+	echo "==== $name"
+	log=$(mktemp)
+	{ "$@" 2>&1; echo $? >"$log.rc"; } | tee "$log"
+	rc=$(cat "$log.rc")
+	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	p=$(echo "$line" | sed -n 's/.*\b\([0-9][0-9]*\) passed.*/\1/p')
+	f=$(echo "$line" | sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p')
+	if [ -z "$line" ]; then p=0; f=1; echo "$name: no summary line (crashed?)"; fi
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "$name: exit code $rc"; fi
+	total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+	rm -f "$log" "$log.rc"
+}
+
+for t in build/tests/test_*; do
+	[ -x "$t" ] && run_suite "unit: $(basename "$t")" "$t"
+done
+run_suite "golden" sh tests/golden/run.sh
+run_suite "exporter" sh tests/exporter/run.sh
+echo
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

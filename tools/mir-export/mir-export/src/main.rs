@@ -1,0 +1,6 @@
+mod adts;
+mod json;
+mod layout;
+mod mirparse;
+mod types;
+fn main() {}
