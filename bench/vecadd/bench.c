@@ -158,16 +158,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench: out of host memory\n");
 		return 1;
 	}
-	for (size_t i = 0; i < N; i++) {
-		a[i] = random_float();
-		b[i] = random_float();
-		want[i] = a[i] + b[i];
-	}
 	OX_CHECK(ox_init());
 	OX_CHECK(ox_device_name(name, sizeof name));
 	printf("device: %s\n", name);
 	load(&ox, argv[1]);
 	load(&nv, argv[2]);
+	for (size_t i = 0; i < N; i++) {
+		a[i] = random_float();
+		b[i] = random_float();
+		want[i] = a[i] + b[i];
+	}
 	OX_CHECK(ox_alloc(&da, N * sizeof(float)));
 	OX_CHECK(ox_alloc(&db, N * sizeof(float)));
 	OX_CHECK(ox_alloc(&dc, N * sizeof(float)));

@@ -19,6 +19,7 @@
 
 #include <llvm-c/Analysis.h>
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ LLVMTypeRef emit_type(EmitCtx *e, const Type *t)
 	switch (t->kind) {
 	case TY_VOID: return LLVMVoidTypeInContext(e->ctx);
 	case TY_BOOL: return LLVMInt1TypeInContext(e->ctx);
-	case TY_INT: return LLVMIntTypeInContext(e->ctx, t->bits);
+	case TY_INT: return t->bits ? LLVMIntTypeInContext(e->ctx, t->bits) : NULL;
 	case TY_PTR: return LLVMPointerTypeInContext(e->ctx, t->addrspace);
 	case TY_FLOAT:
 		if (t->bits == 16)
@@ -215,6 +216,18 @@ static void add_byval(EmitCtx *e, LLVMValueRef fn, unsigned i, const Param *p)
 		LLVMAddAttributeAtIndex(fn, i + 1, LLVMCreateEnumAttribute(e->ctx, align, p->byval_align));
 }
 
+/* Kernels keep their names in PTX (the host looks them up); LLVM renames
+ * internal symbols with characters PTX does not allow, but not these. */
+static bool is_ptx_identifier(const char *s)
+{
+	if (!*s || isdigit((unsigned char)*s))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '$')
+			return false;
+	return true;
+}
+
 static bool declare_func(EmitCtx *e, Func *f)
 {
 	LLVMTypeRef ret = emit_type(e, f->ret);
@@ -222,6 +235,10 @@ static bool declare_func(EmitCtx *e, Func *f)
 	bool ok = ret && param_types(e, f, params);
 	if (ok && f->is_kernel && f->ret->kind != TY_VOID) {
 		diag_error("oxidec", "kernel %s must return ()", f->symbol);
+		ok = false;
+	}
+	if (ok && f->is_kernel && !is_ptx_identifier(f->symbol)) {
+		diag_error("oxidec", "kernel name '%s' is not a valid PTX identifier", f->symbol);
 		ok = false;
 	}
 	if (ok && (LLVMGetNamedFunction(e->mod, f->symbol) || LLVMGetNamedGlobal(e->mod, f->symbol))) {
@@ -265,11 +282,11 @@ static uint32_t number_blocks(Func *f)
 }
 
 /* Reverse postorder of the blocks reachable from the entry; returns how
- * many.  Iterative DFS: a stack of (block, next successor index). */
-static uint32_t compute_rpo(Func *f, uint32_t nblock, Block **rpo)
+ * many and marks them in seen[num].  Iterative DFS: a stack of (block,
+ * next successor index). */
+static uint32_t compute_rpo(Func *f, uint32_t nblock, Block **rpo, bool *seen)
 {
-	bool *seen = xmalloc(nblock + 1);
-	memset(seen, 0, nblock + 1);
+	memset(seen, 0, nblock);
 	Block **stack = xmalloc(sizeof *stack * (nblock + 1));
 	uint32_t *next = xmalloc(sizeof *next * (nblock + 1));
 	uint32_t sp = 0, npost = 0;
@@ -280,7 +297,7 @@ static uint32_t compute_rpo(Func *f, uint32_t nblock, Block **rpo)
 		uint32_t nsucc = t ? t->nsucc : 0;
 		if (next[sp - 1] < nsucc) {
 			Block *s = t->succ[next[sp - 1]++].block;
-			if (s && !seen[s->num]) {
+			if (s && s->func == f && !seen[s->num]) {
 				seen[s->num] = true;
 				stack[sp] = s, next[sp++] = 0;
 			}
@@ -294,7 +311,6 @@ static uint32_t compute_rpo(Func *f, uint32_t nblock, Block **rpo)
 		rpo[i] = rpo[npost - 1 - i];
 		rpo[npost - 1 - i] = tmp;
 	}
-	free(seen);
 	free(stack);
 	free(next);
 	return npost;
@@ -343,13 +359,11 @@ static bool make_phis(FuncEmit *fe, Block *b)
 /* Blocks in IR order (so the PTX follows the IR), a phi per argument.
  * The entry's arguments are the parameters themselves unless something
  * branches back to the entry: then they are phis fed by the prologue. */
-static bool make_blocks(FuncEmit *fe, Block **rpo, uint32_t nrpo)
+static bool make_blocks(FuncEmit *fe, const bool *reachable)
 {
 	bool entry_phis = fe->entry_phis;
-	for (uint32_t i = 0; i < nrpo; i++)
-		rpo[i]->aux = (void *)1;
 	for (Block *b = fe->f->first; b; b = b->next)
-		if (b->aux)
+		if (reachable[b->num])
 			b->aux = LLVMAppendBasicBlockInContext(fe->e->ctx, fe->fn, "");
 	for (Block *b = fe->f->first; b; b = b->next) {
 		if (!b->aux)
@@ -391,11 +405,13 @@ static bool emit_body_blocks(FuncEmit *fe)
 	Func *f = fe->f;
 	uint32_t nblock = number_blocks(f);
 	Block **rpo = xmalloc(sizeof *rpo * nblock);
-	uint32_t nrpo = compute_rpo(f, nblock, rpo);
+	bool *reachable = xmalloc(nblock);
+	uint32_t nrpo = compute_rpo(f, nblock, rpo, reachable);
 	fe->entry_phis = entry_has_preds(f);
-	bool ok = check_entry_args(fe) && make_blocks(fe, rpo, nrpo);
+	bool ok = check_entry_args(fe) && make_blocks(fe, reachable);
 	for (uint32_t i = 0; ok && i < nrpo; i++)
 		ok = emit_block(fe, rpo[i]);
+	free(reachable);
 	free(rpo);
 	return ok;
 }
@@ -430,7 +446,7 @@ LLVMBasicBlockRef emit_succ_dest(FuncEmit *fe, Op *op, uint32_t i)
 {
 	Succ *s = &op->succ[i];
 	Block *target = s->block;
-	if (!target || !target->aux) {
+	if (!target || target->func != fe->f || !target->aux) {
 		emit_op_error(fe, op, "successor %u is not a block of this function", i);
 		return NULL;
 	}

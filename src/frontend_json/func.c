@@ -41,8 +41,15 @@ static bool read_locals(Fb *fb, cJSON *jfn)
 	JPath lp = jpath_field(fb->a, fb->path, "locals");
 	cJSON_ArrayForEach(l, locals) {
 		fb->lty[i] = fe_type(jpath_index(fb->a, lp, (int)i), fb->f, l, "ty");
-		if (!fb->lty[i++])
+		if (!fb->lty[i])
 			return false;
+		if (!fb->lty[i]->has_layout) {
+			fb_set_span(fb, json_get_opt(l, "span"));
+			fb_error(fb, "local _%u of type `%s` has no layout (unsized values and unnamed "
+			         "types cannot be stored in a kernel's locals)", i, fb->lty[i]->name);
+			return false;
+		}
+		i++;
 	}
 	if (fb->nlocal == 0)
 		return fe_error(fb->path, "a body needs at least the return local _0"), false;

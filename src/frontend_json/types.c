@@ -240,9 +240,13 @@ static void fill_type(Module *m, Arena *a, JPath p, FeFile *f, RType *t, cJSON *
 	default:
 		break;
 	}
-	cJSON *l = json_get(p, j, "layout", cJSON_Object);
-	if (l)
+	cJSON *l = json_get_opt(j, "layout");
+	t->align = 1;
+	t->abi = ABI_MEMORY;
+	if (l) {
+		t->has_layout = true;
 		parse_layout(m, a, jpath_field(a, p, "layout"), t, l);
+	}
 }
 
 static RType *find_type(Module *m, const char *name)

@@ -129,7 +129,8 @@ struct RType {
 	const char *path;    /* RT_ADT, RT_FNDEF, RT_CLOSURE */
 	Variant *variants;   /* RT_ADT; RT_TUPLE uses variants[0] for its fields */
 	uint32_t nvariant;
-	/* layout */
+	/* layout (has_layout false: unsized, or rustc gave none) */
+	bool has_layout;
 	uint64_t size;
 	uint32_t align;
 	AbiKind abi;

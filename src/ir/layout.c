@@ -34,7 +34,7 @@ bool rtype_is_fat_ptr(const RType *t)
 
 bool rtype_is_zst(const RType *t)
 {
-	return t->size == 0;
+	return t->has_layout && t->size == 0;
 }
 
 bool rtype_is_scalar(const RType *t)

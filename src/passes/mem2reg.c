@@ -23,7 +23,7 @@
 
 #include <string.h>
 
-enum { NONE = UINT32_MAX };
+#define NONE UINT32_MAX   /* no block: unreachable, or above the entry */
 
 typedef struct {
 	Op *term;            /* terminator of the predecessor */

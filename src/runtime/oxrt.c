@@ -148,10 +148,14 @@ static const char *error_hint(CUresult r)
 {
 	switch (r) {
 	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+		return "the kernel trapped: a Rust panic (a failed bounds check, "
+		       "unwrap, overflow check...) lowers to PTX trap; the CUDA "
+		       "context is now unusable";
 	case CUDA_ERROR_LAUNCH_FAILED:
+		return "the kernel failed while running, most likely it trapped "
+		       "(a Rust panic); the CUDA context is now unusable";
 	case CUDA_ERROR_ASSERT:
-		return "the kernel trapped: a Rust panic (e.g. a failed bounds "
-		       "check) or an explicit trap; the CUDA context is now "
+		return "a device-side assert fired; the CUDA context is now "
 		       "unusable";
 	case CUDA_ERROR_ILLEGAL_ADDRESS:
 		return "the kernel accessed invalid memory: a bad pointer, or "
@@ -197,6 +201,8 @@ static int bind_symbols(void)
 
 int ox_init(void)
 {
+	CUcontext ctx = NULL;
+
 	if (drv.ctx != NULL)
 		return 0;
 	drv.lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -206,11 +212,13 @@ int ox_init(void)
 	if (bind_symbols() != 0 ||
 	    cu_check(drv.init(0), "cuInit", "0") != 0 ||
 	    cu_check(drv.device_get(&drv.dev, 0), "cuDeviceGet", "0") != 0 ||
-	    cu_check(drv.primary_retain(&drv.ctx, drv.dev),
-	             "cuDevicePrimaryCtxRetain", "device 0") != 0)
+	    cu_check(drv.primary_retain(&ctx, drv.dev),
+	             "cuDevicePrimaryCtxRetain", "device 0") != 0 ||
+	    cu_check(drv.ctx_set_current(ctx), "cuCtxSetCurrent",
+	             "device 0") != 0)
 		return -1;
-	return cu_check(drv.ctx_set_current(drv.ctx), "cuCtxSetCurrent",
-	                "device 0");
+	drv.ctx = ctx;
+	return 0;
 }
 
 void ox_shutdown(void)

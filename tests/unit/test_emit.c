@@ -349,6 +349,25 @@ static void build_misc(void)
 	ret(&b);
 }
 
+/* entry_loop(out, n) { while n > 0 { n -= 1; *out = n } } written as a
+ * branch back to the entry block (whose arguments are the parameters),
+ * plus a block nothing reaches, which must be dropped. */
+static void build_entry_loop(void)
+{
+	Func *f = func("entry_loop", true, ir_type_void(M), 2, (Type *[]){P1, I32});
+	Block *dec = ir_block_new(f), *done = ir_block_new(f), *dead = ir_block_new(f);
+	Builder b = at(f->first);
+	condbr(&b, cmp(&b, OP_LLIR_ICMP, PRED_SGT, arg(f, 1), cst(&b, I32, 0)), dec, 0, NULL, done, 0, NULL);
+	b = at(dec);
+	Value *n2 = op2(&b, OP_LLIR_SUB, I32, arg(f, 1), cst(&b, I32, 1));
+	store(&b, n2, arg(f, 0), 4);
+	br(&b, f->first, 2, (Value *[]){arg(f, 0), n2});
+	b = at(done);
+	ret(&b);
+	b = at(dead);
+	br(&b, dec, 0, NULL);
+}
+
 static void build_module(void)
 {
 	M = ir_module_new(arena_new());
@@ -370,6 +389,7 @@ static void build_module(void)
 	build_saxpy();
 	build_div();
 	build_misc();
+	build_entry_loop();
 }
 
 /* ---------------------------------------------------------- checking */
@@ -449,6 +469,7 @@ static void check_o0(const char *ptx)
 	check_common(ptx, "O0");
 	check_ptx(ptx, "O0", "helper", L(".func", "mul", "add"), NULL);
 	check_ptx(ptx, "O0", "call_k", L(".entry", "call", "helper"), NULL);
+	check_ptx(ptx, "O0", "entry_loop", L(".entry", "setp", "add.s32", "st.global.b32", "bra"), NULL);
 	check_ptx(ptx, "O0", "misc_k", L(".entry", "__local_depot", "st.v2.b64", "st.global", "1069547520"), NULL);
 	check_ptx(ptx, "O0", "switch_k", L(".entry", ", 10;", "setp.eq", ", 20;", ", 20;", ", 30;"), NULL);
 	check_ptx(ptx, "O0", "loop_sum", L(".entry", "setp", "add.s32", "bra", "st.global.b32"), NULL);
@@ -465,6 +486,7 @@ static void check_o3(const char *ptx)
 	check_common(ptx, "O3");
 	/* helper is internal: inlined into call_k and dropped */
 	check_ptx(ptx, "O3", "call_k", L(".entry", "st.global.b32"), L("call.uni", "call "));
+	check_ptx(ptx, "O3", "entry_loop", L(".entry", "setp", "st.global.b32"), NULL);
 	check_ptx(ptx, "O3", "misc_k", L(".entry", "st.global"), L("__local_depot"));
 	check_ptx(ptx, "O3", "switch_k", L(".entry", "switch", "st.global.b32"), NULL);
 	check(!strstr(ptx, " helper("), "O3 helper inlined and removed", NULL);
@@ -554,7 +576,7 @@ static void test_errors(void)
 	check(!bad && diag_errors() == before + 1, "error: unknown arch", NULL);
 
 	Module *saved = M;
-	M = ir_module_new(arena_new());
+	Module *m1 = M = ir_module_new(arena_new());
 	Type *p1 = ir_type_ptr(M, AS_GLOBAL);
 	Func *f = func("bad_intrinsic", true, ir_type_void(M), 1, (Type *[]){p1});
 	Builder b = at(f->first);
@@ -573,12 +595,14 @@ static void test_errors(void)
 	before = diag_errors();
 	check(e && !emit_module(e, M) && diag_errors() > before, "error: mir op reaching emit", NULL);
 	emit_free(e);
+	arena_free(m1->arena);
 	arena_free(m2->arena);
 	M = saved;
 }
 
 int main(void)
 {
+	setvbuf(stdout, NULL, _IOLBF, 0);   /* keep PASS lines and diagnostics in order */
 	verbose = getenv("TEST_EMIT_VERBOSE") != NULL;
 	build_module();
 	if (verbose)
@@ -586,6 +610,7 @@ int main(void)
 	test_level(0);
 	test_level(3);
 	test_errors();
+	arena_free(M->arena);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;
 }

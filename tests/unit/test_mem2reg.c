@@ -590,13 +590,13 @@ static uint32_t rnd(uint32_t n)
 /* Random loads, stores, adds and @obs calls over values of this block. */
 static void gen_body(Fixture *t, Builder *b, Value **slots, uint32_t nslot, Value **pool, uint32_t *np)
 {
-	for (uint32_t i = rnd(6); i > 0; i--) {
+	for (uint32_t i = rnd(8); i > 0; i--) {
 		Value *v = pool[rnd(*np)], *s = slots[rnd(nslot)];
-		switch (rnd(5)) {
-		case 0: pool[(*np)++] = load(b, s, t->i32); break;
-		case 1: store(b, v, s); break;
-		case 2: pool[(*np)++] = bin(b, OP_MIR_ADD, t->i32, v, cnst(b, t->i32, rnd(3))); break;
-		case 3: store(b, cnst(b, t->i32, rnd(4)), s); break;
+		switch (rnd(6)) {
+		case 0: case 1: pool[(*np)++] = load(b, s, t->i32); break;
+		case 2: store(b, v, s); break;
+		case 3: pool[(*np)++] = bin(b, OP_MIR_ADD, t->i32, v, cnst(b, t->i32, rnd(3))); break;
+		case 4: store(b, cnst(b, t->i32, rnd(4)), s); break;
 		default: ir_build(b, OP_MIR_CALL, 0, NULL, 1, &v, 0)->sym = "obs"; break;
 		}
 	}
@@ -610,8 +610,8 @@ static void gen_edge(Fixture *t, Op *op, uint32_t i, uint32_t nblock)
 
 static void gen_term(Fixture *t, Builder *b, uint32_t nblock, Value **pool, uint32_t np)
 {
-	Value *v = pool[rnd(np)];
-	uint32_t kind = rnd(4);
+	Value *v = pool[np - 1 - rnd(np)];
+	uint32_t kind = rnd(5);
 	if (kind == 0) {
 		ret(b, v);
 	} else if (kind == 1) {
@@ -627,7 +627,7 @@ static void gen_term(Fixture *t, Builder *b, uint32_t nblock, Value **pool, uint
 
 static Fixture *gen_program(void)
 {
-	uint32_t nblock = 1 + rnd(8), nslot = 1 + rnd(4);
+	uint32_t nblock = 1 + rnd(8), nslot = 1 + rnd(3);
 	Fixture *t = fixture("random", nblock, 1, (RType *[]){ &rt_i32 }, &rt_i32);
 	Builder b = at(t, 0);
 	Value *slots[5], *pool[64];
@@ -658,7 +658,7 @@ static bool same_trace(const Trace *x, const Trace *y)
 static void test_random_programs(void)
 {
 	rng_state = 2463534242u;
-	for (int iter = 0; iter < 3000; iter++) {
+	for (int iter = 0; iter < 20000; iter++) {
 		Fixture *t = gen_program();
 		Trace before[4], after;
 		for (uint32_t p = 0; p < 4; p++)

@@ -326,7 +326,7 @@ mod tests {
 
     #[test]
     fn reads_rustc_diagnostics() {
-        let v = parse(r#"{"message":"layout_of(u8) = \\u00e9","spans":[{"line_start":3,"x":-1.5}],"ok":true}"#).unwrap();
+        let v = parse(r#"{"message":"layout_of(u8) = \u00e9","spans":[{"line_start":3,"x":-1.5}],"ok":true}"#).unwrap();
         assert_eq!(v.get("message"), Some(&Json::Str("layout_of(u8) = \u{e9}".into())));
         assert_eq!(v.get("ok"), Some(&Json::Bool(true)));
     }

@@ -168,15 +168,20 @@ pub fn layout_attr(minor: u32) -> &'static str {
     }
 }
 
-/// The crate root followed by one `type __oxide_layout_N = T;` per type.
-/// `names[i]` must be nameable from the crate root (full paths, `'static`).
-pub fn probe_source(root_src: &str, attr: &str, names: &[String]) -> String {
+/// The crate root followed by one `type __oxide_layout_N = T;` per type,
+/// and the 1-based line of the first of them. `names[i]` must be nameable
+/// from the crate root (full paths, `'static`).
+pub fn probe_source(root_src: &str, attr: &str, names: &[String]) -> (String, usize) {
     let mut s = root_src.to_string();
-    s.push_str("\n// --- appended by mir-export: layout probe ---\n");
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s.push_str("// --- appended by mir-export: layout probe ---\n");
+    let first_line = s.matches('\n').count() + 1;
     for (i, name) in names.iter().enumerate() {
         s.push_str(&format!("#[{attr}] #[allow(non_camel_case_types, dead_code)] type __oxide_layout_{i} = {name};\n"));
     }
-    s
+    (s, first_line)
 }
 
 /// Reads the probe's JSON diagnostics: `result[i]` is the layout of
@@ -194,7 +199,7 @@ pub fn read_probe_output(stderr: &str, count: usize, first_line: usize) -> Vec<R
         } else {
             continue;
         };
-        if out[i].as_ref().map_or(true, |r| r.is_err() && result.is_ok()) {
+        if out[i].as_ref().is_none_or(|r| r.is_err() && result.is_ok()) {
             out[i] = Some(result);
         }
     }
@@ -377,7 +382,7 @@ fn layout_from_tree(t: &Dbg) -> Result<Layout, String> {
     let size = t.field("size")?.bytes()?;
     let align = t.field("align")?.bytes()?;
     let repr = t.field("backend_repr").or_else(|_| t.field("abi"))?;
-    let uninhabited = t.field("uninhabited").map_or(false, |u| u.atom() == "true");
+    let uninhabited = t.field("uninhabited").is_ok_and(|u| u.atom() == "true");
     let (abi, scalars) = backend_repr(repr, uninhabited)?;
     let fields = field_offsets(t.field("fields")?)?;
     let variants_tree = t.field("variants")?;
@@ -407,7 +412,7 @@ fn scalar(t: &Dbg) -> Result<Scalar, String> {
     let mut s = match value.name() {
         "Int" => {
             let bits: u32 = value.items()[0].atom().trim_start_matches('I').parse().map_err(|_| "bad integer size")?;
-            Scalar::int(bits, value.items().get(1).map_or(false, |b| b.atom() == "true"))
+            Scalar::int(bits, value.items().get(1).is_some_and(|b| b.atom() == "true"))
         }
         "Float" => Scalar::float(value.items()[0].atom().trim_start_matches('F').parse().map_err(|_| "bad float size")?),
         "Pointer" => Scalar::ptr(false),

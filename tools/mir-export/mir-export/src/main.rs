@@ -1,6 +1,195 @@
+//! mir-export: compiles a Rust GPU kernel crate with rustc, reads the MIR
+//! text rustc prints, and writes it as oxide-mir JSON for oxidec.
+//!
+//! Pipeline (one function each below): check the toolchain (toolchain.rs),
+//! build the MIR with cargo (driver.rs), parse it (mirparse/), read the
+//! ADT declarations of the sources (adts.rs), export reachable bodies with
+//! rustc's layouts (export/, layout.rs, types.rs), write the file (json.rs).
+
 mod adts;
+mod cli;
+mod diag;
+mod driver;
+mod export;
 mod json;
 mod layout;
 mod mirparse;
+mod toolchain;
 mod types;
-fn main() {}
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use cli::{Command, Options};
+use diag::{DResult, Diag};
+use driver::{Build, LayoutProbe, RustcCommand};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(record) = std::env::var_os(driver::RECORD_ENV) {
+        return ExitCode::from(driver::run_as_wrapper(Path::new(&record), &args) as u8);
+    }
+    match cli::parse_args(&args) {
+        Ok(Command::Help) => print!("{}", cli::HELP),
+        Ok(Command::Version) => println!("mir-export {}", env!("CARGO_PKG_VERSION")),
+        Ok(Command::Export(opts)) => {
+            if let Err(d) = run(&opts) {
+                eprintln!("{d}");
+                return ExitCode::from(1);
+            }
+        }
+        Err(msg) => {
+            eprintln!("mir-export: error: {msg}\nTry `mir-export --help`.");
+            return ExitCode::from(2);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn run(opts: &Options) -> DResult<()> {
+    let rustc = toolchain::pick_rustc(opts.rustc.as_deref());
+    let info = toolchain::probe_rustc(&rustc, &mut |w| eprintln!("mir-export: warning: {w}"))?;
+    let krate = KernelCrate::open(&opts.input)?;
+    let result = export_crate(opts, &info, &krate);
+    krate.cleanup(opts.keep_temps);
+    let doc = result?;
+    write_atomically(&opts.output, &doc.to_pretty())
+}
+
+fn export_crate(opts: &Options, info: &toolchain::RustcInfo, krate: &KernelCrate) -> DResult<json::Json> {
+    let build = Build {
+        manifest_dir: &krate.manifest_dir,
+        target_dir: krate.manifest_dir.join("target").join("mir-export"),
+        rustc: info,
+        verbose: opts.verbose,
+    };
+    let cmd = build.run_cargo()?;
+    let mir_path = cmd.output_file("mir");
+    let text = fs::read_to_string(&mir_path).map_err(|e| driver::io_err(&mir_path, e))?;
+    let mir = mirparse::parse_mir_file(&text)
+        .map_err(|e| Diag::at(format!("{}:{}", mir_path.display(), e.line), format!("cannot parse rustc's MIR: {}", e.msg)))?;
+    let adts = read_adt_decls(&cmd);
+    let externs: Vec<String> = cmd.externs().into_iter().map(|e| e.0).collect();
+    let crate_name = cmd.crate_name().unwrap_or("kernels").to_string();
+    let input = export::ExportInput {
+        mir: &mir,
+        crate_name: &crate_name,
+        crate_dir: &krate.user_dir,
+        rustc: info,
+        adts: &adts,
+        extern_crates: &externs,
+    };
+    let probe = LayoutProbe { cmd: &cmd, rustc: info, keep_temps: opts.keep_temps, verbose: opts.verbose };
+    export::export(&input, &mut |names| probe.run(names))
+}
+
+/// ADT declarations of the kernel crate and its dependencies, from the
+/// source files listed in their dep-info files.
+fn read_adt_decls(cmd: &RustcCommand) -> adts::AdtTable {
+    let mut table = adts::AdtTable::new();
+    let mut d_files = vec![cmd.output_file("d")];
+    for (_, lib) in cmd.externs() {
+        // `.../liboxide_device-HASH.rlib` → `.../oxide_device-HASH.d`
+        let stem = lib.file_stem().map(|s| s.to_string_lossy().trim_start_matches("lib").to_string());
+        if let Some(stem) = stem {
+            d_files.push(lib.with_file_name(format!("{stem}.d")));
+        }
+    }
+    for d in d_files {
+        for src in driver::dep_info_sources(&d) {
+            if let Ok(text) = fs::read_to_string(cmd.cwd.join(&src)) {
+                table.add_source(&text);
+            }
+        }
+    }
+    table
+}
+
+/// Writes next to the destination, then renames: a failed run never
+/// leaves a partial or stale-looking output file.
+fn write_atomically(path: &Path, text: &str) -> DResult<()> {
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp{}",
+        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        std::process::id()
+    ));
+    fs::write(&tmp, text).map_err(|e| driver::io_err(&tmp, e))?;
+    fs::rename(&tmp, path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        driver::io_err(path, e)
+    })
+}
+
+/// The crate to build: a crate directory, or a generated crate around a
+/// single `.rs` file.
+struct KernelCrate {
+    manifest_dir: PathBuf,
+    /// Files below this directory are the user's (spans, diagnostics).
+    user_dir: PathBuf,
+    /// The generated crate of FILE.rs mode, removed afterwards.
+    temp: Option<PathBuf>,
+}
+
+impl KernelCrate {
+    fn open(input: &Path) -> DResult<KernelCrate> {
+        let abs = fs::canonicalize(input).map_err(|e| driver::io_err(input, e))?;
+        if abs.is_dir() {
+            if !abs.join("Cargo.toml").is_file() {
+                return Err(Diag::new(format!("{}: no Cargo.toml in this directory", input.display())));
+            }
+            return Ok(KernelCrate { manifest_dir: abs.clone(), user_dir: abs, temp: None });
+        }
+        if abs.extension().is_none_or(|e| e != "rs") {
+            return Err(Diag::new(format!("{}: expected a crate directory or a .rs file", input.display())));
+        }
+        Self::generate(&abs)
+    }
+
+    /// A crate whose library is `file` and which depends on oxide-device.
+    fn generate(file: &Path) -> DResult<KernelCrate> {
+        let device = find_oxide_device()?;
+        let stem = file.file_stem().unwrap_or_default().to_string_lossy().replace('-', "_");
+        let dir = std::env::temp_dir().join(format!("mir-export-{}-{stem}", std::process::id()));
+        let manifest = format!(
+            "[package]\nname = \"{stem}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
+             [lib]\npath = {file:?}\n\n\
+             [dependencies]\noxide-device = {{ path = {device:?} }}\n\n\
+             [workspace]\n\n[profile.release]\npanic = \"abort\"\n",
+        );
+        fs::create_dir_all(&dir).map_err(|e| driver::io_err(&dir, e))?;
+        fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| driver::io_err(&dir, e))?;
+        let user_dir = file.parent().unwrap_or(Path::new("/")).to_path_buf();
+        Ok(KernelCrate { manifest_dir: dir.clone(), user_dir, temp: Some(dir) })
+    }
+
+    fn cleanup(&self, keep: bool) {
+        match (&self.temp, keep) {
+            (Some(dir), true) => eprintln!("mir-export: kept the generated crate {}", dir.display()),
+            (Some(dir), false) => {
+                let _ = fs::remove_dir_all(dir);
+            }
+            (None, _) => {}
+        }
+    }
+}
+
+/// `$OXIDE_DEVICE_DIR`, else the first of `tools/mir-export/oxide-device`
+/// (a source tree, e.g. exe in build/bin), `oxide-device` (the workspace,
+/// exe in its target dir) and `share/oxidec/oxide-device` (an install)
+/// found in a directory above the executable.
+fn find_oxide_device() -> DResult<PathBuf> {
+    if let Some(dir) = std::env::var_os("OXIDE_DEVICE_DIR") {
+        return Ok(PathBuf::from(dir));
+    }
+    let exe = std::env::current_exe().map_err(|e| Diag::new(format!("cannot find my own executable: {e}")))?;
+    for base in exe.ancestors().skip(1) {
+        for rel in ["tools/mir-export/oxide-device", "oxide-device", "share/oxidec/oxide-device"] {
+            let cand = base.join(rel);
+            if cand.join("Cargo.toml").is_file() {
+                return Ok(cand);
+            }
+        }
+    }
+    Err(Diag::new("cannot find the oxide-device crate; set OXIDE_DEVICE_DIR to its directory"))
+}

@@ -127,7 +127,8 @@ impl TypeTable {
                 j.push("kind", "fndef");
                 j.push("path", path.to_string());
             }
-            Ty::FnPtr(_) | Ty::Dyn(_) | Ty::Param(_) => j.push("kind", "opaque"),
+            // Rejected by the exporter before they reach the table.
+            Ty::FnPtr(_) | Ty::Dyn(_) => j.push("kind", "opaque"),
             Ty::Closure(c) => {
                 j.push("kind", "closure");
                 j.push("path", c.as_str());
@@ -189,27 +190,6 @@ impl TypeTable {
     pub fn note_discriminant(&mut self, adt: usize, v: u32, value: i128) {
         if let Some(info) = self.entries[adt].adt.as_mut() {
             info.explicit_discr.insert(v, value);
-        }
-    }
-
-    /// The declaration-order index of variant `name` of ADT `adt`.
-    pub fn variant_index(&self, adt: usize, name: &str) -> Result<u32, String> {
-        let e = &self.entries[adt];
-        let decl = e.adt.as_ref().and_then(|a| a.decl.as_ref());
-        match decl {
-            Some(d) if d.kind == AdtKind::Enum => d
-                .variants
-                .iter()
-                .position(|n| n == name)
-                .map(|i| i as u32)
-                .ok_or_else(|| format!("`{}` has no variant `{name}`", e.ty)),
-            Some(_) => Ok(0),
-            None if self.adt_kind(e) == AdtKind::Struct && e.layout.is_some() => Ok(0),
-            None => Err(format!(
-                "the variant order of enum `{}` is unknown (its declaration was not found in the crate's \
-                 sources or mir-export's table of core enums)",
-                e.ty
-            )),
         }
     }
 }
@@ -336,7 +316,7 @@ fn probe_path(p: &Path, extern_crates: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mirparse::parser::{parse_str, Parser};
+    use crate::mirparse::parser::parse_str;
 
     fn ty(s: &str) -> Ty {
         parse_str(s, |p| p.ty()).unwrap()

@@ -79,15 +79,6 @@ impl Path {
         p.segments.pop();
         p
     }
-
-    /// The same path written as a type (`Option<u32>`, not `Option::<u32>`).
-    pub fn as_type_path(&self) -> Path {
-        let mut p = self.clone();
-        for s in &mut p.segments {
-            s.turbofish = false;
-        }
-        p
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -111,8 +102,6 @@ pub enum Ty {
     FnPtr(String),
     Closure(String),
     Dyn(String),
-    /// A generic parameter of a body printed generically (`T`).
-    Param(String),
 }
 
 pub const INT_TYPES: [(&str, u32, bool); 12] = [
@@ -150,15 +139,11 @@ impl Ty {
         Ty::Tuple(Vec::new())
     }
 
-    pub fn usize() -> Ty {
-        Ty::primitive("usize").unwrap()
-    }
-
-    /// Whether the type mentions a generic parameter, a closure or `dyn`:
-    /// such types cannot be named in a layout probe.
+    /// Whether the type mentions a closure or `dyn`: such types cannot be
+    /// named in a layout probe.
     pub fn is_unnameable(&self) -> bool {
         match self {
-            Ty::Param(_) | Ty::Closure(_) | Ty::Dyn(_) => true,
+            Ty::Closure(_) | Ty::Dyn(_) => true,
             Ty::Tuple(v) => v.iter().any(Ty::is_unnameable),
             Ty::Array(t, _) | Ty::Slice(t) => t.is_unnameable(),
             Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => pointee.is_unnameable(),
@@ -207,7 +192,7 @@ impl fmt::Display for Ty {
             Ty::Ptr { mutable, pointee } => write!(f, "*{} {pointee}", if *mutable { "mut" } else { "const" }),
             Ty::Adt(p) => write!(f, "{p}"),
             Ty::FnDef { sig, path } => write!(f, "{sig} {{{path}}}"),
-            Ty::FnPtr(s) | Ty::Closure(s) | Ty::Dyn(s) | Ty::Param(s) => f.write_str(s),
+            Ty::FnPtr(s) | Ty::Closure(s) | Ty::Dyn(s) => f.write_str(s),
         }
     }
 }
@@ -383,6 +368,8 @@ pub struct Block {
 pub struct LocalDecl {
     pub ty: Ty,
     pub mutable: bool,
+    /// The scope the declaration is in (for span resolution).
+    pub scope: u32,
     pub span: Option<SrcSpan>,
 }
 

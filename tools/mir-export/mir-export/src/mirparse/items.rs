@@ -100,7 +100,7 @@ impl Reader<'_> {
             blocks: Vec::new(),
         };
         for (n, ty) in args {
-            set_local(&mut body, n, LocalDecl { ty, mutable: false, span: None });
+            set_local(&mut body, n, LocalDecl { ty, mutable: false, scope: 0, span: None });
         }
         self.decls(&mut body)?;
         self.blocks(&mut body)?;
@@ -303,17 +303,29 @@ fn local_decl(body: &mut Body, line: &Line) -> PResult<()> {
         return Err("expected `:` in a local declaration".into());
     }
     let ty = p.ty()?;
-    let span = line.comment.as_deref().and_then(|c| c.split_once(" at ")).and_then(|(_, s)| parse_span(s));
-    set_local(body, local, LocalDecl { ty, mutable, span });
+    // `[return place ]in scope S at SPAN`
+    let (scope, span) = match line.comment.as_deref().and_then(|c| c.split_once(" at ")) {
+        Some((head, s)) => (head.rsplit(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0), parse_span(s)),
+        None => (0, None),
+    };
+    set_local(body, local, LocalDecl { ty, mutable, scope, span });
     Ok(())
 }
 
 /// `debug NAME => _N;` (composite forms such as `debug ((x: T).0: u32) => _5`
 /// and `debug x => (*_1)` carry no plain local name and are skipped).
+/// Arguments are declared only in the header; their `debug` line gives
+/// them a span.
 fn debug_decl(body: &mut Body, line: &Line) {
     if let [_, Tok::Ident(name), Tok::Punct("=>"), Tok::Local(n), Tok::Punct(";")] = line.toks.as_slice() {
         if !body.debug_names.iter().any(|(_, m)| m == n) {
             body.debug_names.push((name.clone(), *n));
+        }
+        let span = line.comment.as_deref().and_then(|c| c.split_once(" at ")).and_then(|(_, s)| parse_span(s));
+        if let Some(Some(decl)) = body.locals.get_mut(*n as usize) {
+            if decl.span.is_none() {
+                decl.span = span;
+            }
         }
     }
 }

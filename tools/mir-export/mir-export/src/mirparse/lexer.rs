@@ -328,7 +328,7 @@ mod tests {
             .unwrap()
             .toks;
         assert_eq!(t[1], Tok::ImplAt("<impl at src/lib.rs:5:10: 5:15>".into()));
-        assert_eq!(t[7], Tok::Closure("{closure@src/lib.rs:29:13: 29:21}".into()));
+        assert_eq!(t[8], Tok::Closure("{closure@src/lib.rs:29:13: 29:21}".into()));
         assert_eq!(toks("Mode::A::{constant#0}")[4], "{constant#0}");
         assert_eq!(toks("const {alloc1: &[u32; 4]}")[1], "{");
     }

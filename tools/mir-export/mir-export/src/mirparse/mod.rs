@@ -11,4 +11,4 @@ pub mod parser;
 #[cfg(test)]
 mod tests;
 
-pub use items::{parse_mir_file, parse_span, MirError};
+pub use items::parse_mir_file;

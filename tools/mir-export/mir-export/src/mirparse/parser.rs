@@ -244,9 +244,9 @@ impl<'a> Parser<'a> {
             if let Some(t) = Ty::primitive(name) {
                 return Ok(t);
             }
-            // A lone capitalised name that is not a known type of this
-            // crate is a generic parameter of a generically printed body;
-            // export.rs decides, as it knows the crate's types.
+            // A lone name that is no type of this crate is a generic
+            // parameter of a generically printed body; the exporter
+            // decides, as it knows the crate's types.
         }
         Ok(Ty::Adt(path))
     }
@@ -294,7 +294,8 @@ impl<'a> Parser<'a> {
             t => return Err(format!("expected a path segment, found `{t}`")),
         };
         let mut seg = Segment { name, args: Vec::new(), turbofish: false };
-        if value && self.is_punct("::") && matches!(self.peek_at(1), Some(Tok::Punct("<"))) {
+        let impl_follows = matches!(self.peek_at(2), Some(Tok::Ident(w)) if w == "impl");
+        if value && self.is_punct("::") && matches!(self.peek_at(1), Some(Tok::Punct("<"))) && !impl_follows {
             self.pos += 2;
             seg.turbofish = true;
             seg.args = self.generic_args()?;
@@ -820,7 +821,7 @@ impl<'a> Parser<'a> {
             msg_args.push(self.operand()?);
         }
         self.expect_punct(")")?;
-        let (target, _) = self.targets("success")?;
+        let target = self.targets("success")?;
         let target = target.ok_or("assert without a success target")?;
         Ok(TerminatorKind::Assert { cond, expected, msg, msg_args, target })
     }
@@ -830,7 +831,7 @@ impl<'a> Parser<'a> {
         self.expect_punct("(")?;
         let place = self.place()?;
         self.expect_punct(")")?;
-        let (target, _) = self.targets("return")?;
+        let target = self.targets("return")?;
         Ok(TerminatorKind::Drop { place, target: target.ok_or("drop without a return target")? })
     }
 
@@ -849,31 +850,24 @@ impl<'a> Parser<'a> {
             // Spread arguments of `extern "rust-call"` print as `move _3`.
             p.operand()
         })?;
-        let (target, _) = self.targets("return")?;
+        let target = self.targets("return")?;
         Ok(TerminatorKind::Call { dest, callee, args, target })
     }
 
-    /// `-> [label: bbN, unwind ...]` or `-> unwind ...`; the unwind action
-    /// is irrelevant with `-Cpanic=abort` and returned only as text.
-    fn targets(&mut self, label: &str) -> PResult<(Option<u32>, String)> {
+    /// `-> [label: bbN, unwind ...];` or `-> unwind ...;`. The unwind
+    /// action is irrelevant with `-Cpanic=abort` and skipped.
+    fn targets(&mut self, label: &str) -> PResult<Option<u32>> {
         self.expect_punct("->")?;
         let mut target = None;
-        let bracketed = self.eat_punct("[");
-        if bracketed && self.eat_ident(label) {
+        if self.eat_punct("[") && self.eat_ident(label) {
             self.expect_punct(":")?;
             target = Some(self.block_ref()?);
-            self.eat_punct(",");
         }
-        let start = self.pos;
-        while !self.at_end() && !self.is_punct(";") && !(bracketed && self.is_punct("]") && self.peek_at(1) == Some(&Tok::Punct(";"))) {
-            self.pos += 1;
+        if self.toks.last() != Some(&Tok::Punct(";")) {
+            return Err("expected `;` at the end of the terminator".into());
         }
-        let unwind = self.text_since(start);
-        if bracketed {
-            self.expect_punct("]")?;
-        }
-        self.expect_punct(";")?;
-        Ok((target, unwind))
+        self.pos = self.toks.len();
+        Ok(target)
     }
 }
 

@@ -1,0 +1,348 @@
+//! Runs cargo and rustc: builds the kernel crate's MIR, then asks rustc for
+//! layouts through a probe (see layout.rs and MIR-EXPORT.md).
+//!
+//! cargo is run as
+//!
+//! ```text
+//! RUSTC_BOOTSTRAP=1 RUSTFLAGS=-Zcross-crate-inline-threshold=always \
+//! cargo rustc --offline --release --lib --target-dir DIR/target/mir-export -- --emit=mir FLAGS
+//! ```
+//!
+//! with mir-export itself as `RUSTC_WORKSPACE_WRAPPER`: in that role it
+//! records the exact rustc command of the kernel crate (arguments, working
+//! directory, cargo's environment) before running it. The probe reruns that
+//! command on a copy of the crate root, so it sees the same dependencies,
+//! edition, cfgs and flags without re-deriving any of them.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::diag::{DResult, Diag};
+use crate::layout::{self, Layout};
+use crate::toolchain::RustcInfo;
+
+/// Set in the environment of cargo; tells the wrapper where to record.
+pub const RECORD_ENV: &str = "__OXIDE_MIR_EXPORT_RECORD";
+
+/// rustc flags for the kernel crate (MIR-EXPORT.md, "Flags").
+pub const MIR_FLAGS: &[&str] = &[
+    "--emit=mir",
+    "-Copt-level=3",
+    "-Cpanic=abort",
+    "-Cdebug-assertions=off",
+    "-Coverflow-checks=off",
+    "-Zmir-opt-level=4",
+    "-Zinline-mir",
+    "-Zinline-mir-threshold=100000",
+    "-Zinline-mir-hint-threshold=100000",
+    "-Zinline-mir-forwarder-threshold=100000",
+    "-Zcross-crate-inline-threshold=always",
+    "-Ztrim-diagnostic-paths=no",
+    "-Zmir-include-spans=yes",
+    // JumpThreading can duplicate a barrier into divergent branches.
+    "-Zmir-enable-passes=-JumpThreading",
+];
+
+/// The kernel crate's rustc invocation, as recorded by the wrapper.
+#[derive(Debug, Default)]
+pub struct RustcCommand {
+    pub cwd: PathBuf,
+    pub env: Vec<(String, String)>,
+    pub args: Vec<String>,
+}
+
+impl RustcCommand {
+    fn arg_value(&self, name: &str) -> Option<&str> {
+        let eq = format!("{name}=");
+        self.args.iter().enumerate().find_map(|(i, a)| {
+            if a == name {
+                self.args.get(i + 1).map(String::as_str)
+            } else {
+                a.strip_prefix(&eq)
+            }
+        })
+    }
+
+    pub fn crate_name(&self) -> Option<&str> {
+        self.arg_value("--crate-name")
+    }
+
+    /// The crate root: the one positional `.rs` argument.
+    pub fn root_index(&self) -> Option<usize> {
+        self.args.iter().position(|a| a.ends_with(".rs") && !a.starts_with('-'))
+    }
+
+    fn extra_filename(&self) -> String {
+        self.args
+            .iter()
+            .enumerate()
+            .find_map(|(i, a)| {
+                let v = if a == "-C" { self.args.get(i + 1)? } else { a.strip_prefix("-C")? };
+                v.strip_prefix("extra-filename=")
+            })
+            .unwrap_or("")
+            .to_string()
+    }
+
+    fn out_dir(&self) -> PathBuf {
+        self.cwd.join(self.arg_value("--out-dir").unwrap_or("."))
+    }
+
+    /// `--extern name=path` pairs.
+    pub fn externs(&self) -> Vec<(String, PathBuf)> {
+        let mut out = Vec::new();
+        for (i, a) in self.args.iter().enumerate() {
+            let spec = if a == "--extern" { self.args.get(i + 1) } else { None };
+            if let Some((name, path)) = spec.and_then(|s| s.split_once('=')) {
+                out.push((name.to_string(), self.cwd.join(path)));
+            }
+        }
+        out
+    }
+
+    /// `<out-dir>/<crate>-<hash>.<ext>`.
+    pub fn output_file(&self, ext: &str) -> PathBuf {
+        let name = self.crate_name().unwrap_or("lib");
+        self.out_dir().join(format!("{name}{}.{ext}", self.extra_filename()))
+    }
+
+    /// Text form: one `C cwd`, `E key=value` or `A arg` per line, with `\`
+    /// and newlines escaped.
+    pub fn serialize(&self) -> String {
+        let mut s = format!("C {}\n", escape(&self.cwd.to_string_lossy()));
+        for (k, v) in &self.env {
+            s.push_str(&format!("E {}={}\n", escape(k), escape(v)));
+        }
+        for a in &self.args {
+            s.push_str(&format!("A {}\n", escape(a)));
+        }
+        s
+    }
+
+    pub fn deserialize(text: &str) -> Option<RustcCommand> {
+        let mut c = RustcCommand::default();
+        for line in text.lines() {
+            let (tag, v) = line.split_at_checked(2)?;
+            let v = unescape(v);
+            match tag {
+                "C " => c.cwd = PathBuf::from(v),
+                "E " => c.env.push(v.split_once('=').map(|(k, v)| (k.to_string(), v.to_string()))?),
+                "A " => c.args.push(v),
+                _ => return None,
+            }
+        }
+        Some(c)
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('\n', "\\n")
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some(o) => out.push(o),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Wrapper mode: `mir-export RUSTC ARGS...` as cargo's workspace wrapper.
+/// Records the command when it builds MIR, then runs rustc unchanged.
+pub fn run_as_wrapper(record: &Path, rustc_and_args: &[String]) -> i32 {
+    let Some((rustc, args)) = rustc_and_args.split_first() else { return 2 };
+    if args.iter().any(|a| a == "--emit=mir") {
+        let cmd = RustcCommand {
+            cwd: std::env::current_dir().unwrap_or_default(),
+            env: std::env::vars().filter(|(k, _)| k.starts_with("CARGO")).collect(),
+            args: args.to_vec(),
+        };
+        if let Err(e) = fs::write(record, cmd.serialize()) {
+            eprintln!("mir-export: error: cannot write {}: {e}", record.display());
+            return 1;
+        }
+    }
+    match Command::new(rustc).args(args).status() {
+        Ok(s) => s.code().unwrap_or(1),
+        Err(e) => {
+            eprintln!("mir-export: error: cannot run {rustc}: {e}");
+            1
+        }
+    }
+}
+
+/// How to call cargo for one kernel crate.
+pub struct Build<'a> {
+    pub manifest_dir: &'a Path,
+    pub target_dir: PathBuf,
+    pub rustc: &'a RustcInfo,
+    pub verbose: bool,
+}
+
+impl Build<'_> {
+    /// One record per rustc: when cargo finds the crate fresh it runs no
+    /// rustc, and the record of the build that made those files is reused.
+    fn record_path(&self) -> PathBuf {
+        let commit: String = self.rustc.commit_hash.chars().take(12).collect();
+        self.target_dir.join(format!("oxide-rustc-command-{}-{commit}.txt", self.rustc.release))
+    }
+
+    /// Builds the crate's MIR; returns the recorded rustc command.
+    pub fn run_cargo(&self) -> DResult<RustcCommand> {
+        let exe = std::env::current_exe().map_err(|e| Diag::new(format!("cannot find my own executable: {e}")))?;
+        fs::create_dir_all(&self.target_dir).map_err(|e| io_err(&self.target_dir, e))?;
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut cmd = Command::new(&cargo);
+        cmd.current_dir(self.manifest_dir)
+            .args(["rustc", "--offline", "--release", "--lib", "--target-dir"])
+            .arg(&self.target_dir)
+            .arg("--")
+            .args(MIR_FLAGS)
+            .env("RUSTC_BOOTSTRAP", "1")
+            .env("RUSTFLAGS", "-Zcross-crate-inline-threshold=always")
+            .env("RUSTC", &self.rustc.path)
+            .env("RUSTC_WORKSPACE_WRAPPER", &exe)
+            .env(RECORD_ENV, self.record_path());
+        if self.verbose {
+            eprintln!("mir-export: running {cmd:?}");
+        }
+        run_captured(cmd, self.verbose, "cargo could not build the kernel crate")?;
+        let text = fs::read_to_string(self.record_path()).map_err(|e| {
+            let hint = format!("(remove {} and try again)", self.target_dir.display());
+            Diag::new(format!("{}: {e} {hint}", self.record_path().display()))
+        })?;
+        RustcCommand::deserialize(&text).ok_or_else(|| Diag::new("corrupt record of the rustc command"))
+    }
+}
+
+/// Runs a command; on failure returns `what` with the command's stderr.
+fn run_captured(mut cmd: Command, verbose: bool, what: &str) -> DResult<std::process::Output> {
+    if verbose {
+        cmd.stderr(Stdio::inherit());
+    }
+    let out = cmd.output().map_err(|e| Diag::new(format!("cannot run {:?}: {e}", cmd.get_program())))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        return Err(Diag::new(format!("{what}:\n{}", stderr.trim_end())));
+    }
+    Ok(out)
+}
+
+pub fn io_err(path: &Path, e: std::io::Error) -> Diag {
+    Diag::new(format!("{}: {e}", path.display()))
+}
+
+/// Asks rustc for the layouts of `names` (types spelled from the crate
+/// root) by compiling a copy of the crate root with probe aliases appended.
+pub struct LayoutProbe<'a> {
+    pub cmd: &'a RustcCommand,
+    pub rustc: &'a RustcInfo,
+    pub keep_temps: bool,
+    pub verbose: bool,
+}
+
+impl LayoutProbe<'_> {
+    pub fn run(&self, names: &[String]) -> DResult<Vec<Result<Layout, String>>> {
+        let root_index = self.cmd.root_index().ok_or_else(|| Diag::new("cannot find the crate root in rustc's arguments"))?;
+        let root = self.cmd.cwd.join(&self.cmd.args[root_index]);
+        let src = fs::read_to_string(&root).map_err(|e| io_err(&root, e))?;
+        let (text, first_line) = layout::probe_source(&src, layout::layout_attr(self.rustc.minor), names);
+        // The probe must sit next to the root so that `mod x;` resolves.
+        let probe_file = root.with_file_name(format!(".oxide-layout-probe-{}.rs", std::process::id()));
+        let out_dir = self.cmd.out_dir().join(format!("oxide-layout-probe-{}", std::process::id()));
+        fs::write(&probe_file, text).map_err(|e| io_err(&probe_file, e))?;
+        let result = self.compile(root_index, &probe_file, &out_dir);
+        if self.keep_temps {
+            eprintln!("mir-export: kept the layout probe {}", probe_file.display());
+        } else {
+            let _ = fs::remove_file(&probe_file);
+            let _ = fs::remove_dir_all(&out_dir);
+        }
+        Ok(layout::read_probe_output(&result?, names.len(), first_line))
+    }
+
+    /// Compiles the probe with the recorded arguments; returns stderr
+    /// (the layouts are error diagnostics, so rustc's exit status is 1).
+    fn compile(&self, root_index: usize, probe_file: &Path, out_dir: &Path) -> DResult<String> {
+        let mut args = Vec::new();
+        let mut skip = false;
+        for (i, a) in self.cmd.args.iter().enumerate() {
+            if std::mem::take(&mut skip) {
+                continue;
+            }
+            match a.as_str() {
+                "--out-dir" | "-o" | "--emit" => skip = true,
+                _ if i == root_index => args.push(probe_file.to_string_lossy().into_owned()),
+                _ if a.starts_with("--emit=") || a.starts_with("--out-dir=") || a.starts_with("--error-format=") => {}
+                _ => args.push(a.clone()),
+            }
+        }
+        args.extend(["--emit=metadata".into(), "--error-format=json".into(), "-Zcrate-attr=feature(rustc_attrs)".into()]);
+        args.push(format!("--out-dir={}", out_dir.display()));
+        let mut cmd = Command::new(&self.rustc.path);
+        cmd.current_dir(&self.cmd.cwd).args(&args).env("RUSTC_BOOTSTRAP", "1").envs(self.cmd.env.iter().cloned());
+        if self.verbose {
+            eprintln!("mir-export: layout probe: {cmd:?}");
+        }
+        let out = cmd.output().map_err(|e| Diag::new(format!("cannot run {}: {e}", self.rustc.path.display())))?;
+        Ok(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// Source files listed in a rustc dep-info (`.d`) file.
+pub fn dep_info_sources(d_file: &Path) -> Vec<PathBuf> {
+    let Ok(text) = fs::read_to_string(d_file) else { return Vec::new() };
+    let mut out: Vec<PathBuf> = Vec::new();
+    for line in text.lines() {
+        let Some((_, deps)) = line.split_once(": ") else { continue };
+        for d in deps.split_whitespace().filter(|d| d.ends_with(".rs")) {
+            let p = PathBuf::from(d);
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_record_round_trips() {
+        let c = RustcCommand {
+            cwd: "/w/k".into(),
+            env: vec![("CARGO_PKG_NAME".into(), "k".into())],
+            args: vec![
+                "--crate-name".into(),
+                "k".into(),
+                "src/lib.rs".into(),
+                "-C".into(),
+                "extra-filename=-ab12".into(),
+                "--out-dir".into(),
+                "/w/k/target/release/deps".into(),
+                "--extern".into(),
+                "oxide_device=/w/t/liboxide_device-1.rlib".into(),
+                "--cfg".into(),
+                "a\\b\nc".into(),
+            ],
+        };
+        let back = RustcCommand::deserialize(&c.serialize()).unwrap();
+        assert_eq!(back.args, c.args);
+        assert_eq!(back.env, c.env);
+        assert_eq!(back.root_index(), Some(2));
+        assert_eq!(back.output_file("mir"), PathBuf::from("/w/k/target/release/deps/k-ab12.mir"));
+        assert_eq!(back.externs()[0].0, "oxide_device");
+    }
+}

@@ -1,0 +1,419 @@
+//! One MIR body → an oxide-mir `Body`: locals, blocks, statements,
+//! terminators, places, operands and rvalues, each in the JSON shape of
+//! docs/oxide-mir-format.md.
+
+use crate::adts::AdtKind;
+use crate::diag::{DResult, Diag};
+use crate::json::Json;
+use crate::mirparse::ast::*;
+use crate::obj;
+
+use super::callee::Resolved;
+use super::Exporter;
+
+/// Where a statement or terminator is: for types, errors and spans.
+#[derive(Clone, Copy)]
+pub(super) struct Ctx<'b> {
+    pub body: &'b Body,
+    pub scope: u32,
+    pub span: Option<&'b SrcSpan>,
+    pub const_comments: &'b [(String, String)],
+}
+
+impl<'a> Exporter<'a> {
+    pub(super) fn body_json(&mut self, body: &'a Body, kernel: Option<&str>) -> DResult<Json> {
+        let root = Ctx { body, scope: 0, span: body.locals[0].as_ref().and_then(|l| l.span.as_ref()), const_comments: &[] };
+        let locals = self.locals_json(body)?;
+        let mut blocks = Vec::new();
+        for b in &body.blocks {
+            blocks.push(self.block_json(body, b)?);
+        }
+        let kind = match (kernel, body.kind) {
+            (Some(_), _) => "kernel",
+            (None, BodyKind::Fn) => "device",
+            (None, _) => "const",
+        };
+        let span = self.span_json(root);
+        Ok(obj![
+            "name" => body.name.as_str(),
+            "symbol" => kernel.map_or_else(|| self.symbol(&body.name), str::to_string),
+            "kind" => kind,
+            "kernel" => kernel.map(|k| obj!["name" => k, "attrs" => obj![]]),
+            "span" => span,
+            "arg_count" => body.arg_count,
+            "locals" => locals,
+            "blocks" => blocks,
+        ])
+    }
+
+    /// A PTX-safe, crate-qualified symbol for a device function or constant.
+    fn symbol(&self, name: &str) -> String {
+        let mut s = format!("{}__", self.input.crate_name);
+        for c in name.chars() {
+            s.push(if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' });
+        }
+        s
+    }
+
+    fn locals_json(&mut self, body: &'a Body) -> DResult<Vec<Json>> {
+        let mut out = Vec::new();
+        for (n, decl) in body.locals.iter().enumerate() {
+            let decl = decl.as_ref().ok_or_else(|| Diag::new(format!("`{}`: local _{n} is not declared", body.name)))?;
+            let ctx = Ctx { body, scope: decl.scope, span: decl.span.as_ref(), const_comments: &[] };
+            let ty = self.ty(&decl.ty, ctx)?;
+            let name = body.debug_names.iter().find(|(_, l)| *l as usize == n).map(|(s, _)| s.as_str());
+            let span = self.span_json(ctx);
+            out.push(obj!["ty" => ty, "mutable" => decl.mutable, "name" => name, "span" => span]);
+        }
+        Ok(out)
+    }
+
+    fn block_json(&mut self, body: &'a Body, b: &'a Block) -> DResult<Json> {
+        let mut stmts = Vec::new();
+        for s in &b.statements {
+            let ctx = Ctx { body, scope: s.scope, span: s.span.as_ref(), const_comments: &s.const_comments };
+            let mut j = self.statement_json(&s.kind, ctx)?;
+            j.push("span", self.span_json(ctx));
+            stmts.push(j);
+        }
+        let t = &b.terminator;
+        let ctx = Ctx { body, scope: t.scope, span: t.span.as_ref(), const_comments: &t.const_comments };
+        let mut term = self.terminator_json(&t.kind, ctx)?;
+        term.push("span", self.span_json(ctx));
+        Ok(obj!["statements" => stmts, "terminator" => term, "cleanup" => b.cleanup])
+    }
+
+    pub(super) fn span_json(&mut self, ctx: Ctx) -> Json {
+        let resolved = self.spans.resolve(ctx.body, ctx.scope, ctx.span);
+        self.spans.intern(resolved.as_ref())
+    }
+
+    pub(super) fn err(&self, ctx: Ctx, msg: impl Into<String>) -> Diag {
+        Diag::at(self.loc(ctx.body, ctx.scope, ctx.span), msg)
+    }
+
+    /// Interns a type, rejecting those oxidec cannot represent.
+    pub(super) fn ty(&mut self, ty: &Ty, ctx: Ctx) -> DResult<usize> {
+        if let Some(why) = self.unsupported_ty(ty) {
+            return Err(self.err(ctx, why));
+        }
+        Ok(self.types.intern(ty))
+    }
+
+    fn unsupported_ty(&self, ty: &Ty) -> Option<String> {
+        match ty {
+            Ty::Dyn(d) => Some(format!("trait objects (`{d}`) are not supported")),
+            Ty::FnPtr(f) => Some(format!("function pointers (`{f}`) are not supported")),
+            Ty::Adt(p) if self.is_type_param(p) => Some(format!(
+                "generic type parameter `{p}`: this body is printed generically by rustc; \
+                 make the function `#[inline(always)]` or non-generic"
+            )),
+            Ty::Adt(p) => p.all_args().find_map(|a| match a {
+                GenericArg::Type(t) => self.unsupported_ty(t),
+                _ => None,
+            }),
+            Ty::Tuple(v) => v.iter().find_map(|t| self.unsupported_ty(t)),
+            Ty::Array(t, _) | Ty::Slice(t) | Ty::Ref { pointee: t, .. } | Ty::Ptr { pointee: t, .. } => {
+                self.unsupported_ty(t)
+            }
+            _ => None,
+        }
+    }
+
+    /// A one-segment type path that no declaration in the crate matches is
+    /// a generic parameter (local types print as `Name` at the crate root).
+    fn is_type_param(&self, p: &Path) -> bool {
+        p.qself.is_none()
+            && p.segments.len() == 1
+            && p.segments[0].args.is_empty()
+            && !p.segments[0].name.starts_with('<')
+            && matches!(self.input.adts.lookup(&p.segments[0].name), Ok(None))
+    }
+
+    // ---- places ------------------------------------------------------------
+
+    /// The place and its type; field projections teach the type table the
+    /// field types of ADTs.
+    pub(super) fn place_json(&mut self, p: &Place, ctx: Ctx) -> DResult<(Json, Ty)> {
+        let decl = ctx.body.locals.get(p.local as usize).and_then(|d| d.as_ref());
+        let mut ty = decl.ok_or_else(|| self.err(ctx, format!("use of undeclared local _{}", p.local)))?.ty.clone();
+        let mut variant = 0u32;
+        let mut projs = Vec::new();
+        for proj in &p.proj {
+            let (j, next) = self.proj_json(proj, &ty, &mut variant, ctx)?;
+            projs.push(j);
+            ty = next;
+        }
+        Ok((obj!["local" => p.local, "projection" => projs], ty))
+    }
+
+    fn proj_json(&mut self, proj: &Proj, base: &Ty, variant: &mut u32, ctx: Ctx) -> DResult<(Json, Ty)> {
+        let bad = |what: &str| format!("cannot apply {what} to a value of type `{base}`");
+        Ok(match proj {
+            Proj::Deref => {
+                let t = base.pointee().ok_or_else(|| self.err(ctx, bad("`*`")))?.clone();
+                (obj!["kind" => "deref"], t)
+            }
+            Proj::Field(f, t) => {
+                let ti = self.ty(t, ctx)?;
+                if matches!(base, Ty::Adt(_)) {
+                    let adt = self.ty(base, ctx)?;
+                    self.types.note_field(adt, *variant, *f, ti);
+                }
+                *variant = 0;
+                (obj!["kind" => "field", "index" => *f, "ty" => ti], t.clone())
+            }
+            Proj::Index(l) => {
+                let t = base.elem().ok_or_else(|| self.err(ctx, bad("indexing")))?.clone();
+                (obj!["kind" => "index", "local" => *l], t)
+            }
+            Proj::ConstIndex { offset, min_length, from_end } => {
+                let t = base.elem().ok_or_else(|| self.err(ctx, bad("indexing")))?.clone();
+                let j = obj![
+                    "kind" => "constant_index",
+                    "offset" => offset.to_string(),
+                    "min_length" => min_length.to_string(),
+                    "from_end" => *from_end,
+                ];
+                (j, t)
+            }
+            Proj::Subslice { from, to, from_end } => {
+                let j = obj!["kind" => "subslice", "from" => from.to_string(), "to" => to.to_string(), "from_end" => *from_end];
+                (j, base.clone())
+            }
+            Proj::Downcast(name) => {
+                *variant = self.variant_of(base, name, ctx)?;
+                (obj!["kind" => "downcast", "variant" => *variant, "name" => name.as_str()], base.clone())
+            }
+        })
+    }
+
+    /// Declaration index of variant `name` of enum type `ty`.
+    pub(super) fn variant_of(&mut self, ty: &Ty, name: &str, ctx: Ctx) -> DResult<u32> {
+        self.ty(ty, ctx)?;
+        let Ty::Adt(p) = ty else { return Err(self.err(ctx, format!("`{ty}` has no variants"))) };
+        let decl = self.input.adts.lookup(&p.bare()).map_err(|m| self.err(ctx, m))?;
+        match decl {
+            Some(d) if d.kind == AdtKind::Enum => d.variants.iter().position(|v| v == name).map(|i| i as u32).ok_or_else(|| {
+                self.err(ctx, format!("enum `{}` has no variant `{name}` in its declaration", p.bare()))
+            }),
+            Some(_) => Ok(0),
+            // A struct literal names the struct itself.
+            None if p.last_name() == name => Ok(0),
+            None => Err(self.err(
+                ctx,
+                format!(
+                    "cannot tell the declaration order of the variants of `{ty}` (needed for `{name}`): \
+                     its declaration is neither in the crate's sources nor in mir-export's table of core enums"
+                ),
+            )),
+        }
+    }
+
+    // ---- operands ------------------------------------------------------------
+
+    pub(super) fn operand_json(&mut self, op: &Operand, ctx: Ctx) -> DResult<Json> {
+        match op {
+            Operand::Copy(p) => Ok(obj!["kind" => "copy", "place" => self.place_json(p, ctx)?.0]),
+            Operand::Move(p) => Ok(obj!["kind" => "move", "place" => self.place_json(p, ctx)?.0]),
+            Operand::Const(c) => {
+                let ty = self.const_ty(c, ctx)?;
+                let ti = self.ty(&ty, ctx)?;
+                let value = self.const_json(c, &ty, ctx)?;
+                let span = self.span_json(ctx);
+                Ok(obj!["kind" => "constant", "ty" => ti, "const" => value, "span" => span])
+            }
+        }
+    }
+
+    fn operands_json(&mut self, ops: &[Operand], ctx: Ctx) -> DResult<Vec<Json>> {
+        ops.iter().map(|o| self.operand_json(o, ctx)).collect()
+    }
+
+    // ---- statements ----------------------------------------------------------
+
+    fn statement_json(&mut self, s: &StatementKind, ctx: Ctx) -> DResult<Json> {
+        Ok(match s {
+            StatementKind::Assign(place, rv) => {
+                let (pj, pty) = self.place_json(place, ctx)?;
+                obj!["kind" => "assign", "place" => pj, "rvalue" => self.rvalue_json(rv, &pty, ctx)?]
+            }
+            StatementKind::SetDiscriminant(place, v) => {
+                obj!["kind" => "set_discriminant", "place" => self.place_json(place, ctx)?.0, "variant" => *v]
+            }
+            StatementKind::Assume(op) => obj!["kind" => "assume", "operand" => self.operand_json(op, ctx)?],
+            StatementKind::CopyNonOverlapping { src, dst, count } => obj![
+                "kind" => "copy_nonoverlapping",
+                "src" => self.operand_json(src, ctx)?,
+                "dst" => self.operand_json(dst, ctx)?,
+                "count" => self.operand_json(count, ctx)?,
+            ],
+            StatementKind::Ignored => unreachable!("ignored statements are dropped by the parser"),
+        })
+    }
+
+    /// `dest_ty` is the type of the assigned place: the result type.
+    fn rvalue_json(&mut self, rv: &Rvalue, dest_ty: &Ty, ctx: Ctx) -> DResult<Json> {
+        Ok(match rv {
+            Rvalue::Use(op) => obj!["kind" => "use", "operand" => self.operand_json(op, ctx)?],
+            Rvalue::Repeat(op, n) => obj!["kind" => "repeat", "operand" => self.operand_json(op, ctx)?, "count" => n.as_str()],
+            Rvalue::Ref { mutable, place } => {
+                obj!["kind" => "ref", "mutable" => *mutable, "place" => self.place_json(place, ctx)?.0]
+            }
+            Rvalue::RawPtr { mutable, place } => {
+                obj!["kind" => "raw_ptr", "mutable" => *mutable, "place" => self.place_json(place, ctx)?.0]
+            }
+            Rvalue::Cast { kind, operand, ty } => obj![
+                "kind" => "cast",
+                "cast" => kind.as_str(),
+                "operand" => self.operand_json(operand, ctx)?,
+                "ty" => self.ty(ty, ctx)?,
+            ],
+            Rvalue::Binary { op, lhs, rhs } => obj![
+                "kind" => "binary",
+                "op" => op.as_str(),
+                "lhs" => self.operand_json(lhs, ctx)?,
+                "rhs" => self.operand_json(rhs, ctx)?,
+            ],
+            Rvalue::Unary { op, operand } => {
+                obj!["kind" => "unary", "op" => op.as_str(), "operand" => self.operand_json(operand, ctx)?]
+            }
+            Rvalue::Nullary { op, ty } => obj!["kind" => "nullary", "op" => op.as_str(), "ty" => self.ty(ty, ctx)?],
+            Rvalue::Discriminant(p) => obj!["kind" => "discriminant", "place" => self.place_json(p, ctx)?.0],
+            Rvalue::CopyForDeref(p) => obj!["kind" => "copy_for_deref", "place" => self.place_json(p, ctx)?.0],
+            Rvalue::Aggregate { kind, fields } => self.aggregate_json(kind, fields, dest_ty, ctx)?,
+        })
+    }
+
+    fn aggregate_json(&mut self, kind: &AggregateKind, fields: &[Operand], dest_ty: &Ty, ctx: Ctx) -> DResult<Json> {
+        let ty = self.ty(dest_ty, ctx)?;
+        let fields = self.operands_json(fields, ctx)?;
+        let mut j = obj!["kind" => "aggregate"];
+        match kind {
+            AggregateKind::Tuple => j.push("aggregate", "tuple"),
+            AggregateKind::Array => j.push("aggregate", "array"),
+            AggregateKind::Closure(_) => j.push("aggregate", "closure"),
+            AggregateKind::RawPtr(_) => j.push("aggregate", "raw_ptr"),
+            AggregateKind::Adt(path) => {
+                j.push("aggregate", "adt");
+                let variant = self.variant_of(dest_ty, path.last_name(), ctx)?;
+                j.push("variant", variant);
+            }
+        }
+        j.push("ty", ty);
+        j.push("fields", fields);
+        Ok(j)
+    }
+
+    // ---- terminators -----------------------------------------------------------
+
+    fn terminator_json(&mut self, t: &TerminatorKind, ctx: Ctx) -> DResult<Json> {
+        Ok(match t {
+            TerminatorKind::Goto(bb) => obj!["kind" => "goto", "target" => *bb],
+            TerminatorKind::SwitchInt { discr, targets, otherwise } => {
+                let arms: Vec<Json> =
+                    targets.iter().map(|(v, bb)| obj!["value" => v.to_string(), "target" => *bb]).collect();
+                obj!["kind" => "switch_int", "discr" => self.operand_json(discr, ctx)?, "targets" => arms, "otherwise" => *otherwise]
+            }
+            TerminatorKind::Return => obj!["kind" => "return"],
+            TerminatorKind::Unreachable => obj!["kind" => "unreachable"],
+            TerminatorKind::UnwindResume => obj!["kind" => "unwind_resume"],
+            TerminatorKind::UnwindTerminate => obj!["kind" => "unwind_terminate"],
+            TerminatorKind::Call { dest, callee, args, target } => self.call_json(dest, callee, args, *target, ctx)?,
+            TerminatorKind::Assert { cond, expected, msg, target, .. } => obj![
+                "kind" => "assert",
+                "cond" => self.operand_json(cond, ctx)?,
+                "expected" => *expected,
+                "msg" => assert_kind(msg),
+                "text" => msg.as_str(),
+                "target" => *target,
+            ],
+            TerminatorKind::Drop { place, target } => {
+                obj!["kind" => "drop", "place" => self.place_json(place, ctx)?.0, "target" => *target]
+            }
+        })
+    }
+
+    fn call_json(&mut self, dest: &Place, callee: &Callee, args: &[Operand], target: Option<u32>, ctx: Ctx) -> DResult<Json> {
+        let Callee::Path(path) = callee else {
+            return Err(self.err(ctx, "calls through function pointers or closure values are not supported"));
+        };
+        let bodies = &self.bodies;
+        let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
+        let resolved = self.callees.resolve(path, target.is_none(), &has_body).map_err(|m| self.err(ctx, m))?;
+        let callee = match resolved {
+            Resolved::Function(name) => {
+                self.enqueue(&name);
+                let symbol = self.symbol_for(&name);
+                obj!["kind" => "function", "name" => name, "symbol" => symbol]
+            }
+            Resolved::Intrinsic { name, types, consts } => {
+                let tys = types.iter().map(|t| self.ty(t, ctx).map(Json::from)).collect::<DResult<Vec<_>>>()?;
+                let consts: Vec<Json> = consts.into_iter().map(Json::from).collect();
+                obj!["kind" => "intrinsic", "name" => name, "generic_args" => tys, "const_args" => consts]
+            }
+            Resolved::Device(symbol) => obj!["kind" => "device", "symbol" => symbol],
+            Resolved::Panic(name) => obj!["kind" => "panic", "name" => name],
+        };
+        Ok(obj![
+            "kind" => "call",
+            "callee" => callee,
+            "args" => self.operands_json(args, ctx)?,
+            "dest" => self.place_json(dest, ctx)?.0,
+            "target" => target,
+        ])
+    }
+
+    /// The symbol a function will have: kernels keep their name.
+    fn symbol_for(&self, name: &str) -> String {
+        let is_kernel = self.input.mir.consts.iter().any(|c| super::marker_kernel(&c.name).is_some_and(|(m, k)| {
+            if m.is_empty() { k == name } else { format!("{m}::{k}") == name }
+        }));
+        if is_kernel {
+            name.rsplit("::").next().unwrap_or(name).to_string()
+        } else {
+            self.symbol(name)
+        }
+    }
+}
+
+/// The `AssertKind` behind an assert message (rustc's `AssertKind::description`).
+fn assert_kind(msg: &str) -> Json {
+    const OVERFLOW_OPS: [(&str, &str); 7] = [
+        ("+", "Add"),
+        ("-", "Sub"),
+        ("*", "Mul"),
+        ("/", "Div"),
+        ("%", "Rem"),
+        ("shift left", "Shl"),
+        ("shift right", "Shr"),
+    ];
+    if msg.starts_with("index out of bounds") {
+        return obj!["kind" => "BoundsCheck"];
+    }
+    if msg.starts_with("attempt to negate") {
+        return obj!["kind" => "OverflowNeg"];
+    }
+    if msg.starts_with("attempt to divide") && msg.contains("by zero") {
+        return obj!["kind" => "DivisionByZero"];
+    }
+    if msg.starts_with("attempt to calculate the remainder") && msg.contains("divisor of zero") {
+        return obj!["kind" => "RemainderByZero"];
+    }
+    if msg.starts_with("misaligned pointer dereference") {
+        return obj!["kind" => "MisalignedPointerDereference"];
+    }
+    if msg.starts_with("null pointer dereference") {
+        return obj!["kind" => "NullPointerDereference"];
+    }
+    if msg.contains("which would overflow") {
+        let shift = msg.strip_prefix("attempt to ").unwrap_or("");
+        let op = OVERFLOW_OPS.iter().find(|(sym, _)| {
+            if sym.len() > 1 { shift.starts_with(sym) } else { msg.contains(&format!("{{}} {sym} {{}}")) }
+        });
+        if let Some((_, op)) = op {
+            return obj!["kind" => "Overflow", "op" => *op];
+        }
+    }
+    obj!["kind" => "Other"]
+}

@@ -1,0 +1,267 @@
+//! Resolving the callee of every `Call` terminator to one of the four kinds
+//! oxidec understands (`function`, `intrinsic`, `device`, `panic`), or to an
+//! error that names the callee.
+//!
+//! Methods are printed differently at definition and call:
+//! `fn <impl at src/lib.rs:9:1: 9:14>::f(..)` is called as `<P as Tr>::f`,
+//! inherent ones as `P::get`, closures as `<{closure@..} as Fn<..>>::call`.
+//! The impl's header is read from the source at the `impl at` span to know
+//! its trait and self type (for `#[derive]` impls the span is the derive's
+//! trait name, and the self type is the type of `self`).
+
+use std::collections::HashMap;
+
+use crate::mirparse::ast::{Body, GenericArg, Path, Ty};
+use crate::mirparse::items::parse_span;
+
+use super::spans::SpanTable;
+
+/// What a resolved callee is.
+pub enum Resolved {
+    /// A body of this MIR file, by its printed name.
+    Function(String),
+    Intrinsic { name: String, types: Vec<Ty>, consts: Vec<String> },
+    Device(String),
+    Panic(String),
+}
+
+/// One `<impl at ...>::method` body: (trait, self type) as last path
+/// segments, e.g. (`Some("Tr")`, `"P"`).
+struct ImplMethod {
+    trait_: Option<String>,
+    self_ty: String,
+    method: String,
+    body: String,
+}
+
+pub struct CalleeResolver {
+    impls: Vec<ImplMethod>,
+    /// Closure type name → body name (`{closure@..}` → `k::{closure#0}`).
+    closures: HashMap<String, String>,
+}
+
+impl CalleeResolver {
+    pub fn new(bodies: &[Body], spans: &SpanTable) -> Self {
+        let mut r = CalleeResolver { impls: Vec::new(), closures: HashMap::new() };
+        for b in bodies {
+            let first_param = b.locals.get(1).and_then(|l| l.as_ref()).map(|l| peel_refs(&l.ty));
+            if let (true, Some(Ty::Closure(c))) = (b.name.contains("{closure#"), first_param) {
+                r.closures.insert(c.clone(), b.name.clone());
+            }
+            let Some(seg) = b.path.segments.first().filter(|s| s.name.starts_with("<impl at ")) else { continue };
+            let span = seg.name.trim_start_matches("<impl at ").trim_end_matches('>');
+            let header = parse_span(span).and_then(|s| spans.source_text(&s)).unwrap_or_default();
+            let (trait_, self_ty) = impl_header(&header, first_param);
+            r.impls.push(ImplMethod { trait_, self_ty, method: b.path.last_name().to_string(), body: b.name.clone() });
+        }
+        r
+    }
+
+    /// `has_body(name)` says whether the file has a body of that name.
+    /// `Err` is the reason the call cannot be exported.
+    pub fn resolve(&self, path: &Path, diverges: bool, has_body: &dyn Fn(&str) -> bool) -> Result<Resolved, String> {
+        let bare = path.bare();
+        if let Some(name) = bare.strip_prefix("core::intrinsics::") {
+            return Ok(intrinsic(name, path));
+        }
+        let last = path.last_name();
+        if last.starts_with("__oxide_") && !has_body(&bare) {
+            return Ok(Resolved::Device(last.to_string()));
+        }
+        if is_panic_entry(&bare) {
+            if !diverges {
+                return Err(format!("`{path}` looks like a panic entry but returns"));
+            }
+            return Ok(Resolved::Panic(bare));
+        }
+        if let Some(q) = &path.qself {
+            if let Ty::Dyn(d) = &*q.self_ty {
+                return Err(format!("dynamic dispatch is not supported: the call to `{path}` goes through `{d}`"));
+            }
+            if let Ty::Closure(c) = &*q.self_ty {
+                return self.closures.get(c).cloned().map(Resolved::Function).ok_or_else(|| not_inlined(path));
+            }
+        }
+        if has_body(&bare) {
+            if path.all_args().any(|a| matches!(a, GenericArg::Type(_) | GenericArg::Const(_))) {
+                return Err(generic_not_inlined(path));
+            }
+            return Ok(Resolved::Function(bare));
+        }
+        self.impl_method(path).map(Resolved::Function).ok_or_else(|| not_inlined(path))
+    }
+
+    /// `<T as Tr>::m` or `T::m` → the `<impl at ..>::m` body implementing it.
+    fn impl_method(&self, path: &Path) -> Option<String> {
+        let method = path.last_name();
+        let (self_ty, trait_) = match &path.qself {
+            Some(q) => (ty_last_name(&q.self_ty), q.trait_.as_ref().map(|t| t.last_name().to_string())),
+            None => (path.segments.iter().rev().nth(1)?.name.clone(), None),
+        };
+        let mut found = self.impls.iter().filter(|m| m.method == method && m.self_ty == self_ty && m.trait_ == trait_);
+        let first = found.next()?;
+        // Two impls that only differ in generic arguments cannot be told apart.
+        found.next().is_none().then(|| first.body.clone())
+    }
+}
+
+fn not_inlined(path: &Path) -> String {
+    format!(
+        "call to `{path}`, which has no body in this crate (rustc did not inline it); \
+         only calls that inline fully, calls to this crate's non-generic functions, \
+         GPU primitives, intrinsics and panics are supported"
+    )
+}
+
+fn generic_not_inlined(path: &Path) -> String {
+    format!(
+        "call to the generic function `{path}` was not inlined, and rustc prints generic \
+         bodies only in generic form; mark it `#[inline(always)]` or make it non-generic"
+    )
+}
+
+/// Diverging library functions that only panic. oxidec lowers them to a trap.
+fn is_panic_entry(bare: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "core::option::unwrap_failed",
+        "core::option::expect_failed",
+        "core::result::unwrap_failed",
+        "core::str::slice_error_fail",
+        "core::cell::panic_already_borrowed",
+        "core::cell::panic_already_mutably_borrowed",
+    ];
+    bare.starts_with("core::panicking::")
+        || EXACT.contains(&bare)
+        || (bare.starts_with("core::slice::index::") && bare.ends_with("_fail"))
+}
+
+/// Intrinsic names that changed between supported releases, mapped to the
+/// newest spelling: (old name, new name, generic type argument).
+const INTRINSIC_ALIASES: &[(&str, &str, Option<&str>)] = &[
+    ("fabsf32", "fabs", Some("f32")),
+    ("fabsf64", "fabs", Some("f64")),
+    ("minnumf32", "minimum_number_nsz_f32", None),
+    ("minnumf64", "minimum_number_nsz_f64", None),
+    ("maxnumf32", "maximum_number_nsz_f32", None),
+    ("maxnumf64", "maximum_number_nsz_f64", None),
+];
+
+/// `atomic_xadd::<u32, u32, core::intrinsics::AtomicOrdering::Relaxed>`:
+/// types go to `types`, the ordering (a const generic) to `consts`.
+fn intrinsic(name: &str, path: &Path) -> Resolved {
+    let mut types = Vec::new();
+    let mut consts = Vec::new();
+    for arg in path.all_args() {
+        match arg {
+            GenericArg::Type(Ty::Adt(p)) if p.bare().starts_with("core::intrinsics::AtomicOrdering::") => {
+                consts.push(p.last_name().to_string())
+            }
+            GenericArg::Type(t) => types.push(t.clone()),
+            GenericArg::Const(c) => consts.push(c.clone()),
+            GenericArg::Lifetime => {}
+        }
+    }
+    let mut name = name.to_string();
+    if let Some((_, new, ty)) = INTRINSIC_ALIASES.iter().find(|(old, _, _)| *old == name) {
+        name = new.to_string();
+        types.extend(ty.and_then(Ty::primitive));
+    }
+    Resolved::Intrinsic { name, types, consts }
+}
+
+fn peel_refs(t: &Ty) -> &Ty {
+    match t {
+        Ty::Ref { pointee, .. } => peel_refs(pointee),
+        _ => t,
+    }
+}
+
+/// The last path segment of a type without generics (`P`, `f32`).
+fn ty_last_name(t: &Ty) -> String {
+    match t {
+        Ty::Adt(p) => p.last_name().to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Parses `impl<..> Trait<..> for Self<..>` / `impl Self` (the source text
+/// at an `<impl at ..>` span) into (trait, self type) last segments. A bare
+/// name (the span of a `#[derive(Name)]`) is a derived trait; its self type
+/// is that of the method's first parameter.
+fn impl_header(text: &str, first_param: Option<&Ty>) -> (Option<String>, String) {
+    let Some(rest) = text.strip_prefix("impl") else {
+        return (Some(text.trim().to_string()), first_param.map(ty_last_name).unwrap_or_default());
+    };
+    let rest = skip_generics(rest.trim_start());
+    let rest = rest.split(" where ").next().unwrap_or(rest);
+    match split_for(rest) {
+        Some((tr, ty)) => (Some(last_segment(tr)), last_segment(ty)),
+        None => (None, last_segment(rest)),
+    }
+}
+
+fn skip_generics(s: &str) -> &str {
+    if !s.starts_with('<') {
+        return s;
+    }
+    let mut depth = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return s[i + 1..].trim_start();
+                }
+            }
+            _ => {}
+        }
+    }
+    s
+}
+
+/// Splits `Trait<X> for Type` at the ` for ` outside angle brackets.
+fn split_for(s: &str) -> Option<(&str, &str)> {
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ if depth == 0 && s[i..].starts_with(" for ") => return Some((&s[..i], &s[i + 5..])),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `a::b::Name<T>` → `Name`; `&'a mut T` stays as written minus generics.
+fn last_segment(s: &str) -> String {
+    let s = s.trim().trim_end_matches('{').trim();
+    let no_generics = s.split('<').next().unwrap_or(s);
+    no_generics.rsplit("::").next().unwrap_or(no_generics).trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn impl_headers() {
+        assert_eq!(impl_header("impl P", None), (None, "P".into()));
+        assert_eq!(impl_header("impl Tr for P", None), (Some("Tr".into()), "P".into()));
+        assert_eq!(
+            impl_header("impl<T: Copy> ops::Add<T> for geo::Vec2<T> where T: Clone", None),
+            (Some("Add".into()), "Vec2".into())
+        );
+        let pt = Ty::Adt(Path { qself: None, segments: vec![] });
+        assert_eq!(impl_header("Clone", Some(&pt)).0.as_deref(), Some("Clone"));
+    }
+
+    #[test]
+    fn panic_entries() {
+        assert!(is_panic_entry("core::panicking::panic_fmt"));
+        assert!(is_panic_entry("core::slice::index::slice_index_fail"));
+        assert!(is_panic_entry("core::option::unwrap_failed"));
+        assert!(!is_panic_entry("core::slice::index::get"));
+    }
+}

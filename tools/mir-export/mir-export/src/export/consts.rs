@@ -1,0 +1,357 @@
+//! Constants: their types and their oxide-mir `Const` form.
+//!
+//! Scalars become exact bit patterns; `{allocN: &T}` and string literals
+//! references to allocations; `{transmute(0x..): T}` raw bytes; named
+//! constants and promoteds `unevaluated` references to their bodies (which
+//! are exported too); enum variants and small aggregates `adt`.
+
+use crate::diag::DResult;
+use crate::json::Json;
+use crate::mirparse::ast::*;
+use crate::mirparse::parser::{parse_str, parse_u128};
+use crate::obj;
+
+use super::body::Ctx;
+use super::Exporter;
+
+impl<'a> Exporter<'a> {
+    /// The type of a constant operand: from its text (literals, `{..: T}`),
+    /// from the `// + const_: Const { ty: T, val: Value(TEXT) }` comment
+    /// with the same text, or from the item it names.
+    pub(super) fn const_ty(&self, c: &Const, ctx: Ctx) -> DResult<Ty> {
+        if let Some(t) = &c.ty {
+            return Ok(t.clone());
+        }
+        let value_text = format!("Value({})", c.text);
+        if let Some((ty, _)) = ctx.const_comments.iter().find(|(_, v)| *v == value_text) {
+            return parse_str(ty, |p| p.ty()).map_err(|m| self.err(ctx, format!("type of constant `{}`: {m}", c.text)));
+        }
+        // Tuples and arrays of literals get no comment (rustc's `use_verbose`).
+        let item_tys = |items: &[Const]| items.iter().map(|i| i.ty.clone()).collect::<Option<Vec<Ty>>>();
+        match &c.val {
+            ConstVal::Tuple(items) => {
+                if let Some(tys) = item_tys(items) {
+                    return Ok(Ty::Tuple(tys));
+                }
+            }
+            ConstVal::Array(items) if !items.is_empty() => {
+                if let Some(tys) = item_tys(items) {
+                    return Ok(Ty::Array(Box::new(tys[0].clone()), items.len().to_string()));
+                }
+            }
+            _ => {}
+        }
+        if let ConstVal::Path { path, fields } = &c.val {
+            if fields.is_empty() {
+                if let Some(t) = self.named_const_ty(path) {
+                    return Ok(t);
+                }
+            }
+        }
+        Err(self.err(ctx, format!("cannot determine the type of constant `{}`", c.text)))
+    }
+
+    fn named_const_ty(&self, path: &Path) -> Option<Ty> {
+        let name = path.to_string();
+        if let Some(b) = self.bodies.get(name.as_str()) {
+            return Some(b.ret_ty.clone());
+        }
+        if let Some(item) = self.consts.get(name.as_str()) {
+            return Some(item.ty.clone());
+        }
+        builtin_const(&path.bare()).map(|(t, _)| t)
+    }
+
+    pub(super) fn const_json(&mut self, c: &Const, ty: &Ty, ctx: Ctx) -> DResult<Json> {
+        let unsupported = |ex: &Self| ex.err(ctx, format!("unsupported constant `{}` of type `{ty}`", c.text));
+        Ok(match &c.val {
+            ConstVal::Int { .. } | ConstVal::Float(_) | ConstVal::Bool(_) | ConstVal::Char(_) => {
+                scalar_json(&c.val, ty).ok_or_else(|| unsupported(self))?
+            }
+            ConstVal::Str(bytes) => {
+                let id = self.string_alloc(bytes);
+                obj!["kind" => "ref", "alloc" => id, "offset" => "0", "meta" => bytes.len().to_string()]
+            }
+            ConstVal::ByteStr(bytes) => {
+                let id = self.string_alloc(bytes);
+                obj!["kind" => "ref", "alloc" => id, "offset" => "0", "meta" => Json::Null]
+            }
+            ConstVal::Alloc { id, offset } => self.alloc_ref_json(*id, *offset, ty, ctx)?,
+            ConstVal::Transmute(hex) => {
+                // rustc prints all of the value's bytes, so the digits give
+                // the size even before layouts are known.
+                let size = self.size_of(ty).unwrap_or((hex.len() as u64).saturating_sub(2) / 2);
+                let bytes = transmute_bytes(hex, size).ok_or_else(|| unsupported(self))?;
+                obj!["kind" => "bytes", "bytes" => bytes, "relocs" => Json::Arr(vec![])]
+            }
+            ConstVal::Path { path, fields } => self.path_const_json(c, path, fields, ty, ctx)?,
+            ConstVal::Tuple(items) if items.is_empty() => obj!["kind" => "zst"],
+            ConstVal::Tuple(items) => {
+                let fields = self.field_consts(items.iter(), ctx)?;
+                obj!["kind" => "adt", "variant" => 0, "fields" => fields]
+            }
+            ConstVal::Array(items) => {
+                let elem = ty.elem().ok_or_else(|| unsupported(self))?;
+                obj!["kind" => "bytes", "bytes" => array_bytes(items, elem).ok_or_else(|| unsupported(self))?, "relocs" => Json::Arr(vec![])]
+            }
+            ConstVal::Ref(_) => return Err(unsupported(self)),
+        })
+    }
+
+    fn alloc_ref_json(&mut self, id: u32, offset: u64, ty: &Ty, ctx: Ctx) -> DResult<Json> {
+        let alloc_size = match self.allocs.get(&id) {
+            Some(a) => a.size,
+            None => return Err(self.err(ctx, format!("alloc{id} is not in rustc's output"))),
+        };
+        // A slice reference printed as `{allocN: &[T]}` covers the allocation.
+        let meta = match ty.pointee() {
+            Some(Ty::Str) => Some(alloc_size),
+            Some(Ty::Slice(e)) => self.size_of(e).filter(|&s| s > 0).map(|s| alloc_size / s),
+            _ => None,
+        };
+        self.used_allocs.insert(id);
+        Ok(obj!["kind" => "ref", "alloc" => id, "offset" => offset.to_string(), "meta" => meta.map(|m| m.to_string())])
+    }
+
+    /// Named constants, promoteds, enum variants, unit structs, fn items.
+    fn path_const_json(
+        &mut self,
+        c: &Const,
+        path: &Path,
+        fields: &[(Option<String>, Const)],
+        ty: &Ty,
+        ctx: Ctx,
+    ) -> DResult<Json> {
+        let name = path.to_string();
+        if let Ty::FnDef { path: f, .. } = ty {
+            let f = f.bare();
+            if self.bodies.get(f.as_str()).is_some_and(|b| b.kind == BodyKind::Fn) {
+                self.enqueue(&f);
+            }
+            return Ok(obj!["kind" => "fn", "function" => f]);
+        }
+        if fields.is_empty() {
+            if self.bodies.contains_key(name.as_str()) {
+                self.enqueue(&name);
+                return Ok(obj!["kind" => "unevaluated", "def" => name]);
+            }
+            if let Some(item) = self.consts.get(name.as_str()) {
+                let (value, item_ty) = (item.value.clone(), item.ty.clone());
+                return self.const_json(&value, &item_ty, ctx);
+            }
+            if let Some((t, bits)) = builtin_const(&path.bare()) {
+                return Ok(obj!["kind" => "scalar", "bits" => hex_bits(bits, self.size_of(&t).unwrap_or(8))]);
+            }
+        }
+        if !matches!(ty, Ty::Adt(_)) {
+            return Err(self.err(ctx, format!("unsupported constant `{}` of type `{ty}`", c.text)));
+        }
+        if self.is_variant_path(path, ty) {
+            let variant = self.variant_of(ty, path.last_name(), ctx)?;
+            let fields = self.field_consts(fields.iter().map(|f| &f.1), ctx)?;
+            return Ok(obj!["kind" => "adt", "variant" => variant, "fields" => fields]);
+        }
+        Err(self.err(ctx, format!("constant `{}` has no MIR body in this crate (not supported)", c.text)))
+    }
+
+    /// Whether `path` names a variant or struct of ADT `ty` (not a constant item).
+    fn is_variant_path(&self, path: &Path, ty: &Ty) -> bool {
+        let Ty::Adt(adt) = ty else { return false };
+        let bare = path.bare();
+        bare == adt.bare() || path.parent().bare() == adt.bare()
+    }
+
+    /// Fields of an aggregate constant; each must carry its type in its
+    /// text (`1_u32`, `true`, `'x'`, `NaN_f32`).
+    fn field_consts<'c>(&mut self, items: impl Iterator<Item = &'c Const>, ctx: Ctx) -> DResult<Vec<Json>> {
+        let mut out = Vec::new();
+        for item in items {
+            let ty = item
+                .ty
+                .clone()
+                .ok_or_else(|| self.err(ctx, format!("unsupported field `{}` in an aggregate constant", item.text)))?;
+            self.ty(&ty, ctx)?;
+            out.push(self.const_json(item, &ty, ctx)?);
+        }
+        Ok(out)
+    }
+
+    /// A fresh allocation holding a string literal's bytes.
+    fn string_alloc(&mut self, bytes: &[u8]) -> u32 {
+        if let Some(a) = self.string_allocs.iter().find(|a| a.bytes.iter().map(|b| b.unwrap_or(0)).eq(bytes.iter().copied())) {
+            return a.id;
+        }
+        let max_rustc = self.allocs.keys().max().copied().unwrap_or(0);
+        let id = max_rustc.max(self.string_allocs.last().map_or(0, |a| a.id)) + 1;
+        self.string_allocs.push(Alloc {
+            id,
+            static_name: None,
+            size: bytes.len() as u64,
+            align: 1,
+            bytes: bytes.iter().map(|&b| Some(b)).collect(),
+            relocs: Vec::new(),
+        });
+        self.used_allocs.insert(id);
+        id
+    }
+
+    /// Size in bytes, where known without rustc's help or from its layout.
+    pub(super) fn size_of(&mut self, ty: &Ty) -> Option<u64> {
+        let i = self.types.intern(ty);
+        self.types.get(i).layout.as_ref().map(|l| l.size)
+    }
+}
+
+/// An array of scalar literals as little-endian bytes, element after
+/// element (scalars have no padding).
+fn array_bytes(items: &[Const], elem: &Ty) -> Option<String> {
+    let mut out = String::new();
+    for item in items {
+        let (bits, size) = scalar_bits(&item.val, elem)?;
+        out.extend((0..size).map(|i| format!("{:02x}", (bits >> (8 * i)) as u8)));
+    }
+    Some(out)
+}
+
+/// `0x…` with two hex digits per byte of the type.
+fn hex_bits(bits: u128, size: u64) -> String {
+    format!("0x{:0width$x}", bits, width = (size * 2) as usize)
+}
+
+/// Scalars printed as literals: ints, floats, bools, chars.
+fn scalar_json(val: &ConstVal, ty: &Ty) -> Option<Json> {
+    let (bits, size) = scalar_bits(val, ty)?;
+    Some(obj!["kind" => "scalar", "bits" => hex_bits(bits, size)])
+}
+
+/// (bit pattern, size in bytes) of a scalar literal of type `ty`.
+fn scalar_bits(val: &ConstVal, ty: &Ty) -> Option<(u128, u64)> {
+    Some(match (val, ty) {
+        (ConstVal::Int { negative, text }, Ty::Int { bits, signed, .. }) => {
+            (int_bits(*negative, text, *bits, *signed)?, u64::from(*bits) / 8)
+        }
+        (ConstVal::Float(text), Ty::Float(32)) => (u128::from(float32_bits(text)?), 4),
+        (ConstVal::Float(text), Ty::Float(64)) => (u128::from(float64_bits(text)?), 8),
+        (ConstVal::Bool(b), Ty::Bool) => (u128::from(*b), 1),
+        (ConstVal::Char(c), Ty::Char) => (u128::from(u32::from(*c)), 4),
+        // `const 8_usize as *const u32` keeps the integer's own type; a raw
+        // pointer printed as an integer is pointer-sized.
+        (ConstVal::Int { negative: false, text }, Ty::Ptr { .. }) => (parse_u128(text).ok()?, 8),
+        _ => return None,
+    })
+}
+
+/// The two's-complement bit pattern of an integer literal (`MAX`/`MIN`
+/// print symbolically).
+fn int_bits(negative: bool, text: &str, bits: u32, signed: bool) -> Option<u128> {
+    let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
+    let top = 1u128 << (bits - 1);
+    let value = match (text, signed) {
+        ("MAX", false) => mask,
+        ("MAX", true) => top - 1,
+        ("MIN", false) => 0,
+        ("MIN", true) => top,
+        _ => parse_u128(text).ok()?,
+    };
+    let v = if negative { value.wrapping_neg() } else { value };
+    Some(v & mask)
+}
+
+/// rustc prints floats with round-trip digits (`3.1400001`, `2.14748365E+9`),
+/// `NaN`, `+Inf`, `-Inf`, `-0`. NaN payloads are not printed; a NaN becomes
+/// the canonical quiet NaN.
+fn float32_bits(text: &str) -> Option<u32> {
+    match text {
+        "NaN" | "-NaN" | "+NaN" => Some(0x7fc0_0000),
+        "+Inf" | "Inf" => Some(f32::INFINITY.to_bits()),
+        "-Inf" => Some(f32::NEG_INFINITY.to_bits()),
+        _ => text.parse::<f32>().ok().map(f32::to_bits),
+    }
+}
+
+fn float64_bits(text: &str) -> Option<u64> {
+    match text {
+        "NaN" | "-NaN" | "+NaN" => Some(0x7ff8_0000_0000_0000),
+        "+Inf" | "Inf" => Some(f64::INFINITY.to_bits()),
+        "-Inf" => Some(f64::NEG_INFINITY.to_bits()),
+        _ => text.parse::<f64>().ok().map(f64::to_bits),
+    }
+}
+
+/// `{transmute(0x0000_0001): T}` prints the value as one integer; memory
+/// order is little-endian.
+fn transmute_bytes(hex: &str, size: u64) -> Option<String> {
+    let digits = hex.strip_prefix("0x")?.replace('_', "");
+    if digits.len() as u64 > size * 2 {
+        return None;
+    }
+    let padded = format!("{:0>width$}", digits, width = (size * 2) as usize);
+    let be: Vec<&str> = (0..padded.len()).step_by(2).map(|i| &padded[i..i + 2]).collect();
+    Some(be.iter().rev().copied().collect())
+}
+
+/// Associated constants of `core` float types that stay unevaluated in
+/// constant bodies (`const LUT: [f32; 2] = [f32::NAN, 1.0]`).
+fn builtin_const(bare: &str) -> Option<(Ty, u128)> {
+    let (ty, name) = bare.strip_prefix("core::")?.split_once("::<impl ")?;
+    let (ty2, name) = name.split_once(">::")?;
+    if ty != ty2 {
+        return None;
+    }
+    let v32 = |v: f32| Some((Ty::Float(32), u128::from(v.to_bits())));
+    let v64 = |v: f64| Some((Ty::Float(64), u128::from(v.to_bits())));
+    match (ty, name) {
+        ("f32", "NAN") => v32(f32::NAN),
+        ("f32", "INFINITY") => v32(f32::INFINITY),
+        ("f32", "NEG_INFINITY") => v32(f32::NEG_INFINITY),
+        ("f32", "MAX") => v32(f32::MAX),
+        ("f32", "MIN") => v32(f32::MIN),
+        ("f32", "MIN_POSITIVE") => v32(f32::MIN_POSITIVE),
+        ("f32", "EPSILON") => v32(f32::EPSILON),
+        ("f64", "NAN") => v64(f64::NAN),
+        ("f64", "INFINITY") => v64(f64::INFINITY),
+        ("f64", "NEG_INFINITY") => v64(f64::NEG_INFINITY),
+        ("f64", "MAX") => v64(f64::MAX),
+        ("f64", "MIN") => v64(f64::MIN),
+        ("f64", "MIN_POSITIVE") => v64(f64::MIN_POSITIVE),
+        ("f64", "EPSILON") => v64(f64::EPSILON),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_bits() {
+        assert_eq!(int_bits(true, "2", 64, true), Some(u64::MAX as u128 - 1));
+        assert_eq!(int_bits(false, "MAX", 32, true), Some(0x7fff_ffff));
+        assert_eq!(int_bits(false, "MIN", 8, true), Some(0x80));
+        assert_eq!(int_bits(false, "MAX", 128, false), Some(u128::MAX));
+        assert_eq!(int_bits(false, "0x1f", 8, false), Some(31));
+    }
+
+    #[test]
+    fn float_bits() {
+        assert_eq!(float32_bits("0.1"), Some(0.1f32.to_bits()));
+        assert_eq!(float32_bits("3.1400001"), Some(0x4048_f5c3));
+        assert_eq!(float32_bits("2.14748365E+9"), Some(2147483648f32.to_bits()));
+        assert_eq!(float32_bits("-0"), Some(0x8000_0000));
+        assert_eq!(float32_bits("NaN"), Some(0x7fc0_0000));
+        assert_eq!(float64_bits("-Inf"), Some(f64::NEG_INFINITY.to_bits()));
+    }
+
+    #[test]
+    fn transmute_is_little_endian() {
+        assert_eq!(transmute_bytes("0x00000001", 4).as_deref(), Some("01000000"));
+        assert_eq!(transmute_bytes("0x1", 2).as_deref(), Some("0100"));
+        assert_eq!(transmute_bytes("0x123456", 2), None);
+    }
+
+    #[test]
+    fn builtin_float_consts() {
+        assert_eq!(builtin_const("core::f32::<impl f32>::NAN").map(|c| c.0), Some(Ty::Float(32)));
+        assert_eq!(builtin_const("core::f64::<impl f64>::EPSILON").map(|c| c.1), Some(u128::from(f64::EPSILON.to_bits())));
+    }
+}

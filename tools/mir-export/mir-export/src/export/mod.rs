@@ -1,0 +1,282 @@
+//! From parsed MIR to oxide-mir JSON (docs/oxide-mir-format.md).
+//!
+//! Starting at the kernels (functions with a `__OXIDE_KERNEL_<name>`
+//! marker constant), every body reachable through calls and constants is
+//! exported; every call must resolve (`callee.rs`), every type gets an entry
+//! in the type table with rustc's layout (asked through the `probe`
+//! callback once all types are known), and every statement gets a span in
+//! the user's files (`spans.rs`). Anything that cannot be represented is an
+//! error at its Rust source line; nothing is written then.
+
+mod body;
+mod callee;
+mod consts;
+mod spans;
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::path::Path as FsPath;
+
+use crate::adts::AdtTable;
+use crate::diag::{DResult, Diag};
+use crate::json::Json;
+use crate::layout::Layout;
+use crate::mirparse::ast::{Alloc, Body, BodyKind, ConstItem, ConstVal, MirFile, SrcSpan, Ty};
+use crate::obj;
+use crate::toolchain::RustcInfo;
+use crate::types::{probe_name, TypeTable};
+
+use callee::CalleeResolver;
+use spans::SpanTable;
+
+pub const FORMAT_VERSION: u32 = 1;
+pub const KERNEL_MARKER: &str = "__OXIDE_KERNEL_";
+
+pub struct ExportInput<'a> {
+    pub mir: &'a MirFile,
+    pub crate_name: &'a str,
+    /// The kernel crate's directory; files below it are the user's.
+    pub crate_dir: &'a FsPath,
+    pub rustc: &'a RustcInfo,
+    pub adts: &'a AdtTable,
+    /// Names of the crate's dependencies (`oxide_device`), for probe paths.
+    pub extern_crates: &'a [String],
+}
+
+/// Asks rustc for the layouts of types spelled as in the crate root.
+pub type Probe<'p> = dyn FnMut(&[String]) -> DResult<Vec<Result<Layout, String>>> + 'p;
+
+pub fn export(input: &ExportInput, probe: &mut Probe) -> DResult<Json> {
+    let mut ex = Exporter::new(input);
+    let kernels = ex.find_kernels()?;
+    for k in &kernels {
+        ex.enqueue(k);
+    }
+    while let Some(name) = ex.queue.pop_front() {
+        let body = ex.bodies[name.as_str()];
+        let kernel = kernels.contains(&name).then_some(name.as_str());
+        let j = ex.body_json(body, kernel)?;
+        ex.functions.push(j);
+    }
+    ex.note_discriminants()?;
+    ex.types.attach_decls(input.adts).map_err(Diag::new)?;
+    ex.fill_layouts(probe)?;
+    ex.check_kernel_params(&kernels)?;
+    Ok(ex.document())
+}
+
+pub struct Exporter<'a> {
+    input: &'a ExportInput<'a>,
+    bodies: HashMap<&'a str, &'a Body>,
+    consts: HashMap<&'a str, &'a ConstItem>,
+    allocs: HashMap<u32, &'a Alloc>,
+    types: TypeTable,
+    spans: SpanTable,
+    callees: CalleeResolver,
+    queue: VecDeque<String>,
+    queued: BTreeSet<String>,
+    functions: Vec<Json>,
+    /// Allocations referenced by exported constants (closed over relocations at the end).
+    used_allocs: BTreeSet<u32>,
+    /// Allocations made here for string literal constants.
+    string_allocs: Vec<Alloc>,
+}
+
+impl<'a> Exporter<'a> {
+    fn new(input: &'a ExportInput<'a>) -> Self {
+        let spans = SpanTable::new(input.crate_dir);
+        let mir = input.mir;
+        Exporter {
+            input,
+            bodies: mir.bodies.iter().filter(|b| b.kind != BodyKind::Static).map(|b| (b.name.as_str(), b)).collect(),
+            consts: mir.consts.iter().map(|c| (c.name.as_str(), c)).collect(),
+            allocs: mir.allocs.iter().map(|a| (a.id, a)).collect(),
+            types: TypeTable::default(),
+            callees: CalleeResolver::new(&mir.bodies, &spans),
+            spans,
+            queue: VecDeque::new(),
+            queued: BTreeSet::new(),
+            functions: Vec::new(),
+            used_allocs: BTreeSet::new(),
+            string_allocs: Vec::new(),
+        }
+    }
+
+    /// `const m::__OXIDE_KERNEL_k: &str = const "k";` marks `m::k`.
+    fn find_kernels(&self) -> DResult<Vec<String>> {
+        let mut kernels = Vec::new();
+        for c in &self.input.mir.consts {
+            let Some((module, name)) = marker_kernel(&c.name) else { continue };
+            let path = if module.is_empty() { name.to_string() } else { format!("{module}::{name}") };
+            if !self.bodies.contains_key(path.as_str()) {
+                return Err(Diag::new(format!("kernel `{path}` has a #[kernel] marker but no MIR body")));
+            }
+            kernels.push(path);
+        }
+        if kernels.is_empty() {
+            return Err(Diag::new(format!(
+                "crate `{}` has no kernels: mark at least one `pub fn` with `#[kernel]` (oxide_device::kernel)",
+                self.input.crate_name
+            )));
+        }
+        kernels.sort();
+        Ok(kernels)
+    }
+
+    fn enqueue(&mut self, name: &str) {
+        if self.queued.insert(name.to_string()) {
+            self.queue.push_back(name.to_string());
+        }
+    }
+
+    /// `const E::V::{constant#0}: isize = const 3_isize;` is the explicit
+    /// discriminant of variant `V` of enum `E`.
+    fn note_discriminants(&mut self) -> DResult<()> {
+        for c in &self.input.mir.consts {
+            let Some(rest) = c.name.strip_suffix("::{constant#0}") else { continue };
+            let Some((enum_path, variant)) = rest.rsplit_once("::") else { continue };
+            let ConstVal::Int { negative, text } = &c.value.val else { continue };
+            let Ok(mag) = text.parse::<i128>() else { continue };
+            let value = if *negative { -mag } else { mag };
+            let adts: Vec<usize> = (0..self.types.entries.len())
+                .filter(|&i| matches!(&self.types.get(i).ty, Ty::Adt(p) if p.bare() == enum_path))
+                .collect();
+            for adt in adts {
+                if let Ok(Some(decl)) = self.input.adts.lookup(enum_path) {
+                    if let Some(v) = decl.variants.iter().position(|n| n == variant) {
+                        self.types.note_discriminant(adt, v as u32, value);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Asks rustc, in one probe, for the layout of every ADT, tuple and
+    /// array type in the table.
+    fn fill_layouts(&mut self, probe: &mut Probe) -> DResult<()> {
+        let wanted: Vec<usize> = (0..self.types.entries.len()).filter(|&i| self.types.needs_probe(i)).collect();
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<String> =
+            wanted.iter().map(|&i| probe_name(&self.types.get(i).ty, self.input.extern_crates)).collect();
+        let results = probe(&names)?;
+        for (&i, r) in wanted.iter().zip(results) {
+            let e = &mut self.types.entries[i];
+            match r {
+                Ok(l) => e.layout = Some(l),
+                Err(msg) => e.layout_error = Some(msg),
+            }
+        }
+        Ok(())
+    }
+
+    /// Kernel parameters cross the host/device boundary: their layout must
+    /// be rustc's, never guessed.
+    fn check_kernel_params(&self, kernels: &[String]) -> DResult<()> {
+        for k in kernels {
+            let body = self.bodies[k.as_str()];
+            for local in 1..=body.arg_count as usize {
+                let decl = body.locals[local].as_ref().expect("arguments are declared");
+                let t = self.types.lookup(&decl.ty).expect("kernel argument types are interned");
+                let e = self.types.get(t);
+                if e.layout.is_none() {
+                    let why = e.layout_error.as_deref().unwrap_or("rustc cannot be asked about this type");
+                    return Err(Diag::at(
+                        self.loc(body, decl.scope, decl.span.as_ref()),
+                        format!("cannot learn the layout of kernel parameter type `{}`: {why}", decl.ty),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `file:line:col` of a line in `scope` of `body`, resolved to user code.
+    fn loc(&self, body: &Body, scope: u32, span: Option<&SrcSpan>) -> String {
+        match self.spans.resolve(body, scope, span) {
+            Some(s) => s.to_string(),
+            None => format!("{}: in `{}`", self.input.crate_name, body.name),
+        }
+    }
+
+    /// The top-level object.
+    fn document(&mut self) -> Json {
+        let types: Vec<Json> = (0..self.types.entries.len()).map(|i| self.types.to_json(i)).collect();
+        let allocs = self.allocs_json();
+        let r = self.input.rustc;
+        obj![
+            "format" => "oxide-mir",
+            "version" => FORMAT_VERSION,
+            "producer" => obj!["name" => "mir-export", "version" => env!("CARGO_PKG_VERSION")],
+            "rustc" => obj![
+                "release" => r.release.as_str(),
+                "commit_hash" => r.commit_hash.as_str(),
+                "host" => r.host.as_str(),
+                "llvm" => r.llvm.as_str(),
+                "verbose" => r.verbose.as_str(),
+            ],
+            "crate" => self.input.crate_name,
+            "files" => self.spans.files.iter().map(|f| Json::from(f.as_str())).collect::<Vec<_>>(),
+            "types" => types,
+            "functions" => std::mem::take(&mut self.functions),
+            "allocs" => allocs,
+        ]
+    }
+
+    /// Every allocation reachable from exported constants, by id.
+    fn allocs_json(&self) -> Vec<Json> {
+        let mut todo: Vec<u32> = self.used_allocs.iter().copied().collect();
+        let mut done = BTreeSet::new();
+        while let Some(id) = todo.pop() {
+            if !done.insert(id) {
+                continue;
+            }
+            if let Some(a) = self.alloc(id) {
+                todo.extend(a.relocs.iter().map(|r| r.1));
+            }
+        }
+        done.iter().filter_map(|&id| self.alloc(id)).map(alloc_json).collect()
+    }
+
+    fn alloc(&self, id: u32) -> Option<&Alloc> {
+        self.allocs.get(&id).copied().or_else(|| self.string_allocs.iter().find(|a| a.id == id))
+    }
+}
+
+/// `m::__OXIDE_KERNEL_k` → (`m`, `k`).
+fn marker_kernel(const_name: &str) -> Option<(&str, &str)> {
+    let (module, last) = match const_name.rsplit_once("::") {
+        Some((m, l)) => (m, l),
+        None => ("", const_name),
+    };
+    Some((module, last.strip_prefix(KERNEL_MARKER)?))
+}
+
+fn alloc_json(a: &Alloc) -> Json {
+    let bytes: String = a.bytes.iter().map(|b| format!("{:02x}", b.unwrap_or(0))).collect();
+    let init = if a.bytes.iter().all(Option::is_some) {
+        Json::Null
+    } else {
+        // One bit per byte, least significant bit first, as hex bytes.
+        let mask: String = a
+            .bytes
+            .chunks(8)
+            .map(|c| c.iter().enumerate().fold(0u8, |m, (i, b)| m | ((b.is_some() as u8) << i)))
+            .map(|m| format!("{m:02x}"))
+            .collect();
+        Json::from(mask)
+    };
+    let relocs: Vec<Json> =
+        a.relocs.iter().map(|(off, target)| obj!["offset" => off.to_string(), "alloc" => *target]).collect();
+    obj![
+        "id" => a.id,
+        "size" => a.size.to_string(),
+        "align" => a.align as u32,
+        "mutable" => false,
+        "static" => a.static_name.clone(),
+        "bytes" => bytes,
+        "init" => init,
+        "relocs" => relocs,
+    ]
+}

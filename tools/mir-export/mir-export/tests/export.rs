@@ -1,0 +1,228 @@
+//! End-to-end tests: run the mir-export binary on the example kernel
+//! crates and on small kernels that must be rejected.
+//!
+//! The JSON is checked with plain text searches: the crate has no JSON
+//! dependency for tests, and the facts checked are short fragments.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..").canonicalize().unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mir-export-test-{}-{name}", std::process::id()));
+    fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn mir_export(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mir-export")).args(args).output().unwrap()
+}
+
+/// Exports `examples/<name>` and returns the JSON text (compacted: no
+/// newlines or indentation, so fragments can be searched).
+fn export_example(name: &str, extra: &[&str]) -> String {
+    let out = scratch(name).join(format!("{name}.mir.json"));
+    let dir = repo().join("examples").join(name);
+    let mut args = vec![dir.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    args.extend(extra);
+    let o = mir_export(&args);
+    assert!(o.status.success(), "mir-export {name} failed:\n{}", String::from_utf8_lossy(&o.stderr));
+    compact(&fs::read_to_string(out).unwrap())
+}
+
+fn compact(json: &str) -> String {
+    json.lines().map(str::trim).collect::<Vec<_>>().join("")
+}
+
+fn assert_has(json: &str, fragment: &str) {
+    assert!(json.contains(fragment), "missing `{fragment}` in:\n{}", &json[..json.len().min(3000)]);
+}
+
+/// Every call of a kernel must be a GPU primitive, an intrinsic, a panic or
+/// an exported function.
+fn assert_calls_resolved(json: &str) {
+    let prefix = "\"callee\": {\"kind\": \"";
+    for (i, _) in json.match_indices(prefix) {
+        let kind = json[i + prefix.len()..].split('"').next().unwrap().to_string();
+        assert!(["device", "intrinsic", "panic", "function"].contains(&kind.as_str()), "{kind}");
+    }
+}
+
+#[test]
+fn hello_constant() {
+    let j = export_example("hello_constant", &[]);
+    assert_has(&j, "\"format\": \"oxide-mir\",\"version\": 1");
+    assert_has(&j, "\"name\": \"hello_constant\",\"symbol\": \"hello_constant\",\"kind\": \"kernel\"");
+    assert_has(&j, "\"name\": \"&mut u32\",\"kind\": \"ref\"");
+    assert_has(&j, "\"const\": {\"kind\": \"scalar\",\"bits\": \"0x0000002a\"}");
+    assert_has(&j, "\"arg_count\": 1");
+    assert_has(&j, "\"files\": [\"src/lib.rs\"]");
+}
+
+#[test]
+fn vecadd() {
+    let j = export_example("vecadd", &[]);
+    assert_has(&j, "\"name\": \"vecadd\",\"symbol\": \"vecadd\",\"kind\": \"kernel\"");
+    assert_has(&j, "\"name\": \"oxide_device::DisjointSlice<'_, f32>\",\"kind\": \"adt\",\"adt_kind\": \"struct\"");
+    assert_has(&j, "\"size\": \"16\",\"align\": 8,\"abi\": \"scalar_pair\"");
+    for prim in ["__oxide_ctaid_x", "__oxide_ntid_x", "__oxide_tid_x"] {
+        assert_has(&j, &format!("\"callee\": {{\"kind\": \"device\",\"symbol\": \"{prim}\"}}"));
+    }
+    assert_has(&j, "\"msg\": {\"kind\": \"BoundsCheck\"}");
+    assert_has(&j, "\"op\": \"Add\"");
+    // The niche of Option<&mut f32> comes from rustc: None is the null pointer.
+    assert_has(&j, "\"encoding\": {\"niche\": {\"untagged_variant\": 1,\"niche_variants\": [0, 0],\"niche_start\": \"0\"}}");
+    assert_has(&j, "{\"name\": \"None\",\"discr\": \"0\",\"fields\": []}");
+    assert!(!j.contains("StorageLive"));
+    // Spans of code inlined from oxide-device point at the kernel's lines.
+    assert_has(&j, "\"files\": [\"src/lib.rs\"]");
+    assert_calls_resolved(&j);
+}
+
+#[test]
+fn saxpy() {
+    let j = export_example("saxpy", &[]);
+    assert_has(&j, "\"name\": \"saxpy\",\"symbol\": \"saxpy\",\"kind\": \"kernel\"");
+    assert_has(&j, "\"op\": \"Mul\"");
+    assert_has(&j, "\"op\": \"Add\"");
+    assert_has(&j, "\"name\": \"a\",\"span\": [0, 7, 14, 7, 15]");
+    assert_calls_resolved(&j);
+}
+
+#[test]
+fn row_sum_loop() {
+    let j = export_example("row_sum", &[]);
+    assert_has(&j, "\"name\": \"row_sum\",\"symbol\": \"row_sum\",\"kind\": \"kernel\"");
+    // The range iterator is inlined away: an Option<usize> and no calls to core.
+    assert_has(&j, "\"name\": \"core::option::Option<usize>\",\"kind\": \"adt\",\"adt_kind\": \"enum\"");
+    assert_has(&j, "\"op\": \"AddUnchecked\"");
+    assert_has(&j, "\"const\": {\"kind\": \"scalar\",\"bits\": \"0x00000000\"}");
+    assert!(!j.contains("\"kind\": \"function\""));
+    assert_calls_resolved(&j);
+}
+
+/// The Debian rustc 1.96, where installed, must export the same kernel
+/// (different library paths and layout attribute name).
+#[test]
+fn vecadd_with_rustc_1_96() {
+    let rustc = Path::new("/usr/bin/rustc");
+    let Ok(v) = Command::new(rustc).arg("-V").output() else { return };
+    if !String::from_utf8_lossy(&v.stdout).contains(" 1.96.") {
+        eprintln!("skipped: /usr/bin/rustc is not 1.96");
+        return;
+    }
+    // A copy, so that the 1.95 tests never share a target directory with it.
+    let dir = scratch("vecadd96");
+    let src = repo().join("examples/vecadd");
+    fs::create_dir_all(dir.join("src")).unwrap();
+    fs::copy(src.join("src/lib.rs"), dir.join("src/lib.rs")).unwrap();
+    let manifest = fs::read_to_string(src.join("Cargo.toml")).unwrap();
+    let device = repo().join("tools/mir-export/oxide-device");
+    let manifest = manifest.replace("../../tools/mir-export/oxide-device", device.to_str().unwrap());
+    fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    let out = dir.join("out.json");
+    let o = mir_export(&[dir.to_str().unwrap(), "-o", out.to_str().unwrap(), "--rustc", "/usr/bin/rustc"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = compact(&fs::read_to_string(&out).unwrap());
+    assert_has(&j, "\"release\": \"1.96.0\"");
+    assert_has(&j, "\"encoding\": {\"niche\"");
+    assert_has(&j, "\"files\": [\"src/lib.rs\"]");
+    assert_calls_resolved(&j);
+}
+
+/// Exports a one-file kernel that must fail; returns stderr.
+fn export_failing(name: &str, src: &str) -> String {
+    let dir = scratch(name);
+    let file = dir.join(format!("{name}.rs"));
+    fs::write(&file, src).unwrap();
+    let out = dir.join("out.json");
+    let o = mir_export(&[file.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "expected exit 1, stderr:\n{stderr}");
+    assert!(!out.exists(), "no output file may be written on error");
+    stderr
+}
+
+#[test]
+fn dyn_call_is_rejected_at_its_line() {
+    let err = export_failing(
+        "dyn_call",
+        "#![no_std]
+use oxide_device::prelude::*;
+pub trait Tr { fn f(&self) -> f32; }
+#[kernel]
+pub fn k(t: &dyn Tr, out: &mut f32) {
+    *out = t.f();
+}
+",
+    );
+    assert!(err.starts_with("dyn_call.rs:5:10: error: trait objects (`dyn Tr`) are not supported"), "{err}");
+}
+
+#[test]
+fn non_inlined_generic_call_is_rejected() {
+    let err = export_failing(
+        "generic_call",
+        "#![no_std]
+use oxide_device::prelude::*;
+#[inline(never)]
+fn twice<T: Copy + core::ops::Add<Output = T>>(x: T) -> T { x + x }
+#[kernel]
+pub fn k(out: &mut f32) {
+    *out = twice(1.5f32);
+}
+",
+    );
+    assert!(err.starts_with("generic_call.rs:7:12: error: call to the generic function `twice::<f32>` was not inlined"), "{err}");
+}
+
+#[test]
+fn function_pointer_call_is_rejected() {
+    let err = export_failing(
+        "fn_ptr",
+        "#![no_std]
+use oxide_device::prelude::*;
+#[kernel]
+pub fn k(f: fn(u32) -> u32, out: &mut u32) {
+    *out = f(1);
+}
+",
+    );
+    assert!(err.starts_with("fn_ptr.rs:4:10: error: function pointers"), "{err}");
+}
+
+#[test]
+fn crate_without_kernels_is_an_error() {
+    let err = export_failing("no_kernel", "#![no_std]\npub fn f() {}\n");
+    assert!(err.contains("has no kernels"), "{err}");
+}
+
+#[test]
+fn unsupported_rustc_is_refused() {
+    let dir = scratch("old_rustc");
+    let fake = dir.join("rustc");
+    fs::write(&fake, "#!/bin/sh\necho 'rustc 1.80.0 (deadbeef 2024-07-21)'\necho 'release: 1.80.0'\n").unwrap();
+    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    let out = dir.join("out.json");
+    let example = repo().join("examples/hello_constant");
+    let o = mir_export(&[example.to_str().unwrap(), "-o", out.to_str().unwrap(), "--rustc", fake.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("rustc 1.80.0") && err.contains("needs rustc 1.95.x or 1.96.x"), "{err}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_matches_the_man_page() {
+    assert_eq!(mir_export(&[]).status.code(), Some(2));
+    let help = String::from_utf8(mir_export(&["--help"]).stdout).unwrap();
+    assert!(help.contains("Usage: mir-export <CRATE_DIR | FILE.rs> -o <OUT.mir.json> [options]"));
+    let man = fs::read_to_string(repo().join("man/mir-export.1")).unwrap();
+    for opt in ["--rustc", "--keep-temps", "--verbose", "OXIDE_DEVICE_DIR"] {
+        assert!(help.contains(opt) && man.contains(&opt.replace('-', "\\-")), "{opt}");
+    }
+}
