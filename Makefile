@@ -71,6 +71,8 @@ deps:
 EXAMPLES = hello_constant vecadd saxpy row_sum
 EX_OUT = $(B)/examples
 
+.SECONDARY: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).mir.json)
+
 examples: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).ptx $(EX_OUT)/$(e).cubin)
 
 $(EX_OUT)/%.mir.json: $(B)/bin/mir-export examples/%/src/lib.rs $(wildcard tools/mir-export/oxide-device/src/*.rs)

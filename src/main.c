@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "emit/emit.h"
@@ -157,6 +158,11 @@ static bool output_open(Output *out, const char *path)
 	out->tmp = xmalloc(strlen(path) + 16);
 	sprintf(out->tmp, "%s.tmpXXXXXX", path);
 	int fd = mkstemp(out->tmp);
+	if (fd >= 0) {      /* mkstemp makes 0600; give the file the usual umask mode */
+		mode_t mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
 	if (fd < 0 || !(out->f = fdopen(fd, "wb"))) {
 		diag_error(path, "cannot create output file: %s", strerror(errno));
 		return false;
