@@ -103,10 +103,6 @@ static void print_attrs(FILE *out, Op *op)
 	case OP_MIR_ASSERT:
 		fprintf(out, " == %s", op->imm ? "true" : "false");
 		break;
-	case OP_LLIR_ICMP:
-	case OP_LLIR_FCMP:
-		fprintf(out, " %s", ir_pred_name((Pred)op->imm));
-		break;
 	case OP_LLIR_ALLOCA:
 		fprintf(out, " %" PRId64 " bytes, align %" PRId64, op->imm2, op->imm);
 		break;
@@ -142,6 +138,8 @@ static void print_op(FILE *out, Module *m, Op *op)
 	if (op->nres)
 		fputs(" = ", out);
 	fputs(opinfo[op->code].name, out);
+	if (op->code == OP_LLIR_ICMP || op->code == OP_LLIR_FCMP)
+		fprintf(out, " %s", ir_pred_name((Pred)op->imm));
 	if (op->sym && op->code != OP_MIR_ASSERT && op->code != OP_MIR_PANIC)
 		fprintf(out, " @%s", op->sym);
 	if (op->nval && op->code != OP_MIR_SWITCH && op->code != OP_LLIR_SWITCH) {

@@ -27,8 +27,8 @@ check_stage() {   # name stage
 # Ordered substrings: each expected line must occur after the previous one.
 check_ptx() {
 	"$OXIDEC" "$1.mir.json" -o "$TMP/out.ptx" 2>"$TMP/stderr" || { bad "$1 (ptx): oxidec failed" "$TMP/stderr"; return; }
-	awk -v exp="$1.ptx" '
-		BEGIN { n = 0; while ((getline l < exp) > 0) if (l != "") want[n++] = l }
+	awk -v expfile="$1.ptx" '
+		BEGIN { n = 0; while ((getline l < expfile) > 0) if (l != "") want[n++] = l }
 		{ text = text $0 "\n" }
 		END {
 			pos = 1
