@@ -169,6 +169,8 @@ static bool emit_load(FuncEmit *fe, Op *op)
 	LLVMValueRef v = LLVMBuildLoad2(fe->b, res_type(fe, op), opd(op, 0), "");
 	if (align)
 		LLVMSetAlignment(v, align);
+	if (op->imm2 & LLIR_VOLATILE)
+		LLVMSetVolatile(v, 1);
 	return set_res(op, v);
 }
 
@@ -182,6 +184,8 @@ static bool emit_store(FuncEmit *fe, Op *op)
 	LLVMValueRef s = LLVMBuildStore(fe->b, opd(op, 0), opd(op, 1));
 	if (align)
 		LLVMSetAlignment(s, align);
+	if (op->imm2 & LLIR_VOLATILE)
+		LLVMSetVolatile(s, 1);
 	return true;
 }
 
@@ -402,10 +406,12 @@ static LLVMValueRef intrinsic_decl(FuncEmit *fe, Op *op, const char *name, int64
 		emit_op_error(fe, op, "'%s' is not an LLVM 22 intrinsic", name);
 		return NULL;
 	}
-	LLVMTypeRef tys[2];
+	LLVMTypeRef tys[3];
 	size_t n = 0;
 	bool want_res = ovl == OVL_RES || ovl == OVL_RES_OPD0, want_opd = ovl == OVL_OPD0 || ovl == OVL_RES_OPD0;
-	if (ovl < OVL_NONE || ovl > OVL_OPD0 || (want_res && op->nres < 1) || (want_opd && op->nopd < 1)) {
+	bool want_opd3 = ovl == OVL_OPD012 || ovl == OVL_OPD02;
+	if (ovl < OVL_NONE || ovl > OVL_OPD02 || (want_res && op->nres < 1) || (want_opd && op->nopd < 1) ||
+	    (want_opd3 && op->nopd < 3)) {
 		emit_op_error(fe, op, "overload rule %" PRId64 " does not fit %s", ovl, name);
 		return NULL;
 	}
@@ -413,6 +419,9 @@ static LLVMValueRef intrinsic_decl(FuncEmit *fe, Op *op, const char *name, int64
 		tys[n++] = res_type(fe, op);
 	if (want_opd)
 		tys[n++] = LLVMTypeOf(opd(op, 0));
+	for (unsigned i = 0; want_opd3 && i < 3; i++)
+		if (i != 1 || ovl == OVL_OPD012)
+			tys[n++] = LLVMTypeOf(opd(op, i));
 	if ((n > 0) != (bool)LLVMIntrinsicIsOverloaded(id)) {
 		emit_op_error(fe, op, "%s is %soverloaded", name, n ? "not " : "");
 		return NULL;

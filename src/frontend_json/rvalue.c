@@ -401,6 +401,20 @@ bool build_statement(Fb *fb, JPath jp, cJSON *stmt)
 		ir_build(&fb->b, OP_MIR_ASSUME, 0, NULL, 1, v.v, 0);
 		return true;
 	}
+	if (!strcmp(kind, "copy_nonoverlapping")) {
+		Val src, dst, count;
+		if (!build_operand(fb, jpath_field(fb->a, jp, "src"), json_get(jp, stmt, "src", cJSON_Object), &src) ||
+		    !build_operand(fb, jpath_field(fb->a, jp, "dst"), json_get(jp, stmt, "dst", cJSON_Object), &dst) ||
+		    !build_operand(fb, jpath_field(fb->a, jp, "count"), json_get(jp, stmt, "count", cJSON_Object), &count))
+			return false;
+		if (val_kind(src.ty) != VK_SCALAR || val_kind(dst.ty) != VK_SCALAR || !src.ty->pointee)
+			return fb_error(fb, "copy_nonoverlapping of `%s`", src.ty->name), false;
+		Value *opd[3] = { src.v[0], dst.v[0], count.v[0] };
+		Op *op = ir_build(&fb->b, OP_MIR_INTRINSIC, 0, NULL, 3, opd, 0);
+		op->sym = "copy_nonoverlapping";    /* same operand order as the intrinsic call */
+		op->rty = src.ty->pointee;
+		return true;
+	}
 	fb_error(fb, "statement `%s` is not supported", kind);
 	return false;
 }

@@ -1,6 +1,7 @@
 /* terminator.c: MIR terminators (control flow, calls, asserts) and the
  * function ABI shared by definitions and calls. */
 #include "build.h"
+#include "../passes/passes.h"
 
 #include <string.h>
 
@@ -202,13 +203,6 @@ static const char *const device_prims[] = {
 	"__oxide_barrier_sync", "__oxide_trap",
 };
 
-/* core::intrinsics that oxidec lowers (after version aliases). */
-static const char *const intrinsics[] = {
-	"cold_path", "likely", "unlikely", "assume", "abort", "unreachable",
-	"ctpop", "ctlz", "cttz", "ctlz_nonzero", "cttz_nonzero", "bswap", "bitreverse",
-	"rotate_left", "rotate_right", "black_box",
-};
-
 static bool in_table(const char *const *t, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)
@@ -281,7 +275,9 @@ static bool call_prim(Fb *fb, JPath jp, cJSON *t, Opcode code, const char *sym, 
 	uint32_t n;
 	if (!call_args(fb, jp, t, &args, &n, NULL))
 		return false;
-	Type *rt = dst->ty && val_kind(dst->ty) == VK_SCALAR ? scalar_type_of(fb, dst->ty) : NULL;
+	Type *rt = NULL;
+	if (dst->ty && (val_kind(dst->ty) == VK_SCALAR || dst->ty->abi == ABI_SCALAR))
+		rt = scalar_type_of(fb, dst->ty);
 	Op *op = ir_build(&fb->b, code, rt ? 1 : 0, &rt, n, args, 0);
 	op->sym = sym;
 	if (op->nres)
@@ -313,9 +309,23 @@ static bool term_call(Fb *fb, JPath jp, cJSON *t)
 	}
 	if (!strcmp(kind, "intrinsic")) {
 		const char *name = json_str(cp, callee, "name");
-		if (!in_table(intrinsics, countof(intrinsics), name))
+		if (!llir_intrinsic_supported(name))
 			return fb_error(fb, "intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
-		return call_prim(fb, jp, t, OP_MIR_INTRINSIC, arena_strdup(fb->a, name), &dst);
+		cJSON *ga = json_get_opt(callee, "generic_args");
+		RType *g0 = NULL;
+		if (cJSON_GetArraySize(ga) > 0) {
+			cJSON *first = cJSON_GetArrayItem(ga, 0);
+			if (cJSON_IsNumber(first) && (uint32_t)first->valueint < fb->f->ntype)
+				g0 = fb->f->types[first->valueint];
+		}
+		if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, arena_strdup(fb->a, name), &dst))
+			return false;
+		for (Op *o = fb->b.block->last; o; o = o->prev)
+			if (o->code == OP_MIR_INTRINSIC) {
+				o->rty = g0;
+				break;
+			}
+		return true;
 	}
 	fb_error(fb, "call of kind \"%s\" is not supported", kind);
 	return false;

@@ -61,7 +61,12 @@ typedef enum {
 	OVL_RES,         /* llvm.foo.<res> */
 	OVL_RES_OPD0,    /* llvm.fptosi.sat.<res>.<opd0> */
 	OVL_OPD0,        /* llvm.ctpop.<opd0> */
+	OVL_OPD012,      /* llvm.memcpy.<opd0>.<opd1>.<opd2> */
+	OVL_OPD02,       /* llvm.memset.<opd0>.<opd2> */
 } Overload;
+
+/* llir.load / llir.store flags (imm2) */
+enum { LLIR_VOLATILE = 1 };
 
 /* -------------------------------------------------------------- types */
 

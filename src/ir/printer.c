@@ -108,7 +108,7 @@ static void print_attrs(FILE *out, Op *op)
 		break;
 	case OP_LLIR_LOAD:
 	case OP_LLIR_STORE:
-		fprintf(out, ", align %" PRId64, op->imm);
+		fprintf(out, ", align %" PRId64 "%s", op->imm, op->imm2 & LLIR_VOLATILE ? ", volatile" : "");
 		break;
 	case OP_LLIR_MEMCPY:
 		fprintf(out, ", %" PRId64 " bytes, align %" PRId64, op->imm2, op->imm);

@@ -14,5 +14,6 @@ void pass_nvvm(Module *m);
 
 /* llir.c: stage 5 (llir), LLVM-shaped ops with layouts applied */
 void pass_llir(Module *m);
+bool llir_intrinsic_supported(const char *name);   /* core::intrinsics name, any version's spelling */
 
 #endif
