@@ -178,9 +178,45 @@ static bool const_adt(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out)
 	return true;
 }
 
+/* A named constant or promoted: its body is a function of no arguments
+ * (kind "const"), called where the value is used; LLVM inlines and folds
+ * it.  (A rustc const that panics was already rejected by rustc.) */
+static bool const_unevaluated(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out)
+{
+	const char *def = json_str(jp, c, "def");
+	Func *f = NULL;
+	for (Func *g = fb->m->funcs; g && !f; g = g->next)
+		if (!strcmp(g->name, def))
+			f = g;
+	if (!f) {
+		fb_error(fb, "constant `%s` has no body in the inputs", def);
+		return false;
+	}
+	*out = (Val){ t, { NULL, NULL }, NULL };
+	if (f->ret->kind != TY_VOID) {
+		Op *call = ir_build(&fb->b, OP_MIR_CALL, 1, &f->ret, 0, NULL, 0);
+		call->sym = f->symbol;
+		Value *s = temp_slot(fb, t);
+		build_store(fb, &call->res[0], s);
+		*out = load_val(fb, t, s);
+		return true;
+	}
+	Value *s = temp_slot(fb, t);
+	Op *call = ir_build(&fb->b, OP_MIR_CALL, 0, NULL, f->nparam, &s, 0);
+	call->sym = f->symbol;
+	if (f->nparam != 1 && !rtype_is_zst(t)) {
+		fb_error(fb, "constant `%s` of type `%s`: unexpected signature", def, t->name);
+		return false;
+	}
+	*out = load_val(fb, t, s);
+	return true;
+}
+
 static bool build_const(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out)
 {
 	const char *kind = json_str(jp, c, "kind");
+	if (!strcmp(kind, "unevaluated"))
+		return const_unevaluated(fb, jp, c, t, out);
 	*out = (Val){ t, { NULL, NULL }, NULL };
 	if (!strcmp(kind, "zst") || !strcmp(kind, "fn"))
 		return true;
