@@ -5,6 +5,8 @@
 #                   run on the GPU when one is present
 #   make check      every test that needs no GPU
 #   make examples   PTX and cubin of every example into build/examples/
+#   make emu        host-emulation modules of every example: build/emu/NAME.so
+#                   (oxidec --target=host; run without a GPU by tests/emu/run.sh)
 #   make gpu-check  (GPU machine, needs only cc + driver + build/) run the examples
 #   make bench      (GPU machine, needs nvcc) oxidec vs nvcc, vecadd
 #   make deps       apt-install what the build needs (idempotent)
@@ -36,7 +38,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples gpu-check bench unit golden exporter-test sanitize
+.PHONY: all check clean install deps run examples emu gpu-check bench unit golden exporter-test sanitize
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -71,7 +73,7 @@ deps:
 EXAMPLES = hello_constant vecadd saxpy row_sum
 EX_OUT = $(B)/examples
 
-.SECONDARY: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).mir.json)
+.SECONDARY: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).mir.json $(B)/emu/$(e).o)
 
 examples: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).ptx $(EX_OUT)/$(e).cubin)
 
@@ -84,6 +86,19 @@ $(EX_OUT)/%.ptx: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 
 $(EX_OUT)/%.cubin: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 	$(B)/bin/oxidec $< -o $@
+
+# Host emulation: the same JSON compiled for this CPU, linked into a shared
+# object that oxrt loads (ox_module_load of a .so runs it by emulation).
+EMU_OUT = $(B)/emu
+
+emu: $(foreach e,$(EXAMPLES),$(EMU_OUT)/$(e).so)
+
+$(EMU_OUT)/%.o: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
+	@mkdir -p $(@D)
+	$(B)/bin/oxidec --target=host $< -o $@
+
+$(EMU_OUT)/%.so: $(EMU_OUT)/%.o
+	$(CC) -shared -o $@ $< -lm
 
 # The main job: a Rust kernel becomes JSON, then PTX validated by ptxas,
 # then runs on the GPU when this machine has one.
@@ -119,7 +134,7 @@ $(B)/tests/test_emit: tests/unit/test_emit.c $(call obj,$(UTIL_SRC) $(IR_SRC) $(
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LLVM_CFLAGS) -Isrc -o $@ $^ $(LLVM_LIBS) -ldl -lm
 
-check: all $(foreach t,$(UNIT_TESTS),$(B)/tests/$(t))
+check: all emu $(foreach t,$(UNIT_TESTS),$(B)/tests/$(t))
 	sh tests/run.sh
 
 # ------------------------------------------------------------- install
@@ -132,7 +147,7 @@ install: all
 	cp -R tools/mir-export/oxide-device tools/mir-export/oxide-macros $(DESTDIR)$(PREFIX)/share/oxidec/
 	install -d $(DESTDIR)$(PREFIX)/include/oxidec $(DESTDIR)$(PREFIX)/share/oxidec/runtime
 	install -m 644 src/runtime/oxrt.h $(DESTDIR)$(PREFIX)/include/oxidec/
-	install -m 644 src/runtime/oxrt.c $(DESTDIR)$(PREFIX)/share/oxidec/runtime/
+	install -m 644 src/runtime/oxrt.c src/runtime/oxemu.c src/runtime/oxemu.h $(DESTDIR)$(PREFIX)/share/oxidec/runtime/
 
 sanitize:
 	$(MAKE) B=build/asan CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer" all

@@ -3,6 +3,9 @@
  *
  *   1 json  2 mir  3 ssa  4 nvvm  5 llir  6 ll  7 ptx (or cubin)
  *
+ * or, with --target=host, 7 obj: a native object file for the emulator
+ * (src/runtime/oxemu.c) instead of PTX.
+ *
  * Output goes to a temporary file renamed into place on success, so a
  * failed compilation never leaves a partial output file. */
 #include <errno.h>
@@ -23,9 +26,9 @@
 #define OXIDEC_VERSION "0.0.0"
 #endif
 
-typedef enum { ST_NONE = -1, ST_JSON, ST_MIR, ST_SSA, ST_NVVM, ST_LLIR, ST_LL, ST_PTX, ST_CUBIN } Stage;
+typedef enum { ST_NONE = -1, ST_JSON, ST_MIR, ST_SSA, ST_NVVM, ST_LLIR, ST_LL, ST_PTX, ST_CUBIN, ST_OBJ } Stage;
 
-static const char *const stage_names[] = { "json", "mir", "ssa", "nvvm", "llir", "ll", "ptx", "cubin" };
+static const char *const stage_names[] = { "json", "mir", "ssa", "nvvm", "llir", "ll", "ptx", "cubin", "obj" };
 
 typedef struct {
 	const char **inputs;
@@ -34,6 +37,7 @@ typedef struct {
 	Stage emit;
 	Stage dump_after;
 	bool verbose;
+	bool arch_given;
 	EmitOptions eo;
 } Options;
 
@@ -41,16 +45,22 @@ static const char usage[] =
 "usage: oxidec [options] IN.mir.json... -o OUT\n"
 "\n"
 "Compile Rust GPU kernels, exported as oxide-mir JSON by mir-export, to PTX\n"
-"or cubin.  Several inputs are linked into one module.\n"
+"or cubin, or to a host object file that runs them without a GPU (by\n"
+"emulation, through the same oxrt API).  Several inputs are linked into one\n"
+"module.\n"
 "\n"
 "options:\n"
 "  -o FILE            output file ('-' for standard output); its extension\n"
-"                     (.ptx .cubin .ll .llir .nvvm .ssa .mir .json) picks the\n"
-"                     stage when --emit is absent\n"
+"                     (.ptx .cubin .o .ll .llir .nvvm .ssa .mir .json) picks\n"
+"                     the stage when --emit is absent\n"
 "  --emit=STAGE       stop after STAGE and write it: json, mir, ssa, nvvm,\n"
-"                     llir, ll, ptx, cubin\n"
+"                     llir, ll, ptx, cubin (nvptx), obj (host)\n"
 "  --dump-after=STAGE print STAGE to standard error and continue\n"
-"  --arch=sm_XX       target GPU architecture (default sm_90)\n"
+"  --target=TARGET    nvptx (default): PTX or cubin for the GPU; host: an\n"
+"                     object file for this machine's CPU; link it with\n"
+"                     'cc -shared OUT.o -o OUT.so -lm' and load OUT.so with\n"
+"                     ox_module_load (host program linked with -rdynamic)\n"
+"  --arch=sm_XX       target GPU architecture (default sm_90; nvptx only)\n"
 "  -O0 -O1 -O2 -O3    LLVM optimization level (default -O3)\n"
 "  -v                 print the time each stage takes\n"
 "  --help             show this help\n"
@@ -67,13 +77,18 @@ static Stage parse_stage(const char *s)
 	return ST_NONE;
 }
 
-static Stage stage_from_ext(const char *out)
+/* The stage an output file name asks for; anything else: PTX, or on the
+ * host target the object file. */
+static Stage stage_from_ext(const char *out, Target t)
 {
+	Stage dflt = t == TARGET_HOST ? ST_OBJ : ST_PTX;
 	const char *dot = strrchr(out, '.');
-	if (!dot)
-		return ST_PTX;
+	if (!dot || strchr(dot, '/'))
+		return dflt;
+	if (!strcmp(dot, ".o"))
+		return ST_OBJ;
 	Stage s = parse_stage(dot + 1);
-	return s == ST_NONE ? ST_PTX : s;
+	return s == ST_NONE || (s == ST_OBJ && t != TARGET_HOST) ? dflt : s;   /* x.obj stays PTX */
 }
 
 NORETURN static void usage_error(const char *fmt, const char *arg)
@@ -94,6 +109,22 @@ static bool valid_arch(const char *a)
 	return true;
 }
 
+/* Stages and options that belong to the other target are usage errors. */
+static void check_target(const Options *o)
+{
+	bool host = o->eo.target == TARGET_HOST;
+	Stage d = o->dump_after;
+	if (host && (o->emit == ST_PTX || o->emit == ST_CUBIN))
+		usage_error("%s output needs --target=nvptx (--target=host writes an object file: -o FILE.o)",
+		            stage_names[o->emit]);
+	if (host && d == ST_PTX)
+		usage_error("%s", "--dump-after=ptx needs --target=nvptx");
+	if (host && o->arch_given)
+		usage_error("%s", "--arch applies to --target=nvptx only");
+	if (!host && o->emit == ST_OBJ)
+		usage_error("%s", "object output (--emit=obj, -o FILE.o) needs --target=host");
+}
+
 static void parse_args(int argc, char **argv, Options *o)
 {
 	o->inputs = xmalloc(sizeof(char *) * (size_t)argc);
@@ -106,7 +137,7 @@ static void parse_args(int argc, char **argv, Options *o)
 			fputs(usage, stdout);
 			exit(0);
 		} else if (!strcmp(a, "--version")) {
-			printf("oxidec %s (oxide-mir format 1, LLVM NVPTX in-process)\n", OXIDEC_VERSION);
+			printf("oxidec %s (oxide-mir format 1, LLVM NVPTX and host targets in-process)\n", OXIDEC_VERSION);
 			exit(0);
 		} else if (!strcmp(a, "-o")) {
 			if (++i == argc)
@@ -116,12 +147,20 @@ static void parse_args(int argc, char **argv, Options *o)
 			if ((o->emit = parse_stage(a + 7)) == ST_NONE)
 				usage_error("unknown stage '%s'", a + 7);
 		} else if (!strncmp(a, "--dump-after=", 13)) {
-			if ((o->dump_after = parse_stage(a + 13)) == ST_NONE || o->dump_after == ST_CUBIN)
+			if ((o->dump_after = parse_stage(a + 13)) == ST_NONE || o->dump_after >= ST_CUBIN)
 				usage_error("unknown stage '%s'", a + 13);
 		} else if (!strncmp(a, "--arch=", 7)) {
 			if (!valid_arch(a + 7))
 				usage_error("bad architecture '%s' (expected sm_XX, e.g. sm_90)", a + 7);
 			o->eo.arch = a + 7;
+			o->arch_given = true;
+		} else if (!strncmp(a, "--target=", 9)) {
+			if (!strcmp(a + 9, "nvptx"))
+				o->eo.target = TARGET_NVPTX;
+			else if (!strcmp(a + 9, "host"))
+				o->eo.target = TARGET_HOST;
+			else
+				usage_error("unknown target '%s' (expected nvptx or host)", a + 9);
 		} else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
 			o->eo.opt_level = a[2] - '0';
 		} else if (!strcmp(a, "-v")) {
@@ -137,7 +176,9 @@ static void parse_args(int argc, char **argv, Options *o)
 	if (!o->output)
 		usage_error("%s", "no output file (-o FILE)");
 	if (o->emit == ST_NONE)
-		o->emit = strcmp(o->output, "-") ? stage_from_ext(o->output) : ST_PTX;
+		o->emit = strcmp(o->output, "-") ? stage_from_ext(o->output, o->eo.target)
+		                                 : o->eo.target == TARGET_HOST ? ST_OBJ : ST_PTX;
+	check_target(o);
 }
 
 /* ------------------------------------------------------------ output */
@@ -236,6 +277,20 @@ static bool ir_stage(Run *r, Module *m, Stage s)
 	return r->o->emit > s;
 }
 
+/* Host target: the object file, then e is freed. */
+static bool run_obj(Run *r, EmitCtx *e)
+{
+	size_t n;
+	uint8_t *obj = emit_object(e, &n);
+	emit_free(e);
+	if (!obj)
+		return false;
+	fwrite(obj, 1, n, r->out.f);
+	free(obj);
+	stage_done(r, ST_OBJ);
+	return true;
+}
+
 static bool run_llvm(Run *r, Module *m)
 {
 	EmitCtx *e = emit_new(&r->o->eo);
@@ -252,6 +307,8 @@ static bool run_llvm(Run *r, Module *m)
 			emit_free(e);
 		return ok;
 	}
+	if (r->o->emit == ST_OBJ)
+		return run_obj(r, e);
 	size_t len;
 	char *ptx = emit_ptx(e, &len);
 	emit_free(e);
@@ -278,6 +335,8 @@ static bool run_ir(Run *r, FeInput *in)
 	Arena *a = arena_new();
 	Module *m = fe_build_module(in, a);
 	bool ok = m != NULL;
+	if (ok)
+		m->target = r->o->eo.target;
 	if (ok && ir_stage(r, m, ST_MIR)) {
 		pass_mem2reg(m);
 		if (ir_stage(r, m, ST_SSA)) {

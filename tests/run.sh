@@ -1,6 +1,6 @@
 #!/bin/sh
 # The whole test suite without a GPU: unit tests, golden tests, exporter
-# tests.  Each suite ends with "N passed, M failed"; the totals come last.
+# tests, and the examples run by host emulation.  Each suite ends with "N passed, M failed"; the totals come last.
 set -u
 cd "$(dirname "$0")/.."
 total_pass=0 total_fail=0 suites_failed=0
@@ -25,6 +25,7 @@ for t in build/tests/test_*; do
 done
 run_suite "golden" sh tests/golden/run.sh
 run_suite "exporter" sh tests/exporter/run.sh
+run_suite "emulation" sh tests/emu/run.sh
 echo
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

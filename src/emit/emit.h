@@ -1,7 +1,9 @@
 /* emit.h: the back end of oxidec — llir-dialect IR to an LLVM module
  * (stage "ll"), optimized with LLVM's new pass manager, then PTX from the
  * NVPTX target machine in-process (stage "ptx"), and cubin from PTX through
- * nvJitLink loaded at run time.
+ * nvJitLink loaded at run time.  The host target (EmitOptions.target ==
+ * TARGET_HOST) makes a native object file instead (stage "obj"), with a
+ * launch trampoline per kernel for the emulator in src/runtime/oxemu.c.
  *
  * This header is free of LLVM types so the driver need not see llvm-c; the
  * files of src/emit/ share their LLVM-typed state through emit_impl.h. */
@@ -15,9 +17,11 @@
 #include "../ir/ir.h"
 
 typedef struct {
-	const char *arch;      /* "sm_90" (default when NULL), any sm_XX LLVM 22 NVPTX knows */
+	const char *arch;      /* "sm_90" (default when NULL), any sm_XX LLVM 22 NVPTX knows;
+	                          ignored for TARGET_HOST */
 	int opt_level;         /* 0..3: middle-end pipeline and codegen level */
 	bool verify_each;      /* run LLVMVerifyModule also after optimization */
+	Target target;         /* TARGET_NVPTX (the default, 0) or TARGET_HOST */
 } EmitOptions;
 
 typedef struct EmitCtx EmitCtx;
@@ -26,7 +30,8 @@ typedef struct EmitCtx EmitCtx;
 EmitCtx *emit_new(const EmitOptions *o);
 bool emit_optimize(EmitCtx *e);
 char *emit_llvm_text(EmitCtx *e);                 /* malloc'd, NUL-terminated */
-char *emit_ptx(EmitCtx *e, size_t *len);          /* malloc'd, NUL-terminated */
+char *emit_ptx(EmitCtx *e, size_t *len);          /* malloc'd, NUL-terminated; nvptx only */
+uint8_t *emit_object(EmitCtx *e, size_t *len);    /* malloc'd ELF object; host only */
 void emit_free(EmitCtx *e);
 
 /* module.c: translate the llir-dialect module and verify the result.

@@ -11,7 +11,8 @@
 
 struct EmitCtx {
 	EmitOptions opt;
-	char arch[16];
+	char arch[16];             /* CPU of the target machine: sm_XX, or "generic" on the host */
+	char triple[128];          /* nvptx64-nvidia-cuda, or LLVM's default (host) triple */
 	LLVMContextRef ctx;
 	LLVMTargetMachineRef tm;
 	LLVMModuleRef mod;         /* NULL until emit_module */
@@ -35,6 +36,10 @@ typedef struct {
 LLVMTypeRef emit_type(EmitCtx *e, const Type *t);
 void emit_op_error(FuncEmit *fe, const Op *op, const char *fmt, ...) PRINTF(3, 4);
 LLVMBasicBlockRef emit_succ_dest(FuncEmit *fe, Op *op, uint32_t i);
+
+/* host.c: host target only, after every body: __oxide_launch_<kernel>
+ * trampolines and the __oxide_kernels name list. */
+bool emit_host_entries(EmitCtx *e, Module *m);
 
 /* instr.c: one llir op at the builder's position; false after an error. */
 bool emit_op(FuncEmit *fe, Op *op);

@@ -1,8 +1,10 @@
 /* module.c: llir-dialect Module -> LLVM module (stage "ll").
  *
  * Reads: a Module whose functions use only llir ops (nvvm ops were turned
- * into llir.intrinsic calls by the llir lowering).  Makes: one LLVM
- * module with the NVPTX triple and data layout, verified.
+ * into llir.intrinsic calls, or on the host target into calls of extern
+ * functions, by the llir lowering).  Makes: one LLVM module with the
+ * target's triple and data layout, verified.  On the host target kernels
+ * keep the C calling convention, and host.c adds the launch trampolines.
  *
  * Order: every global is declared, then initialized (initializers may point
  * at each other); every function is declared, then given a body (calls may
@@ -257,7 +259,7 @@ static bool declare_func(EmitCtx *e, Func *f)
 		 * internal so LLVM may inline and drop them.  A function without
 		 * blocks is a declaration and must stay external. */
 		LLVMSetLinkage(fn, f->is_kernel || !f->first ? LLVMExternalLinkage : LLVMInternalLinkage);
-		if (f->is_kernel)
+		if (f->is_kernel && e->opt.target == TARGET_NVPTX)
 			LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
 	}
 	free(params);
@@ -495,7 +497,7 @@ static void new_llvm_module(EmitCtx *e)
 	if (e->mod)
 		LLVMDisposeModule(e->mod);
 	e->mod = LLVMModuleCreateWithNameInContext("oxidec", e->ctx);
-	LLVMSetTarget(e->mod, "nvptx64-nvidia-cuda");
+	LLVMSetTarget(e->mod, e->triple);
 	LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(e->tm);
 	LLVMSetModuleDataLayout(e->mod, dl);
 	LLVMDisposeTargetData(dl);
@@ -514,6 +516,8 @@ bool emit_module(EmitCtx *e, Module *m)
 	for (Func *f = m->funcs; f && ok; f = f->next)
 		if (f->first)
 			ok = emit_body(e, m, f);
+	if (ok && e->opt.target == TARGET_HOST)
+		ok = emit_host_entries(e, m);
 	ok = ok && verify(e);
 	if (!ok) {
 		LLVMDisposeModule(e->mod);

@@ -1,6 +1,12 @@
-/* target.c: the NVPTX target machine and everything done to a finished
- * LLVM module — optimization with the new pass manager, the textual IR of
- * stage "ll", PTX of stage "ptx" — plus the lifetime of an EmitCtx.
+/* target.c: the target machine and everything done to a finished LLVM
+ * module — optimization with the new pass manager, the textual IR of stage
+ * "ll", PTX of stage "ptx" (NVPTX) or the object file of stage "obj" (the
+ * host target) — plus the lifetime of an EmitCtx.
+ *
+ * Host target: LLVM's default triple, CPU "generic" (the baseline ISA, so
+ * the object runs on any machine of that architecture and no FMA
+ * instruction is even available), PIC (the object goes into a shared
+ * object).  The same rule as below keeps a*b+c rounding twice.
  *
  * Floating point: Rust forbids contracting a*b+c into an fma.  The C API
  * cannot set TargetOptions::AllowFPOpFusion, but its default (Standard)
@@ -21,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char triple[] = "nvptx64-nvidia-cuda";
+static const char nvptx_triple[] = "nvptx64-nvidia-cuda";
 
 /* Each processor LLVM 22 NVPTX knows, with the lowest PTX ISA version
  * that supports it (what LLVM itself would pick; measured with llc-22).
@@ -71,6 +77,14 @@ static void init_llvm_once(void)
 	LLVMInstallFatalErrorHandler(on_llvm_fatal);
 }
 
+static bool init_host_once(void)
+{
+	static int state;     /* 0: not yet, 1: ready, -1: no native target */
+	if (!state)
+		state = LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter() ? -1 : 1;
+	return state > 0;
+}
+
 /* Back-end diagnostics (e.g. an unsupported construct found during
  * instruction selection) become ours, so callers see them counted. */
 static void on_llvm_diag(LLVMDiagnosticInfoRef di, void *unused)
@@ -99,19 +113,39 @@ static LLVMTargetMachineRef create_target_machine(const EmitCtx *e, const char *
 {
 	LLVMTargetRef target;
 	char *err = NULL;
-	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
-		diag_error("oxidec", "no NVPTX target in this LLVM: %s", err ? err : "?");
+	bool host = e->opt.target == TARGET_HOST;
+	if (LLVMGetTargetFromTriple(e->triple, &target, &err)) {
+		diag_error("oxidec", "no %s target in this LLVM: %s", host ? e->triple : "NVPTX", err ? err : "?");
 		LLVMDisposeMessage(err);
 		return NULL;
 	}
-	return LLVMCreateTargetMachine(target, triple, e->arch, features, codegen_level(e->opt.opt_level),
-	                               LLVMRelocDefault, LLVMCodeModelDefault);
+	return LLVMCreateTargetMachine(target, e->triple, e->arch, features, codegen_level(e->opt.opt_level),
+	                               host ? LLVMRelocPIC : LLVMRelocDefault, LLVMCodeModelDefault);
+}
+
+/* The triple and CPU of o's target into e; false after a diag_error. */
+static bool choose_target(EmitCtx *e, const EmitOptions *o)
+{
+	if (o->target != TARGET_HOST) {
+		snprintf(e->triple, sizeof e->triple, "%s", nvptx_triple);
+		snprintf(e->arch, sizeof e->arch, "%s", o->arch ? o->arch : "sm_90");
+		return true;
+	}
+	if (!init_host_once()) {
+		diag_error("oxidec", "this LLVM cannot generate code for the host it runs on");
+		return false;
+	}
+	char *t = LLVMGetDefaultTargetTriple();
+	snprintf(e->triple, sizeof e->triple, "%s", t);
+	LLVMDisposeMessage(t);
+	snprintf(e->arch, sizeof e->arch, "generic");
+	return true;
 }
 
 EmitCtx *emit_new(const EmitOptions *o)
 {
 	const char *arch = o->arch ? o->arch : "sm_90";
-	const char *features = arch_features(arch);
+	const char *features = o->target == TARGET_HOST ? "" : arch_features(arch);
 	if (!features) {
 		diag_error("oxidec", "unknown GPU architecture '%s' (LLVM 22 NVPTX knows sm_20 to sm_121f, e.g. sm_90)", arch);
 		return NULL;
@@ -124,7 +158,10 @@ EmitCtx *emit_new(const EmitOptions *o)
 	EmitCtx *e = xmalloc(sizeof *e);
 	memset(e, 0, sizeof *e);
 	e->opt = *o;
-	snprintf(e->arch, sizeof e->arch, "%s", arch);
+	if (!choose_target(e, o)) {
+		free(e);
+		return NULL;
+	}
 	e->opt.arch = e->arch;
 	e->ctx = LLVMContextCreate();
 	LLVMContextSetDiagnosticHandler(e->ctx, on_llvm_diag, NULL);
@@ -202,20 +239,20 @@ char *emit_llvm_text(EmitCtx *e)
 }
 
 /* Code generation runs IR passes over the module it is given; emitting a
- * clone keeps e->mod as it was, so "ll" and "ptx" can come in any order. */
-char *emit_ptx(EmitCtx *e, size_t *len)
+ * clone keeps e->mod as it was, so "ll" and "ptx" can come in any order.
+ * The result is NUL-terminated (for PTX text; an object ignores it). */
+static char *emit_code(EmitCtx *e, LLVMCodeGenFileType kind, size_t *len)
 {
-	if (!has_module(e, "emit ptx"))
-		return NULL;
 	int errors = diag_errors();
 	LLVMModuleRef clone = LLVMCloneModule(e->mod);
 	LLVMMemoryBufferRef buf = NULL;
 	char *err = NULL;
-	LLVMBool failed = LLVMTargetMachineEmitToMemoryBuffer(e->tm, clone, LLVMAssemblyFile, &err, &buf);
+	LLVMBool failed = LLVMTargetMachineEmitToMemoryBuffer(e->tm, clone, kind, &err, &buf);
 	LLVMDisposeModule(clone);
 	if (failed || diag_errors() > errors) {
 		if (failed)
-			diag_error("oxidec", "NVPTX code generation failed: %s", err ? err : "?");
+			diag_error("oxidec", "%s code generation failed: %s",
+			           e->opt.target == TARGET_HOST ? "host" : "NVPTX", err ? err : "?");
 		LLVMDisposeMessage(err);
 		if (buf)
 			LLVMDisposeMemoryBuffer(buf);
@@ -227,4 +264,26 @@ char *emit_ptx(EmitCtx *e, size_t *len)
 	if (len)
 		*len = n;
 	return out;
+}
+
+static bool has_target(EmitCtx *e, Target t, const char *what)
+{
+	if (e->opt.target == t)
+		return true;
+	diag_error("oxidec", "%s needs --target=%s", what, t == TARGET_HOST ? "host" : "nvptx");
+	return false;
+}
+
+char *emit_ptx(EmitCtx *e, size_t *len)
+{
+	if (!has_module(e, "emit ptx") || !has_target(e, TARGET_NVPTX, "PTX"))
+		return NULL;
+	return emit_code(e, LLVMAssemblyFile, len);
+}
+
+uint8_t *emit_object(EmitCtx *e, size_t *len)
+{
+	if (!has_module(e, "emit obj") || !has_target(e, TARGET_HOST, "an object file"))
+		return NULL;
+	return (uint8_t *)emit_code(e, LLVMObjectFile, len);
 }

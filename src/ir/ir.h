@@ -220,6 +220,8 @@ struct Func {
 	const char *name;    /* Rust path */
 	const char *symbol;  /* PTX symbol */
 	bool is_kernel;
+	bool is_extern;      /* declaration only, no blocks: defined by the runtime
+	                        the object is linked with (host target, llir.c) */
 	Loc loc;
 	Param *params;
 	uint32_t nparam;
@@ -244,8 +246,14 @@ typedef struct Global {
 	uint32_t nreloc;
 } Global;
 
+/* What the module is compiled for.  TARGET_HOST: the host-emulation
+ * target (oxidec --target=host); device primitives become calls into the
+ * emulator (src/runtime/oxemu.c) and every address space is 0. */
+typedef enum { TARGET_NVPTX, TARGET_HOST } Target;
+
 struct Module {
 	Arena *arena;
+	Target target;       /* set by the driver before the passes */
 	const char **files;
 	uint32_t nfile;
 	RType **rtypes;

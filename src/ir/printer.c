@@ -183,11 +183,15 @@ void ir_print_func(FILE *out, Func *f)
 	char buf[32];
 	number_values(f);
 	print_signless = f->mod->stage == DIALECT_LLIR;
-	fprintf(out, "func @%s%s(", f->symbol, f->is_kernel ? " kernel" : "");
+	fprintf(out, "%sfunc @%s%s(", f->is_extern ? "extern " : "", f->symbol, f->is_kernel ? " kernel" : "");
 	for (uint32_t i = 0; i < f->nparam; i++) {
 		fprintf(out, "%s%s", i ? ", " : "", type_str(f->params[i].type, buf, sizeof buf));
 		if (f->params[i].byval_size)
 			fprintf(out, " byval(%" PRIu64 ", align %u)", f->params[i].byval_size, f->params[i].byval_align);
+	}
+	if (f->is_extern) {     /* a declaration: one line, no body */
+		fprintf(out, ") -> %s\n", type_str(f->ret, buf, sizeof buf));
+		return;
 	}
 	fprintf(out, ") -> %s {  // %s\n", type_str(f->ret, buf, sizeof buf), f->name);
 	for (Block *b = f->first; b; b = b->next) {
@@ -229,7 +233,7 @@ void ir_print_module(FILE *out, Module *m)
 		fputc('\n', out);
 	for (Func *f = m->funcs; f; f = f->next) {
 		ir_print_func(out, f);
-		if (f->next)
+		if (f->next && !(f->is_extern && f->next->is_extern))
 			fputc('\n', out);
 	}
 }

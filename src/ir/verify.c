@@ -97,6 +97,11 @@ static void verify_op(Verifier *v, Block *b, Op *op)
 static void verify_func(Verifier *v, Func *f)
 {
 	v->func = f;
+	if (f->is_extern) {
+		if (f->first || f->is_kernel)
+			fail(v, "an extern function has blocks or is a kernel");
+		return;
+	}
 	if (!f->first) {
 		fail(v, "function has no blocks");
 		return;

@@ -8,6 +8,15 @@
  *   mir.ne %x, %y (floats)    ==>  llir.fcmp une                          (others ordered)
  *   mir.load %p : bool        ==>  llir.trunc (llir.load i8)
  *
+ * nvvm ops become NVVM intrinsics, or on the host target (m->target ==
+ * TARGET_HOST) calls to the emulator's functions, declared once per module
+ * as extern Funcs (no blocks; the emitter declares them, a host program
+ * linking src/runtime/oxemu.c defines them):
+ *
+ *   nvvm.tid.x                ==>  llir.call @__oxide_host_tid_x() : i32   (every index register)
+ *   nvvm.barrier0             ==>  llir.call @__oxide_host_barrier()
+ *   nvvm.trap                 ==>  llir.call @__oxide_host_trap()         (never returns)
+ *
  * Requires: nvvm stage (no mir.device, mir.assert, mir.panic left).
  * Produces: only llir ops; value types are signless.
  */
@@ -459,6 +468,49 @@ static void mem_intrinsic(Lower *l, Op *op, IntrinsicKind k)
 	c->imm = OVL_OPD012;
 }
 
+/* ------------------------------------------------- host-target calls */
+
+/* llir.call of an emulator function, declared as an extern Func the first
+ * time it is needed; rt NULL: returns nothing. */
+static Value *host_call(Lower *l, const char *sym, Type *rt)
+{
+	Func *f = ir_func_find(l->m, sym);
+	if (!f) {
+		f = ir_func_new(l->m, sym, sym);
+		f->is_extern = true;
+		f->ret = rt ? signless(l, rt) : ir_type_void(l->m);
+	} else if (!f->is_extern) {
+		die("%s is both an emulator function and a function of the input", sym);
+	}
+	Type *t = rt ? f->ret : NULL;
+	Op *c = ir_build(&l->b, OP_LLIR_CALL, rt ? 1 : 0, &t, 0, NULL, 0);
+	c->sym = f->symbol;
+	return rt ? &c->res[0] : NULL;
+}
+
+static const char *host_name(Opcode code)
+{
+	static const char *names[] = {
+		"__oxide_host_tid_x", "__oxide_host_tid_y", "__oxide_host_tid_z",
+		"__oxide_host_ntid_x", "__oxide_host_ntid_y", "__oxide_host_ntid_z",
+		"__oxide_host_ctaid_x", "__oxide_host_ctaid_y", "__oxide_host_ctaid_z",
+		"__oxide_host_nctaid_x", "__oxide_host_nctaid_y", "__oxide_host_nctaid_z",
+		"__oxide_host_barrier", "__oxide_host_trap",
+	};
+	if (code < OP_NVVM_TID_X || code > OP_NVVM_TRAP)
+		die("%s has no host-target lowering", opinfo[code].name);
+	return names[code - OP_NVVM_TID_X];
+}
+
+/* nvvm.trap and core::intrinsics::abort */
+static void build_trap(Lower *l)
+{
+	if (l->m->target == TARGET_HOST)
+		host_call(l, host_name(OP_NVVM_TRAP), NULL);
+	else
+		llvm_intrinsic(l, "llvm.trap", OVL_NONE, NULL, 0, NULL);
+}
+
 /* Returns the replacement of op's result, or NULL when it has none. */
 static Value *lower_core_intrinsic(Lower *l, Op *op)
 {
@@ -471,7 +523,7 @@ static Value *lower_core_intrinsic(Lower *l, Op *op)
 	case IK_ID: return op->nres ? op->opd[0] : NULL;
 	case IK_NOP: return NULL;
 	case IK_ASSUME: llvm_intrinsic(l, "llvm.assume", OVL_NONE, NULL, 1, op->opd); return NULL;
-	case IK_TRAP: llvm_intrinsic(l, "llvm.trap", OVL_NONE, NULL, 0, NULL); return NULL;
+	case IK_TRAP: build_trap(l); return NULL;
 	case IK_CTPOP: return bit_count(l, op, "llvm.ctpop", false);
 	case IK_CTLZ: return bit_count(l, op, "llvm.ctlz", strstr(op->sym, "nonzero") != NULL);
 	case IK_CTTZ: return bit_count(l, op, "llvm.cttz", strstr(op->sym, "nonzero") != NULL);
@@ -538,6 +590,8 @@ static const char *sreg_name(Opcode code)
 
 static Value *lower_nvvm(Lower *l, Op *op)
 {
+	if (l->m->target == TARGET_HOST && op->code != OP_NVVM_ADDRSPACE_CAST)
+		return host_call(l, host_name(op->code), op->nres ? op->res[0].type : NULL);
 	switch (op->code) {
 	case OP_NVVM_BARRIER0: {
 		Value *zero = iconst(l, ir_type_int(l->m, 32, false), 0, 0);
@@ -545,7 +599,7 @@ static Value *lower_nvvm(Lower *l, Op *op)
 		return NULL;
 	}
 	case OP_NVVM_TRAP:
-		llvm_intrinsic(l, "llvm.trap", OVL_NONE, NULL, 0, NULL);
+		build_trap(l);
 		return NULL;
 	case OP_NVVM_ADDRSPACE_CAST:
 		return emit1(l, OP_LLIR_ADDRSPACECAST, op->res[0].type, op->opd[0]);
@@ -735,6 +789,8 @@ static void make_signless(Lower *l)
 void pass_llir(Module *m)
 {
 	for (Func *f = m->funcs; f; f = f->next) {
+		if (f->is_extern)     /* host_call's declarations, appended as we go */
+			continue;
 		Lower l = { m, f, { m, NULL, NULL, { -1, 0, 0 } } };
 		for (Block *b = f->first; b; b = b->next) {
 			Op *next;

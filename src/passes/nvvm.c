@@ -7,6 +7,10 @@
  *                                         ^trap: nvvm.trap; mir.unreachable
  *   kernel parameter of type ptr     ==>  ptr<1> (global) + nvvm.addrspace_cast to generic
  *
+ * Host target (m->target == TARGET_HOST): the same nvvm ops (llir.c turns
+ * them into calls to the emulator), but no address spaces: kernel pointer
+ * parameters stay generic and every global moves to address space 0.
+ *
  * A failed assert or panic must trap, never become `unreachable`: LLVM
  * would delete the check and a bounds violation would go silently wrong.
  *
@@ -95,7 +99,7 @@ static void kernel_params_global(Module *m, Func *f)
 
 static void lower_func(Module *m, Func *f)
 {
-	if (f->is_kernel)
+	if (f->is_kernel && m->target == TARGET_NVPTX)
 		kernel_params_global(m, f);
 	Block *last = f->last;     /* trap blocks are appended after it */
 	for (Block *b = f->first; b; b = b->next) {
@@ -116,6 +120,9 @@ static void lower_func(Module *m, Func *f)
 
 void pass_nvvm(Module *m)
 {
+	if (m->target == TARGET_HOST)
+		for (Global *g = m->globals; g; g = g->next)
+			g->addrspace = AS_GENERIC;
 	for (Func *f = m->funcs; f; f = f->next)
 		lower_func(m, f);
 	m->stage = DIALECT_NVVM;

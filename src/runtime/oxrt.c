@@ -1,5 +1,14 @@
 /* oxrt.c: the host runtime behind oxrt.h.
  *
+ * Two backends serve the API: the CUDA driver, and the host emulator of
+ * oxemu.c for modules whose path ends in ".so" (built from `oxidec
+ * --target=host` output). ox_init opens the driver when there is one but
+ * succeeds without it; a GPU module then fails to load, saying why. The
+ * first module loaded picks the backend of the process; before any module,
+ * the first call that needs a backend picks the GPU if ox_init found one,
+ * else the emulator. Modules of the other kind cannot be loaded after that
+ * (device pointers of one backend mean nothing to the other).
+ *
  * The CUDA driver is opened with dlopen and its entry points are bound by
  * name (the _v2 names where the driver exports them), so only the few
  * driver types below are declared here, ABI-compatible with cuda.h. Each
@@ -11,6 +20,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "oxrt.h"
+#include "oxemu.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -120,8 +130,14 @@ static const struct {
 static char err_msg[16384];
 static int err_code;
 
-__attribute__((format(printf, 2, 3)))
-static int set_error(int code, const char *fmt, ...)
+enum { BK_NONE, BK_GPU, BK_EMU };
+
+static int inited;                /* ox_init succeeded */
+static int backend;               /* BK_*: who serves memory and launches */
+static char gpu_why[sizeof err_msg]; /* why there is no GPU: ox_init's error */
+static int gpu_why_code;
+
+int oxrt_set_error(int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -132,8 +148,7 @@ static int set_error(int code, const char *fmt, ...)
 	return -1;
 }
 
-__attribute__((format(printf, 1, 2)))
-static void append_error(const char *fmt, ...)
+void oxrt_append_error(const char *fmt, ...)
 {
 	size_t used = strlen(err_msg);
 	va_list ap;
@@ -178,9 +193,9 @@ static int cu_check(CUresult r, const char *call, const char *what)
 	if (drv.error_string == NULL ||
 	    drv.error_string(r, &text) != CUDA_SUCCESS)
 		text = "no description";
-	set_error(r, "%s(%s): %s (%d): %s", call, what, name, r, text);
+	oxrt_set_error(r, "%s(%s): %s (%d): %s", call, what, name, r, text);
 	if (hint != NULL)
-		append_error("\n  %s", hint);
+		oxrt_append_error("\n  %s", hint);
 	return -1;
 }
 
@@ -192,22 +207,23 @@ static int bind_symbols(void)
 		if (sym == NULL && syms[i].fallback != NULL)
 			sym = dlsym(drv.lib, syms[i].fallback);
 		if (sym == NULL && !syms[i].optional)
-			return set_error(-1, "libcuda.so.1 lacks %s: driver too "
+			return oxrt_set_error(-1, "libcuda.so.1 lacks %s: driver too "
 			                 "old", syms[i].name);
 		memcpy(syms[i].slot, &sym, sizeof sym);
 	}
 	return 0;
 }
 
-int ox_init(void)
+static int gpu_open(void)
 {
 	CUcontext ctx = NULL;
 
 	if (drv.ctx != NULL)
 		return 0;
-	drv.lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (drv.lib == NULL)
-		return set_error(-1, "dlopen(libcuda.so.1): %s: is the NVIDIA "
+		drv.lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (drv.lib == NULL)
+		return oxrt_set_error(-1, "dlopen(libcuda.so.1): %s: is the NVIDIA "
 		                 "driver installed on this machine?", dlerror());
 	if (bind_symbols() != 0 ||
 	    cu_check(drv.init(0), "cuInit", "0") != 0 ||
@@ -221,24 +237,96 @@ int ox_init(void)
 	return 0;
 }
 
+/* Opens the GPU when there is one; without, only emulation is possible
+ * and gpu_why says why. */
+int ox_init(void)
+{
+	if (inited)
+		return 0;
+	if (gpu_open() != 0) {
+		snprintf(gpu_why, sizeof gpu_why, "%s", err_msg);
+		gpu_why_code = err_code;
+		err_msg[0] = '\0';
+		err_code = 0;
+	}
+	inited = 1;
+	return 0;
+}
+
 void ox_shutdown(void)
 {
+	if (backend == BK_EMU)
+		oxemu_shutdown();
 	if (drv.ctx != NULL)
 		drv.primary_release(drv.dev);
 	drv.ctx = NULL;
-}
-
-int ox_device_name(char *buf, int len)
-{
-	return cu_check(drv.device_get_name(buf, len, drv.dev),
-	                "cuDeviceGetName", "device 0");
+	inited = 0;
+	backend = BK_NONE;
 }
 
 static int need_init(const char *call)
 {
-	if (drv.ctx != NULL)
+	if (inited)
 		return 0;
-	return set_error(-1, "%s: ox_init() was not called or failed", call);
+	return oxrt_set_error(-1, "%s: ox_init() was not called or failed", call);
+}
+
+/* The backend of a call that names no module: the process's, or when no
+ * module is loaded yet the GPU if there is one; BK_NONE after an error. */
+static int backend_for(const char *call)
+{
+	if (need_init(call) != 0)
+		return BK_NONE;
+	if (backend == BK_NONE)
+		backend = drv.ctx != NULL ? BK_GPU : BK_EMU;
+	return backend;
+}
+
+static int is_emulated(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n >= 3 && strcmp(path + n - 3, ".so") == 0;
+}
+
+/* The GPU's name, unless the process emulates (or must: no GPU). */
+int ox_device_name(char *buf, int len)
+{
+	if (need_init("ox_device_name") != 0)
+		return -1;
+	if (backend == BK_EMU || drv.ctx == NULL) {
+		snprintf(buf, (size_t)len, "host CPU (oxrt emulation)");
+		return 0;
+	}
+	return cu_check(drv.device_get_name(buf, len, drv.dev),
+	                "cuDeviceGetName", "device 0");
+}
+
+/* Whether a module of this kind may be loaded; picks the backend. */
+static int choose_backend(const char *path)
+{
+	int want = is_emulated(path) ? BK_EMU : BK_GPU;
+
+	if (need_init("ox_module_load") != 0)
+		return -1;
+	if (backend != BK_NONE && backend != want)
+		return oxrt_set_error(-1, "ox_module_load(%s): this process "
+		                      "already uses %s; GPU modules (.ptx, "
+		                      ".cubin) and emulated modules (.so) cannot "
+		                      "be mixed (load the module before "
+		                      "allocating memory)", path,
+		                      backend == BK_GPU ? "the GPU" :
+		                      "host emulation");
+	if (want == BK_GPU && drv.ctx == NULL) {
+		oxrt_set_error(gpu_why_code, "ox_module_load(%s): no GPU: %s",
+		               path, gpu_why);
+		oxrt_append_error("\n  (oxidec --target=host output linked "
+		                  "into a .so, 'cc -shared M.o -o M.so -lm', "
+		                  "runs without a GPU)");
+		return -1;
+	}
+	backend = want;
+	return 0;
 }
 
 /* The whole file plus a NUL, which PTX text needs and cubin ignores. */
@@ -280,21 +368,23 @@ int ox_module_load(OxModule *m, const char *path)
 	char *image;
 	CUresult r;
 
-	if (need_init("ox_module_load") != 0)
-		return -1;
 	snprintf(m->path, sizeof m->path, "%s", path);
 	m->handle = NULL;
+	if (choose_backend(path) != 0)
+		return -1;
+	if (is_emulated(path))
+		return oxemu_module_load(m, path);
 	if ((image = read_file(path)) == NULL)
-		return set_error(-1, "cannot read module %s: %s", path,
+		return oxrt_set_error(-1, "cannot read module %s: %s", path,
 		                 strerror(errno));
 	jit_err[0] = jit_info[0] = '\0';
 	r = drv.module_load(&mod, image, 4, opt, val);
 	free(image);
 	if (cu_check(r, "cuModuleLoadDataEx", path) != 0) {
 		if (jit_err[0] != '\0')
-			append_error("\n  JIT error log:\n%s", jit_err);
+			oxrt_append_error("\n  JIT error log:\n%s", jit_err);
 		if (jit_info[0] != '\0')
-			append_error("\n  JIT info log:\n%s", jit_info);
+			oxrt_append_error("\n  JIT info log:\n%s", jit_info);
 		return -1;
 	}
 	m->handle = mod;
@@ -303,7 +393,9 @@ int ox_module_load(OxModule *m, const char *path)
 
 void ox_module_unload(OxModule *m)
 {
-	if (m->handle != NULL && drv.module_unload != NULL)
+	if (is_emulated(m->path))
+		oxemu_module_unload(m);
+	else if (m->handle != NULL && drv.module_unload != NULL)
 		drv.module_unload((CUmodule)m->handle);
 	m->handle = NULL;
 }
@@ -323,23 +415,28 @@ static void append_kernel_names(CUmodule mod)
 		n = 64;
 	if (drv.module_enumerate(fns, n, mod) != CUDA_SUCCESS)
 		return;
-	append_error("\n  kernels in this module:");
+	oxrt_append_error("\n  kernels in this module:");
 	for (unsigned i = 0; i < n; i++)
 		if (drv.func_get_name(&name, fns[i]) == CUDA_SUCCESS)
-			append_error(" %s", name);
+			oxrt_append_error(" %s", name);
 }
 
 int ox_function(OxFunc *f, const OxModule *m, const char *name)
 {
 	CUfunction fn = NULL;
-	CUresult r = drv.module_get_function(&fn, (CUmodule)m->handle, name);
+	CUresult r;
 
+	if (is_emulated(m->path))
+		return oxemu_function(f, m, name);
+	if (need_init("ox_function") != 0)
+		return -1;
+	r = drv.module_get_function(&fn, (CUmodule)m->handle, name);
 	snprintf(f->name, sizeof f->name, "%s", name);
 	snprintf(f->path, sizeof f->path, "%s", m->path);
 	f->handle = fn;
 	if (cu_check(r, "cuModuleGetFunction", name) == 0)
 		return 0;
-	append_error("\n  in module %s", m->path);
+	oxrt_append_error("\n  in module %s", m->path);
 	if (r == CUDA_ERROR_NOT_FOUND)
 		append_kernel_names((CUmodule)m->handle);
 	return -1;
@@ -349,9 +446,10 @@ int ox_alloc(OxDevPtr *p, size_t bytes)
 {
 	CUdeviceptr d = 0;
 	char what[64];
+	int bk = backend_for("ox_alloc");
 
-	if (need_init("ox_alloc") != 0)
-		return -1;
+	if (bk != BK_GPU)
+		return bk == BK_EMU ? oxemu_alloc(p, bytes) : -1;
 	snprintf(what, sizeof what, "%zu bytes", bytes);
 	if (cu_check(drv.mem_alloc(&d, bytes), "cuMemAlloc_v2", what) != 0)
 		return -1;
@@ -359,31 +457,44 @@ int ox_alloc(OxDevPtr *p, size_t bytes)
 	return 0;
 }
 
+/* The start of a memory, event or sync call: returns the emulator's
+ * answer, or -1 after backend_for's error; goes on for the GPU. */
+#define DISPATCH(call, emu_call) do { \
+	int bk_ = backend_for(call); \
+	if (bk_ != BK_GPU) \
+		return bk_ == BK_EMU ? (emu_call) : -1; \
+} while (0)
+
 int ox_free(OxDevPtr p)
 {
+	DISPATCH("ox_free", oxemu_free(p));
 	return cu_check(drv.mem_free(p), "cuMemFree_v2", "device buffer");
 }
 
 int ox_copy_to_device(OxDevPtr dst, const void *src, size_t bytes)
 {
+	DISPATCH("ox_copy_to_device", oxemu_copy_to_device(dst, src, bytes));
 	return cu_check(drv.copy_htod(dst, src, bytes), "cuMemcpyHtoD_v2",
 	                "host to device");
 }
 
 int ox_copy_from_device(void *dst, OxDevPtr src, size_t bytes)
 {
+	DISPATCH("ox_copy_from_device", oxemu_copy_from_device(dst, src, bytes));
 	return cu_check(drv.copy_dtoh(dst, src, bytes), "cuMemcpyDtoH_v2",
 	                "device to host");
 }
 
 int ox_memset8(OxDevPtr p, unsigned char value, size_t bytes)
 {
+	DISPATCH("ox_memset8", oxemu_memset8(p, value, bytes));
 	return cu_check(drv.memset_d8(p, value, bytes), "cuMemsetD8_v2",
 	                "device buffer");
 }
 
 int ox_memset32(OxDevPtr p, uint32_t value, size_t count)
 {
+	DISPATCH("ox_memset32", oxemu_memset32(p, value, count));
 	return cu_check(drv.memset_d32(p, value, count), "cuMemsetD32_v2",
 	                "device buffer");
 }
@@ -404,10 +515,14 @@ int ox_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
               unsigned shared_bytes, void **args)
 {
 	char what[700];
-	CUresult r = drv.launch((CUfunction)f->handle, grid.x, grid.y, grid.z,
-	                        block.x, block.y, block.z, shared_bytes, NULL,
-	                        args, NULL);
+	CUresult r;
 
+	if (is_emulated(f->path))     /* dynamic shared memory: none yet */
+		return oxemu_launch(f, grid, block, args);
+	if (need_init("ox_launch") != 0)
+		return -1;
+	r = drv.launch((CUfunction)f->handle, grid.x, grid.y, grid.z, block.x,
+	               block.y, block.z, shared_bytes, NULL, args, NULL);
 	snprintf(what, sizeof what, "%s in %s, grid %ux%ux%u, block %ux%ux%u",
 	         f->name, f->path, grid.x, grid.y, grid.z, block.x, block.y,
 	         block.z);
@@ -422,11 +537,15 @@ int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,
 	if (ox_launch(f, grid, block, shared_bytes, args) != 0)
 		return -1;
 	snprintf(what, sizeof what, "after kernel %s in %s", f->name, f->path);
+	if (is_emulated(f->path))
+		return oxemu_synchronize("ox_launch_sync", what);
 	return cu_check(drv.ctx_synchronize(), "cuCtxSynchronize", what);
 }
 
 int ox_synchronize(void)
 {
+	DISPATCH("ox_synchronize",
+	         oxemu_synchronize("ox_synchronize", "host emulation"));
 	return cu_check(drv.ctx_synchronize(), "cuCtxSynchronize", "device 0");
 }
 
@@ -434,6 +553,7 @@ int ox_event_create(OxEvent *e)
 {
 	CUevent ev = NULL;
 
+	DISPATCH("ox_event_create", oxemu_event_create(e));
 	if (cu_check(drv.event_create(&ev, 0), "cuEventCreate", "default") != 0)
 		return -1;
 	e->handle = ev;
@@ -442,6 +562,7 @@ int ox_event_create(OxEvent *e)
 
 int ox_event_record(OxEvent *e)
 {
+	DISPATCH("ox_event_record", oxemu_event_record(e));
 	return cu_check(drv.event_record((CUevent)e->handle, NULL),
 	                "cuEventRecord", "default stream");
 }
@@ -449,6 +570,7 @@ int ox_event_record(OxEvent *e)
 /* Waits for end, then the time between start and end in milliseconds. */
 int ox_event_elapsed_ms(float *ms, OxEvent *start, OxEvent *end)
 {
+	DISPATCH("ox_event_elapsed_ms", oxemu_event_elapsed_ms(ms, start, end));
 	if (cu_check(drv.event_synchronize((CUevent)end->handle),
 	             "cuEventSynchronize", "end event") != 0)
 		return -1;
@@ -459,7 +581,9 @@ int ox_event_elapsed_ms(float *ms, OxEvent *start, OxEvent *end)
 
 void ox_event_destroy(OxEvent *e)
 {
-	if (e->handle != NULL)
+	if (backend == BK_EMU)
+		oxemu_event_destroy(e);
+	else if (e->handle != NULL && drv.event_destroy != NULL)
 		drv.event_destroy((CUevent)e->handle);
 	e->handle = NULL;
 }
@@ -474,14 +598,29 @@ int ox_error_code(void)
 	return err_code;
 }
 
+/* The driver's name for err_code; without a driver, the names of the
+ * codes the emulator reports. */
 const char *ox_error_name(void)
 {
+	static const struct {
+		int code;
+		const char *name;
+	} emu_names[] = {
+		{OXEMU_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE"},
+		{OXEMU_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY"},
+		{OXEMU_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE"},
+		{OXEMU_NOT_FOUND, "CUDA_ERROR_NOT_FOUND"},
+		{OXEMU_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED"},
+	};
 	const char *name = NULL;
 
-	if (err_code <= 0 || drv.error_name == NULL ||
-	    drv.error_name(err_code, &name) != CUDA_SUCCESS)
-		return "not a CUDA error";
-	return name;
+	if (err_code > 0 && drv.error_name != NULL &&
+	    drv.error_name(err_code, &name) == CUDA_SUCCESS)
+		return name;
+	for (size_t i = 0; i < sizeof emu_names / sizeof emu_names[0]; i++)
+		if (emu_names[i].code == err_code)
+			return emu_names[i].name;
+	return "not a CUDA error";
 }
 
 int ox_error_is_trap(void)

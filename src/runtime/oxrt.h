@@ -5,7 +5,15 @@
  * context, the default stream. Every call returns 0 on success and -1 on
  * failure; the failure is described by ox_error() (the failing call, the
  * file or kernel it concerned, the CUDA error name and text) and its CUDA
- * error code by ox_error_code(). Not thread-safe. */
+ * error code by ox_error_code(). Not thread-safe.
+ *
+ * Without a GPU: a module whose path ends in ".so" (`oxidec --target=host`
+ * output linked with `cc -shared M.o -o M.so -lm`) runs on the CPU by
+ * emulation, through the same calls; device memory is then host memory.
+ * Build the program with src/runtime/oxrt.c and oxemu.c and link it with
+ * -rdynamic (the module calls the emulator's __oxide_host_* functions).
+ * ox_init() succeeds without a driver; a .ptx or .cubin module then fails
+ * to load, saying why. One process uses one kind of module. */
 #ifndef OXRT_H
 #define OXRT_H
 
@@ -38,7 +46,8 @@ int ox_init(void);
 void ox_shutdown(void);
 int ox_device_name(char *buf, int len);
 
-/* oxrt.c: modules and kernels (.ptx is JIT-compiled, .cubin loaded as is) */
+/* oxrt.c: modules and kernels (.ptx is JIT-compiled, .cubin loaded as is,
+ * .so run by emulation) */
 int ox_module_load(OxModule *m, const char *path);
 void ox_module_unload(OxModule *m);
 int ox_function(OxFunc *f, const OxModule *m, const char *name);
@@ -53,7 +62,10 @@ int ox_memset32(OxDevPtr p, uint32_t value, size_t count);
 
 /* oxrt.c: launches. args[i] points at the value of the kernel's i-th PTX
  * parameter (a slice is two: &data_ptr, &len). ox_launch is asynchronous;
- * ox_launch_sync also waits and blames a failure on the kernel. */
+ * ox_launch_sync also waits and blames a failure on the kernel. Emulated,
+ * ox_launch runs the whole grid before it returns, and a trap is reported
+ * by the next ox_synchronize, ox_launch_sync, ox_copy_from_device or
+ * ox_event_elapsed_ms, as CUDA_ERROR_LAUNCH_FAILED (ox_error_is_trap). */
 OxDim3 ox_dim(unsigned x, unsigned y, unsigned z);
 unsigned ox_blocks_for(size_t n, unsigned block);
 int ox_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,

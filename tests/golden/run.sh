@@ -1,6 +1,7 @@
 #!/bin/sh
 # Golden tests: tests/golden/NAME.mir.json is the input; next to it
 #   NAME.mir NAME.ssa NAME.nvvm NAME.llir   exact dump of that stage
+#   NAME.host.nvvm NAME.host.llir           the same with --target=host
 #   NAME.ptx                                lines that must appear in the PTX, in order
 #                                           ("!text" means text must NOT appear);
 #                                           the PTX is also validated with ptxas
@@ -17,11 +18,11 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "PASS $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/    /' "$2" | head -40; }
 
-check_stage() {   # name stage
-	exp="$1.$2"
-	"$OXIDEC" "$1.mir.json" --emit="$2" -o "$TMP/out" 2>"$TMP/stderr" || { bad "$1 ($2): oxidec failed" "$TMP/stderr"; return; }
+check_stage() {   # name stage [host]
+	exp="$1.${3:+host.}$2" what="$1 (${3:+host }$2)"
+	"$OXIDEC" "$1.mir.json" ${3:+--target=host} --emit="$2" -o "$TMP/out" 2>"$TMP/stderr" || { bad "$what: oxidec failed" "$TMP/stderr"; return; }
 	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/out" "$exp"; fi
-	if diff -u "$exp" "$TMP/out" >"$TMP/diff"; then ok "$1 ($2)"; else bad "$1 ($2)" "$TMP/diff"; fi
+	if diff -u "$exp" "$TMP/out" >"$TMP/diff"; then ok "$what"; else bad "$what" "$TMP/diff"; fi
 }
 
 # Ordered substrings: each expected line must occur after the previous one.
@@ -67,6 +68,7 @@ for input in *.mir.json; do
 	name=${input%.mir.json}
 	if [ -e "$name.err" ]; then check_err "$name"; continue; fi
 	for st in mir ssa nvvm llir; do [ -e "$name.$st" ] && check_stage "$name" "$st"; done
+	for st in nvvm llir; do [ -e "$name.host.$st" ] && check_stage "$name" "$st" host; done
 	[ -e "$name.ptx" ] && check_ptx "$name"
 done
 echo "golden: $pass passed, $fail failed"

@@ -1,0 +1,76 @@
+/* oxemu.h: the host emulator behind oxrt.h (internal to src/runtime/).
+ *
+ * oxrt.c serves a module whose path ends in ".so" with these functions
+ * instead of the CUDA driver: such a module is a shared object made from
+ * `oxidec --target=host` output, and its kernels run on the CPU. Device
+ * memory is host memory, so a device pointer is a host address.
+ *
+ * The second half is the emulator's side of the ABI of those objects:
+ * oxidec lowers the device primitives to calls of the __oxide_host_*
+ * functions, which the host program defines by linking oxemu.c and exports
+ * to the module by linking with -rdynamic; each module exports
+ * __oxide_launch_<kernel>(void **args) and the list __oxide_kernels. */
+#ifndef OXEMU_H
+#define OXEMU_H
+
+#include "oxrt.h"
+
+/* CUDA error codes the emulator reports (the driver's values). */
+enum {
+	OXEMU_INVALID_VALUE = 1,
+	OXEMU_OUT_OF_MEMORY = 2,
+	OXEMU_INVALID_IMAGE = 200,
+	OXEMU_NOT_FOUND = 500,
+	OXEMU_LAUNCH_FAILED = 719,
+};
+
+/* oxrt.c: the error state, shared with oxemu.c */
+__attribute__((format(printf, 2, 3)))
+int oxrt_set_error(int code, const char *fmt, ...);
+__attribute__((format(printf, 1, 2)))
+void oxrt_append_error(const char *fmt, ...);
+
+/* oxemu.c: frees all device memory (the emulated context's end) */
+void oxemu_shutdown(void);
+
+/* oxemu.c: modules and kernels */
+int oxemu_module_load(OxModule *m, const char *path);
+void oxemu_module_unload(OxModule *m);
+int oxemu_function(OxFunc *f, const OxModule *m, const char *name);
+
+/* oxemu.c: launches run the whole grid before they return; a trap is
+ * reported once, by the next oxemu_synchronize (what: for the message). */
+int oxemu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, void **args);
+int oxemu_synchronize(const char *call, const char *what);
+
+/* oxemu.c: memory (host memory) and events (host time) */
+int oxemu_alloc(OxDevPtr *p, size_t bytes);   /* freed by oxemu_shutdown */
+int oxemu_free(OxDevPtr p);
+int oxemu_copy_to_device(OxDevPtr dst, const void *src, size_t bytes);
+int oxemu_copy_from_device(void *dst, OxDevPtr src, size_t bytes);
+int oxemu_memset8(OxDevPtr p, unsigned char value, size_t bytes);
+int oxemu_memset32(OxDevPtr p, uint32_t value, size_t count);
+int oxemu_event_create(OxEvent *e);
+int oxemu_event_record(OxEvent *e);
+int oxemu_event_elapsed_ms(float *ms, OxEvent *start, OxEvent *end);
+void oxemu_event_destroy(OxEvent *e);
+
+/* oxemu.c: called by emulated kernels (the PTX special registers, bar.sync
+ * and trap of the thread that calls them). Outside a launch they describe
+ * a grid of one thread. */
+unsigned __oxide_host_tid_x(void);
+unsigned __oxide_host_tid_y(void);
+unsigned __oxide_host_tid_z(void);
+unsigned __oxide_host_ntid_x(void);
+unsigned __oxide_host_ntid_y(void);
+unsigned __oxide_host_ntid_z(void);
+unsigned __oxide_host_ctaid_x(void);
+unsigned __oxide_host_ctaid_y(void);
+unsigned __oxide_host_ctaid_z(void);
+unsigned __oxide_host_nctaid_x(void);
+unsigned __oxide_host_nctaid_y(void);
+unsigned __oxide_host_nctaid_z(void);
+void __oxide_host_barrier(void);
+_Noreturn void __oxide_host_trap(void);
+
+#endif

@@ -1,0 +1,123 @@
+/* tests/emu/kernels.c: hand-written kernels for the emulator tests, built
+ * into a shared object the way `oxidec --target=host` output is: each
+ * kernel is __oxide_launch_<name>(void **args), args[i] pointing at the
+ * i-th parameter; the device primitives are the emulator's __oxide_host_*
+ * functions, which the test program exports (-rdynamic).
+ * The "shared memory" of a block is the part of a global buffer the block
+ * owns. Built by tests/emu/run.sh into build/emu/test_kernels.so. */
+#include "../../src/runtime/oxemu.h"
+
+const char __oxide_kernels[] = "reverse\0reduce\0early_exit\0trap_at\0"
+                               "indices\0";
+
+static unsigned block_threads(void)
+{
+	return __oxide_host_ntid_x() * __oxide_host_ntid_y() *
+	       __oxide_host_ntid_z();
+}
+
+static unsigned thread_index(void)
+{
+	return __oxide_host_tid_x() + __oxide_host_ntid_x() *
+	       (__oxide_host_tid_y() + __oxide_host_ntid_y() *
+	        __oxide_host_tid_z());
+}
+
+static unsigned block_index(void)
+{
+	return __oxide_host_ctaid_x() + __oxide_host_nctaid_x() *
+	       (__oxide_host_ctaid_y() + __oxide_host_nctaid_y() *
+	        __oxide_host_ctaid_z());
+}
+
+void __oxide_launch_reverse(void **args);
+void __oxide_launch_reduce(void **args);
+void __oxide_launch_early_exit(void **args);
+void __oxide_launch_trap_at(void **args);
+void __oxide_launch_indices(void **args);
+
+/* reverse(tmp: *u32, out: *u32): out[t] = tmp[n-1-t] after every thread
+ * of the block wrote its tmp[t]; without a working barrier thread 0
+ * reads tmp[n-1] before thread n-1 wrote it. */
+void __oxide_launch_reverse(void **args)
+{
+	unsigned *tmp = *(unsigned **)args[0], *out = *(unsigned **)args[1];
+	unsigned n = block_threads(), t = thread_index();
+	unsigned base = block_index() * n;
+
+	tmp[base + t] = base + t * 7 + 1;
+	__oxide_host_barrier();
+	out[base + t] = tmp[base + n - 1 - t];
+}
+
+/* reduce(tmp: *u32, out: *u32): a tree sum with a barrier per level, as
+ * a shared-memory reduction does it; out[block] = sum of 1..n. */
+void __oxide_launch_reduce(void **args)
+{
+	unsigned *tmp = *(unsigned **)args[0], *out = *(unsigned **)args[1];
+	unsigned n = block_threads(), t = thread_index();
+	unsigned *s = tmp + block_index() * n;
+
+	s[t] = t + 1;
+	__oxide_host_barrier();
+	for (unsigned half = n / 2; half > 0; half /= 2) {
+		if (t < half)
+			s[t] += s[t + half];
+		__oxide_host_barrier();
+	}
+	if (t == 0)
+		out[block_index()] = s[0];
+}
+
+/* early_exit(tmp: *u32, out: *u32): odd threads return at once; the even
+ * ones pass two barriers (exited threads do not hold them up) and read
+ * their even neighbour's value. */
+void __oxide_launch_early_exit(void **args)
+{
+	unsigned *tmp = *(unsigned **)args[0], *out = *(unsigned **)args[1];
+	unsigned n = block_threads(), t = thread_index();
+	unsigned base = block_index() * n;
+
+	if (t % 2 == 1)
+		return;
+	tmp[base + t] = t * 3;
+	__oxide_host_barrier();
+	out[base + t] = tmp[base + (t + 2) % n];
+	__oxide_host_barrier();
+	out[base + t] += 1;
+}
+
+/* trap_at(block: u32, thread: u32, out: *u32): that thread traps after
+ * the block's first barrier, while the others wait at the second. */
+void __oxide_launch_trap_at(void **args)
+{
+	unsigned b = *(unsigned *)args[0], th = *(unsigned *)args[1];
+	unsigned *out = *(unsigned **)args[2];
+	unsigned n = block_threads(), t = thread_index();
+
+	out[block_index() * n + t] = 1;
+	__oxide_host_barrier();
+	if (block_index() == b && t == th)
+		__oxide_host_trap();
+	__oxide_host_barrier();
+	out[block_index() * n + t] = 2;
+}
+
+/* indices(out: *u32): eight words per thread: tid, ntid... of x y z and
+ * ctaid, nctaid of x (y and z through the linear indices). */
+void __oxide_launch_indices(void **args)
+{
+	unsigned *out = *(unsigned **)args[0];
+	unsigned *o = out + 8 * ((size_t)block_index() * block_threads() +
+	                         thread_index());
+
+	o[0] = __oxide_host_tid_x();
+	o[1] = __oxide_host_tid_y();
+	o[2] = __oxide_host_tid_z();
+	o[3] = __oxide_host_ctaid_x();
+	o[4] = __oxide_host_ctaid_y();
+	o[5] = __oxide_host_ctaid_z();
+	o[6] = block_threads();
+	o[7] = __oxide_host_nctaid_x() * __oxide_host_nctaid_y() *
+	       __oxide_host_nctaid_z();
+}

@@ -1,0 +1,105 @@
+#!/bin/sh
+# tests/emu/run.sh: runs oxidec's output without a GPU. For every
+# examples/NAME/host.c it builds the unchanged host program with the oxrt
+# runtime (src/runtime/*.c, linked with -rdynamic so the kernel module can
+# call the emulator) into build/emu/NAME and runs it on build/emu/NAME.so,
+# the example compiled by `oxidec --target=host` (made by `make emu`).
+# Then the emulator's own tests: tests/emu/kernels.c (hand-written kernels)
+# into build/emu/test_kernels.so, run by tests/emu/test_emu.c.
+# Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on any failure.
+# Environment: CC (cc), CFLAGS (-O2; e.g. "-g -fsanitize=address,undefined"),
+# RUNNER (a command to run the programs under, e.g. "valgrind -q
+# --error-exitcode=99").
+
+cd "$(dirname "$0")/../.." || exit 1
+CC=${CC:-cc}
+CFLAGS=${CFLAGS:--O2}
+RUNNER=${RUNNER:-}
+OUT=build/emu
+pass=0
+fail=0
+
+ok() { echo "PASS $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+show() { sed 's/^/    /' "$1"; }
+
+mkdir -p "$OUT" || exit 1
+if command -v timeout >/dev/null 2>&1; then
+	limit="timeout 300"
+else
+	limit=""
+fi
+
+# build OUTPUT SOURCE... : a host program with the runtime; CFLAGS splits
+# on purpose.
+# shellcheck disable=SC2086
+build() {
+	exe=$1
+	shift
+	$CC $CFLAGS -std=c11 -ffp-contract=off -Wall -Wextra -rdynamic \
+	    -o "$exe" "$@" src/runtime/*.c -ldl -lm >"$exe.build.log" 2>&1
+}
+
+for host in examples/*/host.c; do
+	[ -f "$host" ] || continue
+	name=$(basename "$(dirname "$host")")
+	if [ ! -f "$OUT/$name.so" ]; then
+		bad "$name (emulated): $OUT/$name.so is missing: run 'make emu'"
+		continue
+	fi
+	if ! build "$OUT/$name" "$host"; then
+		bad "$name (emulated): building the host program failed"
+		show "$OUT/$name.build.log"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	if $limit $RUNNER "./$OUT/$name" "$OUT/$name.so" >"$OUT/$name.log" 2>&1
+	then
+		ok "$name (emulated)"
+	else
+		bad "$name (emulated): exit status $?"
+	fi
+	show "$OUT/$name.log"
+done
+
+# A host program linked without -rdynamic: the module cannot reach the
+# emulator, and the error says what to do.
+if [ -f "$OUT/vecadd.so" ]; then
+	# shellcheck disable=SC2086
+	$CC $CFLAGS -std=c11 -o "$OUT/no_rdynamic" \
+	    examples/vecadd/host.c src/runtime/*.c -ldl -lm &&
+	"./$OUT/no_rdynamic" "$OUT/vecadd.so" >"$OUT/no_rdynamic.log" 2>&1
+	if [ $? -ne 0 ] && grep -q -- '-rdynamic' "$OUT/no_rdynamic.log"; then
+		ok "a host program without -rdynamic is told to use it"
+	else
+		bad "a host program without -rdynamic is told to use it"
+		show "$OUT/no_rdynamic.log"
+	fi
+fi
+
+# The emulator's own tests: barriers, indices, traps, limits.
+# shellcheck disable=SC2086
+if ! $CC $CFLAGS -std=c11 -Wall -Wextra -shared -fPIC \
+     -o "$OUT/test_kernels.so" tests/emu/kernels.c >"$OUT/test_kernels.log" 2>&1; then
+	bad "emulator tests: building tests/emu/kernels.c failed"
+	show "$OUT/test_kernels.log"
+elif ! build "$OUT/test_emu" tests/emu/test_emu.c; then
+	bad "emulator tests: building tests/emu/test_emu.c failed"
+	show "$OUT/test_emu.build.log"
+else
+	# shellcheck disable=SC2086
+	$limit $RUNNER "./$OUT/test_emu" "$OUT/test_kernels.so" >"$OUT/test_emu.log" 2>&1
+	rc=$?
+	grep -E '^(PASS|FAIL) ' "$OUT/test_emu.log" | sed -e 's/^PASS /PASS emulator: /' -e 's/^FAIL /FAIL emulator: /'
+	p=$(grep -c '^PASS ' "$OUT/test_emu.log")
+	f=$(grep -c '^FAIL ' "$OUT/test_emu.log")
+	pass=$((pass + p))
+	fail=$((fail + f))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		bad "emulator tests: exit status $rc"
+		show "$OUT/test_emu.log"
+	fi
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
