@@ -41,6 +41,10 @@ LLVMBasicBlockRef emit_succ_dest(FuncEmit *fe, Op *op, uint32_t i);
  * trampolines and the __oxide_kernels name list. */
 bool emit_host_entries(EmitCtx *e, Module *m);
 
+/* libdevice.c: link libdevice when the module calls __nv_* functions
+ * (nvptx target; a no-op otherwise). */
+bool emit_link_libdevice(EmitCtx *e);
+
 /* instr.c: one llir op at the builder's position; false after an error. */
 bool emit_op(FuncEmit *fe, Op *op);
 LLVMValueRef emit_const(EmitCtx *e, const Type *t, U128 v);

@@ -518,7 +518,7 @@ bool emit_module(EmitCtx *e, Module *m)
 			ok = emit_body(e, m, f);
 	if (ok && e->opt.target == TARGET_HOST)
 		ok = emit_host_entries(e, m);
-	ok = ok && verify(e);
+	ok = ok && verify(e) && emit_link_libdevice(e);
 	if (!ok) {
 		LLVMDisposeModule(e->mod);
 		e->mod = NULL;

@@ -196,6 +196,14 @@ static bool place_field(Fb *fb, PlaceV *p, JPath jp, cJSON *proj)
 		fb_error(fb, "field %u of `%s` has no layout", i, base->name);
 		return false;
 	}
+	uint64_t off = rtype_field_offset(base, variant, i);
+	uint32_t falign = fty->kind == RT_SLICE ? fty->elem->align : fty->align;
+	if (fty->has_layout && falign > 1 && (base->align < falign || off % falign)) {
+		fb_error(fb, "field %u of `%s` is not aligned for `%s` (#[repr(packed)]): unaligned "
+		         "fields are not supported yet; copy the struct with ptr::read_unaligned", i,
+		         base->name, fty->name);
+		return false;
+	}
 	Opcode code = multi ? OP_MIR_VFIELD : OP_MIR_FIELD;
 	Value *r = ir_build1(&fb->b, code, ir_type_ptr(fb->m, 0), 1, &p->addr);
 	r->def->rty = base;

@@ -180,7 +180,12 @@ static bool term_assert(Fb *fb, JPath jp, cJSON *t)
 	if (!target || !msg)
 		return false;
 	const char *kind = json_str(jp, msg, "kind");
-	if (!strcmp(kind, "Overflow") || !strcmp(kind, "OverflowNeg")) {
+	cJSON *opj = json_get_opt(msg, "op");
+	const char *aop = cJSON_IsString(opj) ? opj->valuestring : "";
+	/* Overflow(Div|Rem) is `MIN / -1`: never optional. */
+	bool optional = !strcmp(kind, "OverflowNeg") ||
+	                (!strcmp(kind, "Overflow") && strcmp(aop, "Div") && strcmp(aop, "Rem"));
+	if (optional) {
 		build_goto(fb, target);
 		return true;
 	}

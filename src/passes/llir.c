@@ -32,6 +32,8 @@ typedef struct {
 
 /* ------------------------------------------------------------ helpers */
 
+static Value *extern_call(Lower *l, const char *sym, Type *rt, uint32_t n, Value **args);
+
 static Type *signless(Lower *l, Type *t)
 {
 	if (t->kind == TY_INT)
@@ -215,7 +217,15 @@ static Value *lower_arith(Lower *l, Op *op)
 	case OP_MIR_SUB: code = fl ? OP_LLIR_FSUB : OP_LLIR_SUB; break;
 	case OP_MIR_MUL: code = fl ? OP_LLIR_FMUL : OP_LLIR_MUL; break;
 	case OP_MIR_DIV: code = fl ? OP_LLIR_FDIV : s ? OP_LLIR_SDIV : OP_LLIR_UDIV; break;
-	case OP_MIR_REM: code = fl ? OP_LLIR_FREM : s ? OP_LLIR_SREM : OP_LLIR_UREM; break;
+	case OP_MIR_REM:
+		/* NVPTX expands frem as x - trunc(x/y)*y, which is not fmod: use
+		 * libdevice's exact one.  x86 lowers frem to fmod itself. */
+		if (fl && l->m->target != TARGET_HOST) {
+			Value *args[2] = { a, b };
+			return extern_call(l, a->type->bits == 32 ? "__nv_fmodf" : "__nv_fmod", t, 2, args);
+		}
+		code = fl ? OP_LLIR_FREM : s ? OP_LLIR_SREM : OP_LLIR_UREM;
+		break;
 	case OP_MIR_AND: code = OP_LLIR_AND; break;
 	case OP_MIR_OR: code = OP_LLIR_OR; break;
 	case OP_MIR_XOR: code = OP_LLIR_XOR; break;
@@ -470,22 +480,32 @@ static void mem_intrinsic(Lower *l, Op *op, IntrinsicKind k)
 
 /* ------------------------------------------------- host-target calls */
 
-/* llir.call of an emulator function, declared as an extern Func the first
- * time it is needed; rt NULL: returns nothing. */
-static Value *host_call(Lower *l, const char *sym, Type *rt)
+/* llir.call of a function outside the module (an emulator function, or a
+ * libdevice __nv_* function that emit links in), declared as an extern
+ * Func the first time it is needed; rt NULL: returns nothing. */
+static Value *extern_call(Lower *l, const char *sym, Type *rt, uint32_t n, Value **args)
 {
 	Func *f = ir_func_find(l->m, sym);
 	if (!f) {
 		f = ir_func_new(l->m, sym, sym);
 		f->is_extern = true;
 		f->ret = rt ? signless(l, rt) : ir_type_void(l->m);
+		f->nparam = n;
+		f->params = arena_new_array(l->m->arena, Param, n);
+		for (uint32_t i = 0; i < n; i++)
+			f->params[i].type = signless(l, args[i]->type);
 	} else if (!f->is_extern) {
-		die("%s is both an emulator function and a function of the input", sym);
+		die("%s is both an external function and a function of the input", sym);
 	}
 	Type *t = rt ? f->ret : NULL;
-	Op *c = ir_build(&l->b, OP_LLIR_CALL, rt ? 1 : 0, &t, 0, NULL, 0);
+	Op *c = ir_build(&l->b, OP_LLIR_CALL, rt ? 1 : 0, &t, n, args, 0);
 	c->sym = f->symbol;
 	return rt ? &c->res[0] : NULL;
+}
+
+static Value *host_call(Lower *l, const char *sym, Type *rt)
+{
+	return extern_call(l, sym, rt, 0, NULL);
 }
 
 static const char *host_name(Opcode code)

@@ -129,6 +129,8 @@ fn is_panic_entry(bare: &str) -> bool {
         "core::str::slice_error_fail",
         "core::cell::panic_already_borrowed",
         "core::cell::panic_already_mutably_borrowed",
+        // ilog / ilog2 / ilog10 of a value <= 0
+        "core::num::int_log10::panic_for_nonpositive_argument",
     ];
     bare.starts_with("core::panicking::")
         || EXACT.contains(&bare)
@@ -262,6 +264,7 @@ mod tests {
         assert!(is_panic_entry("core::panicking::panic_fmt"));
         assert!(is_panic_entry("core::slice::index::slice_index_fail"));
         assert!(is_panic_entry("core::option::unwrap_failed"));
+        assert!(is_panic_entry("core::num::int_log10::panic_for_nonpositive_argument"));
         assert!(!is_panic_entry("core::slice::index::get"));
     }
 }

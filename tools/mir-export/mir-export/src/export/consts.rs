@@ -86,6 +86,7 @@ impl<'a> Exporter<'a> {
             }
             ConstVal::Path { path, fields } => self.path_const_json(c, path, fields, ty, ctx)?,
             ConstVal::Tuple(items) if items.is_empty() => obj!["kind" => "zst"],
+            ConstVal::ZeroSized => obj!["kind" => "zst"],
             ConstVal::Tuple(items) => {
                 let fields = self.field_consts(items.iter(), ctx)?;
                 obj!["kind" => "adt", "variant" => 0, "fields" => fields]
@@ -95,6 +96,9 @@ impl<'a> Exporter<'a> {
                 obj!["kind" => "bytes", "bytes" => array_bytes(items, elem).ok_or_else(|| unsupported(self))?, "relocs" => Json::Arr(vec![])]
             }
             ConstVal::Ref(_) => return Err(unsupported(self)),
+            // Any value refines an uninitialised one: zeros of the type's
+            // size, filled in by `fill_uninit` once layouts are known.
+            ConstVal::Uninit => obj!["kind" => "uninit"],
         })
     }
 
@@ -169,11 +173,30 @@ impl<'a> Exporter<'a> {
             let ty = item
                 .ty
                 .clone()
+                .or_else(|| self.unit_variant_ty(item))
                 .ok_or_else(|| self.err(ctx, format!("unsupported field `{}` in an aggregate constant", item.text)))?;
             self.ty(&ty, ctx)?;
             out.push(self.const_json(item, &ty, ctx)?);
         }
         Ok(out)
+    }
+
+    /// The type of a field that is a unit enum variant printed by its path
+    /// (`core::cmp::Ordering::Equal` in `Option::<Ordering>::Some(..)`):
+    /// the enum the path's parent names, when that is a known enum with
+    /// such a variant.
+    fn unit_variant_ty(&self, item: &Const) -> Option<Ty> {
+        let ConstVal::Path { path, fields } = &item.val else { return None };
+        if !fields.is_empty() || path.segments.len() < 2 {
+            return None;
+        }
+        let parent = path.parent();
+        match self.input.adts.lookup(&parent.bare()) {
+            Ok(Some(d)) if d.kind == crate::adts::AdtKind::Enum && d.variants.iter().any(|v| v == path.last_name()) => {
+                Some(Ty::Adt(parent))
+            }
+            _ => None,
+        }
     }
 
     /// A fresh allocation holding a string literal's bytes.
@@ -243,7 +266,7 @@ fn scalar_bits(val: &ConstVal, ty: &Ty) -> Option<(u128, u64)> {
 
 /// The two's-complement bit pattern of an integer literal (`MAX`/`MIN`
 /// print symbolically).
-fn int_bits(negative: bool, text: &str, bits: u32, signed: bool) -> Option<u128> {
+pub(crate) fn int_bits(negative: bool, text: &str, bits: u32, signed: bool) -> Option<u128> {
     let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
     let top = 1u128 << (bits - 1);
     let value = match (text, signed) {

@@ -61,6 +61,7 @@ pub fn export(input: &ExportInput, probe: &mut Probe) -> DResult<Json> {
     ex.types.attach_decls(input.adts).map_err(Diag::new)?;
     ex.fill_layouts(probe)?;
     ex.check_kernel_params(&kernels)?;
+    ex.fill_uninit()?;
     Ok(ex.document())
 }
 
@@ -131,12 +132,35 @@ impl<'a> Exporter<'a> {
     /// `const E::V::{constant#0}: isize = const 3_isize;` is the explicit
     /// discriminant of variant `V` of enum `E`.
     fn note_discriminants(&mut self) -> DResult<()> {
+        // A discriminant written as an expression (`High = 1 << 30`) is
+        // printed as a body, not a value: refuse rather than guess.
+        for b in &self.input.mir.bodies {
+            let Some(rest) = b.name.strip_suffix("::{constant#0}") else { continue };
+            let Some((enum_path, _)) = rest.rsplit_once("::") else { continue };
+            let used = (0..self.types.entries.len())
+                .any(|i| matches!(&self.types.get(i).ty, Ty::Adt(p) if p.bare() == enum_path));
+            if used {
+                return Err(Diag::new(format!(
+                    "the discriminant of `{rest}` is a constant expression; write it as an integer \
+                     literal (mir-export cannot evaluate it yet)"
+                )));
+            }
+        }
         for c in &self.input.mir.consts {
             let Some(rest) = c.name.strip_suffix("::{constant#0}") else { continue };
             let Some((enum_path, variant)) = rest.rsplit_once("::") else { continue };
+            // The value may print symbolically (`u8::MAX` for `= 255`): a
+            // discriminant we cannot read is an error, never a guess.
+            let Ty::Int { bits, signed, .. } = c.ty else { continue };
             let ConstVal::Int { negative, text } = &c.value.val else { continue };
-            let Ok(mag) = text.parse::<i128>() else { continue };
-            let value = if *negative { -mag } else { mag };
+            let Some(raw) = consts::int_bits(*negative, text, bits, signed) else {
+                return Err(Diag::new(format!("cannot read the discriminant of `{rest}`: `{text}`")));
+            };
+            let value = if signed && bits < 128 && raw >> (bits - 1) & 1 == 1 {
+                (raw | !((1u128 << bits) - 1)) as i128
+            } else {
+                raw as i128
+            };
             let adts: Vec<usize> = (0..self.types.entries.len())
                 .filter(|&i| matches!(&self.types.get(i).ty, Ty::Adt(p) if p.bare() == enum_path))
                 .collect();
@@ -198,6 +222,44 @@ impl<'a> Exporter<'a> {
             Some(s) => s.to_string(),
             None => format!("{}: in `{}`", self.input.crate_name, body.name),
         }
+    }
+
+    /// Operands `const <uninit>` become zero bytes of their type's size
+    /// (sizes are known only after the layout probe).
+    fn fill_uninit(&mut self) -> DResult<()> {
+        fn walk(j: &mut Json, types: &TypeTable) -> Result<(), String> {
+            match j {
+                Json::Arr(items) => items.iter_mut().try_for_each(|x| walk(x, types)),
+                Json::Obj(fields) => {
+                    let is_uninit_operand = fields.iter().any(|(k, v)| k == "kind" && *v == Json::from("constant"))
+                        && fields.iter().any(|(k, v)| {
+                            k == "const" && matches!(v, Json::Obj(c) if c.iter().any(|(k, v)| k == "kind" && *v == Json::from("uninit")))
+                        });
+                    if is_uninit_operand {
+                        let ty = fields.iter().find_map(|(k, v)| match (k.as_str(), v) {
+                            ("ty", Json::Int(t)) => Some(*t as usize),
+                            _ => None,
+                        });
+                        let entry = ty.map(|t| types.get(t));
+                        let size = entry.and_then(|e| e.layout.as_ref()).map(|l| l.size).ok_or_else(|| {
+                            format!("the size of an uninitialised constant of type `{}` is unknown", entry.map_or(String::from("?"), |e| e.ty.to_string()))
+                        })?;
+                        for (k, v) in fields.iter_mut() {
+                            if k == "const" {
+                                *v = obj!["kind" => "bytes", "bytes" => "00".repeat(size as usize), "relocs" => Json::Arr(vec![])];
+                            }
+                        }
+                        return Ok(());
+                    }
+                    fields.iter_mut().try_for_each(|(_, v)| walk(v, types))
+                }
+                _ => Ok(()),
+            }
+        }
+        for f in &mut self.functions {
+            walk(f, &self.types).map_err(Diag::new)?;
+        }
+        Ok(())
     }
 
     /// The top-level object.
