@@ -151,6 +151,9 @@ static void parse_layout(Module *m, Arena *a, JPath p, RType *t, cJSON *l)
 	cJSON *fs = json_get_opt(l, "fields");
 	if (fs)
 		t->offsets = parse_offsets(a, p, fs, &t->noffset);
+	cJSON *sv = json_get_opt(l, "single_variant");
+	if (cJSON_IsNumber(sv))
+		t->single_variant = (uint32_t)sv->valueint;
 	cJSON *vs = json_get_opt(l, "variants");
 	if (vs)
 		parse_variants_layout(m, a, jpath_field(a, p, "variants"), t, vs);

@@ -142,6 +142,7 @@ struct RType {
 	Scalar scalars[2];
 	uint64_t *offsets;   /* field offsets (variant 0 / struct / tuple) */
 	uint32_t noffset;
+	uint32_t single_variant; /* enum laid out as one variant (the others uninhabited) */
 	bool has_variants;   /* multi-variant layout: tag below */
 	Scalar tag;
 	uint64_t tag_offset;

@@ -158,8 +158,8 @@ static Value *lower_discr(Lower *l, Op *op)
 	RType *t = op->rty;
 	Type *rt = op->res[0].type;
 	if (!t->has_variants) {
-		U128 d = t->kind == RT_ADT && t->adt_kind == ADT_ENUM && t->nvariant ? t->variants[0].discr
-		                                                                   : (U128){ 0, 0 };
+		bool e = t->kind == RT_ADT && t->adt_kind == ADT_ENUM && t->single_variant < t->nvariant;
+		U128 d = e ? t->variants[t->single_variant].discr : (U128){ 0, 0 };
 		return iconst(l, rt, d.lo, d.hi);
 	}
 	Value *tag = tag_as_int(l, load(l, gep_bytes(l, op->opd[0], t->tag_offset), t->tag.type));
@@ -256,6 +256,24 @@ static void lower_overflow(Lower *l, Op *op, Value **res)
 		res[1] = o;
 		return;
 	}
+	if (t->bits == 128) {     /* no 256-bit type: overflowed iff a != 0 && r / a != b */
+		Type *i1 = ir_type_bool(l->m);
+		Value *r = emit2(l, OP_LLIR_MUL, t, a, b);
+		Value *nz = icmp(l, PRED_NE, a, zero);
+		Value *min_neg1 = iconst(l, i1, 0, 0);
+		if (s) {   /* a == -1 && b == MIN overflows, and MIN / -1 is UB in LLVM */
+			Value *m1 = icmp(l, PRED_EQ, a, iconst(l, t, UINT64_MAX, UINT64_MAX));
+			Value *mn = icmp(l, PRED_EQ, b, iconst(l, t, 0, 1ull << 63));
+			min_neg1 = emit2(l, OP_LLIR_AND, i1, m1, mn);
+		}
+		Value *ok_div = emit2(l, OP_LLIR_AND, i1, nz, emit2(l, OP_LLIR_XOR, i1, min_neg1, iconst(l, i1, 1, 0)));
+		Value *sel[3] = { ok_div, a, iconst(l, t, 1, 0) };
+		Value *q = emit2(l, s ? OP_LLIR_SDIV : OP_LLIR_UDIV, t, r, emit(l, OP_LLIR_SELECT, t, 3, sel));
+		Value *o = emit2(l, OP_LLIR_AND, i1, ok_div, icmp(l, PRED_NE, q, b));
+		res[0] = r;
+		res[1] = emit2(l, OP_LLIR_OR, i1, o, min_neg1);
+		return;
+	}
 	/* multiply in twice the width and check the result fits */
 	Type *w = ir_type_int(l->m, t->bits * 2u, false);
 	Value *wa = int_resize(l, a, s, w), *wb = int_resize(l, b, s, w);
@@ -322,8 +340,12 @@ static Value *lower_cast(Lower *l, Op *op)
 	Value *a = op->opd[0];
 	Type *to = op->res[0].type;
 	switch (op->code) {
-	case OP_MIR_INT_CAST:
-		return int_resize(l, a, a->type->is_signed, to);
+	case OP_MIR_INT_CAST: {
+		Value *r = int_resize(l, a, a->type->is_signed, to);
+		/* u64 as i64: same bits, but later ops read the signedness from
+		 * the value's type, so it needs a value of the new type. */
+		return r == a && a->type != to ? emit1(l, OP_LLIR_BITCAST, to, a) : r;
+	}
 	case OP_MIR_INT_TO_FLOAT:
 		return emit1(l, a->type->is_signed ? OP_LLIR_SITOFP : OP_LLIR_UITOFP, to, a);
 	case OP_MIR_FLOAT_TO_INT:
@@ -368,7 +390,7 @@ typedef enum {
 	IK_ID, IK_NOP, IK_ASSUME, IK_TRAP, IK_CTPOP, IK_CTLZ, IK_CTTZ, IK_SAME, IK_SAT_ADD, IK_SAT_SUB,
 	IK_ROTL, IK_ROTR, IK_ADD, IK_SUB, IK_MUL, IK_DIV, IK_REM, IK_SHL, IK_SHR, IK_OR, IK_CMP3,
 	IK_OFFSET_FROM, IK_VLOAD, IK_VSTORE, IK_MEMCPY, IK_MEMMOVE, IK_MEMSET, IK_SIZE_OF, IK_ALIGN_OF,
-	IK_FTOI,
+	IK_FTOI, IK_FALSE,
 } IntrinsicKind;
 
 /* core::intrinsics that oxidec lowers; float intrinsics are named without
@@ -408,6 +430,7 @@ static const struct {
 	{ "copy_nonoverlapping", IK_MEMCPY, 0 }, { "copy", IK_MEMMOVE, 0 }, { "write_bytes", IK_MEMSET, 0 },
 	{ "size_of", IK_SIZE_OF, 0 }, { "min_align_of", IK_ALIGN_OF, 0 }, { "align_of", IK_ALIGN_OF, 0 },
 	{ "float_to_int_unchecked", IK_FTOI, 0 },
+	{ "is_val_statically_known", IK_FALSE, 0 },   /* "not known" is always a valid answer */
 };
 
 static int find_intrinsic(const char *name)
@@ -591,6 +614,7 @@ static Value *lower_core_intrinsic(Lower *l, Op *op)
 		return NULL;
 	case IK_SIZE_OF: return iconst(l, rt, op->rty ? op->rty->size : 0, 0);
 	case IK_ALIGN_OF: return iconst(l, rt, op->rty ? op->rty->align : 1, 0);
+	case IK_FALSE: return iconst(l, rt, 0, 0);
 	case IK_FTOI:
 		return emit1(l, rt->is_signed ? OP_LLIR_FPTOSI_SAT : OP_LLIR_FPTOUI_SAT, rt, op->opd[0]);
 	}

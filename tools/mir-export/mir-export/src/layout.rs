@@ -149,6 +149,7 @@ impl Layout {
             "scalars" => self.scalars.iter().map(Scalar::to_json).collect::<Vec<_>>(),
             "fields" => offsets_json(&self.fields),
             "variants" => variants,
+            "single_variant" => self.single_variant,
         ]
     }
 }
