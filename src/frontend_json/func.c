@@ -93,7 +93,31 @@ static bool declare_func(Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
 
 /* Entry block: one slot per local, then the parameters stored into the
  * argument slots; it falls through to MIR's bb0. */
-static void build_entry(Fb *fb, uint32_t nargs)
+/* A constant's body that returns a reference (a promoted `&[2, 3, 5]`)
+ * hands out the address of one of its own locals: those locals live in
+ * static storage, not on the stack.  Every evaluation writes the same
+ * bytes, so concurrent evaluations by many threads agree. */
+static bool const_returns_ref(Fb *fb, cJSON *jfn)
+{
+	RType *r = fb->lty[0];
+	return !strcmp(json_str(fb->path, jfn, "kind"), "const") && (r->kind == RT_REF || r->kind == RT_PTR);
+}
+
+static Value *static_slot(Fb *fb, uint32_t l)
+{
+	Global *g = ir_global_new(fb->m, arena_printf(fb->a, "__oxide_const_%s_local%u", fb->fn->symbol, l));
+	RType *t = fb->lty[l];
+	g->size = t->size;
+	g->align = t->align ? t->align : 1;
+	g->is_mut = true;
+	g->addrspace = AS_GLOBAL;
+	g->bytes = arena_alloc(fb->a, t->size ? t->size : 1);
+	Value *a = ir_build1(&fb->b, OP_MIR_GLOBAL_ADDR, ir_type_ptr(fb->m, 0), 0, NULL);
+	a->def->sym = g->name;
+	return a;
+}
+
+static void build_entry(Fb *fb, uint32_t nargs, bool static_locals)
 {
 	Func *fn = fb->fn;
 	Module *m = fb->m;
@@ -108,6 +132,10 @@ static void build_entry(Fb *fb, uint32_t nargs)
 	for (uint32_t l = 0; l < fb->nlocal; l++) {
 		if (l == 0 && sret) {
 			fb->slot[0] = params[pi++];
+			continue;
+		}
+		if (static_locals && l > 0) {
+			fb->slot[l] = static_slot(fb, l);
 			continue;
 		}
 		Value *s = ir_build1(&fb->b, OP_MIR_SLOT, ir_type_ptr(m, 0), 0, NULL);
@@ -148,7 +176,7 @@ static bool build_body(Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
 	cJSON *blocks = json_get(p, jfn, "blocks", cJSON_Array), *jb;
 	if (!blocks || cJSON_GetArraySize(blocks) == 0)
 		return fe_error(p, "a body needs at least one block"), false;
-	build_entry(&fb, (uint32_t)json_int(p, jfn, "arg_count"));
+	build_entry(&fb, (uint32_t)json_int(p, jfn, "arg_count"), const_returns_ref(&fb, jfn));
 	fb.nblock = (uint32_t)cJSON_GetArraySize(blocks);
 	fb.blocks = arena_new_array(a, Block *, fb.nblock);
 	for (uint32_t i = 0; i < fb.nblock; i++)

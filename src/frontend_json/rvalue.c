@@ -147,7 +147,7 @@ static bool cast_numeric(Fb *fb, const char *kind, Val v, PlaceV *dst)
 static bool cast_pointer(Fb *fb, const char *kind, Val v, PlaceV *dst)
 {
 	bool to_fat = val_kind(dst->ty) == VK_FAT, from_fat = val_kind(v.ty) == VK_FAT;
-	if (!strcmp(kind, "PointerCoercion(Unsize)") || !strcmp(kind, "PointerCoercion(Unsize, Implicit)")) {
+	if (!strncmp(kind, "PointerCoercion(Unsize", 22)) {
 		RType *pe = v.ty->pointee;
 		if (!to_fat || from_fat || !pe || pe->kind != RT_ARRAY) {
 			fb_error(fb, "unsizing `%s` to `%s` is not supported (trait objects need `dyn`, "
@@ -244,8 +244,13 @@ static bool rv_aggregate(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 		return true;
 	}
 	if (dst->ty->kind == RT_ADT && dst->ty->adt_kind == ADT_UNION) {
-		fb_error(fb, "building a union value (`%s`) is not supported yet", dst->ty->name);
-		return false;
+		/* one operand, the active field; every union field is at offset 0 */
+		Val v;
+		if (cJSON_GetArraySize(fs) != 1 ||
+		    !build_operand(fb, jpath_index(fb->a, jpath_field(fb->a, jp, "fields"), 0), cJSON_GetArrayItem(fs, 0), &v))
+			return fb_error(fb, "union `%s` built from %d fields", dst->ty->name, cJSON_GetArraySize(fs)), false;
+		store_val(fb, dst->addr, v);
+		return true;
 	}
 	uint32_t i = 0;
 	cJSON_ArrayForEach(fj, fs) {

@@ -390,7 +390,7 @@ typedef enum {
 	IK_ID, IK_NOP, IK_ASSUME, IK_TRAP, IK_CTPOP, IK_CTLZ, IK_CTTZ, IK_SAME, IK_SAT_ADD, IK_SAT_SUB,
 	IK_ROTL, IK_ROTR, IK_ADD, IK_SUB, IK_MUL, IK_DIV, IK_REM, IK_SHL, IK_SHR, IK_OR, IK_CMP3,
 	IK_OFFSET_FROM, IK_VLOAD, IK_VSTORE, IK_MEMCPY, IK_MEMMOVE, IK_MEMSET, IK_SIZE_OF, IK_ALIGN_OF,
-	IK_FTOI, IK_FALSE,
+	IK_FTOI, IK_FALSE, IK_ARITH_OFFSET, IK_SWAP,
 } IntrinsicKind;
 
 /* core::intrinsics that oxidec lowers; float intrinsics are named without
@@ -430,7 +430,8 @@ static const struct {
 	{ "copy_nonoverlapping", IK_MEMCPY, 0 }, { "copy", IK_MEMMOVE, 0 }, { "write_bytes", IK_MEMSET, 0 },
 	{ "size_of", IK_SIZE_OF, 0 }, { "min_align_of", IK_ALIGN_OF, 0 }, { "align_of", IK_ALIGN_OF, 0 },
 	{ "float_to_int_unchecked", IK_FTOI, 0 },
-	{ "is_val_statically_known", IK_FALSE, 0 },   /* "not known" is always a valid answer */
+	{ "is_val_statically_known", IK_FALSE, 0 },
+	{ "arith_offset", IK_ARITH_OFFSET, 0 }, { "typed_swap_nonoverlapping", IK_SWAP, 0 },   /* "not known" is always a valid answer */
 };
 
 static int find_intrinsic(const char *name)
@@ -615,6 +616,28 @@ static Value *lower_core_intrinsic(Lower *l, Op *op)
 	case IK_SIZE_OF: return iconst(l, rt, op->rty ? op->rty->size : 0, 0);
 	case IK_ALIGN_OF: return iconst(l, rt, op->rty ? op->rty->align : 1, 0);
 	case IK_FALSE: return iconst(l, rt, 0, 0);
+	case IK_ARITH_OFFSET: {   /* wrapping: no inbounds gep */
+		Type *i64 = ir_type_int(l->m, 64, false);
+		Value *p = emit1(l, OP_LLIR_PTRTOINT, i64, op->opd[0]);
+		Value *off = emit2(l, OP_LLIR_MUL, i64, op->opd[1], iconst(l, i64, op->rty ? op->rty->size : 1, 0));
+		return emit1(l, OP_LLIR_INTTOPTR, rt, emit2(l, OP_LLIR_ADD, i64, p, off));
+	}
+	case IK_SWAP: {           /* typed_swap_nonoverlapping(x, y): through a temporary */
+		uint64_t size = op->rty ? op->rty->size : 0;
+		uint32_t align = op->rty && op->rty->align ? op->rty->align : 1;
+		if (!size)
+			return NULL;
+		Value *tmp = emit(l, OP_LLIR_ALLOCA, ir_type_ptr(l->m, 0), 0, NULL);
+		tmp->def->imm = align;
+		tmp->def->imm2 = (int64_t)size;
+		Value *pairs[3][2] = { { tmp, op->opd[0] }, { op->opd[0], op->opd[1] }, { op->opd[1], tmp } };
+		for (int k = 0; k < 3; k++) {
+			Op *c = ir_build(&l->b, OP_LLIR_MEMCPY, 0, NULL, 2, pairs[k], 0);
+			c->imm = align;
+			c->imm2 = (int64_t)size;
+		}
+		return NULL;
+	}
 	case IK_FTOI:
 		return emit1(l, rt->is_signed ? OP_LLIR_FPTOSI_SAT : OP_LLIR_FPTOUI_SAT, rt, op->opd[0]);
 	}
