@@ -631,8 +631,8 @@ static Value *lower_core_intrinsic(Lower *l, Op *op)
 		tmp->def->imm = align;
 		tmp->def->imm2 = (int64_t)size;
 		Value *pairs[3][2] = { { tmp, op->opd[0] }, { op->opd[0], op->opd[1] }, { op->opd[1], tmp } };
-		for (int k = 0; k < 3; k++) {
-			Op *c = ir_build(&l->b, OP_LLIR_MEMCPY, 0, NULL, 2, pairs[k], 0);
+		for (int j = 0; j < 3; j++) {
+			Op *c = ir_build(&l->b, OP_LLIR_MEMCPY, 0, NULL, 2, pairs[j], 0);
 			c->imm = align;
 			c->imm2 = (int64_t)size;
 		}
