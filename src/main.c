@@ -333,7 +333,7 @@ static bool run_llvm(Run *r, Module *m)
 static bool run_ir(Run *r, FeInput *in)
 {
 	Arena *a = arena_new();
-	Module *m = fe_build_module(in, a);
+	Module *m = fe_build_module(in, a, r->o->eo.target);
 	bool ok = m != NULL;
 	if (ok)
 		m->target = r->o->eo.target;

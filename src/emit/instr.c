@@ -495,6 +495,83 @@ static bool emit_ret(FuncEmit *fe, Op *op)
 	return fail(fe, op, "returned values differ from the function's return type");
 }
 
+/* ------------------------------------------------------------ atomics */
+
+static LLVMAtomicOrdering llvm_ordering(int64_t o)
+{
+	static const LLVMAtomicOrdering t[] = {
+		[AO_RELAXED] = LLVMAtomicOrderingMonotonic, [AO_ACQUIRE] = LLVMAtomicOrderingAcquire,
+		[AO_RELEASE] = LLVMAtomicOrderingRelease, [AO_ACQ_REL] = LLVMAtomicOrderingAcquireRelease,
+		[AO_SEQ_CST] = LLVMAtomicOrderingSequentiallyConsistent,
+	};
+	return o >= 0 && o <= AO_SEQ_CST ? t[o] : LLVMAtomicOrderingSequentiallyConsistent;
+}
+
+/* sym: an LLVM syncscope name; NULL or "" is the system scope. */
+static unsigned sync_scope(FuncEmit *fe, const char *sym)
+{
+	const char *s = sym ? sym : "";
+	return LLVMGetSyncScopeID(fe->e->ctx, s, strlen(s));
+}
+
+static bool emit_atomicrmw(FuncEmit *fe, Op *op)
+{
+	static const LLVMAtomicRMWBinOp ops[] = {
+		[RMW_XCHG] = LLVMAtomicRMWBinOpXchg, [RMW_ADD] = LLVMAtomicRMWBinOpAdd,
+		[RMW_SUB] = LLVMAtomicRMWBinOpSub, [RMW_AND] = LLVMAtomicRMWBinOpAnd,
+		[RMW_NAND] = LLVMAtomicRMWBinOpNand, [RMW_OR] = LLVMAtomicRMWBinOpOr,
+		[RMW_XOR] = LLVMAtomicRMWBinOpXor, [RMW_MAX] = LLVMAtomicRMWBinOpMax,
+		[RMW_MIN] = LLVMAtomicRMWBinOpMin, [RMW_UMAX] = LLVMAtomicRMWBinOpUMax,
+		[RMW_UMIN] = LLVMAtomicRMWBinOpUMin, [RMW_FADD] = LLVMAtomicRMWBinOpFAdd,
+	};
+	if (!is_ptr(op->opd[0]->type) || op->opd[1]->type != op->res[0].type)
+		return fail(fe, op, "needs a pointer and a value of the result's type");
+	if (op->imm < 0 || op->imm > RMW_FADD)
+		return fail(fe, op, "unknown atomicrmw operation");
+	if ((op->imm == RMW_FADD) != is_float(op->res[0].type) && op->imm != RMW_XCHG)
+		return fail(fe, op, "operation does not suit the value type");
+	LLVMValueRef v = LLVMBuildAtomicRMWSyncScope(fe->b, ops[op->imm], opd(op, 0), opd(op, 1),
+	                                             llvm_ordering(op->imm2), sync_scope(fe, op->sym));
+	return set_res(op, v);
+}
+
+static bool emit_cmpxchg(FuncEmit *fe, Op *op)
+{
+	if (!is_ptr(op->opd[0]->type) || op->opd[1]->type != op->res[0].type ||
+	    op->opd[2]->type != op->res[0].type || op->res[1].type->kind != TY_BOOL)
+		return fail(fe, op, "needs a pointer, two values of the result's type and a bool result");
+	LLVMValueRef x = LLVMBuildAtomicCmpXchgSyncScope(fe->b, opd(op, 0), opd(op, 1), opd(op, 2),
+	                                                 llvm_ordering(op->imm2), llvm_ordering(op->imm & 0xff),
+	                                                 sync_scope(fe, op->sym));
+	if (op->imm >> 8 & 1)
+		LLVMSetWeak(x, 1);
+	op->res[0].aux = LLVMBuildExtractValue(fe->b, x, 0, "");
+	op->res[1].aux = LLVMBuildExtractValue(fe->b, x, 1, "");
+	return true;
+}
+
+static bool emit_atomic_access(FuncEmit *fe, Op *op)
+{
+	unsigned align;
+	if (!get_align(fe, op, &align))
+		return false;
+	LLVMValueRef v;
+	if (op->code == OP_LLIR_ATOMIC_LOAD) {
+		if (!is_ptr(op->opd[0]->type))
+			return fail(fe, op, "address is not a pointer");
+		v = LLVMBuildLoad2(fe->b, res_type(fe, op), opd(op, 0), "");
+	} else {
+		if (!is_ptr(op->opd[1]->type))
+			return fail(fe, op, "needs a value and a pointer");
+		v = LLVMBuildStore(fe->b, opd(op, 0), opd(op, 1));
+	}
+	if (align)
+		LLVMSetAlignment(v, align);
+	LLVMSetOrdering(v, llvm_ordering(op->imm2));
+	LLVMSetAtomicSyncScopeID(v, sync_scope(fe, op->sym));
+	return op->code == OP_LLIR_ATOMIC_LOAD ? set_res(op, v) : true;
+}
+
 /* ------------------------------------------------------------ dispatch */
 
 static bool emit_op_checked(FuncEmit *fe, Op *op)
@@ -528,6 +605,11 @@ static bool emit_op_checked(FuncEmit *fe, Op *op)
 	case OP_LLIR_SWITCH: return emit_switch(fe, op);
 	case OP_LLIR_RET: return emit_ret(fe, op);
 	case OP_LLIR_UNREACHABLE: return LLVMBuildUnreachable(fe->b);
+	case OP_LLIR_ATOMICRMW: return emit_atomicrmw(fe, op);
+	case OP_LLIR_CMPXCHG: return emit_cmpxchg(fe, op);
+	case OP_LLIR_FENCE:
+		return LLVMBuildFenceSyncScope(fe->b, llvm_ordering(op->imm2), sync_scope(fe, op->sym), "") != NULL;
+	case OP_LLIR_ATOMIC_LOAD: case OP_LLIR_ATOMIC_STORE: return emit_atomic_access(fe, op);
 	default: return fail(fe, op, "is not an llir op (the llir lowering must run before emission)");
 	}
 }

@@ -117,8 +117,11 @@ static bool declare_global(EmitCtx *e, Module *m, Global *g)
 		diag_error("oxidec", "global %s defined twice", g->name);
 		return false;
 	}
-	LLVMValueRef gv = LLVMAddGlobalInAddressSpace(e->mod, global_type(e, m, g), g->name, g->addrspace);
-	LLVMSetLinkage(gv, LLVMInternalLinkage);
+	LLVMTypeRef gt = g->is_extern ? LLVMArrayType2(LLVMInt8TypeInContext(e->ctx), 0) : global_type(e, m, g);
+	LLVMValueRef gv = LLVMAddGlobalInAddressSpace(e->mod, gt, g->name, g->addrspace);
+	/* exported (constant memory, set by the host by name) and extern
+	 * (dynamic shared memory) globals keep external linkage */
+	LLVMSetLinkage(gv, g->is_exported || g->is_extern ? LLVMExternalLinkage : LLVMInternalLinkage);
 	LLVMSetGlobalConstant(gv, !g->is_mut);
 	if (g->align)
 		LLVMSetAlignment(gv, g->align);
@@ -182,6 +185,8 @@ static void define_global(EmitCtx *e, Global *g)
 {
 	LLVMValueRef gv = LLVMGetNamedGlobal(e->mod, g->name);
 	LLVMTypeRef t = LLVMGlobalGetValueType(gv);
+	if (g->is_extern)
+		return;
 	if (g->addrspace == AS_SHARED)
 		LLVMSetInitializer(gv, LLVMGetUndef(t));
 	else
@@ -259,8 +264,18 @@ static bool declare_func(EmitCtx *e, Func *f)
 		 * internal so LLVM may inline and drop them.  A function without
 		 * blocks is a declaration and must stay external. */
 		LLVMSetLinkage(fn, f->is_kernel || !f->first ? LLVMExternalLinkage : LLVMInternalLinkage);
-		if (f->is_kernel && e->opt.target == TARGET_NVPTX)
+		if (f->is_kernel && e->opt.target == TARGET_NVPTX) {
 			LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
+			/* launch attributes: LLVM 22's NVPTX reads these string
+			 * attributes and prints .maxntid / .minnctapersm / .reqntid */
+			const char *kv[3][2] = { { "nvvm.maxntid", f->maxntid }, { "nvvm.minctasm", f->minnctapersm },
+			                         { "nvvm.reqntid", f->reqntid } };
+			for (int k = 0; k < 3; k++)
+				if (kv[k][1])
+					LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+					                        LLVMCreateStringAttribute(e->ctx, kv[k][0], (unsigned)strlen(kv[k][0]),
+					                                                  kv[k][1], (unsigned)strlen(kv[k][1])));
+		}
 	}
 	free(params);
 	return ok;

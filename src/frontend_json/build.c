@@ -196,6 +196,10 @@ static bool place_field(Fb *fb, PlaceV *p, JPath jp, cJSON *proj)
 		fb_error(fb, "field %u of `%s` has no layout", i, base->name);
 		return false;
 	}
+	if (!base->has_layout && !base->noffset) {
+		fb_error(fb, "field %u of `%s`, whose layout is unknown", i, base->name);
+		return false;
+	}
 	uint64_t off = rtype_field_offset(base, variant, i);
 	uint32_t falign = fty->kind == RT_SLICE ? fty->elem->align : fty->align;
 	if (fty->has_layout && falign > 1 && (base->align < falign || off % falign)) {
@@ -212,6 +216,8 @@ static bool place_field(Fb *fb, PlaceV *p, JPath jp, cJSON *proj)
 	p->addr = r;
 	p->ty = variant_field_type(fb, base, p->variant, i, fty);
 	p->variant = -1;
+	if (p->ty->has_layout)       /* only an unsized tail field keeps the length */
+		p->meta = NULL;
 	return true;
 }
 

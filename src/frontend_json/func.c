@@ -66,6 +66,25 @@ static bool declare_func(Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
 		return fe_error(p, "function symbol `%s` is defined twice", sym), false;
 	Func *fn = ir_func_new(m, json_str(p, jfn, "name"), sym);
 	fn->is_kernel = !strcmp(json_str(p, jfn, "kind"), "kernel");
+	if (fn->is_kernel) {   /* launch attributes: "kernel": {"attrs": {"maxntid": "256", ...}} */
+		cJSON *kj = json_get_opt(jfn, "kernel");
+		cJSON *attrs = kj ? json_get_opt(kj, "attrs") : NULL, *at;
+		cJSON_ArrayForEach(at, attrs) {
+			const char *v = cJSON_IsString(at) ? at->valuestring : NULL;
+			if (!v || !*v || strspn(v, "0123456789,") != strlen(v))
+				return fb_error(&fb, "kernel attribute \"%s\" must be a string of numbers like \"256\" "
+				                "or \"16,16,1\"", at->string), false;
+			if (!strcmp(at->string, "maxntid"))
+				fn->maxntid = arena_strdup(fb.a, v);
+			else if (!strcmp(at->string, "minnctapersm"))
+				fn->minnctapersm = arena_strdup(fb.a, v);
+			else if (!strcmp(at->string, "reqntid"))
+				fn->reqntid = arena_strdup(fb.a, v);
+			else
+				return fb_error(&fb, "unknown kernel attribute \"%s\" (maxntid, minnctapersm, reqntid)",
+				                at->string), false;
+		}
+	}
 	fn->loc = fb.b.loc;
 	if (!read_locals(&fb, jfn))
 		return false;
@@ -207,9 +226,10 @@ static bool for_each_function(Module *m, Arena *a, FeInput *in,
 	return ok;
 }
 
-Module *fe_build_module(FeInput *in, Arena *a)
+Module *fe_build_module(FeInput *in, Arena *a, Target target)
 {
 	Module *m = ir_module_new(a);
+	m->target = target;
 	m->stage = DIALECT_MIR;
 	bool ok = true;
 	for (int k = 0; k < in->nfile; k++)

@@ -56,6 +56,39 @@ static bool parse_relocs(Arena *a, JPath p, FeFile *f, cJSON *rs, Global *g)
 	return true;
 }
 
+/* Statics of oxide-device's memory-space types ("ty" of the alloc, JSON
+ * format 1 extension): Shared<T> -> .shared (address space 3, undefined
+ * at block start), Constant<T> -> .const (address space 4), exported
+ * under the static's own name (its last path segment) for the host's
+ * ox_module_global; the alloc name stays an alias. Writable, so LLVM
+ * never folds a read to the initializer. */
+static void place_static(Arena *a, JPath p, FeFile *f, cJSON *j, Global *g)
+{
+	cJSON *ty = json_get_opt(j, "ty"), *st = json_get_opt(j, "static");
+	if (!cJSON_IsNumber(ty) || ty->valueint < 0 || (uint32_t)ty->valueint >= f->ntype)
+		return;
+	const char *name = f->types[ty->valueint]->name;
+	if (strncmp(name, "oxide_device::", 14))
+		return;
+	const char *last = strrchr(name, '<');
+	size_t n = last ? (size_t)(last - name) : strlen(name);
+	if (n >= 8 && !strncmp(name + n - 8, "::Shared", 8)) {
+		g->addrspace = AS_SHARED;
+		g->is_mut = true;
+	} else if (n >= 10 && !strncmp(name + n - 10, "::Constant", 10)) {
+		if (!cJSON_IsString(st)) {
+			fe_error(p, "a Constant<T> allocation without its static's name");
+			return;
+		}
+		const char *sn = strrchr(st->valuestring, ':');
+		g->alias = g->name;
+		g->name = arena_strdup(a, sn ? sn + 1 : st->valuestring);
+		g->addrspace = AS_CONST;
+		g->is_mut = true;
+		g->is_exported = true;
+	}
+}
+
 bool fe_import_allocs(Module *m, FeFile *f, Arena *a)
 {
 	cJSON *arr = json_get_opt(f->root, "allocs"), *j;
@@ -73,7 +106,15 @@ bool fe_import_allocs(Module *m, FeFile *f, Arena *a)
 		if (!parse_hex(a, json_str(p, j, "bytes"), &g->bytes, &n) || n != g->size)
 			fe_error(p, "\"bytes\" must be %llu bytes of hex", (unsigned long long)g->size);
 		parse_relocs(a, jpath_field(a, p, "relocs"), f, json_get_opt(j, "relocs"), g);
+		place_static(a, p, f, j, g);
 	}
+	/* relocations name globals as they are called now */
+	for (Global *g = m->globals; g; g = g->next)
+		for (uint32_t k = 0; k < g->nreloc; k++) {
+			Global *t = ir_global_find(m, g->relocs[k].target);
+			if (t)
+				g->relocs[k].target = t->name;
+		}
 	return diag_errors() == errs;
 }
 
@@ -123,11 +164,13 @@ static bool const_ref(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out)
 {
 	Value *addr = ir_build1(&fb->b, OP_MIR_GLOBAL_ADDR, ir_type_ptr(fb->m, 0), 0, NULL);
 	addr->def->sym = alloc_symbol(fb, json_int(jp, c, "alloc"));
-	if (!ir_global_find(fb->m, addr->def->sym)) {
+	Global *target = ir_global_find(fb->m, addr->def->sym);
+	if (!target) {
 		fe_error(jp, "constant refers to allocation %lld, which is not in \"allocs\"",
 		         (long long)json_int(jp, c, "alloc"));
 		return false;
 	}
+	addr->def->sym = target->name;     /* a Constant<T> static's own name */
 	out->ty = t;
 	out->v[0] = ptr_add(fb, addr, json_u64(jp, c, "offset"));
 	if (val_kind(t) == VK_FAT) {

@@ -2,6 +2,7 @@
  * is evaluated straight into the address of its destination place. */
 #include "build.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -138,17 +139,62 @@ static bool cast_numeric(Fb *fb, const char *kind, Val v, PlaceV *dst)
 	            : !strcmp(kind, "PointerExposeProvenance") ? OP_MIR_PTR_TO_INT
 	            : OP_MIR_INT_TO_PTR;
 	Value *x = v.v[0];
+	bool wide_int = (x->type->kind == TY_INT && x->type->bits == 128) || (to->kind == TY_INT && to->bits == 128);
+	if (wide_int && (code == OP_MIR_INT_TO_FLOAT || code == OP_MIR_FLOAT_TO_INT) && fb->m->target == TARGET_NVPTX) {
+		fb_error(fb, "`as` between `%s` and `%s` is not supported on the GPU yet (NVPTX has no 128-bit "
+		         "integer/float conversion); convert through u64/i64", v.ty->name, dst->ty->name);
+		return false;
+	}
 	if (x->type != to || code == OP_MIR_INT_CAST)
 		x = convert(fb, code, x, to);
 	build_store(fb, x, dst->addr);
 	return true;
 }
 
+/* S<[T; N]> unsizes to S<[T]> when the two names differ by exactly
+ * "; N" before a "]": then N is the length of the new fat pointer. */
+static bool unsize_len(const char *from, const char *to, uint64_t *n)
+{
+	size_t i = 0;
+	while (from[i] && from[i] == to[i])
+		i++;
+	if (strncmp(from + i, "; ", 2) || to[i] != ']')
+		return false;
+	char *end;
+	*n = strtoull(from + i + 2, &end, 10);
+	return end != from + i + 2 && !strcmp(end, to + i);
+}
+
 static bool cast_pointer(Fb *fb, const char *kind, Val v, PlaceV *dst)
 {
 	bool to_fat = val_kind(dst->ty) == VK_FAT, from_fat = val_kind(v.ty) == VK_FAT;
 	if (!strncmp(kind, "PointerCoercion(Unsize", 22)) {
-		RType *pe = v.ty->pointee;
+		RType *pe = v.ty->pointee, *tail = pe;
+		/* S<[T; N]> -> S<[T]>: the array is the last field; the sized
+		 * prefix keeps its layout (that is what makes the coercion legal) */
+		while (tail && tail->kind == RT_ADT && tail->adt_kind == ADT_STRUCT && tail->nvariant == 1 &&
+		       tail->variants[0].nfield > 0)
+			tail = tail->variants[0].fields[tail->variants[0].nfield - 1];
+		RType *to_pe = dst->ty->pointee;
+		if (pe != tail && tail && tail->kind == RT_ARRAY && to_pe && !to_pe->has_layout && pe->has_layout) {
+			to_pe->offsets = pe->offsets;
+			to_pe->noffset = pe->noffset;
+			to_pe->align = pe->align;
+		}
+		if (tail && tail->kind == RT_ARRAY && pe != tail)
+			pe = tail;
+		uint64_t n;
+		if (pe && pe->kind != RT_ARRAY && to_pe && unsize_len(pe->name, to_pe->name, &n)) {
+			if (pe->has_layout && !to_pe->noffset) {
+				to_pe->offsets = pe->offsets;
+				to_pe->noffset = pe->noffset;
+				to_pe->align = pe->align;
+			}
+			v.v[1] = const_int(fb, usize_type(fb), n);
+			v.ty = dst->ty;
+			store_val(fb, dst->addr, v);
+			return true;
+		}
 		if (!to_fat || from_fat || !pe || pe->kind != RT_ARRAY) {
 			fb_error(fb, "unsizing `%s` to `%s` is not supported (trait objects need `dyn`, "
 			         "which kernels cannot use)", v.ty->name, dst->ty->name);

@@ -206,6 +206,7 @@ static const char *const device_prims[] = {
 	"__oxide_ctaid_x", "__oxide_ctaid_y", "__oxide_ctaid_z",
 	"__oxide_nctaid_x", "__oxide_nctaid_y", "__oxide_nctaid_z",
 	"__oxide_barrier_sync", "__oxide_trap",
+	"__oxide_vprintf", "__oxide_dynamic_shared",     /* nvvm.c: lower_runtime_prim */
 };
 
 static bool in_table(const char *const *t, size_t n, const char *s)
@@ -291,6 +292,163 @@ static bool call_prim(Fb *fb, JPath jp, cJSON *t, Opcode code, const char *sym, 
 	return true;
 }
 
+/* ---------------------------------------------------------- atomics
+ *
+ * core::intrinsics::atomic_* (orderings in "const_args": rustc 1.95 and
+ * 1.96 spell them `AtomicOrdering::Relaxed`, older releases as name
+ * suffixes `_relaxed`), core::sync::atomic functions mir-export maps to
+ * them, and oxide-device's scoped atomics `__oxide_atomic_<op>_<ty>_<scope>`
+ * become one mir.intrinsic: sym = the 1.96 intrinsic name, imm = success
+ * AtomicOrd | AtomicScope << 8, imm2 = failure AtomicOrd (llir.c). */
+
+static int ordering_of(const char *s)
+{
+	static const char *const names[] = { "relaxed", "acquire", "release", "acqrel", "seqcst" };
+	const char *last = strrchr(s, ':');
+	char buf[32];
+	size_t n = 0;
+	for (s = last ? last + 1 : s; *s && n + 1 < sizeof buf; s++)
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))
+			buf[n++] = (char)(*s | 0x20);
+	buf[n] = 0;
+	for (int i = 0; i < (int)countof(names); i++)
+		if (!strcmp(buf, names[i]))
+			return i;
+	return -1;
+}
+
+/* Rust's rule: failure is success without its release part. */
+static int default_failure(int ord)
+{
+	return ord == AO_RELEASE ? AO_RELAXED : ord == AO_ACQ_REL ? AO_ACQUIRE : ord;
+}
+
+static Op *last_intrinsic(Fb *fb)
+{
+	for (Op *o = fb->b.block->last; o; o = o->prev)
+		if (o->code == OP_MIR_INTRINSIC)
+			return o;
+	return NULL;
+}
+
+/* atomic_cxchg: (old, ok) into a (T, bool), a Result<T, T> (the
+ * core::sync::atomic functions: Ok(old) on success, else Err(old)), or
+ * just old into a T (oxide-device's atomic_cas). */
+static bool build_cxchg(Fb *fb, JPath jp, cJSON *t, const char *name, PlaceV *dst, Op **out)
+{
+	Value **args;
+	uint32_t n;
+	if (!call_args(fb, jp, t, &args, &n, NULL))
+		return false;
+	if (n != 3)
+		return fb_error(fb, "%s with %u arguments, expected 3", name, n), false;
+	Type *ts[2] = { args[1]->type, ir_type_bool(fb->m) };
+	Op *op = ir_build(&fb->b, OP_MIR_INTRINSIC, 2, ts, 3, args, 0);
+	op->sym = name;
+	*out = op;
+	RType *d = dst->ty;
+	if (!d)
+		return fb_error(fb, "%s without a destination", name), false;
+	if (val_kind(d) == VK_SCALAR) {
+		build_store(fb, &op->res[0], dst->addr);
+	} else if (d->kind == RT_TUPLE) {
+		build_store(fb, &op->res[0], ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 0)));
+		build_store(fb, &op->res[1], ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 1)));
+	} else if (d->kind == RT_ADT && d->adt_kind == ADT_ENUM && d->nvariant == 2 && d->has_variants &&
+	           !d->niche && d->variants[0].discr.lo == 0 && d->variants[1].discr.lo == 1) {
+		build_store(fb, &op->res[0], ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 0)));
+		if (rtype_field_offset(d, 1, 0) != rtype_field_offset(d, 0, 0))
+			build_store(fb, &op->res[0], ptr_add(fb, dst->addr, rtype_field_offset(d, 1, 0)));
+		Value *ok = &op->res[1];
+		Value *err = ir_build1(&fb->b, OP_MIR_NOT, ir_type_bool(fb->m), 1, &ok);
+		Value *tag = ir_build1(&fb->b, OP_MIR_INT_CAST, d->tag.type, 1, &err);
+		build_store(fb, tag, ptr_add(fb, dst->addr, d->tag_offset));
+	} else {
+		return fb_error(fb, "%s into a `%s`: expected (T, bool) or Result<T, T>", name, d->name), false;
+	}
+	finish_call(fb, jp, t);
+	return true;
+}
+
+static bool build_atomic(Fb *fb, JPath jp, cJSON *t, const char *name, int ord, int fail, int scope,
+                         RType *g0, PlaceV *dst)
+{
+	Op *op = NULL;
+	if (!strncmp(name, "atomic_cxchg", 12)) {
+		if (!build_cxchg(fb, jp, t, name, dst, &op))
+			return false;
+	} else {
+		if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, name, dst))
+			return false;
+		op = last_intrinsic(fb);
+	}
+	if (op) {
+		op->imm = ord | scope << 8;
+		op->imm2 = fail;
+		op->rty = g0;
+	}
+	return true;
+}
+
+/* core intrinsics: `atomic_xadd` + const_args, or `atomic_xadd_relaxed`,
+ * `atomic_cxchg_acqrel_acquire`, `atomic_load` (SeqCst) of old releases. */
+static bool call_atomic_intrinsic(Fb *fb, JPath jp, cJSON *t, cJSON *callee, const char *name, RType *g0,
+                                  PlaceV *dst)
+{
+	char base[64];
+	int ords[2] = { -1, -1 }, nord = 0;
+	snprintf(base, sizeof base, "%s", name);
+	cJSON *ca = json_get_opt(callee, "const_args"), *c;
+	cJSON_ArrayForEach(c, ca) {
+		if (cJSON_IsString(c) && nord < 2 && ordering_of(c->valuestring) >= 0)
+			ords[nord++] = ordering_of(c->valuestring);
+	}
+	if (!strcmp(base, "fence") || !strcmp(base, "compiler_fence"))
+		snprintf(base, sizeof base, "%s", name[0] == 'f' ? "atomic_fence" : "atomic_singlethreadfence");
+	while (!nord && !llir_intrinsic_is_atomic(base)) {     /* strip _relaxed.. suffixes */
+		char *u = strrchr(base, '_');
+		int o = u ? ordering_of(u + 1) : -1;
+		if (o < 0)
+			break;
+		*u = 0;
+		ords[1] = ords[0];
+		ords[0] = o;
+	}
+	if (!llir_intrinsic_is_atomic(base))
+		return fb_error(fb, "atomic intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
+	int ord = ords[0] >= 0 ? ords[0] : AO_SEQ_CST;
+	int fail = ords[1] >= 0 ? ords[1] : default_failure(ord);
+	return build_atomic(fb, jp, t, arena_strdup(fb->a, base), ord, fail, ATOMIC_SCOPE_DEFAULT, g0, dst);
+}
+
+/* oxide-device: __oxide_atomic_<op>_<ty>_<scope>, relaxed like CUDA's
+ * atomicAdd_block & co.; cas returns the old value only. */
+static bool call_atomic_prim(Fb *fb, JPath jp, cJSON *t, const char *sym, PlaceV *dst)
+{
+	static const struct { const char *op, *name; } ops[] = {
+		{ "add", "atomic_xadd" }, { "sub", "atomic_xsub" }, { "and", "atomic_and" }, { "or", "atomic_or" },
+		{ "xor", "atomic_xor" }, { "exch", "atomic_xchg" }, { "cas", "atomic_cxchg" },
+		{ "min", "atomic_umin" }, { "max", "atomic_umax" }, { "load", "atomic_load" },
+		{ "store", "atomic_store" },
+	};
+	char op[16], ty[8], scope[16];
+	if (sscanf(sym, "__oxide_atomic_%15[a-z]_%7[a-z0-9]_%15[a-z]", op, ty, scope) != 3)
+		return fb_error(fb, "malformed atomic primitive `%s`", sym), false;
+	int sc = !strcmp(scope, "block") ? ATOMIC_SCOPE_BLOCK : !strcmp(scope, "device") ? ATOMIC_SCOPE_DEVICE
+	       : !strcmp(scope, "system") ? ATOMIC_SCOPE_SYSTEM : -1;
+	const char *name = NULL;
+	for (size_t i = 0; i < countof(ops); i++)
+		if (!strcmp(ops[i].op, op))
+			name = ops[i].name;
+	if (name && ty[0] == 'f' && !strcmp(op, "add"))
+		name = "atomic_fadd";
+	else if (name && ty[0] == 'i' && (!strcmp(op, "min") || !strcmp(op, "max")))
+		name = op[1] == 'i' ? "atomic_min" : "atomic_max";
+	if (!name || sc < 0)
+		return fb_error(fb, "unknown atomic primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
+	return build_atomic(fb, jp, t, name, AO_RELAXED, AO_RELAXED, sc, NULL, dst);
+}
+
 static bool term_call(Fb *fb, JPath jp, cJSON *t)
 {
 	cJSON *callee = json_get(jp, t, "callee", cJSON_Object);
@@ -308,12 +466,30 @@ static bool term_call(Fb *fb, JPath jp, cJSON *t)
 	}
 	if (!strcmp(kind, "device")) {
 		const char *sym = json_str(cp, callee, "symbol");
+		if (!strncmp(sym, "__oxide_atomic_", 15))
+			return call_atomic_prim(fb, jp, t, sym, &dst);
+		/* libdevice math (__nv_*) and the warp/sync/timer primitives of
+		 * llir.c's table: nvvm.libdevice / nvvm.prim */
+		int arity = llir_prim_arity(sym);
+		if (!strncmp(sym, "__nv_", 5) || arity >= 0) {
+			cJSON *pargs = json_get_opt(t, "args");
+			if (arity >= 0 && cJSON_GetArraySize(pargs) != arity)
+				return fb_error(fb, "GPU primitive `%s` called with %d arguments, expected %d", sym,
+				                cJSON_GetArraySize(pargs), arity), false;
+			return call_prim(fb, jp, t, OP_MIR_DEVICE, arena_strdup(fb->a, sym), &dst);
+		}
 		if (!in_table(device_prims, countof(device_prims), sym))
 			return fb_error(fb, "unknown GPU primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
 		return call_prim(fb, jp, t, OP_MIR_DEVICE, arena_strdup(fb->a, sym), &dst);
 	}
 	if (!strcmp(kind, "intrinsic")) {
 		const char *name = json_str(cp, callee, "name");
+		if (!strncmp(name, "atomic_", 7) || !strcmp(name, "fence") || !strcmp(name, "compiler_fence")) {
+			cJSON *ga0 = cJSON_GetArrayItem(json_get_opt(callee, "generic_args"), 0);
+			RType *a0 = cJSON_IsNumber(ga0) && (uint32_t)ga0->valueint < fb->f->ntype
+			            ? fb->f->types[ga0->valueint] : NULL;
+			return call_atomic_intrinsic(fb, jp, t, callee, name, a0, &dst);
+		}
 		if (!llir_intrinsic_supported(name))
 			return fb_error(fb, "intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
 		cJSON *ga = json_get_opt(callee, "generic_args");
@@ -334,6 +510,43 @@ static bool term_call(Fb *fb, JPath jp, cJSON *t)
 	}
 	fb_error(fb, "call of kind \"%s\" is not supported", kind);
 	return false;
+}
+
+/* `for x in [a, b, c]` drops a core::array::IntoIter, whose Drop impl
+ * drops the elements not yet taken: nothing to do when those are plain
+ * integers, floats, bools or chars.  Other drop glue needs the Drop
+ * impl's body, which exported MIR does not have. */
+static bool drop_is_noop(RType *t)
+{
+	static const char *const iters[] = { "core::array::IntoIter<", "core::array::iter::IntoIter<" };
+	static const char *const prims[] = { "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
+	                                     "i64", "i128", "isize", "f32", "f64", "bool", "char" };
+	for (size_t i = 0; i < countof(iters); i++) {
+		size_t n = strlen(iters[i]);
+		if (strncmp(t->name, iters[i], n))
+			continue;
+		const char *elem = t->name + n, *comma = strchr(elem, ',');
+		for (size_t k = 0; comma && k < countof(prims); k++)
+			if ((size_t)(comma - elem) == strlen(prims[k]) && !strncmp(elem, prims[k], strlen(prims[k])))
+				return true;
+	}
+	return false;
+}
+
+static bool term_drop(Fb *fb, JPath jp, cJSON *t)
+{
+	PlaceV p;
+	if (!build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, t, "place", cJSON_Object), &p))
+		return false;
+	if (!drop_is_noop(p.ty)) {
+		fb_error(fb, "dropping a `%s` runs drop glue, which is not supported on the GPU (use Copy "
+		         "types in kernels)", p.ty->name);
+		return false;
+	}
+	Block *b = target_block(fb, jp, t, "target");
+	if (b)
+		build_goto(fb, b);
+	return b != NULL;
 }
 
 bool build_terminator(Fb *fb, JPath jp, cJSON *t)
@@ -359,10 +572,8 @@ bool build_terminator(Fb *fb, JPath jp, cJSON *t)
 		return term_assert(fb, jp, t);
 	if (!strcmp(kind, "call"))
 		return term_call(fb, jp, t);
-	if (!strcmp(kind, "drop")) {
-		fb_error(fb, "dropping a value with drop glue is not supported on the GPU");
-		return false;
-	}
+	if (!strcmp(kind, "drop"))
+		return term_drop(fb, jp, t);
 	fb_error(fb, "terminator `%s` is not supported", kind);
 	return false;
 }

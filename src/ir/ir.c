@@ -80,7 +80,7 @@ Global *ir_global_new(Module *m, const char *name)
 Global *ir_global_find(Module *m, const char *name)
 {
 	for (Global *g = m->globals; g; g = g->next)
-		if (!strcmp(g->name, name))
+		if (!strcmp(g->name, name) || (g->alias && !strcmp(g->alias, name)))
 			return g;
 	return NULL;
 }

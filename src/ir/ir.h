@@ -68,6 +68,19 @@ typedef enum {
 /* llir.load / llir.store flags (imm2) */
 enum { LLIR_VOLATILE = 1 };
 
+/* Atomic orderings (llir atomics' imm2), LLVM's: Relaxed = monotonic. */
+typedef enum { AO_RELAXED, AO_ACQUIRE, AO_RELEASE, AO_ACQ_REL, AO_SEQ_CST } AtomicOrd;
+
+/* Scope of an atomic (mir.intrinsic atomic_*: imm >> 8): DEFAULT is Rust's
+ * core atomics, device-wide on the GPU. */
+typedef enum { ATOMIC_SCOPE_DEFAULT, ATOMIC_SCOPE_BLOCK, ATOMIC_SCOPE_DEVICE, ATOMIC_SCOPE_SYSTEM } AtomicScope;
+
+/* llir.atomicrmw operation (imm) */
+typedef enum {
+	RMW_XCHG, RMW_ADD, RMW_SUB, RMW_AND, RMW_NAND, RMW_OR, RMW_XOR,
+	RMW_MAX, RMW_MIN, RMW_UMAX, RMW_UMIN, RMW_FADD,
+} AtomicRmw;
+
 /* -------------------------------------------------------------- types */
 
 /* Types of SSA values: scalars only.  Aggregates live in memory (slots,
@@ -223,6 +236,9 @@ struct Func {
 	bool is_kernel;
 	bool is_extern;      /* declaration only, no blocks: defined by the runtime
 	                        the object is linked with (host target, llir.c) */
+	/* kernel launch attributes ("256" or "16,16,1"; NULL: none), from
+	 * kernel.attrs; the emitter sets nvvm.maxntid / minctasm / reqntid */
+	const char *maxntid, *minnctapersm, *reqntid;
 	Loc loc;
 	Param *params;
 	uint32_t nparam;
@@ -245,6 +261,10 @@ typedef struct Global {
 	uint8_t addrspace;
 	Reloc *relocs;
 	uint32_t nreloc;
+	const char *alias;   /* another name ir_global_find knows it by (a Constant<T>
+	                        static keeps its alloc's __oxide_alloc_* name here) */
+	bool is_exported;    /* external linkage under `name` (constant memory) */
+	bool is_extern;      /* declared only: extern .shared b8 name[] (dynamic shared) */
 } Global;
 
 /* What the module is compiled for.  TARGET_HOST: the host-emulation

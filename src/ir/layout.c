@@ -29,7 +29,10 @@ bool rtype_is_fat_ptr(const RType *t)
 {
 	if (t->kind != RT_REF && t->kind != RT_PTR)
 		return false;
-	return t->pointee->kind == RT_SLICE || t->pointee->kind == RT_STR;
+	if (t->pointee->kind == RT_SLICE || t->pointee->kind == RT_STR)
+		return true;
+	/* a struct with an unsized tail: rustc's layout of the pointer says so */
+	return t->has_layout && t->abi == ABI_SCALAR_PAIR;
 }
 
 bool rtype_is_zst(const RType *t)

@@ -457,9 +457,126 @@ static int find_intrinsic(const char *name)
 	return -1;
 }
 
+/* ---- atomics: core::intrinsics::atomic_* (and the core::sync::atomic
+ * functions mir-export maps to them) and oxide-device's scoped atomics.
+ * The frontend puts the orderings and scope on the mir.intrinsic:
+ * imm = success AtomicOrd | AtomicScope << 8, imm2 = failure AtomicOrd. */
+typedef enum { AK_LOAD, AK_STORE, AK_RMW, AK_CXCHG, AK_FENCE, AK_SINGLE_FENCE } AtomicKind;
+
+static const struct {
+	const char *name;
+	AtomicKind kind;
+	AtomicRmw rmw;
+} atomic_intrinsics[] = {
+	{ "atomic_load", AK_LOAD, 0 }, { "atomic_store", AK_STORE, 0 },
+	{ "atomic_xchg", AK_RMW, RMW_XCHG }, { "atomic_xadd", AK_RMW, RMW_ADD },
+	{ "atomic_xsub", AK_RMW, RMW_SUB }, { "atomic_and", AK_RMW, RMW_AND },
+	{ "atomic_nand", AK_RMW, RMW_NAND }, { "atomic_or", AK_RMW, RMW_OR },
+	{ "atomic_xor", AK_RMW, RMW_XOR }, { "atomic_max", AK_RMW, RMW_MAX },
+	{ "atomic_min", AK_RMW, RMW_MIN }, { "atomic_umax", AK_RMW, RMW_UMAX },
+	{ "atomic_umin", AK_RMW, RMW_UMIN }, { "atomic_fadd", AK_RMW, RMW_FADD },
+	{ "atomic_cxchg", AK_CXCHG, 0 }, { "atomic_cxchgweak", AK_CXCHG, 0 },
+	{ "atomic_fence", AK_FENCE, 0 }, { "atomic_singlethreadfence", AK_SINGLE_FENCE, 0 },
+};
+
+static int find_atomic(const char *name)
+{
+	for (size_t i = 0; i < countof(atomic_intrinsics); i++)
+		if (!strcmp(atomic_intrinsics[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+bool llir_intrinsic_is_atomic(const char *name)
+{
+	return find_atomic(name) >= 0;
+}
+
 bool llir_intrinsic_supported(const char *name)
 {
-	return find_intrinsic(name) >= 0;
+	return find_intrinsic(name) >= 0 || find_atomic(name) >= 0;
+}
+
+/* LLVM syncscope of an AtomicScope on this target. Rust's own atomics
+ * (ATOMIC_SCOPE_DEFAULT) are device-wide, like CUDA's atomicAdd; the
+ * host target has only the system scope. */
+static const char *atomic_scope_name(Lower *l, int64_t scope)
+{
+	if (l->m->target == TARGET_HOST)
+		return NULL;
+	switch (scope) {
+	case ATOMIC_SCOPE_BLOCK: return "block";
+	case ATOMIC_SCOPE_SYSTEM: return NULL;
+	default: return "device";
+	}
+}
+
+/* Returns the replacement of op's single result, NULL when it has none;
+ * a compare-exchange's two results are replaced here. */
+static Value *lower_atomic(Lower *l, Op *op)
+{
+	int i = find_atomic(op->sym);
+	AtomicKind k = atomic_intrinsics[i].kind;
+	int64_t ord = op->imm & 0xff, fail_ord = op->imm2;
+	const char *scope = atomic_scope_name(l, op->imm >> 8 & 0xff);
+	Type *rt = op->nres ? op->res[0].type : NULL;
+	Value *r = NULL;
+	switch (k) {
+	case AK_LOAD:
+		r = emit1(l, OP_LLIR_ATOMIC_LOAD, rt, op->opd[0]);
+		r->def->imm = natural_align(rt);
+		r->def->imm2 = ord;
+		r->def->sym = scope;
+		return r;
+	case AK_STORE: {
+		Value *opd[2] = { op->opd[1], op->opd[0] };
+		Op *st = ir_build(&l->b, OP_LLIR_ATOMIC_STORE, 0, NULL, 2, opd, 0);
+		st->imm = natural_align(op->opd[1]->type);
+		st->imm2 = ord;
+		st->sym = scope;
+		return NULL;
+	}
+	case AK_RMW: {
+		Value *v = op->opd[1];
+		/* LLVM 22's NVPTX backend emits every atomicrmw as a relaxed
+		 * `atom` whatever its ordering (cmpxchg, loads and stores keep
+		 * theirs): give it fences instead, the PTX memory model's mapping
+		 * (fence.sc / fence.acq_rel around a relaxed atom). */
+		bool fenced = l->m->target != TARGET_HOST && ord != AO_RELAXED;
+		if (fenced && ord != AO_ACQUIRE) {
+			Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
+			f->imm2 = ord == AO_SEQ_CST ? AO_SEQ_CST : AO_RELEASE;
+			f->sym = scope;
+		}
+		r = emit2(l, OP_LLIR_ATOMICRMW, rt ? rt : v->type, op->opd[0], v);
+		r->def->imm = atomic_intrinsics[i].rmw;
+		r->def->imm2 = fenced ? AO_RELAXED : ord;
+		r->def->sym = scope;
+		if (fenced && ord != AO_RELEASE) {
+			Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
+			f->imm2 = AO_ACQUIRE;
+			f->sym = scope;
+		}
+		return op->nres ? r : NULL;
+	}
+	case AK_CXCHG: {
+		Type *ts[2] = { op->res[0].type, ir_type_bool(l->m) };
+		Op *x = ir_build(&l->b, OP_LLIR_CMPXCHG, 2, ts, 3, op->opd, 0);
+		x->imm2 = ord;
+		x->imm = fail_ord | (int64_t)(strstr(op->sym, "weak") != NULL) << 8;
+		x->sym = scope;
+		ir_replace_all_uses(l->f, &op->res[0], &x->res[0]);
+		ir_replace_all_uses(l->f, &op->res[1], &x->res[1]);
+		return NULL;
+	}
+	case AK_FENCE: case AK_SINGLE_FENCE: {
+		Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
+		f->imm2 = ord;
+		f->sym = k == AK_SINGLE_FENCE ? "singlethread" : scope;
+		return NULL;
+	}
+	}
+	unreachable();
 }
 
 static Value *int_op(Lower *l, Op *op, IntrinsicKind k)
@@ -558,6 +675,8 @@ static void build_trap(Lower *l)
 /* Returns the replacement of op's result, or NULL when it has none. */
 static Value *lower_core_intrinsic(Lower *l, Op *op)
 {
+	if (find_atomic(op->sym) >= 0)
+		return lower_atomic(l, op);
 	int i = find_intrinsic(op->sym);
 	if (i < 0)
 		die("intrinsic %s accepted by the frontend but not lowered", op->sym);
@@ -571,7 +690,10 @@ static Value *lower_core_intrinsic(Lower *l, Op *op)
 	case IK_CTPOP: return bit_count(l, op, "llvm.ctpop", false);
 	case IK_CTLZ: return bit_count(l, op, "llvm.ctlz", strstr(op->sym, "nonzero") != NULL);
 	case IK_CTTZ: return bit_count(l, op, "llvm.cttz", strstr(op->sym, "nonzero") != NULL);
-	case IK_SAME: return llvm_intrinsic(l, intrinsics[i].llvm, OVL_RES, rt, op->nopd, op->opd);
+	case IK_SAME:
+		if (!strcmp(intrinsics[i].llvm, "llvm.bswap") && rt->bits == 8)
+			return op->opd[0];        /* one byte: nothing to swap (llvm.bswap.i8 is invalid) */
+		return llvm_intrinsic(l, intrinsics[i].llvm, OVL_RES, rt, op->nopd, op->opd);
 	case IK_SAT_ADD: case IK_SAT_SUB: {
 		bool s = op->opd[0]->type->is_signed;
 		const char *name = k == IK_SAT_ADD ? (s ? "llvm.sadd.sat" : "llvm.uadd.sat")
@@ -655,8 +777,126 @@ static const char *sreg_name(Opcode code)
 	return names[code - OP_NVVM_TID_X];
 }
 
+/* ------------------------------------- warp, sync and timer primitives */
+
+/* The __oxide_* primitives that become nvvm.prim (nvvm.c): each is one
+ * NVVM intrinsic on nvptx, and on the host target a call of the
+ * emulator's __oxide_host_<name> (src/runtime/oxemu.c) with the same
+ * arguments.  Predicates and bool results are u32 (0 / 1) at this level,
+ * so the host functions need no _Bool ABI. */
+typedef enum {
+	PK_SAME,      /* arguments and result as the intrinsic's */
+	PK_VOTE,      /* (mask, pred u32) -> u32: intrinsic (mask, i1) -> i1 */
+	PK_BALLOT,    /* (mask, pred u32) -> u32: intrinsic (mask, i1) -> i32 */
+	PK_REDUX,     /* (mask, v) -> v: intrinsic (v, mask) */
+	PK_BAR_POPC,  /* (pred u32) -> u32: intrinsic (i32 0, i1) -> i32 */
+	PK_BAR_BOOL,  /* (pred u32) -> u32: intrinsic (i32 0, i1) -> i1 */
+} PrimKind;
+
+static const struct {
+	const char *sym;
+	PrimKind kind;
+	const char *llvm;
+	int nargs;
+} prims[] = {
+	{ "__oxide_laneid", PK_SAME, "llvm.nvvm.read.ptx.sreg.laneid", 0 },
+	{ "__oxide_warpid", PK_SAME, "llvm.nvvm.read.ptx.sreg.warpid", 0 },
+	{ "__oxide_smid", PK_SAME, "llvm.nvvm.read.ptx.sreg.smid", 0 },
+	{ "__oxide_activemask", PK_SAME, "llvm.nvvm.activemask", 0 },
+	{ "__oxide_clock", PK_SAME, "llvm.nvvm.read.ptx.sreg.clock", 0 },
+	{ "__oxide_clock64", PK_SAME, "llvm.nvvm.read.ptx.sreg.clock64", 0 },
+	{ "__oxide_globaltimer", PK_SAME, "llvm.nvvm.read.ptx.sreg.globaltimer", 0 },
+	{ "__oxide_nanosleep", PK_SAME, "llvm.nvvm.nanosleep", 1 },
+	{ "__oxide_fence_block", PK_SAME, "llvm.nvvm.membar.cta", 0 },
+	{ "__oxide_fence_device", PK_SAME, "llvm.nvvm.membar.gl", 0 },
+	{ "__oxide_fence_system", PK_SAME, "llvm.nvvm.membar.sys", 0 },
+	/* (mask, value, b, c) as shfl.sync's operands */
+	{ "__oxide_shfl_idx", PK_SAME, "llvm.nvvm.shfl.sync.idx.i32", 4 },
+	{ "__oxide_shfl_up", PK_SAME, "llvm.nvvm.shfl.sync.up.i32", 4 },
+	{ "__oxide_shfl_down", PK_SAME, "llvm.nvvm.shfl.sync.down.i32", 4 },
+	{ "__oxide_shfl_bfly", PK_SAME, "llvm.nvvm.shfl.sync.bfly.i32", 4 },
+	{ "__oxide_vote_all", PK_VOTE, "llvm.nvvm.vote.all.sync", 2 },
+	{ "__oxide_vote_any", PK_VOTE, "llvm.nvvm.vote.any.sync", 2 },
+	{ "__oxide_vote_ballot", PK_BALLOT, "llvm.nvvm.vote.ballot.sync", 2 },
+	{ "__oxide_match_any_b32", PK_SAME, "llvm.nvvm.match.any.sync.i32", 2 },
+	{ "__oxide_match_any_b64", PK_SAME, "llvm.nvvm.match.any.sync.i64", 2 },
+	{ "__oxide_redux_add", PK_REDUX, "llvm.nvvm.redux.sync.add", 2 },
+	{ "__oxide_redux_umin", PK_REDUX, "llvm.nvvm.redux.sync.umin", 2 },
+	{ "__oxide_redux_umax", PK_REDUX, "llvm.nvvm.redux.sync.umax", 2 },
+	{ "__oxide_redux_min", PK_REDUX, "llvm.nvvm.redux.sync.min", 2 },
+	{ "__oxide_redux_max", PK_REDUX, "llvm.nvvm.redux.sync.max", 2 },
+	{ "__oxide_redux_and", PK_REDUX, "llvm.nvvm.redux.sync.and", 2 },
+	{ "__oxide_redux_or", PK_REDUX, "llvm.nvvm.redux.sync.or", 2 },
+	{ "__oxide_redux_xor", PK_REDUX, "llvm.nvvm.redux.sync.xor", 2 },
+	{ "__oxide_barrier_popc", PK_BAR_POPC, "llvm.nvvm.barrier.cta.red.popc.aligned.all", 1 },
+	{ "__oxide_barrier_and", PK_BAR_BOOL, "llvm.nvvm.barrier.cta.red.and.aligned.all", 1 },
+	{ "__oxide_barrier_or", PK_BAR_BOOL, "llvm.nvvm.barrier.cta.red.or.aligned.all", 1 },
+};
+
+static int find_prim(const char *sym)
+{
+	for (size_t i = 0; i < countof(prims); i++)
+		if (!strcmp(prims[i].sym, sym))
+			return (int)i;
+	return -1;
+}
+
+int llir_prim_arity(const char *sym)
+{
+	int i = find_prim(sym);
+	return i < 0 ? -1 : prims[i].nargs;
+}
+
+static Value *lower_prim(Lower *l, Op *op)
+{
+	int i = find_prim(op->sym);
+	if (i < 0 || (uint32_t)prims[i].nargs != op->nopd)
+		die("nvvm.prim @%s: unknown primitive or wrong argument count", op->sym);
+	Type *rt = op->nres ? op->res[0].type : NULL;
+	if (l->m->target == TARGET_HOST) {
+		char name[96];
+		snprintf(name, sizeof name, "__oxide_host_%s", op->sym + strlen("__oxide_"));
+		return extern_call(l, arena_strdup(l->m->arena, name), rt, op->nopd, op->opd);
+	}
+	Type *i1 = ir_type_bool(l->m), *i32 = ir_type_int(l->m, 32, false);
+	const char *name = prims[i].llvm;
+	switch (prims[i].kind) {
+	case PK_SAME:
+		return llvm_intrinsic(l, name, OVL_NONE, rt, op->nopd, op->opd);
+	case PK_VOTE: case PK_BALLOT: {
+		Value *args[2] = { op->opd[0], icmp(l, PRED_NE, op->opd[1], iconst(l, op->opd[1]->type, 0, 0)) };
+		if (prims[i].kind == PK_BALLOT)
+			return llvm_intrinsic(l, name, OVL_NONE, rt, 2, args);
+		return int_resize(l, llvm_intrinsic(l, name, OVL_NONE, i1, 2, args), false, rt);
+	}
+	case PK_REDUX: {
+		Value *args[2] = { op->opd[1], op->opd[0] };
+		return llvm_intrinsic(l, name, OVL_NONE, rt, 2, args);
+	}
+	case PK_BAR_POPC: case PK_BAR_BOOL: {
+		Value *args[2] = { iconst(l, i32, 0, 0), icmp(l, PRED_NE, op->opd[0], iconst(l, op->opd[0]->type, 0, 0)) };
+		if (prims[i].kind == PK_BAR_POPC)
+			return llvm_intrinsic(l, name, OVL_NONE, rt, 2, args);
+		return int_resize(l, llvm_intrinsic(l, name, OVL_NONE, i1, 2, args), false, rt);
+	}
+	}
+	unreachable();
+}
+
 static Value *lower_nvvm(Lower *l, Op *op)
 {
+	/* libdevice math: an extern call on both targets (emit links
+	 * libdevice for nvptx; host programs link src/runtime/oxmath.c) */
+	if (op->code == OP_NVVM_LIBDEVICE) {
+		/* libdevice's sqrt is sqrt.approx.f32 unless __CUDA_PREC_SQRT,
+		 * which NVVMReflect answers 0 here; llvm.sqrt is sqrt.rn (IEEE),
+		 * what nvcc's default -prec-sqrt=true gives */
+		if (l->m->target != TARGET_HOST && (!strcmp(op->sym, "__nv_sqrtf") || !strcmp(op->sym, "__nv_sqrt")))
+			return llvm_intrinsic(l, "llvm.sqrt", OVL_RES, op->res[0].type, 1, op->opd);
+		return extern_call(l, op->sym, op->nres ? op->res[0].type : NULL, op->nopd, op->opd);
+	}
+	if (op->code == OP_NVVM_PRIM)
+		return lower_prim(l, op);
 	if (l->m->target == TARGET_HOST && op->code != OP_NVVM_ADDRSPACE_CAST)
 		return host_call(l, host_name(op->code), op->nres ? op->res[0].type : NULL);
 	switch (op->code) {

@@ -3,6 +3,9 @@
  *   mir.device @__oxide_tid_x        ==>  nvvm.tid.x (and the other special registers)
  *   mir.device @__oxide_barrier_sync ==>  nvvm.barrier0 (convergent)
  *   mir.device @__oxide_trap, mir.panic  ==>  nvvm.trap; mir.unreachable
+ *   mir.device @__nv_sinf(%x)    ==>  nvvm.libdevice @__nv_sinf(%x)   (libdevice math)
+ *   mir.device @__oxide_shfl_down(...)  ==>  nvvm.prim @__oxide_shfl_down(...)  (warp, sync,
+ *                                    timers: llir.c's prims table)
  *   mir.assert %c == E ^ok           ==>  mir.switch %c [!E: ^trap, otherwise: ^ok]
  *                                         ^trap: nvvm.trap; mir.unreachable
  *   kernel parameter of type ptr     ==>  ptr<1> (global) + nvvm.addrspace_cast to generic
@@ -34,6 +37,10 @@ static Opcode device_op(const char *sym)
 	for (size_t i = 0; i < countof(sregs); i++)
 		if (!strcmp(sregs[i].sym, sym))
 			return sregs[i].code;
+	if (!strncmp(sym, "__nv_", 5))
+		return OP_NVVM_LIBDEVICE;
+	if (llir_prim_arity(sym) >= 0)
+		return OP_NVVM_PRIM;
 	die("unknown device primitive %s survived the frontend", sym);
 }
 
@@ -43,6 +50,8 @@ static void replace_op(Module *m, Op *op, Opcode code)
 	Builder b = { m, op->parent, op, op->loc };
 	Type *rt = op->nres ? op->res[0].type : NULL;
 	Op *n = ir_build(&b, code, op->nres, &rt, op->nopd, op->opd, 0);
+	if (code == OP_NVVM_LIBDEVICE || code == OP_NVVM_PRIM)
+		n->sym = op->sym;     /* which function / primitive */
 	if (op->nres)
 		ir_replace_all_uses(op->parent->func, &op->res[0], &n->res[0]);
 	ir_op_unlink(op);
@@ -97,6 +106,65 @@ static void kernel_params_global(Module *m, Func *f)
 	}
 }
 
+/* An external function (vprintf, the emulator's helpers), declared once. */
+static Func *extern_func(Module *m, const char *sym, Type *ret, uint32_t n, Type **params)
+{
+	Func *f = ir_func_find(m, sym);
+	if (f)
+		return f;
+	f = ir_func_new(m, sym, sym);
+	f->is_extern = true;
+	f->ret = ret;
+	f->nparam = n;
+	f->params = arena_new_array(m->arena, Param, n);
+	for (uint32_t i = 0; i < n; i++)
+		f->params[i].type = params[i];
+	return f;
+}
+
+/* Primitives that are not instructions:
+ *   mir.device @__oxide_vprintf(fmt, args)  ==>  mir.call @vprintf (CUDA's; host: @__oxide_host_vprintf)
+ *   mir.device @__oxide_dynamic_shared()    ==>  mir.global_addr @__oxide_dynamic_shared
+ *       (extern .shared .align 16 .b8 __oxide_dynamic_shared[]; host: mir.call @__oxide_host_dynamic_shared)
+ * false when op is another primitive. */
+static bool lower_runtime_prim(Module *m, Op *op)
+{
+	bool host = m->target == TARGET_HOST;
+	Builder b = { m, op->parent, op, op->loc };
+	Type *ptr = ir_type_ptr(m, 0);
+	Op *n;
+	if (!strcmp(op->sym, "__oxide_vprintf")) {
+		Type *ps[2] = { ptr, ptr };
+		Func *f = extern_func(m, host ? "__oxide_host_vprintf" : "vprintf", ir_type_int(m, 32, true), 2, ps);
+		Type *rt = f->ret;
+		n = ir_build(&b, OP_MIR_CALL, op->nres ? 1 : 0, &rt, op->nopd, op->opd, 0);
+		n->sym = f->symbol;
+	} else if (!strcmp(op->sym, "__oxide_dynamic_shared")) {
+		if (host) {
+			Func *f = extern_func(m, "__oxide_host_dynamic_shared", ptr, 0, NULL);
+			n = ir_build(&b, OP_MIR_CALL, 1, &ptr, 0, NULL, 0);
+			n->sym = f->symbol;
+		} else {
+			Global *g = ir_global_find(m, "__oxide_dynamic_shared");
+			if (!g) {
+				g = ir_global_new(m, "__oxide_dynamic_shared");
+				g->addrspace = AS_SHARED;
+				g->align = 16;
+				g->is_mut = true;
+				g->is_extern = true;
+			}
+			n = ir_build(&b, OP_MIR_GLOBAL_ADDR, 1, &ptr, 0, NULL, 0);
+			n->sym = g->name;
+		}
+	} else {
+		return false;
+	}
+	if (op->nres && n->nres)
+		ir_replace_all_uses(op->parent->func, &op->res[0], &n->res[0]);
+	ir_op_unlink(op);
+	return true;
+}
+
 static void lower_func(Module *m, Func *f)
 {
 	if (f->is_kernel && m->target == TARGET_NVPTX)
@@ -106,6 +174,8 @@ static void lower_func(Module *m, Func *f)
 		Op *next;
 		for (Op *op = b->first; op; op = next) {
 			next = op->next;
+			if (op->code == OP_MIR_DEVICE && lower_runtime_prim(m, op))
+				continue;
 			if (op->code == OP_MIR_DEVICE)
 				replace_op(m, op, device_op(op->sym));
 			else if (op->code == OP_MIR_ASSERT)

@@ -14,6 +14,8 @@ void pass_nvvm(Module *m);
 
 /* llir.c: stage 5 (llir), LLVM-shaped ops with layouts applied */
 void pass_llir(Module *m);
-bool llir_intrinsic_supported(const char *name);   /* core::intrinsics name, any version's spelling */
+bool llir_intrinsic_supported(const char *name);
+int llir_prim_arity(const char *sym);   /* __oxide_* warp/sync/timer primitive (llir.c): argument count, -1 unknown */
+bool llir_intrinsic_is_atomic(const char *name);     /* atomic_*: orderings on the op (llir.c) */   /* core::intrinsics name, any version's spelling */
 
 #endif

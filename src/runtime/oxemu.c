@@ -23,15 +23,15 @@
  *   3. else every live thread waits at the barrier: release them all;
  *   4. else the block is done.
  *
- * Warp-level operations (shuffle, vote; not yet in oxidec) fit the same
- * scheme: the op stores its operand in a slot of the thread's warp (warp =
- * linear thread index / 32) and the fiber waits, like at a barrier, but in
- * a list of its warp. A step between 1 and 2 releases a warp whose live
- * lanes all wait at the op: it computes every lane's result from the slots
- * and makes those fibers ready. Step 2 starts the rest of a partly started
- * warp before a block barrier can release, so a warp always completes. A
- * member mask (divergent warps) would be stored with the slots; lanes
- * outside it do not count.
+ * Warp-level operations (shuffle, vote, match, redux: the
+ * __oxide_host_shfl_* family below) use the same scheme: the op stores its
+ * operand in a slot of the thread's warp (warp = linear thread index / 32)
+ * and the fiber waits, like at a barrier, but in a list of its warp. The
+ * lane that completes the warp (every lane of the member masks has arrived
+ * or returned) gives each waiting lane a copy of all operands, makes them
+ * ready (they run before new threads start) and goes on; each lane then
+ * computes its own result from its copy. Lanes start in order, so a warp
+ * always completes before the block's barrier can release.
  *
  * __oxide_host_trap() ends the launch: the trapping fiber switches back to
  * the scheduler for good, the other threads are abandoned (their stacks
@@ -49,6 +49,7 @@
 #include "oxemu.h"
 
 #include <dlfcn.h>
+#include <link.h>                /* ElfW: ox_module_global's size */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,7 +94,19 @@ typedef struct {
 	unsigned vg_id;               /* valgrind's stack id */
 	void *fake;                   /* ASan's fake stack while away */
 	OxDim3 tid;                   /* the thread it runs */
+	unsigned lin;                 /* its linear index in the block */
+	uint64_t wv[32];              /* warp op: every lane's operand, */
+	uint32_t wpresent;            /* of the lanes that took part */
 } Fiber;
+
+/* One warp's rendezvous for shuffles, votes, match and redux: lanes
+ * store their operand and wait until every lane of the member mask that
+ * has not returned arrived (see the header). */
+typedef struct {
+	uint64_t val[32];
+	Fiber *waiting[32];
+	uint32_t arrived, done, need;
+} Warp;
 
 /* One launch. The fiber lists hold at most one entry per thread. */
 typedef struct {
@@ -110,6 +123,9 @@ typedef struct {
 	size_t sched_size;
 	int trapped, failed;
 	OxDim3 trap_block, trap_thread;
+	Warp *warps;                  /* per warp of the block */
+	unsigned nwarps;
+	unsigned bar_count, bar_result, bar_live;  /* bar.red: true preds */
 } Launch;
 
 /* The special registers of the running thread. */
@@ -169,8 +185,11 @@ static void start_thread(Fiber *f, unsigned t)
 	f->tid.x = t % b.x;
 	f->tid.y = t / b.x % b.y;
 	f->tid.z = t / (b.x * b.y);
+	f->lin = t;
 	here.tid = f->tid;
 }
+
+static void warp_returned(Launch *l, unsigned lin);
 
 /* Every fiber runs this: threads while there are unstarted ones, then it
  * waits on the idle list until the scheduler needs it again. */
@@ -184,6 +203,7 @@ static void fiber_main(void)
 		while (l->next < l->nthreads) {
 			start_thread(f, l->next++);
 			l->entry(l->args);
+			warp_returned(l, f->lin);
 		}
 		l->idle[l->nidle++] = f;
 		to_scheduler(l, f, 0);
@@ -260,6 +280,9 @@ static Fiber *pick_fiber(Launch *l)
 		return l->nidle > 0 ? l->idle[--l->nidle] : new_fiber(l);
 	if (l->nwait == 0)
 		return NULL;
+	l->bar_result = l->bar_count; /* bar.red's answer, read on resuming */
+	l->bar_live = l->nwait;
+	l->bar_count = 0;
 	t = l->ready;                 /* release the barrier */
 	l->ready = l->wait;
 	l->wait = t;
@@ -276,6 +299,8 @@ static int run_block(Launch *l)
 
 	l->next = 0;
 	l->nready = l->ready_at = 0;
+	l->bar_count = 0;
+	memset(l->warps, 0, l->nwarps * sizeof *l->warps);
 	while ((f = pick_fiber(l)) != NULL) {
 		resume(l, f);
 		if (l->trapped)
@@ -326,6 +351,7 @@ static void end_launch(Launch *l, const OxFunc *f)
 	for (unsigned i = 0; i < l->nall; i++)
 		free_fiber(l->all[i]);
 	free(l->all);
+	free(l->warps);
 	running = NULL;
 	here = lone;
 	if (!l->trapped)
@@ -355,6 +381,14 @@ int oxemu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, void **args)
 		return oxrt_set_error(OXEMU_OUT_OF_MEMORY, "ox_launch(%s): "
 		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated)",
 		                      f->name);
+	l.nwarps = (l.nthreads + 31) / 32;
+	l.warps = calloc(l.nwarps, sizeof *l.warps);
+	if (l.warps == NULL) {
+		free(l.all);
+		return oxrt_set_error(OXEMU_OUT_OF_MEMORY, "ox_launch(%s): "
+		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated)",
+		                      f->name);
+	}
 	l.idle = l.all + l.nthreads;
 	l.wait = l.idle + l.nthreads;
 	l.ready = l.wait + l.nthreads;
@@ -432,6 +466,297 @@ _Noreturn void __oxide_host_trap(void)
 	to_scheduler(l, l->cur, 1);
 	abort();                      /* never resumed */
 }
+
+/* ------------------------------------ warp operations, sync, timers */
+
+/* The lanes of warp w that exist (the last warp of a block may be
+ * partial). */
+static uint32_t warp_lanes(const Launch *l, unsigned w)
+{
+	unsigned n = l->nthreads - w * 32;
+
+	return n >= 32 ? 0xffffffffu : (1u << n) - 1;
+}
+
+/* A fiber the scheduler resumes before starting new threads. */
+static void make_ready(Launch *l, Fiber *g)
+{
+	if (l->ready_at == l->nready) {
+		l->ready_at = l->nready = 0;
+	} else if (l->nready == l->nthreads) {
+		memmove(l->ready, l->ready + l->ready_at,
+		        (l->nready - l->ready_at) * sizeof *l->ready);
+		l->nready -= l->ready_at;
+		l->ready_at = 0;
+	}
+	l->ready[l->nready++] = g;
+}
+
+/* Every waiting lane gets a copy of the operands; all but self (the
+ * running fiber, or NULL) become ready. */
+static void warp_release(Launch *l, Warp *wp, Fiber *self)
+{
+	uint32_t present = wp->arrived;
+
+	for (unsigned i = 0; i < 32; i++) {
+		Fiber *g = wp->waiting[i];
+
+		if (!(present >> i & 1))
+			continue;
+		memcpy(g->wv, wp->val, sizeof g->wv);
+		g->wpresent = present;
+		wp->waiting[i] = NULL;
+		if (g != self)
+			make_ready(l, g);
+	}
+	wp->arrived = 0;
+	wp->need = 0;
+}
+
+static int warp_complete(const Warp *wp)
+{
+	return wp->arrived != 0 && ((wp->arrived | wp->done) & wp->need) == wp->need;
+}
+
+/* A thread returned: its lane no longer holds a warp operation up. */
+static void warp_returned(Launch *l, unsigned lin)
+{
+	Warp *wp = &l->warps[lin / 32];
+
+	wp->done |= 1u << (lin % 32);
+	if (warp_complete(wp))
+		warp_release(l, wp, NULL);
+}
+
+/* The rendezvous: returns every lane's operand (indexed by lane) and, in
+ * *present, the lanes that took part. */
+static const uint64_t *warp_exchange(uint32_t mask, uint64_t v, uint32_t *present)
+{
+	static _Thread_local uint64_t lone_val[32];
+	Launch *l = running;
+	Fiber *f;
+	Warp *wp;
+	unsigned lane;
+
+	if (l == NULL) {              /* a kernel called directly: one lane */
+		lone_val[0] = v;
+		*present = 1;
+		return lone_val;
+	}
+	f = l->cur;
+	lane = f->lin % 32;
+	wp = &l->warps[f->lin / 32];
+	wp->val[lane] = v;
+	wp->waiting[lane] = f;
+	wp->arrived |= 1u << lane;
+	wp->need |= (mask | 1u << lane) & warp_lanes(l, f->lin / 32);
+	if (warp_complete(wp))
+		warp_release(l, wp, f);
+	else
+		to_scheduler(l, f, 0);
+	*present = f->wpresent;
+	return f->wv;
+}
+
+static unsigned my_lane(void)
+{
+	Launch *l = running;
+
+	return l != NULL ? l->cur->lin % 32 : 0;
+}
+
+unsigned __oxide_host_laneid(void) { return my_lane(); }
+unsigned __oxide_host_warpid(void) { return running != NULL ? running->cur->lin / 32 : 0; }
+unsigned __oxide_host_smid(void) { return 0; }
+
+unsigned __oxide_host_activemask(void)
+{
+	Launch *l = running;
+	unsigned w;
+
+	if (l == NULL)
+		return 1;
+	/* The lanes of the warp: lanes run one after another here, so
+	 * "not yet returned" would depend on the emulator's order, not on the
+	 * program; a converged warp (the only case CUDA defines) has them all. */
+	w = l->cur->lin / 32;
+	return warp_lanes(l, w);
+}
+
+/* shfl.sync's lane selection (PTX ISA, "shfl.sync"): c packs the segment
+ * mask (bits 8..12) and the clamp lane (bits 0..4). */
+enum { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
+
+static unsigned shfl(int mode, uint32_t mask, unsigned v, unsigned b, unsigned c)
+{
+	uint32_t present;
+	const uint64_t *val = warp_exchange(mask, v, &present);
+	unsigned lane = my_lane(), seg = c >> 8 & 0x1f, clamp = c & 0x1f;
+	unsigned min_lane = lane & seg, max_lane = min_lane | (clamp & ~seg);
+	unsigned j;
+	int ok;
+
+	switch (mode) {
+	case SHFL_UP:
+		j = lane - b;
+		ok = (int)j >= (int)max_lane;
+		break;
+	case SHFL_DOWN:
+		j = lane + b;
+		ok = j <= max_lane;
+		break;
+	case SHFL_BFLY:
+		j = lane ^ b;
+		ok = j <= max_lane;
+		break;
+	default:
+		j = min_lane | (b & ~seg);
+		ok = j <= max_lane;
+		break;
+	}
+	if (!ok || j >= 32 || !(present >> j & 1))
+		return v;             /* out of range: the lane's own value */
+	return (unsigned)val[j];
+}
+
+unsigned __oxide_host_shfl_idx(unsigned mask, unsigned v, unsigned b, unsigned c) { return shfl(SHFL_IDX, mask, v, b, c); }
+unsigned __oxide_host_shfl_up(unsigned mask, unsigned v, unsigned b, unsigned c) { return shfl(SHFL_UP, mask, v, b, c); }
+unsigned __oxide_host_shfl_down(unsigned mask, unsigned v, unsigned b, unsigned c) { return shfl(SHFL_DOWN, mask, v, b, c); }
+unsigned __oxide_host_shfl_bfly(unsigned mask, unsigned v, unsigned b, unsigned c) { return shfl(SHFL_BFLY, mask, v, b, c); }
+
+/* ballot of the lanes that took part */
+unsigned __oxide_host_vote_ballot(unsigned mask, unsigned pred)
+{
+	uint32_t present, r = 0;
+	const uint64_t *val = warp_exchange(mask, pred != 0, &present);
+
+	for (unsigned i = 0; i < 32; i++)
+		if ((present >> i & 1) && val[i])
+			r |= 1u << i;
+	return r;
+}
+
+unsigned __oxide_host_vote_all(unsigned mask, unsigned pred)
+{
+	uint32_t present, b;
+	const uint64_t *val = warp_exchange(mask, pred != 0, &present);
+
+	b = 0;
+	for (unsigned i = 0; i < 32; i++)
+		if ((present >> i & 1) && val[i])
+			b |= 1u << i;
+	return b == present;
+}
+
+unsigned __oxide_host_vote_any(unsigned mask, unsigned pred)
+{
+	return __oxide_host_vote_ballot(mask, pred) != 0;
+}
+
+static unsigned match_any(uint32_t mask, uint64_t v)
+{
+	uint32_t present, r = 0;
+	const uint64_t *val = warp_exchange(mask, v, &present);
+
+	for (unsigned i = 0; i < 32; i++)
+		if ((present >> i & 1) && val[i] == v)
+			r |= 1u << i;
+	return r;
+}
+
+unsigned __oxide_host_match_any_b32(unsigned mask, unsigned v) { return match_any(mask, v); }
+unsigned __oxide_host_match_any_b64(unsigned mask, unsigned long long v) { return match_any(mask, v); }
+
+enum { RED_ADD, RED_UMIN, RED_UMAX, RED_MIN, RED_MAX, RED_AND, RED_OR, RED_XOR };
+
+static unsigned redux(int op, uint32_t mask, unsigned v)
+{
+	uint32_t present;
+	const uint64_t *val = warp_exchange(mask, v, &present);
+	unsigned r = v;
+	int first = 1;
+
+	for (unsigned i = 0; i < 32; i++) {
+		unsigned x;
+
+		if (!(present >> i & 1))
+			continue;
+		x = (unsigned)val[i];
+		if (first) {
+			r = x;
+			first = 0;
+			continue;
+		}
+		switch (op) {
+		case RED_ADD: r += x; break;
+		case RED_UMIN: r = x < r ? x : r; break;
+		case RED_UMAX: r = x > r ? x : r; break;
+		case RED_MIN: r = (int)x < (int)r ? x : r; break;
+		case RED_MAX: r = (int)x > (int)r ? x : r; break;
+		case RED_AND: r &= x; break;
+		case RED_OR: r |= x; break;
+		default: r ^= x; break;
+		}
+	}
+	return r;
+}
+
+unsigned __oxide_host_redux_add(unsigned mask, unsigned v) { return redux(RED_ADD, mask, v); }
+unsigned __oxide_host_redux_umin(unsigned mask, unsigned v) { return redux(RED_UMIN, mask, v); }
+unsigned __oxide_host_redux_umax(unsigned mask, unsigned v) { return redux(RED_UMAX, mask, v); }
+unsigned __oxide_host_redux_min(unsigned mask, unsigned v) { return redux(RED_MIN, mask, v); }
+unsigned __oxide_host_redux_max(unsigned mask, unsigned v) { return redux(RED_MAX, mask, v); }
+unsigned __oxide_host_redux_and(unsigned mask, unsigned v) { return redux(RED_AND, mask, v); }
+unsigned __oxide_host_redux_or(unsigned mask, unsigned v) { return redux(RED_OR, mask, v); }
+unsigned __oxide_host_redux_xor(unsigned mask, unsigned v) { return redux(RED_XOR, mask, v); }
+
+/* bar.red.popc / .and / .or: a barrier that counts the true predicates
+ * (pick_fiber keeps the count of the barrier it releases). */
+unsigned __oxide_host_barrier_popc(unsigned pred)
+{
+	Launch *l = running;
+
+	if (l == NULL)
+		return pred != 0;
+	l->bar_count += pred != 0;
+	__oxide_host_barrier();
+	return l->bar_result;
+}
+
+unsigned __oxide_host_barrier_and(unsigned pred)
+{
+	Launch *l = running;
+	unsigned n = __oxide_host_barrier_popc(pred);
+
+	return l != NULL ? n == l->bar_live : n;
+}
+
+unsigned __oxide_host_barrier_or(unsigned pred)
+{
+	return __oxide_host_barrier_popc(pred) != 0;
+}
+
+/* One thread runs at a time: fences order nothing more. */
+void __oxide_host_fence_block(void) {}
+void __oxide_host_fence_device(void) {}
+void __oxide_host_fence_system(void) {}
+
+static unsigned long long now_ns(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
+}
+
+/* The cycle counters count host nanoseconds. */
+unsigned __oxide_host_clock(void) { return (unsigned)now_ns(CLOCK_MONOTONIC); }
+unsigned long long __oxide_host_clock64(void) { return now_ns(CLOCK_MONOTONIC); }
+unsigned long long __oxide_host_globaltimer(void) { return now_ns(CLOCK_REALTIME); }
+
+/* A hint on the GPU; the other threads of an emulated block run only
+ * when this one waits, so sleeping would only slow the emulation. */
+void __oxide_host_nanosleep(unsigned ns) { (void)ns; }
 
 /* ------------------------------------------------- modules and kernels */
 
@@ -641,4 +966,139 @@ void oxemu_event_destroy(OxEvent *e)
 {
 	free(e->handle);
 	e->handle = NULL;
+}
+
+/* ------------------------------------------- shared, constant, printf */
+
+/* Dynamic shared memory: blocks run one after another, so one buffer of
+ * the launch's shared_bytes serves them all (undefined at block start, as
+ * on the GPU). Kept between launches, grown as needed. */
+static struct {
+	void *buf;
+	size_t cap;
+} dyn_shared;
+
+int oxemu_set_dynamic_shared(size_t bytes)
+{
+	if (bytes <= dyn_shared.cap)
+		return 0;
+	free(dyn_shared.buf);
+	dyn_shared.cap = 0;
+	dyn_shared.buf = aligned_alloc(16, (bytes + 15) / 16 * 16);
+	if (dyn_shared.buf == NULL)
+		return oxrt_set_error(OXEMU_OUT_OF_MEMORY, "ox_launch: %zu bytes of "
+		                      "dynamic shared memory: CUDA_ERROR_OUT_OF_MEMORY "
+		                      "(emulated)", bytes);
+	dyn_shared.cap = bytes;
+	return 0;
+}
+
+void *__oxide_host_dynamic_shared(void)
+{
+	static _Alignas(16) unsigned char none[16];
+	return dyn_shared.buf != NULL ? dyn_shared.buf : none;
+}
+
+/* A module's global (a Constant<T> static, exported under its name): its
+ * address in the .so is its "device" address; the size from the ELF
+ * symbol. */
+int oxemu_module_global(const OxModule *m, const char *name, OxDevPtr *ptr,
+                        size_t *size)
+{
+	void *p = m->handle != NULL ? dlsym(m->handle, name) : NULL;
+	Dl_info info;
+	const ElfW(Sym) *sym = NULL;
+
+	if (p == NULL)
+		return oxrt_set_error(OXEMU_NOT_FOUND, "ox_module_global(%s): "
+		                      "CUDA_ERROR_NOT_FOUND (emulated: no symbol "
+		                      "in %s)", name, m->path);
+	if (ptr != NULL)
+		*ptr = (OxDevPtr)(uintptr_t)p;
+	if (size != NULL) {
+		*size = 0;
+		if (dladdr1(p, &info, (void **)&sym, RTLD_DL_SYMENT) != 0 &&
+		    sym != NULL)
+			*size = sym->st_size;
+	}
+	return 0;
+}
+
+/* CUDA's vprintf: fmt is C's printf format, args the arguments packed
+ * each at a multiple of its size (%c %d %i %u %x %X %o: 4 bytes, with l
+ * or ll: 8; floating point: 8, a double; %p %s: 8, an address). Prints
+ * to stdout at once; returns the number of arguments, or -1 on a format
+ * it does not know. */
+int __oxide_host_vprintf(const char *fmt, const unsigned char *args)
+{
+	size_t off = 0;
+	int nargs = 0;
+
+	for (const char *s = fmt; *s != '\0'; s++) {
+		char spec[64];
+		size_t n = 0;
+		int longs = 0, star = 0;
+		if (*s != '%') {
+			putchar(*s);
+			continue;
+		}
+		if (s[1] == '%') {
+			putchar('%');
+			s++;
+			continue;
+		}
+		spec[n++] = *s++;
+		while (*s != '\0' && strchr("-+ #0123456789.*hlLqjzt", *s) != NULL) {
+			if (*s == 'l' || *s == 'q' || *s == 'j' || *s == 'z' || *s == 't' || *s == 'L')
+				longs++;
+			else if (*s == '*')
+				star++;
+			if (n < sizeof spec - 2 && *s != 'h' && *s != 'l' && *s != 'q' &&
+			    *s != 'j' && *s != 'z' && *s != 't' && *s != 'L')
+				spec[n++] = *s;
+			s++;
+		}
+		if (*s == '\0' || star) {
+			fflush(stdout);
+			return -1;
+		}
+		char conv = *s;
+		unsigned size = strchr("fFeEgGaApsn", conv) != NULL || longs ? 8 : 4;
+		off = (off + size - 1) / size * size;
+		if (args == NULL) {
+			fflush(stdout);
+			return -1;
+		}
+		const unsigned char *a = args + off;
+		off += size;
+		nargs++;
+		if (strchr("cdiuxXo", conv) != NULL && size == 8) {
+			spec[n++] = 'l';
+			spec[n++] = 'l';
+		}
+		spec[n++] = conv;
+		spec[n] = '\0';
+		if (strchr("fFeEgGaA", conv) != NULL) {
+			double d;
+			memcpy(&d, a, 8);
+			printf(spec, d);
+		} else if (conv == 'p' || conv == 's') {
+			uint64_t u;
+			memcpy(&u, a, 8);
+			printf(spec, (void *)(uintptr_t)u);
+		} else if (size == 8) {
+			long long v;
+			memcpy(&v, a, 8);
+			printf(spec, v);
+		} else if (strchr("cdiuxXo", conv) != NULL) {
+			int v;
+			memcpy(&v, a, 4);
+			printf(spec, v);
+		} else {
+			fflush(stdout);
+			return -1;
+		}
+	}
+	fflush(stdout);
+	return nargs;
 }

@@ -43,6 +43,15 @@ int oxemu_function(OxFunc *f, const OxModule *m, const char *name);
 int oxemu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, void **args);
 int oxemu_synchronize(const char *call, const char *what);
 
+/* oxemu.c: dynamic shared memory of the next launches (ox_launch's
+ * shared_bytes), module globals by name (constant memory), and the
+ * kernels' printf and dynamic shared memory */
+int oxemu_set_dynamic_shared(size_t bytes);
+int oxemu_module_global(const OxModule *m, const char *name, OxDevPtr *ptr,
+                        size_t *size);
+int __oxide_host_vprintf(const char *fmt, const unsigned char *args);
+void *__oxide_host_dynamic_shared(void);
+
 /* oxemu.c: memory (host memory) and events (host time) */
 int oxemu_alloc(OxDevPtr *p, size_t bytes);   /* freed by oxemu_shutdown */
 int oxemu_free(OxDevPtr p);
@@ -72,5 +81,41 @@ unsigned __oxide_host_nctaid_y(void);
 unsigned __oxide_host_nctaid_z(void);
 void __oxide_host_barrier(void);
 _Noreturn void __oxide_host_trap(void);
+
+/* oxemu.c: warp operations (a rendezvous of the warp's lanes, like a
+ * barrier), barriers with a reduction, fences (no-ops), timers (host
+ * nanoseconds); oxidec's nvvm.prim ops call them. Predicates and bool
+ * results are 0 / 1. */
+unsigned __oxide_host_laneid(void);
+unsigned __oxide_host_warpid(void);
+unsigned __oxide_host_smid(void);
+unsigned __oxide_host_activemask(void);
+unsigned __oxide_host_shfl_idx(unsigned mask, unsigned v, unsigned b, unsigned c);
+unsigned __oxide_host_shfl_up(unsigned mask, unsigned v, unsigned b, unsigned c);
+unsigned __oxide_host_shfl_down(unsigned mask, unsigned v, unsigned b, unsigned c);
+unsigned __oxide_host_shfl_bfly(unsigned mask, unsigned v, unsigned b, unsigned c);
+unsigned __oxide_host_vote_all(unsigned mask, unsigned pred);
+unsigned __oxide_host_vote_any(unsigned mask, unsigned pred);
+unsigned __oxide_host_vote_ballot(unsigned mask, unsigned pred);
+unsigned __oxide_host_match_any_b32(unsigned mask, unsigned v);
+unsigned __oxide_host_match_any_b64(unsigned mask, unsigned long long v);
+unsigned __oxide_host_redux_add(unsigned mask, unsigned v);
+unsigned __oxide_host_redux_umin(unsigned mask, unsigned v);
+unsigned __oxide_host_redux_umax(unsigned mask, unsigned v);
+unsigned __oxide_host_redux_min(unsigned mask, unsigned v);
+unsigned __oxide_host_redux_max(unsigned mask, unsigned v);
+unsigned __oxide_host_redux_and(unsigned mask, unsigned v);
+unsigned __oxide_host_redux_or(unsigned mask, unsigned v);
+unsigned __oxide_host_redux_xor(unsigned mask, unsigned v);
+unsigned __oxide_host_barrier_popc(unsigned pred);
+unsigned __oxide_host_barrier_and(unsigned pred);
+unsigned __oxide_host_barrier_or(unsigned pred);
+void __oxide_host_fence_block(void);
+void __oxide_host_fence_device(void);
+void __oxide_host_fence_system(void);
+unsigned __oxide_host_clock(void);
+unsigned long long __oxide_host_clock64(void);
+unsigned long long __oxide_host_globaltimer(void);
+void __oxide_host_nanosleep(unsigned ns);
 
 #endif

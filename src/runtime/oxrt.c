@@ -67,9 +67,12 @@ static struct {
 	                        CUjit_option *, void **);
 	CUresult (*module_unload)(CUmodule);
 	CUresult (*module_get_function)(CUfunction *, CUmodule, const char *);
+	CUresult (*module_get_global)(CUdeviceptr *, size_t *, CUmodule,
+	                              const char *);
 	CUresult (*module_function_count)(unsigned *, CUmodule);
 	CUresult (*module_enumerate)(CUfunction *, unsigned, CUmodule);
 	CUresult (*func_get_name)(const char **, CUfunction);
+	CUresult (*func_get_attribute)(int *, int, CUfunction);
 	CUresult (*mem_alloc)(CUdeviceptr *, size_t);
 	CUresult (*mem_free)(CUdeviceptr);
 	CUresult (*copy_htod)(CUdeviceptr, const void *, size_t);
@@ -108,9 +111,11 @@ static const struct {
 	{&drv.module_load, "cuModuleLoadDataEx", NULL, 0},
 	{&drv.module_unload, "cuModuleUnload", NULL, 0},
 	{&drv.module_get_function, "cuModuleGetFunction", NULL, 0},
+	{&drv.module_get_global, "cuModuleGetGlobal_v2", NULL, 0},
 	{&drv.module_function_count, "cuModuleGetFunctionCount", NULL, 1},
 	{&drv.module_enumerate, "cuModuleEnumerateFunctions", NULL, 1},
 	{&drv.func_get_name, "cuFuncGetName", NULL, 1},
+	{&drv.func_get_attribute, "cuFuncGetAttribute", NULL, 0},
 	{&drv.mem_alloc, "cuMemAlloc_v2", NULL, 0},
 	{&drv.mem_free, "cuMemFree_v2", NULL, 0},
 	{&drv.copy_htod, "cuMemcpyHtoD_v2", NULL, 0},
@@ -442,6 +447,45 @@ int ox_function(OxFunc *f, const OxModule *m, const char *name)
 	return -1;
 }
 
+/* cuFuncGetAttribute; the emulator knows no attributes. */
+int ox_func_attribute(int *value, int attrib, const OxFunc *f)
+{
+	char what[700];
+
+	if (is_emulated(f->path))
+		return oxrt_set_error(1, "ox_func_attribute(%s): "
+		                      "CUDA_ERROR_INVALID_VALUE (emulated: kernel "
+		                      "attributes exist only on the GPU)", f->name);
+	if (need_init("ox_func_attribute") != 0)
+		return -1;
+	snprintf(what, sizeof what, "%s, attribute %d", f->name, attrib);
+	return cu_check(drv.func_get_attribute(value, attrib,
+	                                       (CUfunction)f->handle),
+	                "cuFuncGetAttribute", what);
+}
+
+int ox_module_global(const OxModule *m, const char *name, OxDevPtr *ptr,
+                     size_t *size)
+{
+	CUdeviceptr p = 0;
+	size_t n = 0;
+	char what[700];
+
+	if (is_emulated(m->path))
+		return oxemu_module_global(m, name, ptr, size);
+	if (need_init("ox_module_global") != 0)
+		return -1;
+	snprintf(what, sizeof what, "%s in %s", name, m->path);
+	if (cu_check(drv.module_get_global(&p, &n, (CUmodule)m->handle, name),
+	             "cuModuleGetGlobal", what) != 0)
+		return -1;
+	if (ptr != NULL)
+		*ptr = (OxDevPtr)p;
+	if (size != NULL)
+		*size = n;
+	return 0;
+}
+
 int ox_alloc(OxDevPtr *p, size_t bytes)
 {
 	CUdeviceptr d = 0;
@@ -517,8 +561,9 @@ int ox_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
 	char what[700];
 	CUresult r;
 
-	if (is_emulated(f->path))     /* dynamic shared memory: none yet */
-		return oxemu_launch(f, grid, block, args);
+	if (is_emulated(f->path))
+		return oxemu_set_dynamic_shared(shared_bytes) != 0 ? -1
+		       : oxemu_launch(f, grid, block, args);
 	if (need_init("ox_launch") != 0)
 		return -1;
 	r = drv.launch((CUfunction)f->handle, grid.x, grid.y, grid.z, block.x,

@@ -51,6 +51,19 @@ int ox_device_name(char *buf, int len);
 int ox_module_load(OxModule *m, const char *path);
 void ox_module_unload(OxModule *m);
 int ox_function(OxFunc *f, const OxModule *m, const char *name);
+/* A kernel's attribute (cuFuncGetAttribute; CUfunction_attribute values):
+ * e.g. the most threads per block its launch bounds allow. GPU only: an
+ * emulated module reports CUDA_ERROR_INVALID_VALUE. */
+enum {
+	OX_FUNC_MAX_THREADS_PER_BLOCK = 0,
+	OX_FUNC_NUM_REGS = 4,
+};
+int ox_func_attribute(int *value, int attrib, const OxFunc *f);
+/* A global of the module by name, e.g. a Constant<T> static (constant
+ * memory): its device address and size (either may be NULL); set it with
+ * ox_copy_to_device before a launch. cuModuleGetGlobal; emulated: dlsym. */
+int ox_module_global(const OxModule *m, const char *name, OxDevPtr *ptr,
+                     size_t *size);
 
 /* oxrt.c: device memory */
 int ox_alloc(OxDevPtr *p, size_t bytes);

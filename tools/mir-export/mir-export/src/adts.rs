@@ -207,16 +207,19 @@ fn scan(src: &str) -> Vec<String> {
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
-        if src[i..].starts_with("//") {
-            i = src[i..].find('\n').map_or(b.len(), |n| i + n);
-        } else if src[i..].starts_with("/*") {
-            i = src[i + 2..].find("*/").map_or(b.len(), |n| i + n + 4);
+        // Byte-wise: non-ASCII text (comments, strings, 'λ') must not be
+        // sliced inside a character.
+        let find = |from: usize, pat: &[u8]| b[from.min(b.len())..].windows(pat.len()).position(|w| w == pat);
+        if b[i..].starts_with(b"//") {
+            i = find(i, b"\n").map_or(b.len(), |n| i + n);
+        } else if b[i..].starts_with(b"/*") {
+            i = find(i + 2, b"*/").map_or(b.len(), |n| i + n + 4);
         } else if c == b'"' {
             i = skip_string(b, i + 1);
-        } else if c == b'\'' && b.get(i + 2) == Some(&b'\'') {
-            i += 3;
+        } else if c == b'\'' && b.get(i + 1 + utf8_len(b.get(i + 1).copied().unwrap_or(0))) == Some(&b'\'') {
+            i += 2 + utf8_len(b[i + 1]);
         } else if c == b'\'' && b.get(i + 1) == Some(&b'\\') {
-            i = src[i + 2..].find('\'').map_or(b.len(), |n| i + n + 3);
+            i = find(i + 2, b"'").map_or(b.len(), |n| i + n + 3);
         } else if c.is_ascii_alphanumeric() || c == b'_' {
             let start = i;
             while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
@@ -233,6 +236,16 @@ fn scan(src: &str) -> Vec<String> {
         }
     }
     toks
+}
+
+/// Length of the UTF-8 character whose first byte is `lead`.
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        0xC0.. => 2,
+        _ => 1,
+    }
 }
 
 fn skip_string(b: &[u8], mut i: usize) -> usize {
@@ -268,5 +281,12 @@ mod tests {
         assert_eq!(t.lookup("NotOne").unwrap(), None);
         assert_eq!(t.lookup("Fake").unwrap(), None);
         assert_eq!(t.lookup("core::option::Option").unwrap().unwrap().variants, ["None", "Some"]);
+    }
+
+    #[test]
+    fn non_ascii_source() {
+        let mut t = AdtTable::new();
+        t.add_source("// grüß\nconst C: char = 'λ';\nconst S: &str = \"ü\";\n/* é */ enum E { A, B }\n");
+        assert_eq!(t.lookup("E").unwrap().unwrap().variants, ["A", "B"]);
     }
 }

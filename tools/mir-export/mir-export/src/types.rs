@@ -77,7 +77,9 @@ impl TypeTable {
     /// Types whose layout must come from rustc (ADTs, tuples, arrays).
     pub fn needs_probe(&self, i: usize) -> bool {
         let e = &self.entries[i];
-        e.layout.is_none() && !e.ty.is_unnameable() && matches!(e.ty, Ty::Adt(_) | Ty::Tuple(_) | Ty::Array(..))
+        e.layout.is_none()
+            && !e.ty.is_unnameable()
+            && (matches!(e.ty, Ty::Adt(_) | Ty::Tuple(_) | Ty::Array(..)) || maybe_unsized_adt_pointer(&e.ty))
     }
 
     pub fn to_json(&self, i: usize) -> Json {
@@ -238,6 +240,15 @@ pub fn is_unsized(pointee: &Ty) -> bool {
     matches!(pointee, Ty::Slice(_) | Ty::Str | Ty::Dyn(_))
 }
 
+/// A pointer to a struct with a slice or `str` type argument may be fat
+/// (`&PolymorphicIter<[T]>`, a struct with an unsized tail): rustc is
+/// asked for its layout instead of guessing.
+fn maybe_unsized_adt_pointer(ty: &Ty) -> bool {
+    let (Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. }) = ty else { return false };
+    let Ty::Adt(p) = &**pointee else { return false };
+    p.all_args().any(|a| matches!(a, GenericArg::Type(t) if is_unsized(t)))
+}
+
 /// Layouts of types that rustc is not asked about.
 fn primitive_layout(ty: &Ty) -> Option<Layout> {
     Some(match ty {
@@ -249,6 +260,7 @@ fn primitive_layout(ty: &Ty) -> Option<Layout> {
             l
         }
         Ty::Float(bits) => Layout::scalar(u64::from(*bits) / 8, Scalar::float(*bits)),
+        Ty::Ref { .. } | Ty::Ptr { .. } if maybe_unsized_adt_pointer(ty) => return None,
         Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => pointer_layout(ty, pointee),
         Ty::FnPtr(_) => Layout::scalar(8, Scalar::ptr(true)),
         Ty::Tuple(v) if v.is_empty() => Layout::memory(0, 1),

@@ -38,7 +38,7 @@ impl<'a> Exporter<'a> {
             "name" => body.name.as_str(),
             "symbol" => kernel.map_or_else(|| self.symbol(&body.name), str::to_string),
             "kind" => kind,
-            "kernel" => kernel.map(|k| obj!["name" => k, "attrs" => obj![]]),
+            "kernel" => kernel.map(|k| obj!["name" => k, "attrs" => self.kernel_attrs(k)]),
             "span" => span,
             "arg_count" => body.arg_count,
             "locals" => locals,
@@ -341,14 +341,22 @@ impl<'a> Exporter<'a> {
         let bodies = &self.bodies;
         let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
         let resolved = self.callees.resolve(path, target.is_none(), &has_body).map_err(|m| self.err(ctx, m))?;
+        let mut call_args: Vec<Operand> = args.to_vec();
         let callee = match resolved {
             Resolved::Function(name) => {
                 self.enqueue(&name);
                 let symbol = self.symbol_for(&name);
                 obj!["kind" => "function", "name" => name, "symbol" => symbol]
             }
-            Resolved::Intrinsic { name, types, consts } => {
+            Resolved::Intrinsic { name, types, mut consts } => {
                 let tys = types.iter().map(|t| self.ty(t, ctx).map(Json::from)).collect::<DResult<Vec<_>>>()?;
+                if path.bare().starts_with("core::sync::atomic::") {
+                    // `Ordering::Acquire` arguments of the core::sync::atomic
+                    // functions become const_args, like the intrinsics' own.
+                    let (ords, rest): (Vec<&Operand>, Vec<&Operand>) = args.iter().partition(|a| atomic_ordering(a).is_some());
+                    consts.extend(ords.iter().filter_map(|a| atomic_ordering(a)));
+                    call_args = rest.into_iter().cloned().collect();
+                }
                 let consts: Vec<Json> = consts.into_iter().map(Json::from).collect();
                 obj!["kind" => "intrinsic", "name" => name, "generic_args" => tys, "const_args" => consts]
             }
@@ -358,7 +366,7 @@ impl<'a> Exporter<'a> {
         Ok(obj![
             "kind" => "call",
             "callee" => callee,
-            "args" => self.operands_json(args, ctx)?,
+            "args" => self.operands_json(&call_args, ctx)?,
             "dest" => self.place_json(dest, ctx)?.0,
             "target" => target,
         ])
@@ -416,4 +424,17 @@ fn assert_kind(msg: &str) -> Json {
         }
     }
     obj!["kind" => "Other"]
+}
+
+/// `const core::sync::atomic::Ordering::Acquire` → `Acquire`.
+fn atomic_ordering(a: &Operand) -> Option<String> {
+    match a {
+        Operand::Const(c) => match &c.val {
+            ConstVal::Path { path, fields } if fields.is_empty() && path.bare().starts_with("core::sync::atomic::Ordering::") => {
+                Some(path.last_name().to_string())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }

@@ -64,8 +64,17 @@ impl CalleeResolver {
         if let Some(name) = bare.strip_prefix("core::intrinsics::") {
             return Ok(intrinsic(name, path));
         }
+        if let Some(name) = bare.strip_prefix("core::sync::atomic::").and_then(sync_atomic_intrinsic) {
+            // The ordering is a run-time argument here; body.rs moves the
+            // constant `Ordering::X` arguments to `const_args`.
+            if let Resolved::Intrinsic { types, .. } = intrinsic("", path) {
+                return Ok(Resolved::Intrinsic { name: name.to_string(), types, consts: Vec::new() });
+            }
+        }
         let last = path.last_name();
-        if last.starts_with("__oxide_") && !has_body(&bare) {
+        // GPU primitives (`__oxide_*`) and libdevice math (`__nv_*`): bodyless
+        // `extern "C"` functions of oxide-device that oxidec lowers itself.
+        if (last.starts_with("__oxide_") || last.starts_with("__nv_")) && !has_body(&bare) {
             return Ok(Resolved::Device(last.to_string()));
         }
         if is_panic_entry(&bare) {
@@ -131,6 +140,8 @@ fn is_panic_entry(bare: &str) -> bool {
         "core::cell::panic_already_mutably_borrowed",
         // ilog / ilog2 / ilog10 of a value <= 0
         "core::num::int_log10::panic_for_nonpositive_argument",
+        // copy_from_slice with different lengths
+        "core::slice::copy_from_slice_impl::len_mismatch_fail",
     ];
     bare.starts_with("core::panicking::")
         || EXACT.contains(&bare)
@@ -169,6 +180,33 @@ fn intrinsic(name: &str, path: &Path) -> Resolved {
         types.extend(ty.and_then(Ty::primitive));
     }
     Resolved::Intrinsic { name, types, consts }
+}
+
+/// `core::sync::atomic` functions that rustc does not always inline (they
+/// `match` on a run-time `Ordering`) → the intrinsic they wrap, in the
+/// rustc 1.96 spelling. `atomic_compare_exchange` returns `Result<T, T>`
+/// where the intrinsic returns `(T, bool)`; oxidec accepts both.
+pub fn sync_atomic_intrinsic(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "atomic_load" => "atomic_load",
+        "atomic_store" => "atomic_store",
+        "atomic_swap" => "atomic_xchg",
+        "atomic_add" => "atomic_xadd",
+        "atomic_sub" => "atomic_xsub",
+        "atomic_and" => "atomic_and",
+        "atomic_nand" => "atomic_nand",
+        "atomic_or" => "atomic_or",
+        "atomic_xor" => "atomic_xor",
+        "atomic_max" => "atomic_max",
+        "atomic_min" => "atomic_min",
+        "atomic_umax" => "atomic_umax",
+        "atomic_umin" => "atomic_umin",
+        "atomic_compare_exchange" => "atomic_cxchg",
+        "atomic_compare_exchange_weak" => "atomic_cxchgweak",
+        "fence" => "atomic_fence",
+        "compiler_fence" => "atomic_singlethreadfence",
+        _ => return None,
+    })
 }
 
 fn peel_refs(t: &Ty) -> &Ty {
@@ -265,6 +303,7 @@ mod tests {
         assert!(is_panic_entry("core::slice::index::slice_index_fail"));
         assert!(is_panic_entry("core::option::unwrap_failed"));
         assert!(is_panic_entry("core::num::int_log10::panic_for_nonpositive_argument"));
+        assert!(is_panic_entry("core::slice::copy_from_slice_impl::len_mismatch_fail"));
         assert!(!is_panic_entry("core::slice::index::get"));
     }
 }

@@ -318,6 +318,16 @@ fn transmute_bytes(hex: &str, size: u64) -> Option<String> {
 fn builtin_const(bare: &str) -> Option<(Ty, u128)> {
     let (ty, name) = bare.strip_prefix("core::")?.split_once("::<impl ")?;
     let (ty2, name) = name.split_once(">::")?;
+    // Integer limits live in `core::num`: `core::num::<impl i64>::MIN`.
+    if ty == "num" {
+        let int = Ty::primitive(ty2)?;
+        let Ty::Int { bits, signed, .. } = int else { return None };
+        return match name {
+            "MIN" | "MAX" => Some((int, int_bits(false, name, bits, signed)?)),
+            "BITS" => Some((Ty::primitive("u32")?, u128::from(bits))),
+            _ => None,
+        };
+    }
     if ty != ty2 {
         return None;
     }
@@ -376,5 +386,8 @@ mod tests {
     fn builtin_float_consts() {
         assert_eq!(builtin_const("core::f32::<impl f32>::NAN").map(|c| c.0), Some(Ty::Float(32)));
         assert_eq!(builtin_const("core::f64::<impl f64>::EPSILON").map(|c| c.1), Some(u128::from(f64::EPSILON.to_bits())));
+        assert_eq!(builtin_const("core::num::<impl i64>::MIN"), Some((Ty::primitive("i64").unwrap(), 1 << 63)));
+        assert_eq!(builtin_const("core::num::<impl u8>::MAX").map(|c| c.1), Some(255));
+        assert_eq!(builtin_const("core::num::<impl u16>::BITS").map(|c| c.1), Some(16));
     }
 }

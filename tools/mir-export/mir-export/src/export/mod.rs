@@ -57,6 +57,7 @@ pub fn export(input: &ExportInput, probe: &mut Probe) -> DResult<Json> {
         let j = ex.body_json(body, kernel)?;
         ex.functions.push(j);
     }
+    ex.note_static_types();
     ex.note_discriminants()?;
     ex.types.attach_decls(input.adts).map_err(Diag::new)?;
     ex.fill_layouts(probe)?;
@@ -78,6 +79,9 @@ pub struct Exporter<'a> {
     functions: Vec<Json>,
     /// Allocations referenced by exported constants (closed over relocations at the end).
     used_allocs: BTreeSet<u32>,
+    /// Static allocations: alloc id → (type index of the static's declared
+    /// type, `static mut`), from the `static [mut] NAME: T = {` items.
+    static_types: HashMap<u32, (usize, bool)>,
     /// Allocations made here for string literal constants.
     string_allocs: Vec<Alloc>,
 }
@@ -88,7 +92,7 @@ impl<'a> Exporter<'a> {
         let mir = input.mir;
         Exporter {
             input,
-            bodies: mir.bodies.iter().filter(|b| b.kind != BodyKind::Static).map(|b| (b.name.as_str(), b)).collect(),
+            bodies: mir.bodies.iter().filter(|b| !matches!(b.kind, BodyKind::Static | BodyKind::StaticMut)).map(|b| (b.name.as_str(), b)).collect(),
             consts: mir.consts.iter().map(|c| (c.name.as_str(), c)).collect(),
             allocs: mir.allocs.iter().map(|a| (a.id, a)).collect(),
             types: TypeTable::default(),
@@ -98,6 +102,7 @@ impl<'a> Exporter<'a> {
             queued: BTreeSet::new(),
             functions: Vec::new(),
             used_allocs: BTreeSet::new(),
+            static_types: HashMap::new(),
             string_allocs: Vec::new(),
         }
     }
@@ -121,6 +126,30 @@ impl<'a> Exporter<'a> {
         }
         kernels.sort();
         Ok(kernels)
+    }
+
+    /// The launch attributes of kernel `path` (`#[kernel(launch_bounds(..))]`,
+    /// `#[kernel(reqntid(..))]`): the marker's value is
+    /// `"name;maxntid=256;minnctapersm=2;reqntid=16,16"`, written to
+    /// `kernel.attrs` as `{"maxntid": "256", ...}` (values as strings).
+    pub(super) fn kernel_attrs(&self, path: &str) -> Json {
+        let mut attrs = Vec::new();
+        for c in &self.input.mir.consts {
+            let Some((module, name)) = marker_kernel(&c.name) else { continue };
+            let p = if module.is_empty() { name.to_string() } else { format!("{module}::{name}") };
+            if p != path {
+                continue;
+            }
+            if let crate::mirparse::ast::ConstVal::Str(bytes) = &c.value.val {
+                let text = String::from_utf8_lossy(bytes);
+                for item in text.split(';').skip(1) {
+                    if let Some((k, v)) = item.split_once('=') {
+                        attrs.push((k.to_string(), Json::from(v.to_string())));
+                    }
+                }
+            }
+        }
+        Json::Obj(attrs)
     }
 
     fn enqueue(&mut self, name: &str) {
@@ -298,7 +327,31 @@ impl<'a> Exporter<'a> {
                 todo.extend(a.relocs.iter().map(|r| r.1));
             }
         }
-        done.iter().filter_map(|&id| self.alloc(id)).map(alloc_json).collect()
+        done.iter().filter_map(|&id| self.alloc(id)).map(|a| alloc_json(a, self.static_types.get(&a.id).copied())).collect()
+    }
+
+    /// Interns the declared type of every used static allocation, so
+    /// oxidec can place `oxide_device::Shared<T>` / `Constant<T>` statics
+    /// in shared / constant memory (the alloc's "ty" and "mutable").
+    fn note_static_types(&mut self) {
+        let mut todo: Vec<u32> = self.used_allocs.iter().copied().collect();
+        let mut done = BTreeSet::new();
+        while let Some(id) = todo.pop() {
+            if !done.insert(id) {
+                continue;
+            }
+            let Some(a) = self.allocs.get(&id).copied() else { continue };
+            todo.extend(a.relocs.iter().map(|r| r.1));
+            let Some(name) = a.static_name.as_deref() else { continue };
+            let found = self.input.mir.bodies.iter().find(|b| {
+                matches!(b.kind, BodyKind::Static | BodyKind::StaticMut)
+                    && (b.name == name || b.name.rsplit("::").next() == Some(name) || name.rsplit("::").next() == Some(b.name.as_str()))
+            });
+            if let Some(b) = found {
+                let ty = self.types.intern(&b.ret_ty);
+                self.static_types.insert(id, (ty, b.kind == BodyKind::StaticMut));
+            }
+        }
     }
 
     fn alloc(&self, id: u32) -> Option<&Alloc> {
@@ -315,7 +368,7 @@ fn marker_kernel(const_name: &str) -> Option<(&str, &str)> {
     Some((module, last.strip_prefix(KERNEL_MARKER)?))
 }
 
-fn alloc_json(a: &Alloc) -> Json {
+fn alloc_json(a: &Alloc, static_ty: Option<(usize, bool)>) -> Json {
     let bytes: String = a.bytes.iter().map(|b| format!("{:02x}", b.unwrap_or(0))).collect();
     let init = if a.bytes.iter().all(Option::is_some) {
         Json::Null
@@ -335,8 +388,9 @@ fn alloc_json(a: &Alloc) -> Json {
         "id" => a.id,
         "size" => a.size.to_string(),
         "align" => a.align as u32,
-        "mutable" => false,
+        "mutable" => static_ty.is_some_and(|s| s.1),
         "static" => a.static_name.clone(),
+        "ty" => static_ty.map(|s| s.0),
         "bytes" => bytes,
         "init" => init,
         "relocs" => relocs,

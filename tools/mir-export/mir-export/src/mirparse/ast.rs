@@ -288,6 +288,10 @@ pub enum ConstVal {
     Array(Vec<Const>),
     /// `&value` inside an aggregate constant.
     Ref(Box<Const>),
+    /// `<uninit>`: a value with no initialised bytes (`MaybeUninit::uninit()`).
+    Uninit,
+    /// `ZeroSized: T`: the value of a zero-sized type (closures, fn items).
+    ZeroSized,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -387,6 +391,8 @@ pub enum BodyKind {
     Fn,
     Const,
     Static,
+    /// `static mut`.
+    StaticMut,
     Promoted,
 }
 

@@ -234,8 +234,9 @@ fn item_header(p: &mut Parser) -> PResult<Header> {
         return Ok(Header::Body { kind: BodyKind::Fn, path, args, ret_ty });
     }
     let is_static = p.eat_ident("static");
+    let mut is_mut = false;
     if is_static {
-        p.eat_ident("mut");
+        is_mut = p.eat_ident("mut");
     } else {
         p.eat_ident("const");
     }
@@ -252,7 +253,9 @@ fn item_header(p: &mut Parser) -> PResult<Header> {
         return Ok(Header::OneLine(ConstItem { name: path.to_string(), ty, value }));
     }
     expect_open_brace(p)?;
-    let kind = if is_static {
+    let kind = if is_static && is_mut {
+        BodyKind::StaticMut
+    } else if is_static {
         BodyKind::Static
     } else if path.last_name().starts_with("promoted[") {
         BodyKind::Promoted

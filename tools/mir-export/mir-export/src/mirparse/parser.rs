@@ -160,7 +160,8 @@ impl<'a> Parser<'a> {
             Tok::Punct("(") => self.tuple_ty(),
             Tok::Punct("[") => self.array_ty(),
             Tok::Closure(s) => Ok(Ty::Closure(s.clone())),
-            Tok::Ident(w) if matches!(w.as_str(), "fn" | "unsafe" | "extern") => {
+            // `for<'a> fn(&'a u8)`: a higher-ranked fn pointer type.
+            Tok::Ident(w) if matches!(w.as_str(), "fn" | "unsafe" | "extern" | "for") => {
                 self.pos -= 1;
                 self.fn_ty()
             }
@@ -194,7 +195,7 @@ impl<'a> Parser<'a> {
         Ok(Ty::Array(elem, strip_int_suffix(&len)))
     }
 
-    /// `[unsafe] [extern "C"] fn(A, B) -> R [{path}]`.
+    /// `[for<..>] [unsafe] [extern "C"] fn(A, B) -> R [{path}]`.
     fn fn_ty(&mut self) -> PResult<Ty> {
         let start = self.pos;
         while !self.eat_ident("fn") {
@@ -269,7 +270,17 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         loop {
-            path.segments.push(self.segment(value)?);
+            let seg = match self.peek() {
+                // A tuple field in an item path: `Big::Arr::0::{constant#0}`
+                // (the length of an array field of a tuple variant).
+                Some(Tok::Num(n)) if !path.segments.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                    let name = n.clone();
+                    self.pos += 1;
+                    Segment { name, args: vec![], turbofish: false }
+                }
+                _ => self.segment(value)?,
+            };
+            path.segments.push(seg);
             if !(self.is_punct("::") && self.segment_follows()) {
                 return Ok(path);
             }
@@ -279,13 +290,16 @@ impl<'a> Parser<'a> {
 
     /// After `::`: a name, a `{constant#0}`-like segment or `<impl ...>`.
     fn segment_follows(&self) -> bool {
-        matches!(self.peek_at(1), Some(Tok::Ident(_) | Tok::Segment(_)))
+        matches!(self.peek_at(1), Some(Tok::Ident(_) | Tok::Segment(_) | Tok::ImplAt(_)))
+            || (matches!(self.peek_at(1), Some(Tok::Num(n)) if n.bytes().all(|b| b.is_ascii_digit())))
             || (matches!(self.peek_at(1), Some(Tok::Punct("<"))) && matches!(self.peek_at(2), Some(Tok::Ident(w)) if w == "impl"))
     }
 
     fn segment(&mut self, value: bool) -> PResult<Segment> {
         let name = match self.next()? {
-            Tok::Ident(s) | Tok::Segment(s) => s.clone(),
+            // `<impl at …>` also inside a path: an impl in a function body
+            // (`kernel::<impl at src/lib.rs:5:10: 5:15>::clone`).
+            Tok::Ident(s) | Tok::Segment(s) | Tok::ImplAt(s) => s.clone(),
             Tok::Punct("<") if self.eat_ident("impl") => {
                 let ty = self.ty()?;
                 self.expect_punct(">")?;
@@ -386,21 +400,35 @@ impl<'a> Parser<'a> {
         Ok(p)
     }
 
-    /// After `[`: `_4]`, `2 of 3]`, `-1 of 2]`, `1:3]`, `1:-1]`.
+    /// After `[`: `_4]`, `2 of 3]`, `-1 of 2]`, `1:3]`, `1:-1]`, and as
+    /// rustc prints subslices: `2:]`, `:-1]` (from the end), `1..3]`
+    /// (of an array).
     fn index_proj(&mut self) -> PResult<Proj> {
         if let Some(Tok::Local(n)) = self.peek() {
             self.pos += 1;
             self.expect_punct("]")?;
             return Ok(Proj::Index(*n));
         }
+        if self.eat_punct(":") {
+            self.expect_punct("-")?;
+            let to = self.u64()?;
+            self.expect_punct("]")?;
+            return Ok(Proj::Subslice { from: 0, to, from_end: true });
+        }
         let from_end = self.eat_punct("-");
         let a = self.u64()?;
         let proj = if self.eat_ident("of") {
             Proj::ConstIndex { offset: a, min_length: self.u64()?, from_end }
+        } else if self.eat_punct("..") {
+            Proj::Subslice { from: a, to: self.u64()?, from_end: false }
         } else {
             self.expect_punct(":")?;
-            let to_from_end = self.eat_punct("-");
-            Proj::Subslice { from: a, to: self.u64()?, from_end: to_from_end }
+            if self.is_punct("]") {
+                Proj::Subslice { from: a, to: 0, from_end: true }
+            } else {
+                let to_from_end = self.eat_punct("-");
+                Proj::Subslice { from: a, to: self.u64()?, from_end: to_from_end }
+            }
         };
         self.expect_punct("]")?;
         Ok(proj)
@@ -450,6 +478,16 @@ impl<'a> Parser<'a> {
             Tok::Punct("&") => Ok((ConstVal::Ref(Box::new(self.constant()?)), None)),
             Tok::Ident(w) if w == "true" || w == "false" => Ok((ConstVal::Bool(w == "true"), Some(Ty::Bool))),
             Tok::Ident(w) if w.starts_with("NaN_") || w.starts_with("Inf_") => float_word(w),
+            Tok::Ident(w) if w == "ZeroSized" && matches!(self.peek(), Some(Tok::Punct(":"))) => {
+                self.pos += 1;
+                Ok((ConstVal::ZeroSized, Some(self.ty()?)))
+            }
+            Tok::Punct("<") if matches!(self.peek(), Some(Tok::Ident(w)) if w == "uninit")
+                && matches!(self.peek_at(1), Some(Tok::Punct(">"))) =>
+            {
+                self.pos += 2;
+                Ok((ConstVal::Uninit, None))
+            }
             Tok::Ident(_) | Tok::Punct("<") | Tok::ImplAt(_) => {
                 self.pos -= 1;
                 self.path_const()
@@ -458,8 +496,17 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `{allocN: &T}`, `{allocN+0x8: &T}`, `{transmute(0x…): T}`.
+    /// `{allocN: &T}`, `{allocN+0x8: &T}`, `{transmute(0x…): T}`,
+    /// `{0x0 as *const u64}` (a raw pointer made from an integer).
     fn braced_const(&mut self) -> PResult<(ConstVal, Option<Ty>)> {
+        if let Some(Tok::Num(n)) = self.peek() {
+            let (val, _) = number_const(false, n);
+            self.pos += 1;
+            self.expect_ident("as")?;
+            let ty = self.ty()?;
+            self.expect_punct("}")?;
+            return Ok((val, Some(ty)));
+        }
         let head = self.ident()?;
         let val = if let Some(id) = head.strip_prefix("alloc").and_then(|n| n.parse().ok()) {
             let mut offset = 0;
@@ -505,6 +552,19 @@ impl<'a> Parser<'a> {
                 p.expect_punct(":")?;
                 Ok((Some(name), p.constant()?))
             })?;
+        } else if self.is_punct("{")
+            && matches!(self.peek_at(1), Some(Tok::Punct("{")))
+            && matches!(self.peek_at(3), Some(Tok::Punct(":")))
+        {
+            // Struct constants nested in an rvalue print their braces
+            // doubled: `IndexRange {{ start: 0_usize, end: 2_usize }}`.
+            self.pos += 2;
+            fields = self.list("}", |p| {
+                let name = p.field_name()?;
+                p.expect_punct(":")?;
+                Ok((Some(name), p.constant()?))
+            })?;
+            self.expect_punct("}")?;
         }
         Ok((ConstVal::Path { path, fields }, None))
     }
@@ -519,12 +579,22 @@ impl<'a> Parser<'a> {
     // ---- rvalues -------------------------------------------------------
 
     pub fn rvalue(&mut self) -> PResult<Rvalue> {
+        let start = self.pos;
         let rv = self.rvalue_head()?;
         if let Rvalue::Use(op) = rv {
             if self.eat_ident("as") {
                 return self.cast_tail(op);
             }
             return Ok(Rvalue::Use(op));
+        }
+        // A function item cast without `const`:
+        // `<usize as core::fmt::Display>::fmt as for<'a> fn(..) (PointerCoercion(..))`.
+        if let Rvalue::Aggregate { kind: AggregateKind::Adt(path), fields } = &rv {
+            if fields.is_empty() && self.is_ident("as") {
+                let c = Const { val: ConstVal::Path { path: path.clone(), fields: Vec::new() }, ty: None, text: self.text_since(start) };
+                self.pos += 1;
+                return self.cast_tail(Operand::Const(c));
+            }
         }
         Ok(rv)
     }

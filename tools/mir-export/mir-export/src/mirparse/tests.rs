@@ -42,11 +42,32 @@ fn types_print_back_as_rustc_prints_them() {
         "unsafe extern \"C\" fn() -> u32 {oxide_device::primitives::__oxide_ctaid_x}",
         "fn(Pt, Mode) -> f32 {helper}",
         "&dyn Tr",
+        "for<'a, 'b> unsafe fn(core::ptr::NonNull<()>, &'a mut core::fmt::Formatter<'b>) -> core::result::Result<(), core::fmt::Error>",
     ] {
         assert_eq!(ty(t).to_string(), t);
     }
     assert_eq!(ty("usize"), Ty::Int { name: "usize", bits: 64, signed: false });
     assert!(matches!(ty("fn(u32) -> u32"), Ty::FnPtr(_)));
+}
+
+#[test]
+fn fn_item_cast_without_const() {
+    let rv = rvalue_of("_32 = <usize as core::fmt::Display>::fmt as for<'a, 'b> fn(&'a usize, &'b mut core::fmt::Formatter<'_>) -> core::result::Result<(), core::fmt::Error> (PointerCoercion(ReifyFnPointer(Safe), Implicit));");
+    let Rvalue::Cast { kind, operand: Operand::Const(c), .. } = rv else { panic!("{rv:?}") };
+    assert!(kind.starts_with("PointerCoercion(ReifyFnPointer"));
+    assert_eq!(c.text, "<usize as core::fmt::Display>::fmt");
+}
+
+#[test]
+fn subslice_projections() {
+    let proj = |s: &str| match stmt(s) {
+        StatementKind::Assign(_, Rvalue::Use(Operand::Copy(p))) => p.proj[1].clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(proj("_1 = copy (*_4)[2:][_3];"), Proj::Subslice { from: 2, to: 0, from_end: true });
+    assert_eq!(proj("_1 = copy (*_4)[:-1][_3];"), Proj::Subslice { from: 0, to: 1, from_end: true });
+    assert_eq!(proj("_1 = copy (*_4)[1:-2][_3];"), Proj::Subslice { from: 1, to: 2, from_end: true });
+    assert_eq!(proj("_1 = copy (*_4)[1..3][_3];"), Proj::Subslice { from: 1, to: 3, from_end: false });
 }
 
 #[test]
@@ -133,6 +154,18 @@ fn constants() {
     let c = constant("core::f32::<impl f32>::NAN");
     assert!(matches!(c.val, ConstVal::Path { path, .. } if path.segments[2].name == "<impl f32>"));
     assert_eq!(constant("()").ty, Some(Ty::unit()));
+    let c = constant("k::<impl at src/lib.rs:5:10: 5:15>::clone");
+    assert!(matches!(c.val, ConstVal::Path { path, .. } if path.segments.len() == 3 && path.last_name() == "clone"));
+    let c = constant("Big::Arr::0::{constant#0}");
+    assert!(matches!(c.val, ConstVal::Path { path, .. } if path.segments.len() == 4 && path.segments[2].name == "0"));
+    assert_eq!(constant("<uninit>").val, ConstVal::Uninit);
+    let c = constant("{0x0 as *const u64}");
+    assert_eq!((c.val, c.ty), (ConstVal::Int { negative: false, text: "0x0".into() }, Some(ty("*const u64"))));
+    let c = constant("ZeroSized: {closure@src/lib.rs:133:37: 133:40}");
+    assert_eq!((c.val, c.ty), (ConstVal::ZeroSized, Some(ty("{closure@src/lib.rs:133:37: 133:40}"))));
+    // A struct constant inside an aggregate rvalue prints doubled braces.
+    let c = constant("core::ops::index_range::IndexRange {{ start: 0_usize, end: 2_usize }}");
+    assert!(matches!(&c.val, ConstVal::Path { fields, .. } if fields.len() == 2 && fields[1].0.as_deref() == Some("end")));
 }
 
 #[test]

@@ -1,0 +1,416 @@
+#!/bin/sh
+# tests/fuzz/run.sh: random kernels (tools/mir-export/kernel-gen) through
+# the whole pipeline, differentially checked against rustc's CPU code.
+#
+#   sh tests/fuzz/run.sh [--seeds N] [--start S] [--per-crate K] [options]
+#
+# Kernels gen_S .. gen_{S+N-1} are generated K to a crate under
+# build/fuzz/kernels/; each crate is a conformance "group crate"
+# (docs/conformance.md) and goes through the conformance machinery itself:
+#   1. the CPU reference: tests/conformance/cpu-ref (its main.rs and
+#      build.rs, through a manifest generated here over the fuzz crates);
+#   2. mir-export of each crate (lib.sh export_group: a kernel mir-export
+#      rejects fails alone);
+#   3. per kernel, tests/conformance/run-host.sh's worker in compile mode
+#      (mirsplit, oxidec -> PTX, ptxas -arch=sm_90), then in host mode
+#      (oxidec --target=host, cc -shared, harness.c through oxrt's emulator,
+#      the line compared byte for byte with the CPU reference's);
+#   4. with --gpu, tests/conformance/run-gpu.sh on the PTX of the kernels
+#      that passed (needs a GPU).
+# Prints `PASS gen_N` or `FAIL gen_N: STAGE: message` per kernel, the
+# failures grouped by message, then `fuzz: N passed, M failed`. A failing
+# kernel is written again alone to build/fuzz/failed/gen_N/ (a crate with
+# just that kernel: gen_N depends only on N and the feature options), with
+# its results, and the line of its source is printed; the group crate of a
+# failure is kept in build/fuzz/kernels/.
+#
+# With no arguments: seeds 0..23, 8 per crate (CI; about a minute).
+#
+# Options:
+#   --seeds N --start S --per-crate K   the kernels (defaults 24, 0, 8)
+#   --disable F,.. / --enable F,..      kernel-gen features (kernel-gen --list-features)
+#   --trap-rate N                       1 kernel in N may trap (default 50)
+#   --gaps-ok   a construct that mir-export or oxidec cleanly reports as
+#               not supported yet is a GAP, not a failure
+#   --compile-only   no CPU reference and no host emulation
+#   --gpu       also run the PTX on the GPU (tests/conformance/run-gpu.sh)
+#   --gpu-artifacts   leave in build/fuzz what run-gpu.sh needs (GROUP.ptx
+#               of the kernels that passed, GROUP.kernels, GROUP.expected)
+#               for a GPU machine without Rust: there, run
+#               CONF_BUILD=build/fuzz sh tests/conformance/run-gpu.sh
+#   --keep      keep the crates and build products of passing kernels too
+#   --crate DIR check an existing kernel crate instead of generating (to
+#               reduce a failure by hand; repeatable; DIR's name is its
+#               group name; its oxide-device dependency is repointed to
+#               this tree's)
+#
+# Environment: as tests/conformance/run-host.sh (JOBS, MIR_EXPORT, OXIDEC,
+# PTXAS, CC, CARGO); KERNEL_GEN (default: built into build/cargo).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$(pwd)
+F=build/fuzz
+
+SEEDS=24 START=0 PER=8 FEATS="" GAPS_OK=0 GPU=0 GPU_ART=0 KEEP=0 CRATES="" MODE=auto
+while [ $# -gt 0 ]; do
+	case $1 in
+	--seeds) SEEDS=$2; shift ;;
+	--start) START=$2; shift ;;
+	--per-crate) PER=$2; shift ;;
+	--disable | --enable | --trap-rate) FEATS="$FEATS $1 $2"; shift ;;
+	--gaps-ok) GAPS_OK=1 ;;
+	--compile-only) MODE=compile ;;
+	--gpu) GPU=1 GPU_ART=1 ;;
+	--gpu-artifacts) GPU_ART=1 KEEP=1 ;;
+	--keep) KEEP=1 ;;
+	--crate) CRATES="$CRATES $(cd "$2" && pwd)" || exit 2; shift ;;
+	-h | --help) sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "fuzz: unknown argument $1 (see --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+case "$SEEDS$START$PER" in *[!0-9]*) echo "fuzz: --seeds, --start, --per-crate take numbers" >&2; exit 2 ;; esac
+[ "$PER" -ge 1 ] && [ "$SEEDS" -ge 1 ] || { echo "fuzz: --seeds and --per-crate must be >= 1" >&2; exit 2; }
+
+# The conformance machinery with its build directory ($B) set to ours. Its
+# sources stay tests/conformance ($CONF); the two steps that read group
+# crates from $CONF/kernels (cpu_reference, export_group) run with CONF
+# pointed at build/fuzz, where the fuzz crates are.
+LIB=tests/conformance/lib.sh
+RUN_HOST=tests/conformance/run-host.sh
+for f in $LIB $RUN_HOST tests/conformance/cpu-ref/src/main.rs tests/conformance/cpu-ref/build.rs; do
+	[ -f "$f" ] || { echo "fuzz: $f is missing: the conformance machinery is needed" >&2; exit 1; }
+done
+# results (expected lines, GPU modules) in $F, everything else in $F/work
+CONF_BUILD=$F CONF_WORK=$F/work
+export CONF_BUILD CONF_WORK
+. "./$LIB"
+W=${W:-$B}
+[ "$B" = "$F" ] || { echo "fuzz: $LIB does not take CONF_BUILD" >&2; exit 1; }
+[ -x "$MIR_EXPORT" ] || { echo "fuzz: $MIR_EXPORT is missing: run make" >&2; exit 1; }
+[ -x "$OXIDEC" ] || { echo "fuzz: $OXIDEC is missing: run make" >&2; exit 1; }
+JOBS=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+export JOBS
+start_time=$(date +%s)
+
+# ------------------------------------------------------------- the crates
+KG=${KERNEL_GEN:-build/cargo/release/kernel-gen}
+if [ -z "${KERNEL_GEN:-}" ] && [ -z "$CRATES" ]; then
+	"$CARGO" build --release --offline --quiet --manifest-path tools/mir-export/Cargo.toml \
+		--target-dir build/cargo -p kernel-gen || { echo "fuzz: cannot build kernel-gen" >&2; exit 1; }
+fi
+
+# everything but failed/ (reproducers of earlier runs), the C tools and
+# cpu-ref-target/ (cargo's incremental state)
+for x in "$F"/* "$W"/*; do
+	case ${x##*/} in failed | work | cpu-ref-target | tools) ;; *) rm -rf "$x" ;; esac
+done
+mkdir -p "$F/kernels" "$F/failed" "$W"
+# generated crates name oxide-device by absolute path: they are copied
+# to the suite's work directories
+DEVICE="--device-dir $ROOT/tools/mir-export/oxide-device"
+# export_group copies the suite's common.rs next to the groups (unused by
+# the generated crates, which carry their own digest helpers)
+cp "$CONF/kernels/common.rs" "$F/kernels/common.rs"
+
+groups_list=""
+: >"$F/fuzz.list"
+for c in $CRATES; do
+	g=$(basename "$c")
+	mkdir -p "$F/kernels/$g"
+	# its oxide-device by absolute path, as for generated crates
+	sed "s#^oxide-device *= *{ *path *= *\"[^\"]*\"#oxide-device = { path = \"$ROOT/tools/mir-export/oxide-device\"#" \
+		"$c/Cargo.toml" >"$F/kernels/$g/Cargo.toml"
+	[ -f "$c/Cargo.lock" ] && cp "$c/Cargo.lock" "$F/kernels/$g/"
+	cp -R "$c/src" "$F/kernels/$g/"
+	groups_list="$groups_list $g"
+	awk '/^[ \t]*#\[kernel\]/ { k = 1; next } k && /pub fn / { n = $0; sub(/.*pub fn /, "", n); sub(/[^A-Za-z0-9_].*/, "", n); print n; k = 0 }' \
+		"$c/src/lib.rs" | grep . | sed "s/^/$g /" >>"$F/fuzz.list"
+	grep -q "^$g " "$F/fuzz.list" || { echo "fuzz: no \`#[kernel]\` + \`pub fn NAME\` in $c/src/lib.rs" >&2; exit 1; }
+done
+s=$START
+end=$((START + SEEDS))
+[ -n "$CRATES" ] && end=$s
+while [ $s -lt $end ]; do
+	k=$PER
+	[ $((s + k)) -gt $end ] && k=$((end - s))
+	g="fuzz_${s}_$k"
+	# shellcheck disable=SC2086
+	"$KG" --seed "$s" --count "$k" --out "$F/kernels/$g" $DEVICE $FEATS || { echo "fuzz: kernel-gen failed" >&2; exit 1; }
+	groups_list="$groups_list $g"
+	j=0
+	while [ $j -lt $k ]; do
+		echo "$g gen_$((s + j))" >>"$F/fuzz.list"
+		j=$((j + 1))
+	done
+	s=$((s + k))
+done
+if [ -n "$CRATES" ]; then
+	echo "fuzz: crates$CRATES"
+else
+	echo "fuzz: kernels gen_$START..gen_$((end - 1)), $PER per crate, in $F/kernels$FEATS"
+fi
+
+# ------------------------------------------------------- what can be checked
+missing=""
+build_tools
+if [ "$MODE" = auto ]; then
+	MODE=host
+	if ! "$OXIDEC" --help 2>&1 | grep -q -- '--target='; then
+		MODE=compile
+		missing="$missing
+  oxidec has no --target=host (host emulation)"
+	elif [ ! -f src/runtime/oxemu.c ]; then
+		MODE=compile
+		missing="$missing
+  src/runtime/oxemu.c (oxrt's host emulation) is missing"
+	elif ! (build_harness) >"$F/harness.log" 2>&1; then
+		MODE=compile
+		missing="$missing
+  the C harness does not build ($F/harness.log): $(first_error "$F/harness.log")"
+	fi
+fi
+
+# The CPU reference over our crates: the suite's main.rs and build.rs,
+# the suite's [profile.release] (its semantics) verbatim.
+if [ "$MODE" = host ]; then
+	mkdir -p "$F/cpu-ref"
+	{
+		echo "# Generated by tests/fuzz/run.sh: the conformance CPU reference over the fuzz crates."
+		echo "[package]"
+		echo "name = \"conformance-cpu-ref\""
+		echo "version = \"0.1.0\""
+		echo "edition = \"2021\""
+		echo "publish = false"
+		echo "build = \"$ROOT/$CONF/cpu-ref/build.rs\""
+		echo
+		echo "[[bin]]"
+		echo "name = \"conformance-cpu-ref\""
+		echo "path = \"$ROOT/$CONF/cpu-ref/src/main.rs\""
+		echo
+		echo "[dependencies]"
+		echo "oxide-device = { path = \"$ROOT/tools/mir-export/oxide-device\" }"
+		for g in $groups_list; do
+			echo "$g = { path = \"../kernels/$g\" }"
+		done
+		echo
+		echo "[workspace]"
+		echo
+		awk '/^\[profile\.release\]/ { p = 1; print; next } /^\[/ { p = 0 } p' "$CONF/cpu-ref/Cargo.toml"
+	} >"$F/cpu-ref/Cargo.toml"
+	if ! (CONF=$F; cpu_reference) >"$F/cpu-ref.log" 2>&1; then
+		MODE=compile
+		missing="$missing
+  the CPU reference did not build or run ($F/cpu-ref.log): $(first_error "$F/cpu-ref.log")"
+	fi
+fi
+# the list of kernels is ours (the CPU reference's is the same when it ran)
+cp "$F/fuzz.list" "$W/kernels.list"
+[ -x "$PTXAS" ] || missing="$missing
+  ptxas ($PTXAS): PTX is not validated"
+if [ $GPU_ART -eq 1 ] && [ "$MODE" != host ]; then
+	missing="$missing
+  --gpu and --gpu-artifacts need the CPU reference"
+	GPU=0 GPU_ART=0
+fi
+if [ -n "$missing" ]; then
+	echo "fuzz: checks that cannot run:$missing"
+fi
+if [ "$MODE" = host ]; then
+	echo "fuzz: checks: export, oxidec + ptxas, host emulation vs CPU reference$([ $GPU -eq 1 ] && echo ", GPU vs CPU reference")"
+else
+	echo "fuzz: checks: export, oxidec + ptxas (compile only: no differential comparison)"
+fi
+
+# ------------------------------------------------------------ the kernels
+for g in $groups_list; do
+	mkdir -p "$W/$g"
+done
+echo "$groups_list" | tr ' ' '\n' | grep . |
+	xargs -P "$JOBS" -I{} sh -c '. "./$1"; CONF=$2; export_group "$3"' sh "$LIB" "$F" {}
+
+# A crate-wide export failure (no src/lib.rs line to blame: MIR that
+# mir-export cannot parse, say) fails every kernel of the group. Those
+# kernels are exported again, each in a crate of its own.
+split=""
+if [ -z "$CRATES" ]; then
+	for g in $groups_list; do
+		[ -s "$W/$g.export-errors" ] || continue
+		ks=$(awk -F '\t' '$2 !~ /^src\/lib\.rs:[0-9]/ { print $1 }' "$W/$g.export-errors")
+		[ "$(echo "$ks" | grep -c .)" -ge 2 ] || continue
+		for k in $ks; do
+			seed=${k#gen_}
+			ng="fuzz_${seed}_1"
+			# shellcheck disable=SC2086
+			"$KG" --seed "$seed" --count 1 --out "$F/kernels/$ng" $DEVICE $FEATS || continue
+			[ -f "$B/$g.expected" ] && grep "^$k " "$B/$g.expected" >"$B/$ng.expected"
+			mkdir -p "$W/$ng"
+			echo "$g $k $ng" >>"$F/split.list"
+			split="$split $ng"
+		done
+	done
+fi
+if [ -n "$split" ]; then
+	awk 'NR == FNR { to[$1 " " $2] = $3; next } ($1 " " $2) in to { print to[$1 " " $2], $2; next } { print }' \
+		"$F/split.list" "$W/kernels.list" >"$W/kernels.list.new" && mv "$W/kernels.list.new" "$W/kernels.list"
+	echo "fuzz: $(echo $split | wc -w) kernels of crate-wide export failures exported again alone"
+	echo "$split" | tr ' ' '\n' | grep . |
+		xargs -P "$JOBS" -I{} sh -c '. "./$1"; CONF=$2; export_group "$3"' sh "$LIB" "$F" {}
+	groups_list="$groups_list$split"
+fi
+echo "fuzz: exported ($(($(date +%s) - start_time)) s)"
+
+# compile mode for every kernel, then host mode for those that compiled
+# (the worker writes $F/GROUP/NAME.result: "PASS ..." or "FAIL ..." then
+# "STAGE<TAB>message")
+awk '{ print "compile", $1, $2 }' "$W/kernels.list" | xargs -P "$JOBS" -L 1 sh "$RUN_HOST" --kernel
+: >"$F/host.todo"
+while read -r g k; do
+	r="$W/$g/$k.result"
+	[ -f "$r" ] && mv "$r" "$W/$g/$k.compile"
+	case $(head -n 1 "$W/$g/$k.compile" 2>/dev/null) in
+	PASS*) echo "host $g $k" >>"$F/host.todo" ;;
+	esac
+done <"$W/kernels.list"
+if [ "$MODE" = host ]; then
+	xargs -P "$JOBS" -L 1 sh "$RUN_HOST" --kernel <"$F/host.todo"
+fi
+
+# --gpu: the group modules of the kernels that passed, run-gpu.sh on them
+gpu_groups=""
+if [ $GPU_ART -eq 1 ]; then
+	for g in $groups_list; do
+		: >"$F/$g.kernels"
+		for k in $(kernels_of "$g"); do
+			case $(head -n 1 "$W/$g/$k.result" 2>/dev/null) in PASS*) echo "$k" >>"$F/$g.kernels" ;; esac
+		done
+		[ -s "$F/$g.kernels" ] || continue
+		# shellcheck disable=SC2046
+		if "$W/tools/mirsplit" "$W/$g.mir.json" "$W/$g/all.mir.json" $(cat "$F/$g.kernels") >"$W/$g/all.log" 2>&1 &&
+			"$OXIDEC" "$W/$g/all.mir.json" -o "$F/$g.ptx" >>"$W/$g/all.log" 2>&1; then
+			gpu_groups="$gpu_groups $g"
+		else
+			echo "fuzz: the module of $g does not compile for the GPU: $(first_error "$W/$g/all.log")"
+		fi
+	done
+fi
+if [ $GPU -eq 1 ]; then
+	# shellcheck disable=SC2086
+	[ -n "$gpu_groups" ] && sh tests/conformance/run-gpu.sh $gpu_groups >"$F/gpu.log" 2>&1
+	echo "fuzz: GPU: $(tail -n 1 "$F/gpu.log" 2>/dev/null)"
+fi
+
+# -------------------------------------------------------------- verdicts
+
+# BUG unless a tool cleanly rejected a construct it does not support yet.
+classify() {  # stage message
+	case $1 in
+	mir-export | oxidec | "oxidec --target=host") ;;
+	*) echo BUG; return ;;
+	esac
+	case $2 in
+	*"bug in oxidec"* | *"is invalid"* | *"cannot parse"* | *"internal error"* | *"has no LLVM type"* | *panicked* | *Abort* | *"LLVM:"*) echo BUG ;;
+	*"not supported"* | *unsupported* | *"not inlined"* | *"needs a length"* | *"cannot determine"* | *"cannot be stored"*) echo GAP ;;
+	*) echo BUG ;;
+	esac
+}
+
+kernel_line() {  # crate-dir seed
+	grep -n "^/// Random kernel $2[ ,(]" "$1/src/lib.rs" | head -n 1 | cut -d: -f1
+}
+
+pass=0 fail=0 gaps=0
+: >"$F/failures.tsv"
+kept=""
+while read -r g k; do
+	[ -n "$g" ] && [ -n "$k" ] || continue
+	r="$W/$g/$k.result"
+	[ -f "$r" ] || r="$W/$g/$k.compile"
+	head=$(head -n 1 "$r" 2>/dev/null)
+	stage=$(sed -n 2p "$r" 2>/dev/null | cut -f1)
+	msg=$(sed -n 2p "$r" 2>/dev/null | cut -f2-)
+	case $head in
+	PASS*)
+		if [ $GPU -eq 1 ]; then
+			gl=$(grep -m1 "^[A-Z]* $g/${k}[: ]" "$F/gpu.log" 2>/dev/null)
+			case $gl in
+			PASS*) ;;
+			*) head="FAIL $g/$k: gpu: ${gl#*: }" stage=gpu msg=${gl#*: } ;;
+			esac
+		fi
+		;;
+	"")
+		head="FAIL $g/$k: no result (the worker crashed)" stage=worker msg="no result" ;;
+	esac
+	case $head in
+	PASS*)
+		pass=$((pass + 1))
+		echo "PASS $k"
+		rm -rf "${F:?}/failed/${k:?}"
+		continue
+		;;
+	esac
+	[ "$stage" = run ] && stage="host emulation"
+	case $msg in
+	*:) # e.g. "LLVM module is invalid ...:": what LLVM said is a detail line
+		msg="$msg $(sed -n '3,$p' "$r" | sed 's/^ *//' | grep -v -F -e "${msg#*: }" | grep -m1 .)" ;;
+	esac
+	kind=$(classify "$stage" "$msg")
+	[ "$kind" = GAP ] && [ $GAPS_OK -eq 1 ] && tag=GAP || tag=FAIL
+	# paths of one run's files out of the message (for grouping)
+	msg=$(printf '%s' "$msg" | sed -e 's#^[^ ]*\.mir:[0-9]*: ##' -e 's#^[^ ]*\.mir\.json: [^ ]*: ##' -e 's/^error: //')
+	printf '%s\t%s\t%s\t%s\n' "$k" "$kind" "$stage" "$msg" >>"$F/failures.tsv"
+	echo "$tag $k: ${head#*: }"
+	sed -n '3,$p' "$r" | grep -v -F -e "${head#*: *: }" | head -n 4
+	if [ $tag = GAP ]; then
+		gaps=$((gaps + 1))
+		continue
+	fi
+	fail=$((fail + 1))
+	case " $kept " in *" $g "*) ;; *) kept="$kept $g" ;; esac
+	seed=${k#gen_}
+	rm -rf "${F:?}/failed/${k:?}"
+	case $seed in *[!0-9]* | "") continue ;; esac
+	[ -n "$CRATES" ] && continue
+	# shellcheck disable=SC2086
+	if "$KG" --seed "$seed" --count 1 --out "$F/failed/$k" $DEVICE $FEATS 2>/dev/null; then
+		for x in compile result log actual ptx; do
+			[ -f "$W/$g/$k.$x" ] && cp "$W/$g/$k.$x" "$F/failed/$k/"
+		done
+		grep "^$k " "$F/$g.expected" >"$F/failed/$k/expected" 2>/dev/null
+		echo "    seed $seed: $F/failed/$k/src/lib.rs:$(kernel_line "$F/failed/$k" "$seed") (kernel-gen --seed $seed$FEATS)"
+	fi
+done <"$W/kernels.list"
+
+# Failures by message: what the compilers need next.
+if [ -s "$F/failures.tsv" ]; then
+	echo
+	echo "fuzz: failures by message (count, BUG/GAP, stage: message, kernels):"
+	# grouped with type arguments, array lengths and generated names blurred
+	sed -E -e ':a' -e 's/<[^<>]*>/(T)/' -e 'ta' -e 's/; [0-9]+\]/; N]/g' -e 's/\b([SEfm])[0-9]+_[0-9]+\b/\1N_N/g' \
+		-e 's/src\/lib\.rs:[0-9]+:[0-9]+(: [0-9]+:[0-9]+)?/src\/lib.rs:L/g' -e 's/\b_[0-9]+\b/_N/g' "$F/failures.tsv" |
+	awk -F '\t' '{ key = $2 "\t" $3 ": " $4; n[key]++; if (n[key] <= 8) ks[key] = ks[key] " " $1; else if (n[key] == 9) ks[key] = ks[key] " ..." }
+		END { for (key in n) printf "%d\t%s\t%s\n", n[key], key, ks[key] }' |
+		sort -t '	' -k1,1nr -k3 | awk -F '\t' '{ printf "%4d  %s  %s\n       %s\n", $1, $2, substr($3, 1, 240), $4 }'
+fi
+
+# keep what failed, drop the rest
+if [ $KEEP -eq 0 ]; then
+	for g in $groups_list; do
+		[ -n "$g" ] || continue
+		case " $kept " in *" $g "*) continue ;; esac
+		rm -rf "${W:?}/$g" "$W/export/$g" "$W/work/$g" "$W/$g".* "$F/kernels/$g" "${F:?}/$g".*
+	done
+fi
+if [ $GPU_ART -eq 1 ] && [ $GPU -eq 0 ] && [ -n "$gpu_groups" ]; then
+	echo
+	echo "fuzz: GPU artifacts in $F ($(echo $gpu_groups | wc -w) groups); on the GPU machine, with $F, tests/conformance/ and src/runtime/:"
+	echo "  CONF_BUILD=$F sh tests/conformance/run-gpu.sh$gpu_groups"
+fi
+echo
+if [ $GAPS_OK -eq 1 ]; then
+	echo "fuzz: $pass passed, $fail failed, $gaps gaps ($(($(date +%s) - start_time)) s)"
+else
+	echo "fuzz: $pass passed, $fail failed ($(($(date +%s) - start_time)) s)"
+fi
+[ $fail -eq 0 ]
