@@ -26,6 +26,8 @@ done
 run_suite "golden" sh tests/golden/run.sh
 run_suite "exporter" sh tests/exporter/run.sh
 run_suite "emulation" sh tests/emu/run.sh
+run_suite "conformance" sh tests/conformance/run-host.sh
+run_suite "fuzz" sh tests/fuzz/run.sh --gaps-ok
 echo
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -195,6 +195,15 @@ static bool cast_pointer(Fb *fb, const char *kind, Val v, PlaceV *dst)
 			store_val(fb, dst->addr, v);
 			return true;
 		}
+		if (to_fat && !from_fat && to_pe && to_pe->kind == RT_OPAQUE) {
+			/* `&T as &dyn Trait`: no vtables on the GPU.  The value can
+			 * only reach a panic (which traps): a call through it is
+			 * rejected by mir-export, a vtable read faults. */
+			v.v[1] = const_int(fb, usize_type(fb), 0);
+			v.ty = dst->ty;
+			store_val(fb, dst->addr, v);
+			return true;
+		}
 		if (!to_fat || from_fat || !pe || pe->kind != RT_ARRAY) {
 			fb_error(fb, "unsizing `%s` to `%s` is not supported (trait objects need `dyn`, "
 			         "which kernels cannot use)", v.ty->name, dst->ty->name);

@@ -9,7 +9,7 @@ static const struct { const char *name; RTypeKind kind; } kinds[] = {
 	{ "bool", RT_BOOL }, { "char", RT_CHAR }, { "int", RT_INT }, { "float", RT_FLOAT },
 	{ "str", RT_STR }, { "never", RT_NEVER }, { "tuple", RT_TUPLE }, { "array", RT_ARRAY },
 	{ "slice", RT_SLICE }, { "ref", RT_REF }, { "ptr", RT_PTR }, { "adt", RT_ADT },
-	{ "fndef", RT_FNDEF }, { "closure", RT_CLOSURE },
+	{ "fndef", RT_FNDEF }, { "closure", RT_CLOSURE }, { "opaque", RT_OPAQUE },
 };
 
 static bool parse_kind(JPath p, const char *s, RTypeKind *out)

@@ -102,7 +102,9 @@ impl<'a> Exporter<'a> {
 
     fn unsupported_ty(&self, ty: &Ty) -> Option<String> {
         match ty {
-            Ty::Dyn(d) => Some(format!("trait objects (`{d}`) are not supported")),
+            // `&dyn Trait` values are kept (opaque, with a null vtable in
+            // oxidec) so that `unwrap`/`expect` can hand them to the panic,
+            // which traps; a call through a vtable is rejected at the call.
             Ty::FnPtr(f) => Some(format!("function pointers (`{f}`) are not supported")),
             Ty::Adt(p) if self.is_type_param(p) => Some(format!(
                 "generic type parameter `{p}`: this body is printed generically by rustc; \

@@ -174,6 +174,7 @@ impl<'a> Exporter<'a> {
                 .ty
                 .clone()
                 .or_else(|| self.unit_variant_ty(item))
+                .or_else(|| matches!(&item.val, ConstVal::Tuple(v) if v.is_empty()).then(|| Ty::Tuple(Vec::new())))
                 .ok_or_else(|| self.err(ctx, format!("unsupported field `{}` in an aggregate constant", item.text)))?;
             self.ty(&ty, ctx)?;
             out.push(self.const_json(item, &ty, ctx)?);
