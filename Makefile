@@ -70,7 +70,9 @@ deps:
 	sh tools/deps.sh
 
 # ----------------------------------------------------------- examples
-EXAMPLES = hello_constant vecadd saxpy row_sum
+EXAMPLES = hello_constant vecadd saxpy row_sum warp_reduce math launch_bounds
+# shared memory, atomics, constant memory, printf
+EXAMPLES += reduce_shared histogram transpose stencil2d sgemm printf const_lookup
 EX_OUT = $(B)/examples
 
 .SECONDARY: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).mir.json $(B)/emu/$(e).o)
@@ -147,7 +149,7 @@ install: all
 	cp -R tools/mir-export/oxide-device tools/mir-export/oxide-macros $(DESTDIR)$(PREFIX)/share/oxidec/
 	install -d $(DESTDIR)$(PREFIX)/include/oxidec $(DESTDIR)$(PREFIX)/share/oxidec/runtime
 	install -m 644 src/runtime/oxrt.h $(DESTDIR)$(PREFIX)/include/oxidec/
-	install -m 644 src/runtime/oxrt.c src/runtime/oxemu.c src/runtime/oxemu.h $(DESTDIR)$(PREFIX)/share/oxidec/runtime/
+	install -m 644 src/runtime/oxrt.c src/runtime/oxemu.c src/runtime/oxmath.c src/runtime/oxemu.h $(DESTDIR)$(PREFIX)/share/oxidec/runtime/
 
 sanitize:
 	$(MAKE) B=build/asan CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer" all

@@ -8,7 +8,7 @@
 #include "../../src/runtime/oxemu.h"
 
 const char __oxide_kernels[] = "reverse\0reduce\0early_exit\0trap_at\0"
-                               "indices\0";
+                               "indices\0warp_ops\0";
 
 static unsigned block_threads(void)
 {
@@ -35,6 +35,26 @@ void __oxide_launch_reduce(void **args);
 void __oxide_launch_early_exit(void **args);
 void __oxide_launch_trap_at(void **args);
 void __oxide_launch_indices(void **args);
+void __oxide_launch_warp_ops(void **args);
+
+/* warp_ops(out: *u32): lanes 3, 7, 11, ... return at once; the others
+ * shuffle from lane 0, ballot their oddness and count themselves (redux)
+ * with a member mask without the returned lanes; out[3 * thread + k]. A
+ * block of 40 threads has a partial second warp. */
+void __oxide_launch_warp_ops(void **args)
+{
+	unsigned *out = *(unsigned **)args[0];
+	unsigned n = block_threads(), t = thread_index();
+	unsigned w = t / 32, size = n - w * 32 < 32 ? n - w * 32 : 32;
+	unsigned lanes = size == 32 ? 0xffffffffu : (1u << size) - 1;
+	unsigned mask = lanes & ~0x88888888u, *o = out + 3 * (block_index() * n + t);
+
+	if (t % 4 == 3)
+		return;
+	o[0] = __oxide_host_shfl_idx(mask, t * 10, 0, 0x1f);
+	o[1] = __oxide_host_vote_ballot(mask, t % 2);
+	o[2] = __oxide_host_redux_add(mask, 1);
+}
 
 /* reverse(tmp: *u32, out: *u32): out[t] = tmp[n-1-t] after every thread
  * of the block wrote its tmp[t]; without a working barrier thread 0

@@ -182,6 +182,40 @@ static void test_errors(void)
 	      "ox_free: a pointer freed already is an error");
 }
 
+static void test_warp_ops(void)
+{
+	enum { NB = 3, NT = 40 };
+	unsigned got[NB * NT * 3];
+	OxFunc f = kernel("warp_ops");
+	OxDevPtr out;
+	void *args[] = {&out};
+	int ok = 1;
+
+	OX_CHECK(ox_alloc(&out, sizeof got));
+	OX_CHECK(ox_memset32(out, 0, NB * NT * 3));
+	OX_CHECK(ox_launch_sync(&f, ox_dim(NB, 1, 1), ox_dim(NT, 1, 1), 0, args));
+	OX_CHECK(ox_copy_from_device(got, out, sizeof got));
+	for (unsigned i = 0; ok && i < NB * NT; i++) {
+		unsigned t = i % NT, w = t / 32, size = NT - w * 32 < 32 ? NT - w * 32 : 32;
+		unsigned ballot = 0, count = 0, *o = got + 3 * i;
+
+		for (unsigned l = 0; l < size; l++) {
+			count += l % 4 != 3;
+			ballot |= (unsigned)(l % 4 == 1) << l;
+		}
+		if (t % 4 == 3)
+			ok = o[0] == 0 && o[1] == 0 && o[2] == 0;
+		else
+			ok = o[0] == w * 32 * 10 && o[1] == ballot && o[2] == count;
+		if (!ok)
+			printf("    thread %u: %u %#x %u, want %u %#x %u\n", i, o[0], o[1], o[2],
+			       w * 320, ballot, count);
+	}
+	check(ok, "warp ops: shfl/ballot/redux with a member mask, returned "
+	      "lanes, a partial warp (blocks of 40)");
+	OX_CHECK(ox_free(out));
+}
+
 static void test_events(void)
 {
 	OxEvent a, b;
@@ -223,6 +257,7 @@ int main(int argc, char **argv)
 	test_indices();
 	test_trap();
 	test_errors();
+	test_warp_ops();
 	test_events();
 	ox_module_unload(&mod);
 	ox_shutdown();

@@ -41,7 +41,13 @@ for r in $rustcs; do
 		if [ -x "$PTXAS" ] && ! "$PTXAS" -arch=sm_90 "$ptx" -o "$TMP/x.cubin" >"$TMP/log" 2>&1; then
 			bad "$name (rustc $ver): ptxas" "$TMP/log"; continue
 		fi
-		grep -q "\.entry $name(" "$ptx" || { bad "$name (rustc $ver): no .entry $name"; continue; }
+		# every #[kernel] fn of the crate is an entry (at least one)
+		kernels=$(awk '/#\[kernel/ { k = 1; next } k && /fn / { sub(/.*fn /, ""); sub(/[(<].*/, ""); print; k = 0 }' "$ex/src/lib.rs")
+		missing=""
+		for k in ${kernels:-$name}; do
+			grep -q "\.entry $k(" "$ptx" || missing="$missing $k"
+		done
+		[ -z "$missing" ] || { bad "$name (rustc $ver): no .entry for$missing"; continue; }
 		ok "$name (rustc $ver): Rust -> JSON -> PTX, ptxas ok"
 	done
 done

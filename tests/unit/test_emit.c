@@ -3,7 +3,8 @@
  * arguments, a switch, saturating casts, byval, calls, global tables,
  * trap, barrier, saxpy), emits PTX at -O0 and -O3, checks ordered
  * substrings per function, assembles the PTX with ptxas when present and
- * turns it into a cubin with nvJitLink.  Also a few error paths.
+ * turns it into a cubin with nvJitLink.  Also the host target (trampoline,
+ * object file) and a few error paths.
  *
  * Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on failure.
  * TEST_EMIT_VERBOSE=1 also prints the IR, the LLVM IR and the PTX. */
@@ -567,6 +568,66 @@ static void test_level(int level)
 	emit_free(e);
 }
 
+/* ------------------------------------------------------- host target */
+
+/* host_k(out: ptr, flag: bool, s: {u32, u32, u32} by value, d: f64)
+ *   { *out = flag ? s.2 : __oxide_host_tid_x() }
+ * on the host target, where the llir lowering declares the emulator's
+ * functions as extern Funcs: checks the trampoline (byval and bool
+ * parameters read through args[i]), the declarations, the kernel list,
+ * the object file, and that PTX is refused. */
+static void test_host(void)
+{
+	Module *saved = M;
+	M = ir_module_new(arena_new());
+	M->stage = DIALECT_LLIR;
+	M->target = TARGET_HOST;
+	Type *p = ir_type_ptr(M, AS_GENERIC), *b1 = ir_type_bool(M), *i32 = ir_type_int(M, 32, false);
+	Func *tid = ir_func_new(M, "__oxide_host_tid_x", "__oxide_host_tid_x");
+	tid->is_extern = true;
+	tid->ret = i32;
+	Func *f = func("host_k", true, ir_type_void(M), 4, (Type *[]){p, b1, p, ir_type_float(M, 64)});
+	f->params[2].byval_size = 12;
+	f->params[2].byval_align = 4;
+	Builder b = at(f->first);
+	Op *call = ir_build(&b, OP_LLIR_CALL, 1, &i32, 0, NULL, 0);
+	call->sym = tid->symbol;
+	Value *s2 = load(&b, i32, gep(&b, arg(f, 2), cst(&b, ir_type_int(M, 64, false), 2), 4), 4);
+	Value *v = ir_build1(&b, OP_LLIR_SELECT, i32, 3, (Value *[]){arg(f, 1), s2, &call->res[0]});
+	store(&b, v, arg(f, 0), 4);
+	ret(&b);
+	check(ir_verify(M, "test_host", stdout), "host: IR with an extern function verifies", NULL);
+
+	EmitCtx *e = emit_new(&(EmitOptions){.opt_level = 2, .target = TARGET_HOST});
+	bool ok = e && emit_module(e, M);
+	char *ll = ok ? emit_llvm_text(e) : NULL;
+	if (verbose && ll)
+		fputs(ll, stdout);
+	const char *want[] = {
+		"@__oxide_kernels = constant [8 x i8] c\"host_k\\00\\00\"", "define void @host_k(",
+		"declare i32 @__oxide_host_tid_x()", "define void @__oxide_launch_host_k(ptr %args)",
+		"load i8, ptr", "trunc i8", "call void @host_k(ptr", "byval([12 x i8]) align 4", "double",
+		"alwaysinline",
+	};
+	const char *miss = ll ? NULL : "no LLVM text";
+	for (size_t i = 0; ll && !miss && i < countof(want); i++)
+		if (!strstr(ll, want[i]))
+			miss = want[i];
+	check(!miss && !strstr(ll, "nvptx") && !strstr(ll, "ptx_kernel"),
+	      "host: trampoline, extern declaration, kernel list, no NVPTX", miss);
+	ok = ok && emit_optimize(e);
+	size_t n = 0;
+	uint8_t *obj = ok ? emit_object(e, &n) : NULL;
+	check(obj && n > 4 && !memcmp(obj, "\177ELF", 4), "host: emit_object gives an ELF object", NULL);
+	int before = diag_errors();
+	check(e && !emit_ptx(e, NULL) && diag_errors() == before + 1, "host: emit_ptx is refused", NULL);
+	free(obj);
+	free(ll);
+	emit_free(e);
+	arena_free(M->arena);
+	M = saved;
+}
+
 /* ------------------------------------------------------- error paths */
 
 static void test_errors(void)
@@ -609,6 +670,7 @@ int main(void)
 		ir_print_module(stdout, M);
 	test_level(0);
 	test_level(3);
+	test_host();
 	test_errors();
 	arena_free(M->arena);
 	printf("%d passed, %d failed\n", npass, nfail);

@@ -24,8 +24,20 @@ pub use oxide_macros::kernel;
 
 pub mod thread;
 
+/// libdevice math (`use oxide_device::math::Float;` then `x.sin()`).
+pub mod math;
+/// Warp shuffles, votes, match, reductions, lane and warp ids.
+pub mod warp;
+/// Barriers with reductions, fences, clocks, nanosleep, trap.
+pub mod sync;
+
 mod disjoint;
 pub use disjoint::DisjointSlice;
+
+pub mod atomic;
+pub mod memory;
+pub use memory::{dynamic_shared, Constant, Shared};
+pub mod printf;
 
 pub use thread::ThreadIndex;
 
@@ -46,6 +58,7 @@ mod primitives {
         pub fn __oxide_nctaid_y() -> u32;
         pub fn __oxide_nctaid_z() -> u32;
         pub fn __oxide_barrier_sync();
+        pub fn __oxide_dynamic_shared() -> *mut u8;
     }
 }
 
@@ -66,4 +79,5 @@ pub fn sync_threads() {
 pub mod prelude {
     pub use crate::thread;
     pub use crate::{kernel, sync_threads, DisjointSlice, ThreadIndex};
+    pub use crate::{dynamic_shared, gpu_printf, shared_array, Constant, Shared};
 }

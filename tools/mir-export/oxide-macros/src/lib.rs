@@ -24,15 +24,105 @@ use proc_macro::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenSt
 
 /// Marks a `pub fn` as a kernel. Kernels must not be generic and must
 /// return `()`.
+///
+/// Launch attributes (PTX `.maxntid`, `.minnctapersm`, `.reqntid`):
+///
+/// ```ignore
+/// #[kernel(launch_bounds(max_threads = 256, min_blocks = 2))]  // or launch_bounds(256, 2)
+/// #[kernel(reqntid(256))]                                      // or reqntid(16, 16), reqntid(8, 8, 4)
+/// ```
+///
+/// `max_threads` is the most threads per block any launch uses (launches
+/// with more fail); `min_blocks` asks for at least that many blocks per SM
+/// (the compiler limits registers accordingly); `reqntid` fixes the block
+/// shape exactly. They ride on the marker constant's value
+/// (`"name;maxntid=256;minnctapersm=2"`), which `mir-export` writes to the
+/// kernel's `attrs`.
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
-    if let Some(tt) = attr.into_iter().next() {
-        return compile_error(tt.span(), "#[kernel] takes no arguments");
-    }
+    let attrs = match parse_launch_attrs(attr) {
+        Ok(a) => a,
+        Err((span, msg)) => return compile_error(span, &msg),
+    };
     match KernelFn::parse(&item) {
-        Ok(f) => expand(&f, item),
+        Ok(f) => expand(&f, &attrs, item),
         Err((span, msg)) => compile_error(span, &msg),
     }
+}
+
+/// `launch_bounds(...)`, `reqntid(...)`, comma-separated → `;key=value`
+/// items of the marker string.
+fn parse_launch_attrs(attr: TokenStream) -> Result<String, ParseError> {
+    let tokens: Vec<TokenTree> = attr.into_iter().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let name = match &tokens[i] {
+            TokenTree::Ident(id) => id.clone(),
+            tt => return Err((tt.span(), "expected `launch_bounds(..)` or `reqntid(..)`".into())),
+        };
+        let args = match tokens.get(i + 1) {
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis => g.stream(),
+            _ => return Err((name.span(), format!("`{name}` needs arguments in parentheses"))),
+        };
+        let items = split_args(args)?;
+        match name.to_string().as_str() {
+            "launch_bounds" => {
+                if items.is_empty() || items.len() > 2 {
+                    return Err((name.span(), "launch_bounds(max_threads = N[, min_blocks = M])".into()));
+                }
+                for (k, (key, v)) in items.iter().enumerate() {
+                    let key = key.as_deref().unwrap_or(if k == 0 { "max_threads" } else { "min_blocks" });
+                    match key {
+                        "max_threads" => out.push_str(&format!(";maxntid={v}")),
+                        "min_blocks" => out.push_str(&format!(";minnctapersm={v}")),
+                        _ => return Err((name.span(), format!("unknown launch_bounds key `{key}` (max_threads, min_blocks)"))),
+                    }
+                }
+            }
+            "reqntid" => {
+                if items.is_empty() || items.len() > 3 || items.iter().any(|(k, _)| k.is_some()) {
+                    return Err((name.span(), "reqntid(X[, Y[, Z]])".into()));
+                }
+                let v: Vec<String> = items.iter().map(|(_, v)| v.to_string()).collect();
+                out.push_str(&format!(";reqntid={}", v.join(",")));
+            }
+            other => return Err((name.span(), format!("unknown kernel attribute `{other}` (launch_bounds, reqntid)"))),
+        }
+        i += 2;
+        match tokens.get(i) {
+            None => {}
+            Some(TokenTree::Punct(p)) if p.as_char() == ',' => i += 1,
+            Some(tt) => return Err((tt.span(), "expected `,`".into())),
+        }
+    }
+    Ok(out)
+}
+
+/// `a = 1, 2` → [(Some("a"), 1), (None, 2)]: positive integer literals.
+fn split_args(args: TokenStream) -> Result<Vec<(Option<String>, u64)>, ParseError> {
+    let mut out = Vec::new();
+    let mut key = None;
+    for tt in args {
+        match tt {
+            TokenTree::Ident(id) => key = Some(id.to_string()),
+            TokenTree::Punct(p) if p.as_char() == '=' || p.as_char() == ',' => {}
+            TokenTree::Literal(l) => {
+                let text = l.to_string().replace('_', "");
+                let digits: String = text.chars().take_while(|c| c.is_ascii_digit()).collect();
+                if digits.len() != text.len() && !text[digits.len()..].starts_with(['u', 'i']) {
+                    return Err((l.span(), "expected a positive integer".into()));
+                }
+                let n: u64 = digits.parse().map_err(|_| (l.span(), "expected a positive integer".to_string()))?;
+                if n == 0 {
+                    return Err((l.span(), "expected a positive integer".into()));
+                }
+                out.push((key.take(), n));
+            }
+            tt => return Err((tt.span(), "expected `key = N` or `N`".into())),
+        }
+    }
+    Ok(out)
 }
 
 /// What the expansion needs to know about the annotated function.
@@ -141,11 +231,11 @@ fn check_unit_return(name: &Ident, rest: &[TokenTree]) -> Result<(), ParseError>
 /// `#[unsafe(no_mangle)] <item>` followed by the marker constant. The
 /// `unsafe(...)` form is accepted by every edition since Rust 1.82 and
 /// required by 2024.
-fn expand(f: &KernelFn, item: TokenStream) -> TokenStream {
+fn expand(f: &KernelFn, attrs: &str, item: TokenStream) -> TokenStream {
     let name = f.name.to_string();
     let marker = format!(
         "#[allow(non_upper_case_globals)] #[doc(hidden)] \
-         pub const __OXIDE_KERNEL_{name}: &str = \"{name}\";"
+         pub const __OXIDE_KERNEL_{name}: &str = \"{name}{attrs}\";"
     );
     let mut out: TokenStream = "#[unsafe(no_mangle)]".parse().unwrap();
     out.extend(item);

@@ -1,0 +1,246 @@
+//! Warp-level primitives: lane and warp ids, shuffles, votes, match and
+//! reductions (PTX `shfl.sync`, `vote.sync`, `match.any.sync`,
+//! `redux.sync`).
+//!
+//! A warp is 32 consecutive threads of a block (by linear thread index).
+//! Every `*_sync` operation takes a member mask: the lanes that take part,
+//! all of which must execute the same operation (convergence); a lane not
+//! in the mask must not call it. [`FULL_MASK`] names the whole warp. The
+//! shuffles here use the whole warp as one segment (CUDA's `width = 32`).
+//!
+//! ```ignore
+//! use oxide_device::warp::{self, Shuffle, FULL_MASK};
+//! let mut v = x;
+//! let mut off = 16;
+//! while off > 0 {
+//!     v += v.shfl_down(FULL_MASK, off);
+//!     off /= 2;
+//! }
+//! // lane 0 holds the warp's sum
+//! ```
+//!
+//! Hardware: shuffles and votes need sm_30+ (`.sync` forms sm_70+ in
+//! practice, PTX 6.0), `match_any_*` sm_70+, the `reduce_*` functions
+//! (`redux.sync`) sm_80+.
+
+/// The primitives, as oxidec knows them (docs/oxide-mir-format.md).
+mod ffi {
+    extern "C" {
+        pub fn __oxide_laneid() -> u32;
+        pub fn __oxide_warpid() -> u32;
+        pub fn __oxide_smid() -> u32;
+        pub fn __oxide_activemask() -> u32;
+        pub fn __oxide_shfl_idx(mask: u32, v: u32, lane: u32, c: u32) -> u32;
+        pub fn __oxide_shfl_up(mask: u32, v: u32, delta: u32, c: u32) -> u32;
+        pub fn __oxide_shfl_down(mask: u32, v: u32, delta: u32, c: u32) -> u32;
+        pub fn __oxide_shfl_bfly(mask: u32, v: u32, lane_mask: u32, c: u32) -> u32;
+        pub fn __oxide_vote_all(mask: u32, pred: u32) -> u32;
+        pub fn __oxide_vote_any(mask: u32, pred: u32) -> u32;
+        pub fn __oxide_vote_ballot(mask: u32, pred: u32) -> u32;
+        pub fn __oxide_match_any_b32(mask: u32, v: u32) -> u32;
+        pub fn __oxide_match_any_b64(mask: u32, v: u64) -> u32;
+        pub fn __oxide_redux_add(mask: u32, v: u32) -> u32;
+        pub fn __oxide_redux_umin(mask: u32, v: u32) -> u32;
+        pub fn __oxide_redux_umax(mask: u32, v: u32) -> u32;
+        pub fn __oxide_redux_min(mask: u32, v: u32) -> u32;
+        pub fn __oxide_redux_max(mask: u32, v: u32) -> u32;
+        pub fn __oxide_redux_and(mask: u32, v: u32) -> u32;
+        pub fn __oxide_redux_or(mask: u32, v: u32) -> u32;
+        pub fn __oxide_redux_xor(mask: u32, v: u32) -> u32;
+    }
+}
+
+/// Every lane of the warp.
+pub const FULL_MASK: u32 = 0xffff_ffff;
+
+/// Threads per warp.
+pub const WARP_SIZE: u32 = 32;
+
+/// shfl.sync's `c` operand for a whole-warp segment: clamp at lane 31
+/// (idx, down, xor) or at lane 0 (up).
+const CLAMP_HIGH: u32 = 0x1f;
+const CLAMP_LOW: u32 = 0;
+
+/// This thread's lane in its warp, 0..32 (`%laneid`).
+#[inline(always)]
+pub fn lane_id() -> u32 {
+    // SAFETY: reading a special register has no preconditions.
+    unsafe { ffi::__oxide_laneid() }
+}
+
+/// The warp's id on its SM (`%warpid`): volatile, for diagnostics only (a
+/// warp may migrate); use `thread_idx / 32` for the warp within the block.
+#[inline(always)]
+pub fn warp_id() -> u32 {
+    // SAFETY: reading a special register has no preconditions.
+    unsafe { ffi::__oxide_warpid() }
+}
+
+/// The SM this thread runs on (`%smid`); for diagnostics. 0 under emulation.
+#[inline(always)]
+pub fn sm_id() -> u32 {
+    // SAFETY: reading a special register has no preconditions.
+    unsafe { ffi::__oxide_smid() }
+}
+
+/// The lanes of the warp executing this call together (`activemask`).
+#[inline(always)]
+pub fn active_mask() -> u32 {
+    // SAFETY: no preconditions.
+    unsafe { ffi::__oxide_activemask() }
+}
+
+/// Whether `pred` holds in every lane of `mask` (`vote.sync.all`).
+#[inline(always)]
+pub fn all_sync(mask: u32, pred: bool) -> bool {
+    // SAFETY: the caller's lanes are those of `mask` (convergence).
+    unsafe { ffi::__oxide_vote_all(mask, pred as u32) != 0 }
+}
+
+/// Whether `pred` holds in any lane of `mask` (`vote.sync.any`).
+#[inline(always)]
+pub fn any_sync(mask: u32, pred: bool) -> bool {
+    // SAFETY: as `all_sync`.
+    unsafe { ffi::__oxide_vote_any(mask, pred as u32) != 0 }
+}
+
+/// Bit `i` set iff lane `i` is in `mask` and its `pred` holds
+/// (`vote.sync.ballot.b32`).
+#[inline(always)]
+pub fn ballot_sync(mask: u32, pred: bool) -> u32 {
+    // SAFETY: as `all_sync`.
+    unsafe { ffi::__oxide_vote_ballot(mask, pred as u32) }
+}
+
+/// The lanes of `mask` whose `v` equals this lane's (`match.any.sync.b32`,
+/// sm_70+).
+#[inline(always)]
+pub fn match_any_sync_u32(mask: u32, v: u32) -> u32 {
+    // SAFETY: as `all_sync`.
+    unsafe { ffi::__oxide_match_any_b32(mask, v) }
+}
+
+/// The lanes of `mask` whose `v` equals this lane's (`match.any.sync.b64`,
+/// sm_70+).
+#[inline(always)]
+pub fn match_any_sync_u64(mask: u32, v: u64) -> u32 {
+    // SAFETY: as `all_sync`.
+    unsafe { ffi::__oxide_match_any_b64(mask, v) }
+}
+
+macro_rules! redux {
+    ($($(#[$doc:meta])* $name:ident($t:ty) => $sym:ident;)*) => {$(
+        $(#[$doc])*
+        #[inline(always)]
+        pub fn $name(mask: u32, v: $t) -> $t {
+            // SAFETY: as `all_sync`.
+            unsafe { ffi::$sym(mask, v as u32) as $t }
+        }
+    )*};
+}
+
+redux! {
+    /// Wrapping sum of `v` over the lanes of `mask`, in each of them
+    /// (`redux.sync.add.u32`, sm_80+).
+    reduce_add_sync(u32) => __oxide_redux_add;
+    /// Minimum of `v` over `mask` (`redux.sync.min.u32`, sm_80+).
+    reduce_min_sync(u32) => __oxide_redux_umin;
+    /// Maximum of `v` over `mask` (`redux.sync.max.u32`, sm_80+).
+    reduce_max_sync(u32) => __oxide_redux_umax;
+    /// Signed minimum of `v` over `mask` (`redux.sync.min.s32`, sm_80+).
+    reduce_min_sync_i32(i32) => __oxide_redux_min;
+    /// Signed maximum of `v` over `mask` (`redux.sync.max.s32`, sm_80+).
+    reduce_max_sync_i32(i32) => __oxide_redux_max;
+    /// Bitwise and of `v` over `mask` (`redux.sync.and.b32`, sm_80+).
+    reduce_and_sync(u32) => __oxide_redux_and;
+    /// Bitwise or of `v` over `mask` (`redux.sync.or.b32`, sm_80+).
+    reduce_or_sync(u32) => __oxide_redux_or;
+    /// Bitwise xor of `v` over `mask` (`redux.sync.xor.b32`, sm_80+).
+    reduce_xor_sync(u32) => __oxide_redux_xor;
+}
+
+/// Warp shuffles (`shfl.sync`) of 32- and 64-bit values; a 64-bit value
+/// moves as two 32-bit shuffles. A lane reading from a lane outside the
+/// warp (or, for `shfl_up`/`shfl_down`, past its end) gets its own value.
+/// Every lane of `mask` must call the same shuffle; the source lane must be
+/// in `mask`.
+pub trait Shuffle: Copy {
+    /// The value of lane `src_lane` (`shfl.sync.idx`; CUDA `__shfl_sync`).
+    fn shfl(self, mask: u32, src_lane: u32) -> Self;
+    /// The value of lane `lane_id() - delta`, or this lane's own when that is
+    /// below 0 (`shfl.sync.up`; CUDA `__shfl_up_sync`).
+    fn shfl_up(self, mask: u32, delta: u32) -> Self;
+    /// The value of lane `lane_id() + delta`, or this lane's own when that is
+    /// past 31 (`shfl.sync.down`; CUDA `__shfl_down_sync`).
+    fn shfl_down(self, mask: u32, delta: u32) -> Self;
+    /// The value of lane `lane_id() ^ lane_mask` (`shfl.sync.bfly`; CUDA
+    /// `__shfl_xor_sync`).
+    fn shfl_xor(self, mask: u32, lane_mask: u32) -> Self;
+}
+
+macro_rules! shuffle32 {
+    ($t:ty, $to:expr, $from:expr) => {
+        // SAFETY (every method): the lanes of `mask` call it together.
+        impl Shuffle for $t {
+            #[inline(always)]
+            fn shfl(self, mask: u32, src_lane: u32) -> $t {
+                $from(unsafe { ffi::__oxide_shfl_idx(mask, $to(self), src_lane, CLAMP_HIGH) })
+            }
+            #[inline(always)]
+            fn shfl_up(self, mask: u32, delta: u32) -> $t {
+                $from(unsafe { ffi::__oxide_shfl_up(mask, $to(self), delta, CLAMP_LOW) })
+            }
+            #[inline(always)]
+            fn shfl_down(self, mask: u32, delta: u32) -> $t {
+                $from(unsafe { ffi::__oxide_shfl_down(mask, $to(self), delta, CLAMP_HIGH) })
+            }
+            #[inline(always)]
+            fn shfl_xor(self, mask: u32, lane_mask: u32) -> $t {
+                $from(unsafe { ffi::__oxide_shfl_bfly(mask, $to(self), lane_mask, CLAMP_HIGH) })
+            }
+        }
+    };
+}
+
+shuffle32!(u32, |x: u32| x, |x: u32| x);
+shuffle32!(i32, |x: i32| x as u32, |x: u32| x as i32);
+shuffle32!(f32, f32::to_bits, f32::from_bits);
+
+macro_rules! shuffle64 {
+    ($t:ty, $to:expr, $from:expr) => {
+        impl Shuffle for $t {
+            #[inline(always)]
+            fn shfl(self, mask: u32, src_lane: u32) -> $t {
+                let v: u64 = $to(self);
+                let lo = (v as u32).shfl(mask, src_lane);
+                let hi = ((v >> 32) as u32).shfl(mask, src_lane);
+                $from((hi as u64) << 32 | lo as u64)
+            }
+            #[inline(always)]
+            fn shfl_up(self, mask: u32, delta: u32) -> $t {
+                let v: u64 = $to(self);
+                let lo = (v as u32).shfl_up(mask, delta);
+                let hi = ((v >> 32) as u32).shfl_up(mask, delta);
+                $from((hi as u64) << 32 | lo as u64)
+            }
+            #[inline(always)]
+            fn shfl_down(self, mask: u32, delta: u32) -> $t {
+                let v: u64 = $to(self);
+                let lo = (v as u32).shfl_down(mask, delta);
+                let hi = ((v >> 32) as u32).shfl_down(mask, delta);
+                $from((hi as u64) << 32 | lo as u64)
+            }
+            #[inline(always)]
+            fn shfl_xor(self, mask: u32, lane_mask: u32) -> $t {
+                let v: u64 = $to(self);
+                let lo = (v as u32).shfl_xor(mask, lane_mask);
+                let hi = ((v >> 32) as u32).shfl_xor(mask, lane_mask);
+                $from((hi as u64) << 32 | lo as u64)
+            }
+        }
+    };
+}
+
+shuffle64!(u64, |x: u64| x, |x: u64| x);
+shuffle64!(i64, |x: i64| x as u64, |x: u64| x as i64);
+shuffle64!(f64, f64::to_bits, f64::from_bits);
