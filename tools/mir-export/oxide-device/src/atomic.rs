@@ -155,7 +155,7 @@ mod prims {
 /// Types with atomic add and exchange: u32, i32, u64, i64, f32, f64.
 pub trait AtomicValue: Copy {
     #[doc(hidden)]
-    unsafe fn __rmw(op: Op, ptr: *mut Self, v: Self, scope: Scope) -> Self;
+    unsafe fn __rmw(op: RmwOp, ptr: *mut Self, v: Self, scope: Scope) -> Self;
 }
 
 /// Types with every atomic: u32, i32, u64, i64.
@@ -166,7 +166,7 @@ pub trait AtomicInt: AtomicValue {
 
 #[doc(hidden)]
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Op {
+pub enum RmwOp {
     Add,
     Exch,
     Sub,
@@ -179,32 +179,32 @@ pub enum Op {
 
 impl AtomicValue for u32 {
     #[inline(always)]
-    unsafe fn __rmw(op: Op, ptr: *mut Self, v: Self, scope: Scope) -> Self {
+    unsafe fn __rmw(op: RmwOp, ptr: *mut Self, v: Self, scope: Scope) -> Self {
         match (op, scope) {
-            (Op::Add, Scope::Block) => prims::__oxide_atomic_add_u32_block(ptr, v),
-            (Op::Add, Scope::Device) => prims::__oxide_atomic_add_u32_device(ptr, v),
-            (Op::Add, Scope::System) => prims::__oxide_atomic_add_u32_system(ptr, v),
-            (Op::Exch, Scope::Block) => prims::__oxide_atomic_exch_u32_block(ptr, v),
-            (Op::Exch, Scope::Device) => prims::__oxide_atomic_exch_u32_device(ptr, v),
-            (Op::Exch, Scope::System) => prims::__oxide_atomic_exch_u32_system(ptr, v),
-            (Op::Sub, Scope::Block) => prims::__oxide_atomic_sub_u32_block(ptr, v),
-            (Op::Sub, Scope::Device) => prims::__oxide_atomic_sub_u32_device(ptr, v),
-            (Op::Sub, Scope::System) => prims::__oxide_atomic_sub_u32_system(ptr, v),
-            (Op::Min, Scope::Block) => prims::__oxide_atomic_min_u32_block(ptr, v),
-            (Op::Min, Scope::Device) => prims::__oxide_atomic_min_u32_device(ptr, v),
-            (Op::Min, Scope::System) => prims::__oxide_atomic_min_u32_system(ptr, v),
-            (Op::Max, Scope::Block) => prims::__oxide_atomic_max_u32_block(ptr, v),
-            (Op::Max, Scope::Device) => prims::__oxide_atomic_max_u32_device(ptr, v),
-            (Op::Max, Scope::System) => prims::__oxide_atomic_max_u32_system(ptr, v),
-            (Op::And, Scope::Block) => prims::__oxide_atomic_and_u32_block(ptr, v),
-            (Op::And, Scope::Device) => prims::__oxide_atomic_and_u32_device(ptr, v),
-            (Op::And, Scope::System) => prims::__oxide_atomic_and_u32_system(ptr, v),
-            (Op::Or, Scope::Block) => prims::__oxide_atomic_or_u32_block(ptr, v),
-            (Op::Or, Scope::Device) => prims::__oxide_atomic_or_u32_device(ptr, v),
-            (Op::Or, Scope::System) => prims::__oxide_atomic_or_u32_system(ptr, v),
-            (Op::Xor, Scope::Block) => prims::__oxide_atomic_xor_u32_block(ptr, v),
-            (Op::Xor, Scope::Device) => prims::__oxide_atomic_xor_u32_device(ptr, v),
-            (Op::Xor, Scope::System) => prims::__oxide_atomic_xor_u32_system(ptr, v),
+            (RmwOp::Add, Scope::Block) => prims::__oxide_atomic_add_u32_block(ptr, v),
+            (RmwOp::Add, Scope::Device) => prims::__oxide_atomic_add_u32_device(ptr, v),
+            (RmwOp::Add, Scope::System) => prims::__oxide_atomic_add_u32_system(ptr, v),
+            (RmwOp::Exch, Scope::Block) => prims::__oxide_atomic_exch_u32_block(ptr, v),
+            (RmwOp::Exch, Scope::Device) => prims::__oxide_atomic_exch_u32_device(ptr, v),
+            (RmwOp::Exch, Scope::System) => prims::__oxide_atomic_exch_u32_system(ptr, v),
+            (RmwOp::Sub, Scope::Block) => prims::__oxide_atomic_sub_u32_block(ptr, v),
+            (RmwOp::Sub, Scope::Device) => prims::__oxide_atomic_sub_u32_device(ptr, v),
+            (RmwOp::Sub, Scope::System) => prims::__oxide_atomic_sub_u32_system(ptr, v),
+            (RmwOp::Min, Scope::Block) => prims::__oxide_atomic_min_u32_block(ptr, v),
+            (RmwOp::Min, Scope::Device) => prims::__oxide_atomic_min_u32_device(ptr, v),
+            (RmwOp::Min, Scope::System) => prims::__oxide_atomic_min_u32_system(ptr, v),
+            (RmwOp::Max, Scope::Block) => prims::__oxide_atomic_max_u32_block(ptr, v),
+            (RmwOp::Max, Scope::Device) => prims::__oxide_atomic_max_u32_device(ptr, v),
+            (RmwOp::Max, Scope::System) => prims::__oxide_atomic_max_u32_system(ptr, v),
+            (RmwOp::And, Scope::Block) => prims::__oxide_atomic_and_u32_block(ptr, v),
+            (RmwOp::And, Scope::Device) => prims::__oxide_atomic_and_u32_device(ptr, v),
+            (RmwOp::And, Scope::System) => prims::__oxide_atomic_and_u32_system(ptr, v),
+            (RmwOp::Or, Scope::Block) => prims::__oxide_atomic_or_u32_block(ptr, v),
+            (RmwOp::Or, Scope::Device) => prims::__oxide_atomic_or_u32_device(ptr, v),
+            (RmwOp::Or, Scope::System) => prims::__oxide_atomic_or_u32_system(ptr, v),
+            (RmwOp::Xor, Scope::Block) => prims::__oxide_atomic_xor_u32_block(ptr, v),
+            (RmwOp::Xor, Scope::Device) => prims::__oxide_atomic_xor_u32_device(ptr, v),
+            (RmwOp::Xor, Scope::System) => prims::__oxide_atomic_xor_u32_system(ptr, v),
         }
     }
 }
@@ -222,32 +222,32 @@ impl AtomicInt for u32 {
 
 impl AtomicValue for i32 {
     #[inline(always)]
-    unsafe fn __rmw(op: Op, ptr: *mut Self, v: Self, scope: Scope) -> Self {
+    unsafe fn __rmw(op: RmwOp, ptr: *mut Self, v: Self, scope: Scope) -> Self {
         match (op, scope) {
-            (Op::Add, Scope::Block) => prims::__oxide_atomic_add_i32_block(ptr, v),
-            (Op::Add, Scope::Device) => prims::__oxide_atomic_add_i32_device(ptr, v),
-            (Op::Add, Scope::System) => prims::__oxide_atomic_add_i32_system(ptr, v),
-            (Op::Exch, Scope::Block) => prims::__oxide_atomic_exch_i32_block(ptr, v),
-            (Op::Exch, Scope::Device) => prims::__oxide_atomic_exch_i32_device(ptr, v),
-            (Op::Exch, Scope::System) => prims::__oxide_atomic_exch_i32_system(ptr, v),
-            (Op::Sub, Scope::Block) => prims::__oxide_atomic_sub_i32_block(ptr, v),
-            (Op::Sub, Scope::Device) => prims::__oxide_atomic_sub_i32_device(ptr, v),
-            (Op::Sub, Scope::System) => prims::__oxide_atomic_sub_i32_system(ptr, v),
-            (Op::Min, Scope::Block) => prims::__oxide_atomic_min_i32_block(ptr, v),
-            (Op::Min, Scope::Device) => prims::__oxide_atomic_min_i32_device(ptr, v),
-            (Op::Min, Scope::System) => prims::__oxide_atomic_min_i32_system(ptr, v),
-            (Op::Max, Scope::Block) => prims::__oxide_atomic_max_i32_block(ptr, v),
-            (Op::Max, Scope::Device) => prims::__oxide_atomic_max_i32_device(ptr, v),
-            (Op::Max, Scope::System) => prims::__oxide_atomic_max_i32_system(ptr, v),
-            (Op::And, Scope::Block) => prims::__oxide_atomic_and_i32_block(ptr, v),
-            (Op::And, Scope::Device) => prims::__oxide_atomic_and_i32_device(ptr, v),
-            (Op::And, Scope::System) => prims::__oxide_atomic_and_i32_system(ptr, v),
-            (Op::Or, Scope::Block) => prims::__oxide_atomic_or_i32_block(ptr, v),
-            (Op::Or, Scope::Device) => prims::__oxide_atomic_or_i32_device(ptr, v),
-            (Op::Or, Scope::System) => prims::__oxide_atomic_or_i32_system(ptr, v),
-            (Op::Xor, Scope::Block) => prims::__oxide_atomic_xor_i32_block(ptr, v),
-            (Op::Xor, Scope::Device) => prims::__oxide_atomic_xor_i32_device(ptr, v),
-            (Op::Xor, Scope::System) => prims::__oxide_atomic_xor_i32_system(ptr, v),
+            (RmwOp::Add, Scope::Block) => prims::__oxide_atomic_add_i32_block(ptr, v),
+            (RmwOp::Add, Scope::Device) => prims::__oxide_atomic_add_i32_device(ptr, v),
+            (RmwOp::Add, Scope::System) => prims::__oxide_atomic_add_i32_system(ptr, v),
+            (RmwOp::Exch, Scope::Block) => prims::__oxide_atomic_exch_i32_block(ptr, v),
+            (RmwOp::Exch, Scope::Device) => prims::__oxide_atomic_exch_i32_device(ptr, v),
+            (RmwOp::Exch, Scope::System) => prims::__oxide_atomic_exch_i32_system(ptr, v),
+            (RmwOp::Sub, Scope::Block) => prims::__oxide_atomic_sub_i32_block(ptr, v),
+            (RmwOp::Sub, Scope::Device) => prims::__oxide_atomic_sub_i32_device(ptr, v),
+            (RmwOp::Sub, Scope::System) => prims::__oxide_atomic_sub_i32_system(ptr, v),
+            (RmwOp::Min, Scope::Block) => prims::__oxide_atomic_min_i32_block(ptr, v),
+            (RmwOp::Min, Scope::Device) => prims::__oxide_atomic_min_i32_device(ptr, v),
+            (RmwOp::Min, Scope::System) => prims::__oxide_atomic_min_i32_system(ptr, v),
+            (RmwOp::Max, Scope::Block) => prims::__oxide_atomic_max_i32_block(ptr, v),
+            (RmwOp::Max, Scope::Device) => prims::__oxide_atomic_max_i32_device(ptr, v),
+            (RmwOp::Max, Scope::System) => prims::__oxide_atomic_max_i32_system(ptr, v),
+            (RmwOp::And, Scope::Block) => prims::__oxide_atomic_and_i32_block(ptr, v),
+            (RmwOp::And, Scope::Device) => prims::__oxide_atomic_and_i32_device(ptr, v),
+            (RmwOp::And, Scope::System) => prims::__oxide_atomic_and_i32_system(ptr, v),
+            (RmwOp::Or, Scope::Block) => prims::__oxide_atomic_or_i32_block(ptr, v),
+            (RmwOp::Or, Scope::Device) => prims::__oxide_atomic_or_i32_device(ptr, v),
+            (RmwOp::Or, Scope::System) => prims::__oxide_atomic_or_i32_system(ptr, v),
+            (RmwOp::Xor, Scope::Block) => prims::__oxide_atomic_xor_i32_block(ptr, v),
+            (RmwOp::Xor, Scope::Device) => prims::__oxide_atomic_xor_i32_device(ptr, v),
+            (RmwOp::Xor, Scope::System) => prims::__oxide_atomic_xor_i32_system(ptr, v),
         }
     }
 }
@@ -265,32 +265,32 @@ impl AtomicInt for i32 {
 
 impl AtomicValue for u64 {
     #[inline(always)]
-    unsafe fn __rmw(op: Op, ptr: *mut Self, v: Self, scope: Scope) -> Self {
+    unsafe fn __rmw(op: RmwOp, ptr: *mut Self, v: Self, scope: Scope) -> Self {
         match (op, scope) {
-            (Op::Add, Scope::Block) => prims::__oxide_atomic_add_u64_block(ptr, v),
-            (Op::Add, Scope::Device) => prims::__oxide_atomic_add_u64_device(ptr, v),
-            (Op::Add, Scope::System) => prims::__oxide_atomic_add_u64_system(ptr, v),
-            (Op::Exch, Scope::Block) => prims::__oxide_atomic_exch_u64_block(ptr, v),
-            (Op::Exch, Scope::Device) => prims::__oxide_atomic_exch_u64_device(ptr, v),
-            (Op::Exch, Scope::System) => prims::__oxide_atomic_exch_u64_system(ptr, v),
-            (Op::Sub, Scope::Block) => prims::__oxide_atomic_sub_u64_block(ptr, v),
-            (Op::Sub, Scope::Device) => prims::__oxide_atomic_sub_u64_device(ptr, v),
-            (Op::Sub, Scope::System) => prims::__oxide_atomic_sub_u64_system(ptr, v),
-            (Op::Min, Scope::Block) => prims::__oxide_atomic_min_u64_block(ptr, v),
-            (Op::Min, Scope::Device) => prims::__oxide_atomic_min_u64_device(ptr, v),
-            (Op::Min, Scope::System) => prims::__oxide_atomic_min_u64_system(ptr, v),
-            (Op::Max, Scope::Block) => prims::__oxide_atomic_max_u64_block(ptr, v),
-            (Op::Max, Scope::Device) => prims::__oxide_atomic_max_u64_device(ptr, v),
-            (Op::Max, Scope::System) => prims::__oxide_atomic_max_u64_system(ptr, v),
-            (Op::And, Scope::Block) => prims::__oxide_atomic_and_u64_block(ptr, v),
-            (Op::And, Scope::Device) => prims::__oxide_atomic_and_u64_device(ptr, v),
-            (Op::And, Scope::System) => prims::__oxide_atomic_and_u64_system(ptr, v),
-            (Op::Or, Scope::Block) => prims::__oxide_atomic_or_u64_block(ptr, v),
-            (Op::Or, Scope::Device) => prims::__oxide_atomic_or_u64_device(ptr, v),
-            (Op::Or, Scope::System) => prims::__oxide_atomic_or_u64_system(ptr, v),
-            (Op::Xor, Scope::Block) => prims::__oxide_atomic_xor_u64_block(ptr, v),
-            (Op::Xor, Scope::Device) => prims::__oxide_atomic_xor_u64_device(ptr, v),
-            (Op::Xor, Scope::System) => prims::__oxide_atomic_xor_u64_system(ptr, v),
+            (RmwOp::Add, Scope::Block) => prims::__oxide_atomic_add_u64_block(ptr, v),
+            (RmwOp::Add, Scope::Device) => prims::__oxide_atomic_add_u64_device(ptr, v),
+            (RmwOp::Add, Scope::System) => prims::__oxide_atomic_add_u64_system(ptr, v),
+            (RmwOp::Exch, Scope::Block) => prims::__oxide_atomic_exch_u64_block(ptr, v),
+            (RmwOp::Exch, Scope::Device) => prims::__oxide_atomic_exch_u64_device(ptr, v),
+            (RmwOp::Exch, Scope::System) => prims::__oxide_atomic_exch_u64_system(ptr, v),
+            (RmwOp::Sub, Scope::Block) => prims::__oxide_atomic_sub_u64_block(ptr, v),
+            (RmwOp::Sub, Scope::Device) => prims::__oxide_atomic_sub_u64_device(ptr, v),
+            (RmwOp::Sub, Scope::System) => prims::__oxide_atomic_sub_u64_system(ptr, v),
+            (RmwOp::Min, Scope::Block) => prims::__oxide_atomic_min_u64_block(ptr, v),
+            (RmwOp::Min, Scope::Device) => prims::__oxide_atomic_min_u64_device(ptr, v),
+            (RmwOp::Min, Scope::System) => prims::__oxide_atomic_min_u64_system(ptr, v),
+            (RmwOp::Max, Scope::Block) => prims::__oxide_atomic_max_u64_block(ptr, v),
+            (RmwOp::Max, Scope::Device) => prims::__oxide_atomic_max_u64_device(ptr, v),
+            (RmwOp::Max, Scope::System) => prims::__oxide_atomic_max_u64_system(ptr, v),
+            (RmwOp::And, Scope::Block) => prims::__oxide_atomic_and_u64_block(ptr, v),
+            (RmwOp::And, Scope::Device) => prims::__oxide_atomic_and_u64_device(ptr, v),
+            (RmwOp::And, Scope::System) => prims::__oxide_atomic_and_u64_system(ptr, v),
+            (RmwOp::Or, Scope::Block) => prims::__oxide_atomic_or_u64_block(ptr, v),
+            (RmwOp::Or, Scope::Device) => prims::__oxide_atomic_or_u64_device(ptr, v),
+            (RmwOp::Or, Scope::System) => prims::__oxide_atomic_or_u64_system(ptr, v),
+            (RmwOp::Xor, Scope::Block) => prims::__oxide_atomic_xor_u64_block(ptr, v),
+            (RmwOp::Xor, Scope::Device) => prims::__oxide_atomic_xor_u64_device(ptr, v),
+            (RmwOp::Xor, Scope::System) => prims::__oxide_atomic_xor_u64_system(ptr, v),
         }
     }
 }
@@ -308,32 +308,32 @@ impl AtomicInt for u64 {
 
 impl AtomicValue for i64 {
     #[inline(always)]
-    unsafe fn __rmw(op: Op, ptr: *mut Self, v: Self, scope: Scope) -> Self {
+    unsafe fn __rmw(op: RmwOp, ptr: *mut Self, v: Self, scope: Scope) -> Self {
         match (op, scope) {
-            (Op::Add, Scope::Block) => prims::__oxide_atomic_add_i64_block(ptr, v),
-            (Op::Add, Scope::Device) => prims::__oxide_atomic_add_i64_device(ptr, v),
-            (Op::Add, Scope::System) => prims::__oxide_atomic_add_i64_system(ptr, v),
-            (Op::Exch, Scope::Block) => prims::__oxide_atomic_exch_i64_block(ptr, v),
-            (Op::Exch, Scope::Device) => prims::__oxide_atomic_exch_i64_device(ptr, v),
-            (Op::Exch, Scope::System) => prims::__oxide_atomic_exch_i64_system(ptr, v),
-            (Op::Sub, Scope::Block) => prims::__oxide_atomic_sub_i64_block(ptr, v),
-            (Op::Sub, Scope::Device) => prims::__oxide_atomic_sub_i64_device(ptr, v),
-            (Op::Sub, Scope::System) => prims::__oxide_atomic_sub_i64_system(ptr, v),
-            (Op::Min, Scope::Block) => prims::__oxide_atomic_min_i64_block(ptr, v),
-            (Op::Min, Scope::Device) => prims::__oxide_atomic_min_i64_device(ptr, v),
-            (Op::Min, Scope::System) => prims::__oxide_atomic_min_i64_system(ptr, v),
-            (Op::Max, Scope::Block) => prims::__oxide_atomic_max_i64_block(ptr, v),
-            (Op::Max, Scope::Device) => prims::__oxide_atomic_max_i64_device(ptr, v),
-            (Op::Max, Scope::System) => prims::__oxide_atomic_max_i64_system(ptr, v),
-            (Op::And, Scope::Block) => prims::__oxide_atomic_and_i64_block(ptr, v),
-            (Op::And, Scope::Device) => prims::__oxide_atomic_and_i64_device(ptr, v),
-            (Op::And, Scope::System) => prims::__oxide_atomic_and_i64_system(ptr, v),
-            (Op::Or, Scope::Block) => prims::__oxide_atomic_or_i64_block(ptr, v),
-            (Op::Or, Scope::Device) => prims::__oxide_atomic_or_i64_device(ptr, v),
-            (Op::Or, Scope::System) => prims::__oxide_atomic_or_i64_system(ptr, v),
-            (Op::Xor, Scope::Block) => prims::__oxide_atomic_xor_i64_block(ptr, v),
-            (Op::Xor, Scope::Device) => prims::__oxide_atomic_xor_i64_device(ptr, v),
-            (Op::Xor, Scope::System) => prims::__oxide_atomic_xor_i64_system(ptr, v),
+            (RmwOp::Add, Scope::Block) => prims::__oxide_atomic_add_i64_block(ptr, v),
+            (RmwOp::Add, Scope::Device) => prims::__oxide_atomic_add_i64_device(ptr, v),
+            (RmwOp::Add, Scope::System) => prims::__oxide_atomic_add_i64_system(ptr, v),
+            (RmwOp::Exch, Scope::Block) => prims::__oxide_atomic_exch_i64_block(ptr, v),
+            (RmwOp::Exch, Scope::Device) => prims::__oxide_atomic_exch_i64_device(ptr, v),
+            (RmwOp::Exch, Scope::System) => prims::__oxide_atomic_exch_i64_system(ptr, v),
+            (RmwOp::Sub, Scope::Block) => prims::__oxide_atomic_sub_i64_block(ptr, v),
+            (RmwOp::Sub, Scope::Device) => prims::__oxide_atomic_sub_i64_device(ptr, v),
+            (RmwOp::Sub, Scope::System) => prims::__oxide_atomic_sub_i64_system(ptr, v),
+            (RmwOp::Min, Scope::Block) => prims::__oxide_atomic_min_i64_block(ptr, v),
+            (RmwOp::Min, Scope::Device) => prims::__oxide_atomic_min_i64_device(ptr, v),
+            (RmwOp::Min, Scope::System) => prims::__oxide_atomic_min_i64_system(ptr, v),
+            (RmwOp::Max, Scope::Block) => prims::__oxide_atomic_max_i64_block(ptr, v),
+            (RmwOp::Max, Scope::Device) => prims::__oxide_atomic_max_i64_device(ptr, v),
+            (RmwOp::Max, Scope::System) => prims::__oxide_atomic_max_i64_system(ptr, v),
+            (RmwOp::And, Scope::Block) => prims::__oxide_atomic_and_i64_block(ptr, v),
+            (RmwOp::And, Scope::Device) => prims::__oxide_atomic_and_i64_device(ptr, v),
+            (RmwOp::And, Scope::System) => prims::__oxide_atomic_and_i64_system(ptr, v),
+            (RmwOp::Or, Scope::Block) => prims::__oxide_atomic_or_i64_block(ptr, v),
+            (RmwOp::Or, Scope::Device) => prims::__oxide_atomic_or_i64_device(ptr, v),
+            (RmwOp::Or, Scope::System) => prims::__oxide_atomic_or_i64_system(ptr, v),
+            (RmwOp::Xor, Scope::Block) => prims::__oxide_atomic_xor_i64_block(ptr, v),
+            (RmwOp::Xor, Scope::Device) => prims::__oxide_atomic_xor_i64_device(ptr, v),
+            (RmwOp::Xor, Scope::System) => prims::__oxide_atomic_xor_i64_system(ptr, v),
         }
     }
 }
@@ -351,14 +351,14 @@ impl AtomicInt for i64 {
 
 impl AtomicValue for f32 {
     #[inline(always)]
-    unsafe fn __rmw(op: Op, ptr: *mut Self, v: Self, scope: Scope) -> Self {
+    unsafe fn __rmw(op: RmwOp, ptr: *mut Self, v: Self, scope: Scope) -> Self {
         match (op, scope) {
-            (Op::Add, Scope::Block) => prims::__oxide_atomic_add_f32_block(ptr, v),
-            (Op::Add, Scope::Device) => prims::__oxide_atomic_add_f32_device(ptr, v),
-            (Op::Add, Scope::System) => prims::__oxide_atomic_add_f32_system(ptr, v),
-            (Op::Exch, Scope::Block) => prims::__oxide_atomic_exch_f32_block(ptr, v),
-            (Op::Exch, Scope::Device) => prims::__oxide_atomic_exch_f32_device(ptr, v),
-            (Op::Exch, Scope::System) => prims::__oxide_atomic_exch_f32_system(ptr, v),
+            (RmwOp::Add, Scope::Block) => prims::__oxide_atomic_add_f32_block(ptr, v),
+            (RmwOp::Add, Scope::Device) => prims::__oxide_atomic_add_f32_device(ptr, v),
+            (RmwOp::Add, Scope::System) => prims::__oxide_atomic_add_f32_system(ptr, v),
+            (RmwOp::Exch, Scope::Block) => prims::__oxide_atomic_exch_f32_block(ptr, v),
+            (RmwOp::Exch, Scope::Device) => prims::__oxide_atomic_exch_f32_device(ptr, v),
+            (RmwOp::Exch, Scope::System) => prims::__oxide_atomic_exch_f32_system(ptr, v),
             _ => core::hint::unreachable_unchecked(),
         }
     }
@@ -366,14 +366,14 @@ impl AtomicValue for f32 {
 
 impl AtomicValue for f64 {
     #[inline(always)]
-    unsafe fn __rmw(op: Op, ptr: *mut Self, v: Self, scope: Scope) -> Self {
+    unsafe fn __rmw(op: RmwOp, ptr: *mut Self, v: Self, scope: Scope) -> Self {
         match (op, scope) {
-            (Op::Add, Scope::Block) => prims::__oxide_atomic_add_f64_block(ptr, v),
-            (Op::Add, Scope::Device) => prims::__oxide_atomic_add_f64_device(ptr, v),
-            (Op::Add, Scope::System) => prims::__oxide_atomic_add_f64_system(ptr, v),
-            (Op::Exch, Scope::Block) => prims::__oxide_atomic_exch_f64_block(ptr, v),
-            (Op::Exch, Scope::Device) => prims::__oxide_atomic_exch_f64_device(ptr, v),
-            (Op::Exch, Scope::System) => prims::__oxide_atomic_exch_f64_system(ptr, v),
+            (RmwOp::Add, Scope::Block) => prims::__oxide_atomic_add_f64_block(ptr, v),
+            (RmwOp::Add, Scope::Device) => prims::__oxide_atomic_add_f64_device(ptr, v),
+            (RmwOp::Add, Scope::System) => prims::__oxide_atomic_add_f64_system(ptr, v),
+            (RmwOp::Exch, Scope::Block) => prims::__oxide_atomic_exch_f64_block(ptr, v),
+            (RmwOp::Exch, Scope::Device) => prims::__oxide_atomic_exch_f64_device(ptr, v),
+            (RmwOp::Exch, Scope::System) => prims::__oxide_atomic_exch_f64_system(ptr, v),
             _ => core::hint::unreachable_unchecked(),
         }
     }
@@ -385,7 +385,7 @@ impl AtomicValue for f64 {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_add<T: AtomicValue>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Add, ptr, v, Scope::Device)
+    T::__rmw(RmwOp::Add, ptr, v, Scope::Device)
 }
 
 /// Atomically `*ptr += v`, block scope; returns the old value.
@@ -394,7 +394,7 @@ pub unsafe fn atomic_add<T: AtomicValue>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_add_block<T: AtomicValue>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Add, ptr, v, Scope::Block)
+    T::__rmw(RmwOp::Add, ptr, v, Scope::Block)
 }
 
 /// Atomically `*ptr += v`, system scope; returns the old value.
@@ -403,7 +403,7 @@ pub unsafe fn atomic_add_block<T: AtomicValue>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_add_system<T: AtomicValue>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Add, ptr, v, Scope::System)
+    T::__rmw(RmwOp::Add, ptr, v, Scope::System)
 }
 
 /// Atomically `*ptr = v`, device scope; returns the old value.
@@ -412,7 +412,7 @@ pub unsafe fn atomic_add_system<T: AtomicValue>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_exch<T: AtomicValue>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Exch, ptr, v, Scope::Device)
+    T::__rmw(RmwOp::Exch, ptr, v, Scope::Device)
 }
 
 /// Atomically `*ptr = v`, block scope; returns the old value.
@@ -421,7 +421,7 @@ pub unsafe fn atomic_exch<T: AtomicValue>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_exch_block<T: AtomicValue>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Exch, ptr, v, Scope::Block)
+    T::__rmw(RmwOp::Exch, ptr, v, Scope::Block)
 }
 
 /// Atomically `*ptr = v`, system scope; returns the old value.
@@ -430,7 +430,7 @@ pub unsafe fn atomic_exch_block<T: AtomicValue>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_exch_system<T: AtomicValue>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Exch, ptr, v, Scope::System)
+    T::__rmw(RmwOp::Exch, ptr, v, Scope::System)
 }
 
 /// Atomically `*ptr -= v` (wrapping), device scope; returns the old value.
@@ -439,7 +439,7 @@ pub unsafe fn atomic_exch_system<T: AtomicValue>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_sub<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Sub, ptr, v, Scope::Device)
+    T::__rmw(RmwOp::Sub, ptr, v, Scope::Device)
 }
 
 /// Atomically `*ptr -= v` (wrapping), block scope; returns the old value.
@@ -448,7 +448,7 @@ pub unsafe fn atomic_sub<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_sub_block<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Sub, ptr, v, Scope::Block)
+    T::__rmw(RmwOp::Sub, ptr, v, Scope::Block)
 }
 
 /// Atomically `*ptr -= v` (wrapping), system scope; returns the old value.
@@ -457,7 +457,7 @@ pub unsafe fn atomic_sub_block<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_sub_system<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Sub, ptr, v, Scope::System)
+    T::__rmw(RmwOp::Sub, ptr, v, Scope::System)
 }
 
 /// Atomically `*ptr = min(*ptr, v)` (signed for i32/i64), device scope; returns the old value.
@@ -466,7 +466,7 @@ pub unsafe fn atomic_sub_system<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_min<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Min, ptr, v, Scope::Device)
+    T::__rmw(RmwOp::Min, ptr, v, Scope::Device)
 }
 
 /// Atomically `*ptr = min(*ptr, v)` (signed for i32/i64), block scope; returns the old value.
@@ -475,7 +475,7 @@ pub unsafe fn atomic_min<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_min_block<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Min, ptr, v, Scope::Block)
+    T::__rmw(RmwOp::Min, ptr, v, Scope::Block)
 }
 
 /// Atomically `*ptr = min(*ptr, v)` (signed for i32/i64), system scope; returns the old value.
@@ -484,7 +484,7 @@ pub unsafe fn atomic_min_block<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_min_system<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Min, ptr, v, Scope::System)
+    T::__rmw(RmwOp::Min, ptr, v, Scope::System)
 }
 
 /// Atomically `*ptr = max(*ptr, v)` (signed for i32/i64), device scope; returns the old value.
@@ -493,7 +493,7 @@ pub unsafe fn atomic_min_system<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_max<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Max, ptr, v, Scope::Device)
+    T::__rmw(RmwOp::Max, ptr, v, Scope::Device)
 }
 
 /// Atomically `*ptr = max(*ptr, v)` (signed for i32/i64), block scope; returns the old value.
@@ -502,7 +502,7 @@ pub unsafe fn atomic_max<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_max_block<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Max, ptr, v, Scope::Block)
+    T::__rmw(RmwOp::Max, ptr, v, Scope::Block)
 }
 
 /// Atomically `*ptr = max(*ptr, v)` (signed for i32/i64), system scope; returns the old value.
@@ -511,7 +511,7 @@ pub unsafe fn atomic_max_block<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_max_system<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Max, ptr, v, Scope::System)
+    T::__rmw(RmwOp::Max, ptr, v, Scope::System)
 }
 
 /// Atomically `*ptr &= v`, device scope; returns the old value.
@@ -520,7 +520,7 @@ pub unsafe fn atomic_max_system<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_and<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::And, ptr, v, Scope::Device)
+    T::__rmw(RmwOp::And, ptr, v, Scope::Device)
 }
 
 /// Atomically `*ptr &= v`, block scope; returns the old value.
@@ -529,7 +529,7 @@ pub unsafe fn atomic_and<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_and_block<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::And, ptr, v, Scope::Block)
+    T::__rmw(RmwOp::And, ptr, v, Scope::Block)
 }
 
 /// Atomically `*ptr &= v`, system scope; returns the old value.
@@ -538,7 +538,7 @@ pub unsafe fn atomic_and_block<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_and_system<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::And, ptr, v, Scope::System)
+    T::__rmw(RmwOp::And, ptr, v, Scope::System)
 }
 
 /// Atomically `*ptr |= v`, device scope; returns the old value.
@@ -547,7 +547,7 @@ pub unsafe fn atomic_and_system<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_or<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Or, ptr, v, Scope::Device)
+    T::__rmw(RmwOp::Or, ptr, v, Scope::Device)
 }
 
 /// Atomically `*ptr |= v`, block scope; returns the old value.
@@ -556,7 +556,7 @@ pub unsafe fn atomic_or<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_or_block<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Or, ptr, v, Scope::Block)
+    T::__rmw(RmwOp::Or, ptr, v, Scope::Block)
 }
 
 /// Atomically `*ptr |= v`, system scope; returns the old value.
@@ -565,7 +565,7 @@ pub unsafe fn atomic_or_block<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_or_system<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Or, ptr, v, Scope::System)
+    T::__rmw(RmwOp::Or, ptr, v, Scope::System)
 }
 
 /// Atomically `*ptr ^= v`, device scope; returns the old value.
@@ -574,7 +574,7 @@ pub unsafe fn atomic_or_system<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_xor<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Xor, ptr, v, Scope::Device)
+    T::__rmw(RmwOp::Xor, ptr, v, Scope::Device)
 }
 
 /// Atomically `*ptr ^= v`, block scope; returns the old value.
@@ -583,7 +583,7 @@ pub unsafe fn atomic_xor<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_xor_block<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Xor, ptr, v, Scope::Block)
+    T::__rmw(RmwOp::Xor, ptr, v, Scope::Block)
 }
 
 /// Atomically `*ptr ^= v`, system scope; returns the old value.
@@ -592,7 +592,7 @@ pub unsafe fn atomic_xor_block<T: AtomicInt>(ptr: *mut T, v: T) -> T {
 /// `ptr` is valid and aligned for `T` (module documentation).
 #[inline(always)]
 pub unsafe fn atomic_xor_system<T: AtomicInt>(ptr: *mut T, v: T) -> T {
-    T::__rmw(Op::Xor, ptr, v, Scope::System)
+    T::__rmw(RmwOp::Xor, ptr, v, Scope::System)
 }
 
 /// Atomically: if `*ptr == cmp` then `*ptr = new`; device scope; returns the old value.
