@@ -19,6 +19,9 @@
 
 #define N 16384u
 #define FAST_TRIG_ABS 3.5759e-7   /* 2^-21.41 */
+/* cos.approx.f32 measured on an H200 (2026-11-30): 1.09 x 2^-21.41 at
+ * x = 0x1.af7562p+0, just over the CUDA guide's figure; allowed 2^-21. */
+#define FAST_COS_ABS 4.7684e-7    /* 2^-21 */
 #define BLOCK 256u
 
 enum dom { POS, LOG1P, EXPR, TRIG, UNIT, ANY, HYP, TANH, POW, POWI, ERF, ERFC, FAST_TRIG, FAST_EXP, FAST_LOG };
@@ -68,7 +71,7 @@ static const struct fn fns[] = {
 	{"erfc", ERFC, 4, 5, 0, r_erfc},
 	/* f32 only */
 	{"fast_sin", FAST_TRIG, 0, -1, FAST_TRIG_ABS, r_sin},
-	{"fast_cos", FAST_TRIG, 0, -1, FAST_TRIG_ABS, r_cos},
+	{"fast_cos", FAST_TRIG, 0, -1, FAST_COS_ABS, r_cos},
 	{"fast_exp", FAST_EXP, 0, -1, 0, r_exp},
 	{"fast_log2", FAST_LOG, 0, -1, 0x1p-22, r_log2},
 };

@@ -294,7 +294,8 @@ macro_rules! fast {
 fast! {
     /// Approximate sine (`sin.approx.f32`): 2^-21.41 absolute error in [-π, π].
     fast_sin(x) => __nv_fast_sinf;
-    /// Approximate cosine (`cos.approx.f32`): 2^-21.41 absolute error in [-π, π].
+    /// Approximate cosine (`cos.approx.f32`): about 2^-21.41 absolute error in
+    /// [-π, π] per the CUDA guide; measured up to 2^-21.29 on an H200.
     fast_cos(x) => __nv_fast_cosf;
     /// Approximate tangent: `fast_sin(x) / fast_cos(x)`.
     fast_tan(x) => __nv_fast_tanf;
