@@ -73,6 +73,7 @@ deps:
 EXAMPLES = hello_constant vecadd saxpy row_sum warp_reduce math launch_bounds
 # shared memory, atomics, constant memory, printf
 EXAMPLES += reduce_shared histogram transpose stencil2d sgemm printf const_lookup
+EXAMPLES += scale2d
 EX_OUT = $(B)/examples
 
 .SECONDARY: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).mir.json $(B)/emu/$(e).o)

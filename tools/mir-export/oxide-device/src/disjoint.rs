@@ -2,7 +2,7 @@
 
 use core::marker::PhantomData;
 
-use crate::thread::ThreadIndex;
+use crate::thread::{ThreadIndex, ThreadIndex2D};
 
 /// A mutable slice shared by all threads of a launch, in which each thread
 /// can reach only the element at its own [`ThreadIndex`].
@@ -44,5 +44,47 @@ impl<'a, T> DisjointSlice<'a, T> {
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+}
+
+/// A row-major `rows × cols` output matrix in which each thread of a 2-D
+/// launch can reach only the element at its own [`ThreadIndex2D`]
+/// (`(row, col)` → element `row * cols + col`).
+///
+/// `#[repr(C)]`: the host passes it as one 24-byte parameter holding the
+/// data pointer, then `rows` and `cols` as 64-bit integers.
+#[repr(C)]
+pub struct DisjointSlice2D<'a, T> {
+    ptr: *mut T,
+    rows: usize,
+    cols: usize,
+    _m: PhantomData<&'a mut [T]>,
+}
+
+impl<'a, T> DisjointSlice2D<'a, T> {
+    /// This thread's element, or `None` outside the matrix (grids are
+    /// usually rounded up to whole blocks in both dimensions).
+    #[inline(always)]
+    pub fn get_mut(&mut self, idx: ThreadIndex2D) -> Option<&mut T> {
+        let (r, c) = (idx.row(), idx.col());
+        if r < self.rows && c < self.cols {
+            // SAFETY: (r, c) is inside the matrix and unique to this thread
+            // (see `ThreadIndex2D`), so no other thread reaches this element.
+            Some(unsafe { &mut *self.ptr.add(r * self.cols + c) })
+        } else {
+            None
+        }
+    }
+
+    /// Number of rows.
+    #[inline(always)]
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Number of columns.
+    #[inline(always)]
+    pub fn cols(&self) -> usize {
+        self.cols
     }
 }

@@ -32,14 +32,14 @@ pub mod warp;
 pub mod sync;
 
 mod disjoint;
-pub use disjoint::DisjointSlice;
+pub use disjoint::{DisjointSlice, DisjointSlice2D};
 
 pub mod atomic;
 pub mod memory;
 pub use memory::{dynamic_shared, Constant, Shared};
 pub mod printf;
 
-pub use thread::ThreadIndex;
+pub use thread::{ThreadIndex, ThreadIndex2D};
 
 /// The GPU primitives. oxidec knows each by its exact symbol name
 /// (docs/oxide-mir-format.md, "Device primitives").
@@ -78,6 +78,6 @@ pub fn sync_threads() {
 /// Everything a kernel usually needs: `use oxide_device::prelude::*;`.
 pub mod prelude {
     pub use crate::thread;
-    pub use crate::{kernel, sync_threads, DisjointSlice, ThreadIndex};
+    pub use crate::{kernel, sync_threads, DisjointSlice, DisjointSlice2D, ThreadIndex, ThreadIndex2D};
     pub use crate::{dynamic_shared, gpu_printf, shared_array, Constant, Shared};
 }

@@ -65,3 +65,38 @@ pub fn index_1d() -> ThreadIndex {
     let dim = block_dim_x() as usize;
     ThreadIndex(block * dim + thread_idx_x() as usize)
 }
+
+/// A thread's (row, column) in a two-dimensional launch: the column is the
+/// global x index, the row the global y index.
+///
+/// Only [`index_2d`] makes one, so it is unique to the calling thread, like
+/// [`ThreadIndex`]; [`DisjointSlice2D::get_mut`](crate::DisjointSlice2D::get_mut)
+/// relies on that.
+#[derive(Clone, Copy)]
+pub struct ThreadIndex2D {
+    row: usize,
+    col: usize,
+}
+
+impl ThreadIndex2D {
+    /// The global y index.
+    #[inline(always)]
+    pub fn row(self) -> usize {
+        self.row
+    }
+
+    /// The global x index.
+    #[inline(always)]
+    pub fn col(self) -> usize {
+        self.col
+    }
+}
+
+/// `(block_idx_y() * block_dim_y() + thread_idx_y(),
+///   block_idx_x() * block_dim_x() + thread_idx_x())`, in `usize`.
+#[inline(always)]
+pub fn index_2d() -> ThreadIndex2D {
+    let col = block_idx_x() as usize * block_dim_x() as usize + thread_idx_x() as usize;
+    let row = block_idx_y() as usize * block_dim_y() as usize + thread_idx_y() as usize;
+    ThreadIndex2D { row, col }
+}
