@@ -165,6 +165,25 @@ Value *val_in_memory(Fb *fb, Val v)
 
 /* ------------------------------------------------------------- places */
 
+/* Address of field i (of variant `variant` for multi-variant enums, of
+ * element i for arrays) of a value of type t at base. */
+Value *field_addr(Fb *fb, Value *base, RType *t, uint32_t variant, uint32_t i)
+{
+	Type *pt = ir_type_ptr(fb->m, 0);
+	if (t->kind == RT_ARRAY) {
+		Value *opd[2] = { base, const_int(fb, usize_type(fb), i) };
+		Value *r = ir_build1(&fb->b, OP_MIR_INDEX, pt, 2, opd);
+		r->def->rty = t->elem;
+		return r;
+	}
+	bool multi = t->has_variants;
+	Value *r = ir_build1(&fb->b, multi ? OP_MIR_VFIELD : OP_MIR_FIELD, pt, 1, &base);
+	r->def->rty = t;
+	r->def->imm = multi ? variant : i;
+	r->def->imm2 = multi ? i : 0;
+	return r;
+}
+
 static RType *variant_field_type(Fb *fb, RType *base, int variant, uint32_t i, RType *given)
 {
 	(void)fb;
@@ -208,12 +227,7 @@ static bool place_field(Fb *fb, PlaceV *p, JPath jp, cJSON *proj)
 		         base->name, fty->name);
 		return false;
 	}
-	Opcode code = multi ? OP_MIR_VFIELD : OP_MIR_FIELD;
-	Value *r = ir_build1(&fb->b, code, ir_type_ptr(fb->m, 0), 1, &p->addr);
-	r->def->rty = base;
-	r->def->imm = multi ? variant : i;
-	r->def->imm2 = multi ? i : 0;
-	p->addr = r;
+	p->addr = field_addr(fb, p->addr, base, variant, i);
 	p->ty = variant_field_type(fb, base, p->variant, i, fty);
 	p->variant = -1;
 	if (p->ty->has_layout)       /* only an unsized tail field keeps the length */

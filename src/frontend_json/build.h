@@ -61,6 +61,7 @@ Value *temp_slot(Fb *fb, RType *t);
 Val load_val(Fb *fb, RType *t, Value *addr);
 void store_val(Fb *fb, Value *addr, Val v);
 Value *val_in_memory(Fb *fb, Val v);
+Value *field_addr(Fb *fb, Value *base, RType *t, uint32_t variant, uint32_t i);
 bool build_place(Fb *fb, JPath jp, cJSON *j, PlaceV *out);
 
 /* operand.c */

@@ -165,27 +165,27 @@ static bool unsize_len(const char *from, const char *to, uint64_t *n)
 	return end != from + i + 2 && !strcmp(end, to + i);
 }
 
+/* The length a thin pointer to `from` gets when unsized to `to`:
+ * [T; N] -> [T], or a struct S<[T; N]> -> S<[T]> (an unsized tail). */
+static bool unsize_length(RType *from, RType *to, uint64_t *n)
+{
+	if (from->kind == RT_ARRAY && to->kind == RT_SLICE) {
+		*n = from->len;
+		return true;
+	}
+	return unsize_len(from->name, to->name, n);
+}
+
 static bool cast_pointer(Fb *fb, const char *kind, Val v, PlaceV *dst)
 {
 	bool to_fat = val_kind(dst->ty) == VK_FAT, from_fat = val_kind(v.ty) == VK_FAT;
 	if (!strncmp(kind, "PointerCoercion(Unsize", 22)) {
-		RType *pe = v.ty->pointee, *tail = pe;
-		/* S<[T; N]> -> S<[T]>: the array is the last field; the sized
-		 * prefix keeps its layout (that is what makes the coercion legal) */
-		while (tail && tail->kind == RT_ADT && tail->adt_kind == ADT_STRUCT && tail->nvariant == 1 &&
-		       tail->variants[0].nfield > 0)
-			tail = tail->variants[0].fields[tail->variants[0].nfield - 1];
-		RType *to_pe = dst->ty->pointee;
-		if (pe != tail && tail && tail->kind == RT_ARRAY && to_pe && !to_pe->has_layout && pe->has_layout) {
-			to_pe->offsets = pe->offsets;
-			to_pe->noffset = pe->noffset;
-			to_pe->align = pe->align;
-		}
-		if (tail && tail->kind == RT_ARRAY && pe != tail)
-			pe = tail;
+		RType *pe = v.ty->pointee, *to_pe = dst->ty->pointee;
 		uint64_t n;
-		if (pe && pe->kind != RT_ARRAY && to_pe && unsize_len(pe->name, to_pe->name, &n)) {
-			if (pe->has_layout && !to_pe->noffset) {
+		if (to_fat && !from_fat && pe && to_pe && unsize_length(pe, to_pe, &n)) {
+			/* S<[T; N]> -> S<[T]>: the sized prefix keeps its layout
+			 * (that is what makes the coercion legal) */
+			if (pe->kind == RT_ADT && pe->has_layout && !to_pe->noffset) {
 				to_pe->offsets = pe->offsets;
 				to_pe->noffset = pe->noffset;
 				to_pe->align = pe->align;
@@ -204,15 +204,9 @@ static bool cast_pointer(Fb *fb, const char *kind, Val v, PlaceV *dst)
 			store_val(fb, dst->addr, v);
 			return true;
 		}
-		if (!to_fat || from_fat || !pe || pe->kind != RT_ARRAY) {
-			fb_error(fb, "unsizing `%s` to `%s` is not supported (trait objects need `dyn`, "
-			         "which kernels cannot use)", v.ty->name, dst->ty->name);
-			return false;
-		}
-		v.v[1] = const_int(fb, usize_type(fb), pe->len);
-		v.ty = dst->ty;
-		store_val(fb, dst->addr, v);
-		return true;
+		fb_error(fb, "unsizing `%s` to `%s` is not supported (trait objects need `dyn`, "
+		         "which kernels cannot use)", v.ty->name, dst->ty->name);
+		return false;
 	}
 	if (from_fat && !to_fat) {
 		build_store(fb, v.v[0], dst->addr);
@@ -267,22 +261,6 @@ static bool rv_ref(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 	return true;
 }
 
-static Value *agg_field_addr(Fb *fb, PlaceV *dst, uint32_t variant, uint32_t i)
-{
-	if (dst->ty->kind == RT_ARRAY) {
-		Value *opd[2] = { dst->addr, const_int(fb, usize_type(fb), i) };
-		Value *r = ir_build1(&fb->b, OP_MIR_INDEX, ir_type_ptr(fb->m, 0), 2, opd);
-		r->def->rty = dst->ty->elem;
-		return r;
-	}
-	bool multi = dst->ty->has_variants;
-	Value *r = ir_build1(&fb->b, multi ? OP_MIR_VFIELD : OP_MIR_FIELD, ir_type_ptr(fb->m, 0), 1, &dst->addr);
-	r->def->rty = dst->ty;
-	r->def->imm = multi ? variant : i;
-	r->def->imm2 = multi ? i : 0;
-	return r;
-}
-
 static bool rv_aggregate(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 {
 	const char *kind = json_str(jp, rv, "aggregate");
@@ -313,7 +291,7 @@ static bool rv_aggregate(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 		if (!build_operand(fb, jpath_index(fb->a, jpath_field(fb->a, jp, "fields"), (int)i), fj, &v))
 			return false;
 		if (val_kind(v.ty) != VK_ZST)
-			store_val(fb, agg_field_addr(fb, dst, variant, i), v);
+			store_val(fb, field_addr(fb, dst->addr, dst->ty, variant, i), v);
 		i++;
 	}
 	if (dst->ty->kind == RT_ADT && dst->ty->adt_kind == ADT_ENUM) {
