@@ -139,12 +139,6 @@ static bool cast_numeric(Fb *fb, const char *kind, Val v, PlaceV *dst)
 	            : !strcmp(kind, "PointerExposeProvenance") ? OP_MIR_PTR_TO_INT
 	            : OP_MIR_INT_TO_PTR;
 	Value *x = v.v[0];
-	bool wide_int = (x->type->kind == TY_INT && x->type->bits == 128) || (to->kind == TY_INT && to->bits == 128);
-	if (wide_int && (code == OP_MIR_INT_TO_FLOAT || code == OP_MIR_FLOAT_TO_INT) && fb->m->target == TARGET_NVPTX) {
-		fb_error(fb, "`as` between `%s` and `%s` is not supported on the GPU yet (NVPTX has no 128-bit "
-		         "integer/float conversion); convert through u64/i64", v.ty->name, dst->ty->name);
-		return false;
-	}
 	if (x->type != to || code == OP_MIR_INT_CAST)
 		x = convert(fb, code, x, to);
 	build_store(fb, x, dst->addr);

@@ -48,9 +48,17 @@ impl TypeTable {
         for part in components(ty) {
             self.intern(&part);
         }
+        // the field types core's generic ADTs get from their arguments
+        let builtin: Vec<(u32, u32, usize)> = match ty {
+            Ty::Adt(p) => builtin_field_tys(p).into_iter().map(|(v, f, t)| (v, f, self.intern(&t))).collect(),
+            _ => Vec::new(),
+        };
         let i = self.entries.len();
         let layout = primitive_layout(ty);
-        let adt = matches!(ty, Ty::Adt(_)).then(AdtInfo::default);
+        let adt = matches!(ty, Ty::Adt(_)).then(|| AdtInfo {
+            field_tys: builtin.into_iter().map(|(v, f, t)| ((v, f), t)).collect(),
+            ..AdtInfo::default()
+        });
         self.entries.push(TypeEntry { ty: ty.clone(), layout, layout_error: None, adt });
         self.index.insert(name, i);
         i
@@ -223,6 +231,38 @@ fn variant_field_count(layout: Option<&Layout>, kind: AdtKind, v: u32) -> Option
         (None, AdtKind::Enum) if l.single_variant != Some(v) => Some(0),
         _ => Some(l.fields.len()),
     }
+}
+
+/// Field types of `core` ADTs that follow from their generic arguments
+/// (or are fixed), as (variant, field, type): MIR names them only where a
+/// projection or aggregate happens to mention them, but constants such as
+/// `Result::<u8, TryFromIntError>::Err(TryFromIntError(()))` need them.
+/// Variant indices follow adts.rs's BUILTIN table (declaration order).
+fn builtin_field_tys(p: &Path) -> Vec<(u32, u32, Ty)> {
+    let args: Vec<Ty> = p
+        .all_args()
+        .filter_map(|a| match a {
+            GenericArg::Type(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect();
+    let arg = |k: usize| args.get(k).cloned();
+    let unit = Some(Ty::Tuple(Vec::new()));
+    let tys: Vec<(u32, u32, Option<Ty>)> = match p.bare().as_str() {
+        "core::option::Option" => vec![(1, 0, arg(0))],
+        "core::result::Result" => vec![(0, 0, arg(0)), (1, 0, arg(1))],
+        // ControlFlow<B, C = ()>: Continue(C), Break(B)
+        "core::ops::ControlFlow" => vec![(0, 0, arg(1).or(unit)), (1, 0, arg(0))],
+        "core::ops::Bound" => vec![(0, 0, arg(0)), (1, 0, arg(0))],
+        "core::ops::Range" | "core::ops::range::Range" => vec![(0, 0, arg(0)), (0, 1, arg(0))],
+        "core::ops::RangeInclusive" | "core::ops::range::RangeInclusive" => {
+            vec![(0, 0, arg(0)), (0, 1, arg(0)), (0, 2, Some(Ty::Bool))]
+        }
+        "core::num::Wrapping" | "core::num::Saturating" | "core::mem::ManuallyDrop" => vec![(0, 0, arg(0))],
+        "core::num::TryFromIntError" | "core::char::CharTryFromError" => vec![(0, 0, unit)],
+        _ => Vec::new(),
+    };
+    tys.into_iter().filter_map(|(v, f, t)| Some((v, f, t?))).collect()
 }
 
 /// The types a type's entry refers to (they get lower indices).

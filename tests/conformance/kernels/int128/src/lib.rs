@@ -149,6 +149,40 @@ pub fn int128_float_casts(input: &[u64], mut out: DisjointSlice<u64>) {
     put(&mut out, idx, h);
 }
 
+/// 128-bit float conversions at their edges: the limits and one ulp
+/// either side, powers of two around 2^64, halfway cases of the
+/// rounding (ties to even), NaN and infinities.
+#[kernel]
+pub fn int128_float_edges(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    const P64: f64 = 18446744073709551616.0;
+    const P127: f64 = 170141183460469231731687303715884105728.0;
+    let fs: [f64; 16] = [
+        f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 2.0 * P127, P127, -P127,
+        -P127 * (1.0 + f64::EPSILON), 2.0 * P127 * (1.0 - f64::EPSILON / 2.0),
+        P64, P64 + 4096.0, P64 - 1024.0, 0.99, -0.99, -1.5, 1e30, -3.0e38,
+    ];
+    let f = fs[i % 16] * if i >= 16 { f64::from_bits(0x3ff0_0000_0000_0000 + (at(input, i) >> 40)) } else { 1.0 };
+    let g = f as f32;
+    let mut h = mix128(H0, f as u128);
+    h = mix128(h, f as i128 as u128);
+    h = mix128(h, g as u128);
+    h = mix128(h, g as i128 as u128);
+    let k = (i % 128) as u32;
+    let base = 1u128 << k;
+    // halfway between two f32 / f64 values above 2^24 / 2^53
+    let ints: [u128; 8] = [
+        u128::MAX, u128::MAX - (1 << 103), (1 << 127) + (1 << 103), base | (base >> 24),
+        base | (base >> 25), base | (base >> 53) | (base >> 54), base - 1, (base >> 1) | 1 | (base >> 54),
+    ];
+    let a = ints[(i / 128) % 8] ^ (w128(input, i) >> 120);
+    h = mix(h, canon64(a as f64));
+    h = mix(h, canon32(a as f32));
+    h = mix(h, canon64(a as i128 as f64));
+    h = mix(h, canon32(a as i128 as f32));
+    put(&mut out, idx, h);
+}
+
 /// u128 bit counting, rotates, byte swap, bit reversal.
 #[kernel]
 pub fn int128_bits(input: &[u64], mut out: DisjointSlice<u64>) {

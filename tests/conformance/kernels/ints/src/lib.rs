@@ -334,3 +334,26 @@ pub fn ints_isqrt(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, (a as u8).isqrt() as u64);
     put(&mut out, idx, h);
 }
+
+/// isqrt of every width at and around perfect squares (k*k - 1, k*k,
+/// k*k + 2k, the largest below (k+1)^2) and the type's maximum; i64 and
+/// i32 through checked_isqrt.
+#[kernel]
+pub fn ints_isqrt_widths(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let a = at(input, i);
+    let k = a >> (32 + i % 33);
+    let sq = [k * k, (k * k).wrapping_sub(1), k * k + 2 * k, u64::MAX, a][i % 5];
+    let mut h = mix(H0, sq.isqrt());
+    h = mix(h, (sq as u32).isqrt() as u64);
+    h = mix(h, (sq as u16).isqrt() as u64);
+    h = mix(h, (sq as u8).isqrt() as u64);
+    let k2 = ((a as u128) << 64 | at(input, i + 1) as u128) >> (i % 128);
+    let k2 = k2 >> 64 >> (i % 3);
+    let w = [k2 * k2, (k2 * k2).wrapping_sub(1), k2 * k2 + 2 * k2, u128::MAX, (a as u128) << (i % 64)][(i / 5) % 5];
+    let r = w.isqrt();
+    h = mix(mix(h, r as u64), (r >> 64) as u64);
+    h = mix(h, (sq as i64).checked_isqrt().map_or(u64::MAX, |v| v as u64));
+    h = mix(h, (sq as i32).checked_isqrt().map_or(u64::MAX, |v| v as u64));
+    put(&mut out, idx, h);
+}

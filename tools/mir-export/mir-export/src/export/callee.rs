@@ -71,6 +71,13 @@ impl CalleeResolver {
                 return Ok(Resolved::Intrinsic { name: name.to_string(), types, consts: Vec::new() });
             }
         }
+        // core's integer square root (`u64::isqrt`) keeps its bit-by-bit
+        // stages out of line: oxidec computes the same floor(sqrt(n)).
+        if let Some(stages) = int_sqrt_stages(&bare) {
+            if !has_body(&bare) {
+                return Ok(Resolved::Intrinsic { name: "isqrt".to_string(), types: vec![stages], consts: Vec::new() });
+            }
+        }
         let last = path.last_name();
         // GPU primitives (`__oxide_*`) and libdevice math (`__nv_*`): bodyless
         // `extern "C"` functions of oxide-device that oxidec lowers itself.
@@ -161,6 +168,15 @@ const INTRINSIC_ALIASES: &[(&str, &str, Option<&str>)] = &[
 
 /// `atomic_xadd::<u32, u32, core::intrinsics::AtomicOrdering::Relaxed>`:
 /// types go to `types`, the ordering (a const generic) to `consts`.
+/// `core::num::int_sqrt::u64_stages` (rustc 1.95) or
+/// `core::num::imp::int_sqrt::u64_stages` (1.96) → `u64`.
+fn int_sqrt_stages(bare: &str) -> Option<Ty> {
+    let rest = bare.strip_prefix("core::num::")?;
+    let rest = rest.strip_prefix("imp::").unwrap_or(rest);
+    let ty = rest.strip_prefix("int_sqrt::")?.strip_suffix("_stages")?;
+    Ty::primitive(ty).filter(|t| matches!(t, Ty::Int { signed: false, .. }))
+}
+
 fn intrinsic(name: &str, path: &Path) -> Resolved {
     let mut types = Vec::new();
     let mut consts = Vec::new();

@@ -59,7 +59,12 @@ impl<'a> Exporter<'a> {
         if let Some(item) = self.consts.get(name.as_str()) {
             return Some(item.ty.clone());
         }
-        builtin_const(&path.bare()).map(|(t, _)| t)
+        let bare = path.bare();
+        if builtin_table(&bare).is_some() {
+            let pair = Ty::Tuple(vec![Ty::primitive("u8")?, Ty::primitive("u8")?]);
+            return Some(Ty::Array(Box::new(pair), "256".to_string()));
+        }
+        builtin_const(&bare).map(|(t, _)| t)
     }
 
     pub(super) fn const_json(&mut self, c: &Const, ty: &Ty, ctx: Ctx) -> DResult<Json> {
@@ -88,7 +93,7 @@ impl<'a> Exporter<'a> {
             ConstVal::Tuple(items) if items.is_empty() => obj!["kind" => "zst"],
             ConstVal::ZeroSized => obj!["kind" => "zst"],
             ConstVal::Tuple(items) => {
-                let fields = self.field_consts(items.iter(), ctx)?;
+                let (fields, _) = self.field_consts(items.iter(), ctx)?;
                 obj!["kind" => "adt", "variant" => 0, "fields" => fields]
             }
             ConstVal::Array(items) => {
@@ -143,6 +148,9 @@ impl<'a> Exporter<'a> {
                 let (value, item_ty) = (item.value.clone(), item.ty.clone());
                 return self.const_json(&value, &item_ty, ctx);
             }
+            if let Some(bytes) = builtin_table(&path.bare()) {
+                return Ok(obj!["kind" => "bytes", "bytes" => bytes, "relocs" => Json::Arr(vec![])]);
+            }
             if let Some((t, bits)) = builtin_const(&path.bare()) {
                 return Ok(obj!["kind" => "scalar", "bits" => hex_bits(bits, self.size_of(&t).unwrap_or(8))]);
             }
@@ -152,7 +160,13 @@ impl<'a> Exporter<'a> {
         }
         if self.is_variant_path(path, ty) {
             let variant = self.variant_of(ty, path.last_name(), ctx)?;
-            let fields = self.field_consts(fields.iter().map(|f| &f.1), ctx)?;
+            let (fields, tys) = self.field_consts(fields.iter().map(|f| &f.1), ctx)?;
+            // what the literal told about the fields' types, for oxidec
+            // (MIR may never project them)
+            let adt = self.ty(ty, ctx)?;
+            for (f, t) in tys.into_iter().enumerate() {
+                self.types.note_field(adt, variant, f as u32, t);
+            }
             return Ok(obj!["kind" => "adt", "variant" => variant, "fields" => fields]);
         }
         Err(self.err(ctx, format!("constant `{}` has no MIR body in this crate (not supported)", c.text)))
@@ -167,35 +181,45 @@ impl<'a> Exporter<'a> {
 
     /// Fields of an aggregate constant; each must carry its type in its
     /// text (`1_u32`, `true`, `'x'`, `NaN_f32`).
-    fn field_consts<'c>(&mut self, items: impl Iterator<Item = &'c Const>, ctx: Ctx) -> DResult<Vec<Json>> {
+    /// Returns the constants and the indices of their types.
+    fn field_consts<'c>(&mut self, items: impl Iterator<Item = &'c Const>, ctx: Ctx) -> DResult<(Vec<Json>, Vec<usize>)> {
         let mut out = Vec::new();
+        let mut tys = Vec::new();
         for item in items {
             let ty = item
                 .ty
                 .clone()
-                .or_else(|| self.unit_variant_ty(item))
+                .or_else(|| self.ctor_ty(item))
                 .or_else(|| matches!(&item.val, ConstVal::Tuple(v) if v.is_empty()).then(|| Ty::Tuple(Vec::new())))
                 .ok_or_else(|| self.err(ctx, format!("unsupported field `{}` in an aggregate constant", item.text)))?;
-            self.ty(&ty, ctx)?;
+            tys.push(self.ty(&ty, ctx)?);
             out.push(self.const_json(item, &ty, ctx)?);
         }
-        Ok(out)
+        Ok((out, tys))
     }
 
-    /// The type of a field that is a unit enum variant printed by its path
-    /// (`core::cmp::Ordering::Equal` in `Option::<Ordering>::Some(..)`):
-    /// the enum the path's parent names, when that is a known enum with
-    /// such a variant.
-    fn unit_variant_ty(&self, item: &Const) -> Option<Ty> {
+    /// The type of a field that is a constructor printed by its path: an
+    /// enum variant (`core::cmp::Ordering::Equal` in
+    /// `Option::<Ordering>::Some(..)`, `Option::<u8>::Some(1_u8)`): the
+    /// enum the path's parent names, when that is a known enum with such a
+    /// variant; or a tuple or braced struct literal with fields
+    /// (`core::num::TryFromIntError(())`): the struct the path names.
+    fn ctor_ty(&self, item: &Const) -> Option<Ty> {
         let ConstVal::Path { path, fields } = &item.val else { return None };
-        if !fields.is_empty() || path.segments.len() < 2 {
-            return None;
-        }
-        let parent = path.parent();
-        match self.input.adts.lookup(&parent.bare()) {
-            Ok(Some(d)) if d.kind == crate::adts::AdtKind::Enum && d.variants.iter().any(|v| v == path.last_name()) => {
-                Some(Ty::Adt(parent))
+        if path.segments.len() >= 2 {
+            let parent = path.parent();
+            if let Ok(Some(d)) = self.input.adts.lookup(&parent.bare()) {
+                if d.kind == crate::adts::AdtKind::Enum && d.variants.iter().any(|v| v == path.last_name()) {
+                    return Some(Ty::Adt(parent));
+                }
             }
+        }
+        // `Name(..)` / `Name { .. }` with a type-like last segment, not an
+        // enum: a struct literal.
+        let type_like = path.last_name().starts_with(|c: char| c.is_ascii_uppercase());
+        match self.input.adts.lookup(&path.bare()) {
+            Ok(Some(d)) if d.kind == crate::adts::AdtKind::Enum => None,
+            Ok(_) if !fields.is_empty() && type_like => Some(Ty::Adt(path.clone())),
             _ => None,
         }
     }
@@ -316,6 +340,23 @@ fn transmute_bytes(hex: &str, size: u64) -> Option<String> {
 
 /// Associated constants of `core` float types that stay unevaluated in
 /// constant bodies (`const LUT: [f32; 2] = [f32::NAN, 1.0]`).
+/// Constant tables of `core` that inlined code indexes, as the hex of
+/// their bytes: `U8_ISQRT_WITH_REMAINDER: [(u8, u8); 256]` of the integer
+/// square root, entry n = (floor(sqrt(n)), n - floor(sqrt(n))^2).
+fn builtin_table(bare: &str) -> Option<String> {
+    let rest = bare.strip_prefix("core::num::")?;
+    let rest = rest.strip_prefix("imp::").unwrap_or(rest);
+    if rest != "int_sqrt::U8_ISQRT_WITH_REMAINDER" {
+        return None;
+    }
+    let mut out = String::new();
+    for n in 0u32..256 {
+        let s = (0u32..16).take_while(|s| s * s <= n).last().unwrap_or(0);
+        out.push_str(&format!("{:02x}{:02x}", s, n - s * s));
+    }
+    Some(out)
+}
+
 fn builtin_const(bare: &str) -> Option<(Ty, u128)> {
     let (ty, name) = bare.strip_prefix("core::")?.split_once("::<impl ")?;
     let (ty2, name) = name.split_once(">::")?;
