@@ -7,7 +7,8 @@
 # Then the emulator's own tests: tests/emu/kernels.c (hand-written kernels)
 # into build/emu/test_kernels.so, run by tests/emu/test_emu.c.
 # Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on any failure.
-# Environment: CC (cc), CFLAGS (-O2; e.g. "-g -fsanitize=address,undefined"),
+# Environment: B (the build directory, build), CC (cc), CFLAGS (-O2; e.g.
+# "-g -fsanitize=address,undefined"),
 # RUNNER (a command to run the programs under, e.g. "valgrind -q
 # --error-exitcode=99").
 
@@ -15,7 +16,8 @@ cd "$(dirname "$0")/../.." || exit 1
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O2}
 RUNNER=${RUNNER:-}
-OUT=build/emu
+OUT=${B:-build}/emu
+case $OUT in /*) ;; *) OUT=./$OUT ;; esac    # run programs by path
 pass=0
 fail=0
 
@@ -53,7 +55,7 @@ for host in examples/*/host.c; do
 		continue
 	fi
 	# shellcheck disable=SC2086
-	if $limit $RUNNER "./$OUT/$name" "$OUT/$name.so" >"$OUT/$name.log" 2>&1
+	if $limit $RUNNER "$OUT/$name" "$OUT/$name.so" >"$OUT/$name.log" 2>&1
 	then
 		ok "$name (emulated)"
 	else
@@ -68,7 +70,7 @@ if [ -f "$OUT/vecadd.so" ]; then
 	# shellcheck disable=SC2086
 	$CC $CFLAGS -std=c11 -o "$OUT/no_rdynamic" \
 	    examples/vecadd/host.c src/runtime/*.c -ldl -lm &&
-	"./$OUT/no_rdynamic" "$OUT/vecadd.so" >"$OUT/no_rdynamic.log" 2>&1
+	"$OUT/no_rdynamic" "$OUT/vecadd.so" >"$OUT/no_rdynamic.log" 2>&1
 	if [ $? -ne 0 ] && grep -q -- '-rdynamic' "$OUT/no_rdynamic.log"; then
 		ok "a host program without -rdynamic is told to use it"
 	else
@@ -88,7 +90,7 @@ elif ! build "$OUT/test_emu" tests/emu/test_emu.c; then
 	show "$OUT/test_emu.build.log"
 else
 	# shellcheck disable=SC2086
-	$limit $RUNNER "./$OUT/test_emu" "$OUT/test_kernels.so" >"$OUT/test_emu.log" 2>&1
+	$limit $RUNNER "$OUT/test_emu" "$OUT/test_kernels.so" >"$OUT/test_emu.log" 2>&1
 	rc=$?
 	grep -E '^(PASS|FAIL) ' "$OUT/test_emu.log" | sed -e 's/^PASS /PASS emulator: /' -e 's/^FAIL /FAIL emulator: /'
 	p=$(grep -c '^PASS ' "$OUT/test_emu.log")

@@ -4,7 +4,7 @@
 # rustc that is installed (rustup stable 1.95, Debian rustc-web 1.96).
 set -u
 cd "$(dirname "$0")/../.."
-B=build
+B=${B:-build}      # the build directory (make's B)
 PTXAS=${PTXAS:-${CUDA_HOME:-/usr/local/cuda}/bin/ptxas}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
