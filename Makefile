@@ -74,6 +74,8 @@ EXAMPLES = hello_constant vecadd saxpy row_sum warp_reduce math launch_bounds
 # shared memory, atomics, constant memory, printf
 EXAMPLES += reduce_shared histogram transpose stencil2d sgemm printf const_lookup
 EXAMPLES += scale2d
+# segment shuffles, match_all, sync_warp, named barriers; device_assert!
+EXAMPLES += warp_sync device_assert
 EX_OUT = $(B)/examples
 
 .SECONDARY: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).mir.json $(B)/emu/$(e).o)

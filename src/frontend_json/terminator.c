@@ -207,6 +207,7 @@ static const char *const device_prims[] = {
 	"__oxide_nctaid_x", "__oxide_nctaid_y", "__oxide_nctaid_z",
 	"__oxide_barrier_sync", "__oxide_trap",
 	"__oxide_vprintf", "__oxide_dynamic_shared",     /* nvvm.c: lower_runtime_prim */
+	"__oxide_assertfail",
 };
 
 static bool in_table(const char *const *t, size_t n, const char *s)

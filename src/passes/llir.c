@@ -943,6 +943,7 @@ typedef enum {
 	PK_REDUX,     /* (mask, v) -> v: intrinsic (v, mask) */
 	PK_BAR_POPC,  /* (pred u32) -> u32: intrinsic (i32 0, i1) -> i32 */
 	PK_BAR_BOOL,  /* (pred u32) -> u32: intrinsic (i32 0, i1) -> i1 */
+	PK_PAIR0,     /* (mask, v) -> u32: intrinsic -> {i32, i1}, its i32 */
 } PrimKind;
 
 static const struct {
@@ -972,6 +973,10 @@ static const struct {
 	{ "__oxide_vote_ballot", PK_BALLOT, "llvm.nvvm.vote.ballot.sync", 2 },
 	{ "__oxide_match_any_b32", PK_SAME, "llvm.nvvm.match.any.sync.i32", 2 },
 	{ "__oxide_match_any_b64", PK_SAME, "llvm.nvvm.match.any.sync.i64", 2 },
+	/* match.all.sync d|p: d is the mask when all agree, else 0 */
+	{ "__oxide_match_all_b32", PK_PAIR0, "llvm.nvvm.match.all.sync.i32p", 2 },
+	{ "__oxide_match_all_b64", PK_PAIR0, "llvm.nvvm.match.all.sync.i64p", 2 },
+	{ "__oxide_syncwarp", PK_SAME, "llvm.nvvm.bar.warp.sync", 1 },
 	{ "__oxide_redux_add", PK_REDUX, "llvm.nvvm.redux.sync.add", 2 },
 	{ "__oxide_redux_umin", PK_REDUX, "llvm.nvvm.redux.sync.umin", 2 },
 	{ "__oxide_redux_umax", PK_REDUX, "llvm.nvvm.redux.sync.umax", 2 },
@@ -983,6 +988,10 @@ static const struct {
 	{ "__oxide_barrier_popc", PK_BAR_POPC, "llvm.nvvm.barrier.cta.red.popc.aligned.all", 1 },
 	{ "__oxide_barrier_and", PK_BAR_BOOL, "llvm.nvvm.barrier.cta.red.and.aligned.all", 1 },
 	{ "__oxide_barrier_or", PK_BAR_BOOL, "llvm.nvvm.barrier.cta.red.or.aligned.all", 1 },
+	/* (id, threads): barrier.sync / barrier.arrive a, b (not .aligned:
+	 * the lanes of a warp may arrive from different places, sm_70+) */
+	{ "__oxide_barrier_sync_count", PK_SAME, "llvm.nvvm.barrier.cta.sync.count", 2 },
+	{ "__oxide_barrier_arrive_count", PK_SAME, "llvm.nvvm.barrier.cta.arrive.count", 2 },
 };
 
 static int find_prim(const char *sym)
@@ -1030,6 +1039,13 @@ static Value *lower_prim(Lower *l, Op *op)
 		if (prims[i].kind == PK_BAR_POPC)
 			return llvm_intrinsic(l, name, OVL_NONE, rt, 2, args);
 		return int_resize(l, llvm_intrinsic(l, name, OVL_NONE, i1, 2, args), false, rt);
+	}
+	case PK_PAIR0: {
+		Type *rts[2] = { rt, i1 };
+		Op *c = ir_build(&l->b, OP_LLIR_INTRINSIC, 2, rts, op->nopd, op->opd, 0);
+		c->sym = name;
+		c->imm = OVL_NONE;
+		return &c->res[0];
 	}
 	}
 	unreachable();

@@ -3,6 +3,7 @@
  *   mir.device @__oxide_tid_x        ==>  nvvm.tid.x (and the other special registers)
  *   mir.device @__oxide_barrier_sync ==>  nvvm.barrier0 (convergent)
  *   mir.device @__oxide_trap, mir.panic  ==>  nvvm.trap; mir.unreachable
+ *   mir.device @__oxide_assertfail(...)  ==>  mir.call @__assertfail(..., 1); nvvm.trap
  *   mir.device @__nv_sinf(%x)    ==>  nvvm.libdevice @__nv_sinf(%x)   (libdevice math)
  *   mir.device @__oxide_shfl_down(...)  ==>  nvvm.prim @__oxide_shfl_down(...)  (warp, sync,
  *                                    timers: llir.c's prims table)
@@ -122,7 +123,32 @@ static Func *extern_func(Module *m, const char *sym, Type *ret, uint32_t n, Type
 	return f;
 }
 
+/* mir.device @__oxide_assertfail(msg, file, line, func)  ==>
+ *   mir.call @__assertfail(msg, file, line, func, 1 : i64); nvvm.trap
+ * CUDA's device assert (the driver's __assertfail prints the message and
+ * fails the launch with CUDA_ERROR_ASSERT; the trap stops the thread
+ * should it return). Host: mir.call @__oxide_host_assertfail(msg, file,
+ * line, func), which reports and traps itself; the nvvm.trap stays. */
+static Op *build_assertfail(Module *m, Builder *b, Op *op)
+{
+	bool host = m->target == TARGET_HOST;
+	Type *ptr = ir_type_ptr(m, 0), *u32 = ir_type_int(m, 32, false), *i64 = ir_type_int(m, 64, false);
+	Type *ps[5] = { ptr, ptr, u32, ptr, i64 };
+	Value *args[5] = { op->opd[0], op->opd[1], op->opd[2], op->opd[3], NULL };
+	uint32_t n = host ? 4 : 5;
+	if (op->nopd != 4)
+		die("__oxide_assertfail with %u arguments", op->nopd);
+	if (!host)
+		args[4] = ir_build_const(b, OP_MIR_CONST, i64, 1, 0);   /* charSize: bytes */
+	Func *f = extern_func(m, host ? "__oxide_host_assertfail" : "__assertfail", ir_type_void(m), n, ps);
+	Op *c = ir_build(b, OP_MIR_CALL, 0, NULL, n, args, 0);
+	c->sym = f->symbol;
+	ir_build(b, OP_NVVM_TRAP, 0, NULL, 0, NULL, 0);
+	return c;
+}
+
 /* Primitives that are not instructions:
+ *   mir.device @__oxide_assertfail(...)     ==>  build_assertfail above
  *   mir.device @__oxide_vprintf(fmt, args)  ==>  mir.call @vprintf (CUDA's; host: @__oxide_host_vprintf)
  *   mir.device @__oxide_dynamic_shared()    ==>  mir.global_addr @__oxide_dynamic_shared
  *       (extern .shared .align 16 .b8 __oxide_dynamic_shared[]; host: mir.call @__oxide_host_dynamic_shared)
@@ -139,6 +165,8 @@ static bool lower_runtime_prim(Module *m, Op *op)
 		Type *rt = f->ret;
 		n = ir_build(&b, OP_MIR_CALL, op->nres ? 1 : 0, &rt, op->nopd, op->opd, 0);
 		n->sym = f->symbol;
+	} else if (!strcmp(op->sym, "__oxide_assertfail")) {
+		n = build_assertfail(m, &b, op);
 	} else if (!strcmp(op->sym, "__oxide_dynamic_shared")) {
 		if (host) {
 			Func *f = extern_func(m, "__oxide_host_dynamic_shared", ptr, 0, NULL);

@@ -23,20 +23,32 @@
  *   3. else every live thread waits at the barrier: release them all;
  *   4. else the block is done.
  *
- * Warp-level operations (shuffle, vote, match, redux: the
+ * Warp-level operations (shuffle, vote, match, redux, bar.warp.sync: the
  * __oxide_host_shfl_* family below) use the same scheme: the op stores its
  * operand in a slot of the thread's warp (warp = linear thread index / 32)
- * and the fiber waits, like at a barrier, but in a list of its warp. The
- * lane that completes the warp (every lane of the member masks has arrived
- * or returned) gives each waiting lane a copy of all operands, makes them
- * ready (they run before new threads start) and goes on; each lane then
- * computes its own result from its copy. Lanes start in order, so a warp
- * always completes before the block's barrier can release.
+ * and the fiber waits, like at a barrier, in the group of its warp's lanes
+ * that wait with the same member mask: lanes in divergent branches pass
+ * disjoint masks, and each branch's operation completes on its own. The
+ * lane that completes a group (every lane of its member mask has arrived
+ * or returned) gives each lane of the group a copy of all operands, makes
+ * them ready (they run before new threads start) and goes on; each lane
+ * then computes its own result from its copy. Lanes start in order, so a
+ * warp always completes before the block's barrier can release.
+ *
+ * Named barriers (bar.sync / bar.arrive with an id and a thread count)
+ * count warps like the hardware: a warp arrives when every lane of it that
+ * has not returned did, and counts 32 threads. A sync waits in the
+ * barrier's own list; the arrival that completes the count makes them
+ * ready. Barrier 0 without a count (__oxide_host_barrier) is separate. A
+ * block whose threads can only wait at a named barrier that can no longer
+ * complete would hang on a GPU; here its launch fails, saying so.
  *
  * __oxide_host_trap() ends the launch: the trapping fiber switches back to
  * the scheduler for good, the other threads are abandoned (their stacks
  * are freed), and the next synchronizing call reports the trap like the
  * GPU does, as CUDA_ERROR_LAUNCH_FAILED, naming the block and the thread.
+ * A failed device assert (__oxide_host_assertfail) prints CUDA's message
+ * and traps the same way, reported as CUDA_ERROR_ASSERT.
  *
  * Stacks are mmap'd, STACK_BYTES each with a guard page below, registered
  * with valgrind and annotated for AddressSanitizer where those exist. The
@@ -99,14 +111,40 @@ typedef struct {
 	uint32_t wpresent;            /* of the lanes that took part */
 } Fiber;
 
+/* The lanes of a warp waiting at a warp operation with the same member
+ * mask, and the lanes they wait for. */
+typedef struct {
+	uint32_t mask, arrived, need;
+} WarpGroup;
+
 /* One warp's rendezvous for shuffles, votes, match and redux: lanes
- * store their operand and wait until every lane of the member mask that
- * has not returned arrived (see the header). */
+ * store their operand and wait in their group until every lane of the
+ * member mask that has not returned arrived (see the header). A lane
+ * waits in one group at a time, so there are at most 32. */
 typedef struct {
 	uint64_t val[32];
 	Fiber *waiting[32];
-	uint32_t arrived, done, need;
+	WarpGroup group[32];
+	unsigned ngroup;
+	uint32_t done;                /* lanes that returned */
 } Warp;
+
+/* One named barrier of a block (PTX barrier.sync / barrier.arrive a, b):
+ * per warp the lanes that arrived, the warps whose arrival is complete,
+ * the expected count b, and the fibers waiting, in arrival order. */
+typedef struct {
+	uint32_t lanes[32];
+	uint32_t counted;
+	unsigned threads;
+	Fiber **waiting;              /* nthreads entries, made at first use */
+	unsigned nwaiting;
+} NamedBarrier;
+
+enum { NAMED_BARRIERS = 16 };
+
+/* Why a launch stopped early: a trap, a failed assert, or the emulator
+ * found what a GPU leaves undefined or hangs on (trap_why says what). */
+enum { STOP_TRAP = 1, STOP_ASSERT, STOP_ERROR };
 
 /* One launch. The fiber lists hold at most one entry per thread. */
 typedef struct {
@@ -121,11 +159,13 @@ typedef struct {
 	void *sched_fake;
 	const void *sched_bottom;
 	size_t sched_size;
-	int trapped, failed;
+	int trapped, failed;          /* trapped: a STOP_* */
 	OxDim3 trap_block, trap_thread;
+	char trap_why[256];           /* STOP_ERROR: what went wrong */
 	Warp *warps;                  /* per warp of the block */
 	unsigned nwarps;
 	unsigned bar_count, bar_result, bar_live;  /* bar.red: true preds */
+	NamedBarrier named[NAMED_BARRIERS];
 } Launch;
 
 /* The special registers of the running thread. */
@@ -137,10 +177,10 @@ static const Where lone = {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}};
 static _Thread_local Where here = {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}};
 static _Thread_local Launch *running;
 
-/* A trap waiting for the next synchronizing call. */
+/* A trap waiting for the next synchronizing call (pending: a STOP_*). */
 static struct {
 	int pending;
-	char kernel[128], path[512];
+	char kernel[128], path[512], why[256];
 	OxDim3 block, thread;
 } trap;
 
@@ -292,6 +332,37 @@ static Fiber *pick_fiber(Launch *l)
 	return l->ready[l->ready_at++];
 }
 
+static void named_reset(NamedBarrier *nb)
+{
+	memset(nb->lanes, 0, sizeof nb->lanes);
+	nb->counted = 0;
+	nb->threads = 0;
+	nb->nwaiting = 0;
+}
+
+/* Nothing can run, yet threads wait at a named barrier: a GPU would hang.
+ * Fails the launch, naming the barrier; 0 when nothing waits. */
+static int named_hang(Launch *l)
+{
+	for (unsigned id = 0; id < NAMED_BARRIERS; id++) {
+		NamedBarrier *nb = &l->named[id];
+
+		if (nb->nwaiting == 0)
+			continue;
+		l->trapped = STOP_ERROR;
+		l->trap_block = here.ctaid;
+		l->trap_thread = nb->waiting[0]->tid;
+		snprintf(l->trap_why, sizeof l->trap_why, "it would hang on a "
+		         "GPU: %u threads wait forever at named barrier %u, "
+		         "which %u warps (%u threads) reached of the %u threads "
+		         "it waits for",
+		         nb->nwaiting, id, (unsigned)__builtin_popcount(nb->counted),
+		         32 * (unsigned)__builtin_popcount(nb->counted), nb->threads);
+		return -1;
+	}
+	return 0;
+}
+
 /* 0 when every thread of the block returned. */
 static int run_block(Launch *l)
 {
@@ -301,11 +372,15 @@ static int run_block(Launch *l)
 	l->nready = l->ready_at = 0;
 	l->bar_count = 0;
 	memset(l->warps, 0, l->nwarps * sizeof *l->warps);
+	for (unsigned id = 0; id < NAMED_BARRIERS; id++)
+		named_reset(&l->named[id]);
 	while ((f = pick_fiber(l)) != NULL) {
 		resume(l, f);
 		if (l->trapped)
 			return -1;
 	}
+	if (named_hang(l) != 0)
+		return -1;
 	return l->failed ? -1 : 0;
 }
 
@@ -352,13 +427,16 @@ static void end_launch(Launch *l, const OxFunc *f)
 		free_fiber(l->all[i]);
 	free(l->all);
 	free(l->warps);
+	for (unsigned id = 0; id < NAMED_BARRIERS; id++)
+		free(l->named[id].waiting);
 	running = NULL;
 	here = lone;
 	if (!l->trapped)
 		return;
-	trap.pending = 1;
+	trap.pending = l->trapped;
 	snprintf(trap.kernel, sizeof trap.kernel, "%s", f->name);
 	snprintf(trap.path, sizeof trap.path, "%s", f->path);
+	snprintf(trap.why, sizeof trap.why, "%s", l->trap_why);
 	trap.block = l->trap_block;
 	trap.thread = l->trap_thread;
 }
@@ -407,9 +485,33 @@ int oxemu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, void **args)
 
 int oxemu_synchronize(const char *call, const char *what)
 {
-	if (!trap.pending)
+	int kind = trap.pending;
+
+	if (!kind)
 		return 0;
 	trap.pending = 0;
+	if (kind == STOP_ASSERT) {
+		oxrt_set_error(OXEMU_ASSERT, "%s(%s): CUDA_ERROR_ASSERT (emulated: "
+		               "device-side assert failed in block (%u,%u,%u) "
+		               "thread (%u,%u,%u))", call, what, trap.block.x,
+		               trap.block.y, trap.block.z, trap.thread.x,
+		               trap.thread.y, trap.thread.z);
+		oxrt_append_error("\n  kernel %s in %s: a device_assert! failed "
+		                  "(its message is on stderr); on a GPU the CUDA "
+		                  "context would now be unusable", trap.kernel,
+		                  trap.path);
+		return -1;
+	}
+	if (kind == STOP_ERROR) {
+		oxrt_set_error(OXEMU_LAUNCH_FAILED, "%s(%s): "
+		               "CUDA_ERROR_LAUNCH_FAILED (emulated: stopped in "
+		               "block (%u,%u,%u) thread (%u,%u,%u))", call, what,
+		               trap.block.x, trap.block.y, trap.block.z,
+		               trap.thread.x, trap.thread.y, trap.thread.z);
+		oxrt_append_error("\n  kernel %s in %s: %s", trap.kernel,
+		                  trap.path, trap.why);
+		return -1;
+	}
 	oxrt_set_error(OXEMU_LAUNCH_FAILED, "%s(%s): CUDA_ERROR_LAUNCH_FAILED "
 	               "(emulated: kernel trapped in block (%u,%u,%u) thread "
 	               "(%u,%u,%u))", call, what, trap.block.x, trap.block.y,
@@ -450,7 +552,8 @@ void __oxide_host_barrier(void)
 	to_scheduler(l, f, 0);
 }
 
-_Noreturn void __oxide_host_trap(void)
+/* Ends the launch from the running thread (kind: a STOP_*). */
+_Noreturn static void stop_launch(int kind)
 {
 	Launch *l = running;
 
@@ -460,11 +563,28 @@ _Noreturn void __oxide_host_trap(void)
 		      "ox_launch) trapped: a Rust panic\n", stderr);
 		abort();
 	}
-	l->trapped = 1;
+	l->trapped = kind;
 	l->trap_block = here.ctaid;
 	l->trap_thread = here.tid;
 	to_scheduler(l, l->cur, 1);
 	abort();                      /* never resumed */
+}
+
+_Noreturn void __oxide_host_trap(void)
+{
+	stop_launch(STOP_TRAP);
+}
+
+/* CUDA's __assertfail: the driver's message, then the launch stops. */
+_Noreturn void __oxide_host_assertfail(const char *msg, const char *file,
+                                       unsigned line, const char *func)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] "
+	        "Assertion `%s` failed.\n", file, line, func, here.ctaid.x,
+	        here.ctaid.y, here.ctaid.z, here.tid.x, here.tid.y, here.tid.z,
+	        msg);
+	stop_launch(STOP_ASSERT);
 }
 
 /* ------------------------------------ warp operations, sync, timers */
@@ -492,11 +612,11 @@ static void make_ready(Launch *l, Fiber *g)
 	l->ready[l->nready++] = g;
 }
 
-/* Every waiting lane gets a copy of the operands; all but self (the
- * running fiber, or NULL) become ready. */
-static void warp_release(Launch *l, Warp *wp, Fiber *self)
+/* Every lane of group gi gets a copy of the operands; all but self (the
+ * running fiber, or NULL) become ready. The group ends. */
+static void warp_release(Launch *l, Warp *wp, unsigned gi, Fiber *self)
 {
-	uint32_t present = wp->arrived;
+	uint32_t present = wp->group[gi].arrived;
 
 	for (unsigned i = 0; i < 32; i++) {
 		Fiber *g = wp->waiting[i];
@@ -509,23 +629,33 @@ static void warp_release(Launch *l, Warp *wp, Fiber *self)
 		if (g != self)
 			make_ready(l, g);
 	}
-	wp->arrived = 0;
-	wp->need = 0;
+	wp->group[gi] = wp->group[--wp->ngroup];
 }
 
-static int warp_complete(const Warp *wp)
+static int warp_complete(const Warp *wp, const WarpGroup *g)
 {
-	return wp->arrived != 0 && ((wp->arrived | wp->done) & wp->need) == wp->need;
+	return g->arrived != 0 && ((g->arrived | wp->done) & g->need) == g->need;
 }
 
-/* A thread returned: its lane no longer holds a warp operation up. */
+static int named_warp_arrived(Launch *l, NamedBarrier *nb, unsigned w,
+                              Fiber *self);
+
+/* A thread returned: its lane no longer holds a warp operation up, nor
+ * its warp's arrival at a named barrier. */
 static void warp_returned(Launch *l, unsigned lin)
 {
 	Warp *wp = &l->warps[lin / 32];
+	unsigned gi = 0;
 
 	wp->done |= 1u << (lin % 32);
-	if (warp_complete(wp))
-		warp_release(l, wp, NULL);
+	while (gi < wp->ngroup)
+		if (warp_complete(wp, &wp->group[gi]))
+			warp_release(l, wp, gi, NULL);   /* moves the last to gi */
+		else
+			gi++;
+	for (unsigned id = 0; id < NAMED_BARRIERS; id++)
+		if (l->named[id].lanes[lin / 32] != 0)
+			named_warp_arrived(l, &l->named[id], lin / 32, NULL);
 }
 
 /* The rendezvous: returns every lane's operand (indexed by lane) and, in
@@ -536,7 +666,8 @@ static const uint64_t *warp_exchange(uint32_t mask, uint64_t v, uint32_t *presen
 	Launch *l = running;
 	Fiber *f;
 	Warp *wp;
-	unsigned lane;
+	WarpGroup *g;
+	unsigned lane, gi;
 
 	if (l == NULL) {              /* a kernel called directly: one lane */
 		lone_val[0] = v;
@@ -546,12 +677,20 @@ static const uint64_t *warp_exchange(uint32_t mask, uint64_t v, uint32_t *presen
 	f = l->cur;
 	lane = f->lin % 32;
 	wp = &l->warps[f->lin / 32];
+	for (gi = 0; gi < wp->ngroup && wp->group[gi].mask != mask; gi++)
+		;
+	g = &wp->group[gi];
+	if (gi == wp->ngroup) {
+		wp->ngroup++;
+		g->mask = mask;
+		g->arrived = g->need = 0;
+	}
 	wp->val[lane] = v;
 	wp->waiting[lane] = f;
-	wp->arrived |= 1u << lane;
-	wp->need |= (mask | 1u << lane) & warp_lanes(l, f->lin / 32);
-	if (warp_complete(wp))
-		warp_release(l, wp, f);
+	g->arrived |= 1u << lane;
+	g->need |= (mask | 1u << lane) & warp_lanes(l, f->lin / 32);
+	if (warp_complete(wp, g))
+		warp_release(l, wp, gi, f);
 	else
 		to_scheduler(l, f, 0);
 	*present = f->wpresent;
@@ -584,7 +723,8 @@ unsigned __oxide_host_activemask(void)
 }
 
 /* shfl.sync's lane selection (PTX ISA, "shfl.sync"): c packs the segment
- * mask (bits 8..12) and the clamp lane (bits 0..4). */
+ * mask (bits 8..12) and the clamp lane (bits 0..4); only the low 5 bits of
+ * b count. Segments of width w: c = (32 - w) << 8 | clamp. */
 enum { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
 
 static unsigned shfl(int mode, uint32_t mask, unsigned v, unsigned b, unsigned c)
@@ -592,6 +732,8 @@ static unsigned shfl(int mode, uint32_t mask, unsigned v, unsigned b, unsigned c
 	uint32_t present;
 	const uint64_t *val = warp_exchange(mask, v, &present);
 	unsigned lane = my_lane(), seg = c >> 8 & 0x1f, clamp = c & 0x1f;
+
+	b &= 0x1f;
 	unsigned min_lane = lane & seg, max_lane = min_lane | (clamp & ~seg);
 	unsigned j;
 	int ok;
@@ -614,7 +756,7 @@ static unsigned shfl(int mode, uint32_t mask, unsigned v, unsigned b, unsigned c
 		ok = j <= max_lane;
 		break;
 	}
-	if (!ok || j >= 32 || !(present >> j & 1))
+	if (!ok || !(present >> j & 1))
 		return v;             /* out of range: the lane's own value */
 	return (unsigned)val[j];
 }
@@ -666,6 +808,29 @@ static unsigned match_any(uint32_t mask, uint64_t v)
 
 unsigned __oxide_host_match_any_b32(unsigned mask, unsigned v) { return match_any(mask, v); }
 unsigned __oxide_host_match_any_b64(unsigned mask, unsigned long long v) { return match_any(mask, v); }
+
+/* match.all.sync's d: the lanes that took part when all have v, else 0 */
+static unsigned match_all(uint32_t mask, uint64_t v)
+{
+	uint32_t present;
+	const uint64_t *val = warp_exchange(mask, v, &present);
+
+	for (unsigned i = 0; i < 32; i++)
+		if ((present >> i & 1) && val[i] != v)
+			return 0;
+	return present;
+}
+
+unsigned __oxide_host_match_all_b32(unsigned mask, unsigned v) { return match_all(mask, v); }
+unsigned __oxide_host_match_all_b64(unsigned mask, unsigned long long v) { return match_all(mask, v); }
+
+/* bar.warp.sync: a rendezvous of the lanes of mask, exchanging nothing */
+void __oxide_host_syncwarp(unsigned mask)
+{
+	uint32_t present;
+
+	(void)warp_exchange(mask, 0, &present);
+}
 
 enum { RED_ADD, RED_UMIN, RED_UMAX, RED_MIN, RED_MAX, RED_AND, RED_OR, RED_XOR };
 
@@ -735,6 +900,74 @@ unsigned __oxide_host_barrier_or(unsigned pred)
 {
 	return __oxide_host_barrier_popc(pred) != 0;
 }
+
+/* The barrier completes: every waiting fiber but self (the running one,
+ * or NULL) becomes ready, in arrival order, and it starts over. */
+static void named_release(Launch *l, NamedBarrier *nb, Fiber *self)
+{
+	for (unsigned i = 0; i < nb->nwaiting; i++)
+		if (nb->waiting[i] != self)
+			make_ready(l, nb->waiting[i]);
+	named_reset(nb);
+}
+
+/* Counts warp w once every lane of it that has not returned arrived;
+ * releases the barrier when the count is reached. 1 when it released. */
+static int named_warp_arrived(Launch *l, NamedBarrier *nb, unsigned w,
+                              Fiber *self)
+{
+	uint32_t all = warp_lanes(l, w);
+
+	if ((nb->counted >> w & 1) || ((nb->lanes[w] | l->warps[w].done) & all) != all)
+		return 0;
+	nb->counted |= 1u << w;
+	if (32u * (unsigned)__builtin_popcount(nb->counted) < nb->threads)
+		return 0;
+	named_release(l, nb, self);
+	return 1;
+}
+
+/* barrier.sync / barrier.arrive id, threads: the running thread arrives,
+ * and with wait, waits until the barrier completes. */
+static void named_barrier(unsigned id, unsigned threads, int wait)
+{
+	Launch *l = running;
+	NamedBarrier *nb;
+	Fiber *f;
+	unsigned w;
+
+	if (l == NULL)                /* a kernel called directly: one thread */
+		return;
+	f = l->cur;
+	if (id >= NAMED_BARRIERS || threads == 0 || threads % 32 != 0 ||
+	    threads > 32 * l->nwarps) {
+		snprintf(l->trap_why, sizeof l->trap_why, "barrier_%s(%u, %u) "
+		         "is undefined on a GPU: the id must be below 16 and the "
+		         "thread count a nonzero multiple of 32, at most 32 times "
+		         "the block's %u warps", wait ? "sync" : "arrive", id,
+		         threads, l->nwarps);
+		stop_launch(STOP_ERROR);
+	}
+	nb = &l->named[id];
+	if (nb->waiting == NULL) {
+		nb->waiting = calloc(l->nthreads, sizeof *nb->waiting);
+		if (nb->waiting == NULL) {
+			snprintf(l->trap_why, sizeof l->trap_why, "no memory "
+			         "for the emulation of named barrier %u", id);
+			stop_launch(STOP_ERROR);
+		}
+	}
+	w = f->lin / 32;
+	nb->threads = threads;
+	nb->lanes[w] |= 1u << (f->lin % 32);
+	if (wait)
+		nb->waiting[nb->nwaiting++] = f;
+	if (!named_warp_arrived(l, nb, w, f) && wait)
+		to_scheduler(l, f, 0);
+}
+
+void __oxide_host_barrier_sync_count(unsigned id, unsigned threads) { named_barrier(id, threads, 1); }
+void __oxide_host_barrier_arrive_count(unsigned id, unsigned threads) { named_barrier(id, threads, 0); }
 
 /* One thread runs at a time: fences order nothing more. */
 void __oxide_host_fence_block(void) {}

@@ -21,6 +21,7 @@ enum {
 	OXEMU_OUT_OF_MEMORY = 2,
 	OXEMU_INVALID_IMAGE = 200,
 	OXEMU_NOT_FOUND = 500,
+	OXEMU_ASSERT = 710,
 	OXEMU_LAUNCH_FAILED = 719,
 };
 
@@ -38,8 +39,9 @@ int oxemu_module_load(OxModule *m, const char *path);
 void oxemu_module_unload(OxModule *m);
 int oxemu_function(OxFunc *f, const OxModule *m, const char *name);
 
-/* oxemu.c: launches run the whole grid before they return; a trap is
- * reported once, by the next oxemu_synchronize (what: for the message). */
+/* oxemu.c: launches run the whole grid before they return; a trap (a
+ * failed device assert, a block that would hang) is reported once, by the
+ * next oxemu_synchronize (what: for the message). */
 int oxemu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, void **args);
 int oxemu_synchronize(const char *call, const char *what);
 
@@ -81,6 +83,10 @@ unsigned __oxide_host_nctaid_y(void);
 unsigned __oxide_host_nctaid_z(void);
 void __oxide_host_barrier(void);
 _Noreturn void __oxide_host_trap(void);
+/* CUDA's __assertfail (device_assert!): prints CUDA's message and traps;
+ * the launch fails with CUDA_ERROR_ASSERT */
+_Noreturn void __oxide_host_assertfail(const char *msg, const char *file,
+                                       unsigned line, const char *func);
 
 /* oxemu.c: warp operations (a rendezvous of the warp's lanes, like a
  * barrier), barriers with a reduction, fences (no-ops), timers (host
@@ -99,6 +105,9 @@ unsigned __oxide_host_vote_any(unsigned mask, unsigned pred);
 unsigned __oxide_host_vote_ballot(unsigned mask, unsigned pred);
 unsigned __oxide_host_match_any_b32(unsigned mask, unsigned v);
 unsigned __oxide_host_match_any_b64(unsigned mask, unsigned long long v);
+unsigned __oxide_host_match_all_b32(unsigned mask, unsigned v);
+unsigned __oxide_host_match_all_b64(unsigned mask, unsigned long long v);
+void __oxide_host_syncwarp(unsigned mask);
 unsigned __oxide_host_redux_add(unsigned mask, unsigned v);
 unsigned __oxide_host_redux_umin(unsigned mask, unsigned v);
 unsigned __oxide_host_redux_umax(unsigned mask, unsigned v);
@@ -110,6 +119,11 @@ unsigned __oxide_host_redux_xor(unsigned mask, unsigned v);
 unsigned __oxide_host_barrier_popc(unsigned pred);
 unsigned __oxide_host_barrier_and(unsigned pred);
 unsigned __oxide_host_barrier_or(unsigned pred);
+/* barrier.sync / barrier.arrive id, threads (named barriers, counted by
+ * warps); a bad id or count, or a barrier that cannot complete, fails the
+ * launch */
+void __oxide_host_barrier_sync_count(unsigned id, unsigned threads);
+void __oxide_host_barrier_arrive_count(unsigned id, unsigned threads);
 void __oxide_host_fence_block(void);
 void __oxide_host_fence_device(void);
 void __oxide_host_fence_system(void);

@@ -26,9 +26,9 @@ pub mod thread;
 
 /// libdevice math (`use oxide_device::math::Float;` then `x.sin()`).
 pub mod math;
-/// Warp shuffles, votes, match, reductions, lane and warp ids.
+/// Warp barriers, shuffles, votes, match, reductions, lane and warp ids.
 pub mod warp;
-/// Barriers with reductions, fences, clocks, nanosleep, trap.
+/// Barriers with reductions, named barriers, fences, clocks, nanosleep, trap.
 pub mod sync;
 
 mod disjoint;
@@ -38,6 +38,8 @@ pub mod atomic;
 pub mod memory;
 pub use memory::{dynamic_shared, Constant, Shared};
 pub mod printf;
+/// `device_assert!`: CUDA's device-side assert with the Rust source location.
+pub mod assert;
 
 pub use thread::{ThreadIndex, ThreadIndex2D};
 
@@ -79,5 +81,5 @@ pub fn sync_threads() {
 pub mod prelude {
     pub use crate::thread;
     pub use crate::{kernel, sync_threads, DisjointSlice, DisjointSlice2D, ThreadIndex, ThreadIndex2D};
-    pub use crate::{dynamic_shared, gpu_printf, shared_array, Constant, Shared};
+    pub use crate::{device_assert, dynamic_shared, gpu_printf, shared_array, Constant, Shared};
 }

@@ -1,11 +1,13 @@
-//! Block barriers with a reduction, memory fences, clocks, sleeping and
-//! trapping.
+//! Block barriers with a reduction, named barriers with a thread count,
+//! memory fences, clocks, sleeping and trapping.
 
 mod ffi {
     extern "C" {
         pub fn __oxide_barrier_popc(pred: u32) -> u32;
         pub fn __oxide_barrier_and(pred: u32) -> u32;
         pub fn __oxide_barrier_or(pred: u32) -> u32;
+        pub fn __oxide_barrier_sync_count(id: u32, threads: u32);
+        pub fn __oxide_barrier_arrive_count(id: u32, threads: u32);
         pub fn __oxide_fence_block();
         pub fn __oxide_fence_device();
         pub fn __oxide_fence_system();
@@ -40,6 +42,49 @@ pub fn sync_threads_and(pred: bool) -> bool {
 pub fn sync_threads_or(pred: bool) -> bool {
     // SAFETY: as `sync_threads_count`.
     unsafe { ffi::__oxide_barrier_or(pred as u32) != 0 }
+}
+
+/// Named barriers: the 16 hardware barriers of a block (ids 0..16).
+pub const BARRIER_COUNT: u32 = 16;
+
+/// Waits at barrier `id` until `threads` threads of the block have arrived
+/// at it (PTX `barrier.sync id, threads`; CUDA's named barriers, as in
+/// producer/consumer warp specialisation). The barrier then resets, so
+/// the same id can be used again at once.
+///
+/// Threads arrive by warps: the hardware counts a warp as 32 threads when
+/// all its lanes that have not exited arrived, so call it from every lane
+/// of each participating warp. [`sync_threads`](crate::sync_threads) is
+/// barrier 0 for the whole block; give partial-block barriers other ids.
+///
+/// # Safety
+///
+/// `id < 16`; `threads` is a nonzero multiple of 32, at most the block
+/// size rounded up to whole warps, and the same in every thread that
+/// arrives at barrier `id` in this phase; exactly `threads / 32` warps
+/// arrive (by `barrier_sync` or [`barrier_arrive`]) before any of them
+/// uses the barrier again. Otherwise the block hangs or the behaviour is
+/// undefined; the emulator reports a barrier that can never complete as a
+/// failed launch.
+#[inline(always)]
+pub unsafe fn barrier_sync(id: u32, threads: u32) {
+    // SAFETY: the caller's contract above.
+    unsafe { ffi::__oxide_barrier_sync_count(id, threads) }
+}
+
+/// Arrives at barrier `id` without waiting (PTX `barrier.arrive id,
+/// threads`): the producer's side of a producer/consumer pair whose
+/// consumers wait with [`barrier_sync`]`(id, threads)`; `threads` counts
+/// both. Memory writes before the arrival are visible to the threads that
+/// the barrier releases.
+///
+/// # Safety
+///
+/// As [`barrier_sync`].
+#[inline(always)]
+pub unsafe fn barrier_arrive(id: u32, threads: u32) {
+    // SAFETY: the caller's contract, as `barrier_sync`.
+    unsafe { ffi::__oxide_barrier_arrive_count(id, threads) }
 }
 
 /// Orders this thread's memory accesses as seen by the threads of its

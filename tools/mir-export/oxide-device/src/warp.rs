@@ -1,12 +1,13 @@
-//! Warp-level primitives: lane and warp ids, shuffles, votes, match and
-//! reductions (PTX `shfl.sync`, `vote.sync`, `match.any.sync`,
-//! `redux.sync`).
+//! Warp-level primitives: lane and warp ids, warp barriers, shuffles,
+//! votes, match and reductions (PTX `bar.warp.sync`, `shfl.sync`,
+//! `vote.sync`, `match.{any,all}.sync`, `redux.sync`).
 //!
 //! A warp is 32 consecutive threads of a block (by linear thread index).
 //! Every `*_sync` operation takes a member mask: the lanes that take part,
 //! all of which must execute the same operation (convergence); a lane not
 //! in the mask must not call it. [`FULL_MASK`] names the whole warp. The
-//! shuffles here use the whole warp as one segment (CUDA's `width = 32`).
+//! [`Shuffle`] methods use the whole warp as one segment (CUDA's `width =
+//! 32`); their `_width` forms split it into segments of `width` lanes.
 //!
 //! ```ignore
 //! use oxide_device::warp::{self, Shuffle, FULL_MASK};
@@ -20,7 +21,7 @@
 //! ```
 //!
 //! Hardware: shuffles and votes need sm_30+ (`.sync` forms sm_70+ in
-//! practice, PTX 6.0), `match_any_*` sm_70+, the `reduce_*` functions
+//! practice, PTX 6.0), `match_*` sm_70+, the `reduce_*` functions
 //! (`redux.sync`) sm_80+.
 
 /// The primitives, as oxidec knows them (docs/oxide-mir-format.md).
@@ -39,6 +40,9 @@ mod ffi {
         pub fn __oxide_vote_ballot(mask: u32, pred: u32) -> u32;
         pub fn __oxide_match_any_b32(mask: u32, v: u32) -> u32;
         pub fn __oxide_match_any_b64(mask: u32, v: u64) -> u32;
+        pub fn __oxide_match_all_b32(mask: u32, v: u32) -> u32;
+        pub fn __oxide_match_all_b64(mask: u32, v: u64) -> u32;
+        pub fn __oxide_syncwarp(mask: u32);
         pub fn __oxide_redux_add(mask: u32, v: u32) -> u32;
         pub fn __oxide_redux_umin(mask: u32, v: u32) -> u32;
         pub fn __oxide_redux_umax(mask: u32, v: u32) -> u32;
@@ -60,6 +64,14 @@ pub const WARP_SIZE: u32 = 32;
 /// (idx, down, xor) or at lane 0 (up).
 const CLAMP_HIGH: u32 = 0x1f;
 const CLAMP_LOW: u32 = 0;
+
+/// shfl.sync's `c` operand for segments of `width` lanes (what CUDA's
+/// `__shfl*_sync(..., width)` passes): the segment mask `32 - width` in
+/// bits 8-12, the clamp lane in bits 0-4.
+#[inline(always)]
+const fn segments(width: u32, clamp: u32) -> u32 {
+    WARP_SIZE.wrapping_sub(width) << 8 | clamp
+}
 
 /// This thread's lane in its warp, 0..32 (`%laneid`).
 #[inline(always)]
@@ -88,6 +100,16 @@ pub fn sm_id() -> u32 {
 pub fn active_mask() -> u32 {
     // SAFETY: no preconditions.
     unsafe { ffi::__oxide_activemask() }
+}
+
+/// Waits until every lane of `mask` has reached a `sync_warp(mask)`, and
+/// orders their memory accesses before it with those after it
+/// (`bar.warp.sync`; CUDA `__syncwarp`). The lanes may reach it from
+/// different places (sm_70+); the calling lane must be in `mask`.
+#[inline(always)]
+pub fn sync_warp(mask: u32) {
+    // SAFETY: the lanes of `mask` call it (convergence requirement above).
+    unsafe { ffi::__oxide_syncwarp(mask) }
 }
 
 /// Whether `pred` holds in every lane of `mask` (`vote.sync.all`).
@@ -128,6 +150,24 @@ pub fn match_any_sync_u64(mask: u32, v: u64) -> u32 {
     unsafe { ffi::__oxide_match_any_b64(mask, v) }
 }
 
+/// `Some(mask)` when every lane of `mask` has the same `v`, else `None`
+/// (`match.all.sync.b32`, sm_70+; CUDA `__match_all_sync`).
+#[inline(always)]
+pub fn match_all_sync_u32(mask: u32, v: u32) -> Option<u32> {
+    // SAFETY: as `all_sync`.
+    let d = unsafe { ffi::__oxide_match_all_b32(mask, v) };
+    if d != 0 { Some(d) } else { None }
+}
+
+/// `Some(mask)` when every lane of `mask` has the same `v`, else `None`
+/// (`match.all.sync.b64`, sm_70+).
+#[inline(always)]
+pub fn match_all_sync_u64(mask: u32, v: u64) -> Option<u32> {
+    // SAFETY: as `all_sync`.
+    let d = unsafe { ffi::__oxide_match_all_b64(mask, v) };
+    if d != 0 { Some(d) } else { None }
+}
+
 macro_rules! redux {
     ($($(#[$doc:meta])* $name:ident($t:ty) => $sym:ident;)*) => {$(
         $(#[$doc])*
@@ -160,12 +200,19 @@ redux! {
 }
 
 /// Warp shuffles (`shfl.sync`) of 32- and 64-bit values; a 64-bit value
-/// moves as two 32-bit shuffles. A lane reading from a lane outside the
-/// warp (or, for `shfl_up`/`shfl_down`, past its end) gets its own value.
-/// Every lane of `mask` must call the same shuffle; the source lane must be
-/// in `mask`.
+/// moves as two 32-bit shuffles. Every lane of `mask` must call the same
+/// shuffle, and the lane it reads from must be in `mask`. Lane numbers and
+/// offsets are taken modulo 32 (the hardware reads their low 5 bits).
+///
+/// The `_width` forms split the warp into segments of `width` consecutive
+/// lanes (CUDA's `width` argument): `width` is a power of two from 1 to 32,
+/// the same in every lane; lane numbers are then relative to the segment.
+/// A lane whose source falls outside its segment gets its own value (for
+/// `shfl_xor_width`, only past the segment's end: an earlier segment can be
+/// read, as in CUDA).
 pub trait Shuffle: Copy {
-    /// The value of lane `src_lane` (`shfl.sync.idx`; CUDA `__shfl_sync`).
+    /// The value of lane `src_lane % 32` (`shfl.sync.idx`; CUDA
+    /// `__shfl_sync`).
     fn shfl(self, mask: u32, src_lane: u32) -> Self;
     /// The value of lane `lane_id() - delta`, or this lane's own when that is
     /// below 0 (`shfl.sync.up`; CUDA `__shfl_up_sync`).
@@ -176,6 +223,18 @@ pub trait Shuffle: Copy {
     /// The value of lane `lane_id() ^ lane_mask` (`shfl.sync.bfly`; CUDA
     /// `__shfl_xor_sync`).
     fn shfl_xor(self, mask: u32, lane_mask: u32) -> Self;
+    /// The value of lane `src_lane % width` of this lane's segment (CUDA
+    /// `__shfl_sync(mask, v, src_lane, width)`).
+    fn shfl_width(self, mask: u32, src_lane: u32, width: u32) -> Self;
+    /// The value of lane `lane_id() - delta` when that is in this lane's
+    /// segment, else this lane's own (CUDA `__shfl_up_sync` with `width`).
+    fn shfl_up_width(self, mask: u32, delta: u32, width: u32) -> Self;
+    /// The value of lane `lane_id() + delta` when that is in this lane's
+    /// segment, else this lane's own (CUDA `__shfl_down_sync` with `width`).
+    fn shfl_down_width(self, mask: u32, delta: u32, width: u32) -> Self;
+    /// The value of lane `lane_id() ^ lane_mask` unless that is in a later
+    /// segment, else this lane's own (CUDA `__shfl_xor_sync` with `width`).
+    fn shfl_xor_width(self, mask: u32, lane_mask: u32, width: u32) -> Self;
 }
 
 macro_rules! shuffle32 {
@@ -198,6 +257,26 @@ macro_rules! shuffle32 {
             fn shfl_xor(self, mask: u32, lane_mask: u32) -> $t {
                 $from(unsafe { ffi::__oxide_shfl_bfly(mask, $to(self), lane_mask, CLAMP_HIGH) })
             }
+            #[inline(always)]
+            fn shfl_width(self, mask: u32, src_lane: u32, width: u32) -> $t {
+                let c = segments(width, CLAMP_HIGH);
+                $from(unsafe { ffi::__oxide_shfl_idx(mask, $to(self), src_lane, c) })
+            }
+            #[inline(always)]
+            fn shfl_up_width(self, mask: u32, delta: u32, width: u32) -> $t {
+                let c = segments(width, CLAMP_LOW);
+                $from(unsafe { ffi::__oxide_shfl_up(mask, $to(self), delta, c) })
+            }
+            #[inline(always)]
+            fn shfl_down_width(self, mask: u32, delta: u32, width: u32) -> $t {
+                let c = segments(width, CLAMP_HIGH);
+                $from(unsafe { ffi::__oxide_shfl_down(mask, $to(self), delta, c) })
+            }
+            #[inline(always)]
+            fn shfl_xor_width(self, mask: u32, lane_mask: u32, width: u32) -> $t {
+                let c = segments(width, CLAMP_HIGH);
+                $from(unsafe { ffi::__oxide_shfl_bfly(mask, $to(self), lane_mask, c) })
+            }
         }
     };
 }
@@ -206,36 +285,50 @@ shuffle32!(u32, |x: u32| x, |x: u32| x);
 shuffle32!(i32, |x: i32| x as u32, |x: u32| x as i32);
 shuffle32!(f32, f32::to_bits, f32::from_bits);
 
+/// A 64-bit shuffle: both halves by the same 32-bit shuffle.
+macro_rules! halves {
+    ($to:expr, $from:expr, $x:expr, |$h:ident| $shfl:expr) => {{
+        let v: u64 = $to($x);
+        let lo = { let $h = v as u32; $shfl };
+        let hi = { let $h = (v >> 32) as u32; $shfl };
+        $from((hi as u64) << 32 | lo as u64)
+    }};
+}
+
 macro_rules! shuffle64 {
     ($t:ty, $to:expr, $from:expr) => {
         impl Shuffle for $t {
             #[inline(always)]
             fn shfl(self, mask: u32, src_lane: u32) -> $t {
-                let v: u64 = $to(self);
-                let lo = (v as u32).shfl(mask, src_lane);
-                let hi = ((v >> 32) as u32).shfl(mask, src_lane);
-                $from((hi as u64) << 32 | lo as u64)
+                halves!($to, $from, self, |h| h.shfl(mask, src_lane))
             }
             #[inline(always)]
             fn shfl_up(self, mask: u32, delta: u32) -> $t {
-                let v: u64 = $to(self);
-                let lo = (v as u32).shfl_up(mask, delta);
-                let hi = ((v >> 32) as u32).shfl_up(mask, delta);
-                $from((hi as u64) << 32 | lo as u64)
+                halves!($to, $from, self, |h| h.shfl_up(mask, delta))
             }
             #[inline(always)]
             fn shfl_down(self, mask: u32, delta: u32) -> $t {
-                let v: u64 = $to(self);
-                let lo = (v as u32).shfl_down(mask, delta);
-                let hi = ((v >> 32) as u32).shfl_down(mask, delta);
-                $from((hi as u64) << 32 | lo as u64)
+                halves!($to, $from, self, |h| h.shfl_down(mask, delta))
             }
             #[inline(always)]
             fn shfl_xor(self, mask: u32, lane_mask: u32) -> $t {
-                let v: u64 = $to(self);
-                let lo = (v as u32).shfl_xor(mask, lane_mask);
-                let hi = ((v >> 32) as u32).shfl_xor(mask, lane_mask);
-                $from((hi as u64) << 32 | lo as u64)
+                halves!($to, $from, self, |h| h.shfl_xor(mask, lane_mask))
+            }
+            #[inline(always)]
+            fn shfl_width(self, mask: u32, src_lane: u32, width: u32) -> $t {
+                halves!($to, $from, self, |h| h.shfl_width(mask, src_lane, width))
+            }
+            #[inline(always)]
+            fn shfl_up_width(self, mask: u32, delta: u32, width: u32) -> $t {
+                halves!($to, $from, self, |h| h.shfl_up_width(mask, delta, width))
+            }
+            #[inline(always)]
+            fn shfl_down_width(self, mask: u32, delta: u32, width: u32) -> $t {
+                halves!($to, $from, self, |h| h.shfl_down_width(mask, delta, width))
+            }
+            #[inline(always)]
+            fn shfl_xor_width(self, mask: u32, lane_mask: u32, width: u32) -> $t {
+                halves!($to, $from, self, |h| h.shfl_xor_width(mask, lane_mask, width))
             }
         }
     };
