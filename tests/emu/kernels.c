@@ -8,7 +8,8 @@
 #include "../../src/runtime/oxemu.h"
 
 const char __oxide_kernels[] = "reverse\0reduce\0early_exit\0trap_at\0"
-                               "indices\0warp_ops\0";
+                               "indices\0warp_ops\0named_partial\0"
+                               "named_hang\0named_bad\0assert_at\0";
 
 static unsigned block_threads(void)
 {
@@ -36,6 +37,54 @@ void __oxide_launch_early_exit(void **args);
 void __oxide_launch_trap_at(void **args);
 void __oxide_launch_indices(void **args);
 void __oxide_launch_warp_ops(void **args);
+void __oxide_launch_named_partial(void **args);
+void __oxide_launch_named_hang(void **args);
+void __oxide_launch_named_bad(void **args);
+void __oxide_launch_assert_at(void **args);
+
+/* named_partial(tmp: *u32, out: *u32), blocks of 112 threads (the fourth
+ * warp has 16 lanes): lane 31 of warps 1 and 2 returns at once; the
+ * others write tmp[t] = 5 t + 1, wait at barrier 1 for 128 threads (four
+ * warps: the hardware counts a warp as 32 threads once its live lanes
+ * arrived) and read tmp[(t + 40) % 112]. */
+void __oxide_launch_named_partial(void **args)
+{
+	unsigned *tmp = *(unsigned **)args[0], *out = *(unsigned **)args[1];
+	unsigned n = block_threads(), t = thread_index();
+	unsigned base = block_index() * n;
+
+	if (t == 63 || t == 95)
+		return;
+	tmp[base + t] = 5 * t + 1;
+	__oxide_host_barrier_sync_count(1, 128);
+	out[base + t] = tmp[base + (t + 40) % n];
+}
+
+/* named_hang(tmp, out), blocks of 128: the first two warps wait at
+ * barrier 2 for 128 threads, the other two return (a GPU hangs). */
+void __oxide_launch_named_hang(void **args)
+{
+	(void)args;
+	if (thread_index() < 64)
+		__oxide_host_barrier_sync_count(2, 128);
+}
+
+/* named_bad(tmp, out): barrier 16 does not exist. */
+void __oxide_launch_named_bad(void **args)
+{
+	(void)args;
+	__oxide_host_barrier_arrive_count(16, 64);
+}
+
+/* assert_at(tmp, out): thread 3 of block 1 fails an assertion. */
+void __oxide_launch_assert_at(void **args)
+{
+	unsigned *out = *(unsigned **)args[1];
+
+	if (block_index() == 1 && thread_index() == 3)
+		__oxide_host_assertfail("x < 3", "kernels.rs", 42, "kernels");
+	out[block_index() * block_threads() + thread_index()] = 1;
+}
 
 /* warp_ops(out: *u32): lanes 3, 7, 11, ... return at once; the others
  * shuffle from lane 0, ballot their oddness and count themselves (redux)

@@ -3,7 +3,9 @@
  * tree reduction with a barrier per level, threads that return before
  * one, full 1024-thread blocks), thread and block indices in 3-D grids, a
  * trap while other threads wait at a barrier (its message, and that the
- * process goes on), launch limits and error names.
+ * process goes on), named barriers counted by warps (a partial warp,
+ * returned lanes, a barrier that cannot complete, a bad id), a failed
+ * device assert, launch limits and error names.
  * Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on failure.
  * usage: test_emu build/emu/test_kernels.so */
 #include "../../src/runtime/oxrt.h"
@@ -216,6 +218,57 @@ static void test_warp_ops(void)
 	OX_CHECK(ox_free(out));
 }
 
+static void test_named(void)
+{
+	enum { NB = 3, NT = 112 };
+	unsigned got[NB * NT];
+	int ok = run2("named_partial", ox_dim(NB, 1, 1), ox_dim(NT, 1, 1), got,
+	              NB * NT) == 0;
+
+	for (unsigned i = 0; ok && i < NB * NT; i++) {
+		unsigned t = i % NT, src = (t + 40) % NT;
+		unsigned want = src == 63 || src == 95 ? 0xdeadbeefu : 5 * src + 1;
+
+		if (t == 63 || t == 95)
+			want = 0;
+		ok = got[i] == want;
+		if (!ok)
+			printf("    thread %u: %#x, want %#x\n", i, got[i], want);
+	}
+	check(ok, "named barrier: 128 threads = 4 warps with a partial one "
+	      "and returned lanes (blocks of 112)");
+	ok = run2("named_hang", ox_dim(2, 1, 1), ox_dim(128, 1, 1), got, 256) != 0 &&
+	     strcmp(ox_error_name(), "CUDA_ERROR_LAUNCH_FAILED") == 0 &&
+	     strstr(ox_error(), "would hang on a GPU: 64 threads wait forever "
+	            "at named barrier 2") != NULL;
+	check(ok, "named barrier: one that cannot complete fails the launch");
+	if (!ok)
+		printf("    %s\n", ox_error());
+	ok = run2("named_bad", ox_dim(1, 1, 1), ox_dim(64, 1, 1), got, 64) != 0 &&
+	     strstr(ox_error(), "barrier_arrive(16, 64) is undefined") != NULL;
+	check(ok, "named barrier: id 16 fails the launch");
+	if (!ok)
+		printf("    %s\n", ox_error());
+}
+
+static void test_assert(void)
+{
+	unsigned got[4 * 32];
+	int ok;
+
+	printf("(a failed assertion message on stderr is expected:)\n");
+	fflush(stdout);
+	ok = run2("assert_at", ox_dim(4, 1, 1), ox_dim(32, 1, 1), got, 4 * 32) != 0 &&
+	     ox_error_is_trap() && ox_error_code() == 710 &&
+	     strcmp(ox_error_name(), "CUDA_ERROR_ASSERT") == 0 &&
+	     strstr(ox_error(), "device-side assert failed in block (1,0,0) "
+	            "thread (3,0,0)") != NULL;
+	check(ok, "assert: CUDA_ERROR_ASSERT, naming the block and thread");
+	if (!ok)
+		printf("    %s\n", ox_error());
+	check(ox_synchronize() == 0, "assert: reported once");
+}
+
 static void test_events(void)
 {
 	OxEvent a, b;
@@ -258,6 +311,8 @@ int main(int argc, char **argv)
 	test_trap();
 	test_errors();
 	test_warp_ops();
+	test_named();
+	test_assert();
 	test_events();
 	ox_module_unload(&mod);
 	ox_shutdown();
