@@ -44,7 +44,7 @@ pub fn sync_threads_or(pred: bool) -> bool {
     unsafe { ffi::__oxide_barrier_or(pred as u32) != 0 }
 }
 
-/// Named barriers: the 16 hardware barriers of a block (ids 0..16).
+/// Named barriers: the 16 hardware barriers of a block (ids 0 to 15).
 pub const BARRIER_COUNT: u32 = 16;
 
 /// Waits at barrier `id` until `threads` threads of the block have arrived
