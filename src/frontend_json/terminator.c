@@ -540,8 +540,9 @@ static bool term_drop(Fb *fb, JPath jp, cJSON *t)
 	if (!build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, t, "place", cJSON_Object), &p))
 		return false;
 	if (!drop_is_noop(p.ty)) {
-		fb_error(fb, "dropping a `%s` runs drop glue, which is not supported on the GPU (use Copy "
-		         "types in kernels)", p.ty->name);
+		fb_error(fb, "dropping a `%s` runs drop glue (a `Drop` impl, its own or a field's), which is not "
+		         "supported: the exported MIR has no body for it; use Copy types in kernels, or call the "
+		         "cleanup explicitly", p.ty->name);
 		return false;
 	}
 	Block *b = target_block(fb, jp, t, "target");

@@ -50,6 +50,8 @@ const BUILTIN: &[(&str, AdtKind, &[&str])] = &[
     ("core::intrinsics::AtomicOrdering", AdtKind::Enum, &["Relaxed", "Release", "Acquire", "AcqRel", "SeqCst"]),
     ("core::panicking::AssertKind", AdtKind::Enum, &["Eq", "Ne", "Match"]),
     ("core::mem::MaybeUninit", AdtKind::Union, &[]),
+    // formatting arguments (`panic!("{}", x)`, kept only to reach the panic)
+    ("core::fmt::rt::ArgumentType", AdtKind::Enum, &["Placeholder", "Count"]),
 ];
 
 /// Explicit discriminants of built-in enums (others count from 0).

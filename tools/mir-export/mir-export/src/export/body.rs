@@ -105,7 +105,13 @@ impl<'a> Exporter<'a> {
             // `&dyn Trait` values are kept (opaque, with a null vtable in
             // oxidec) so that `unwrap`/`expect` can hand them to the panic,
             // which traps; a call through a vtable is rejected at the call.
-            Ty::FnPtr(f) => Some(format!("function pointers (`{f}`) are not supported")),
+            // core::fmt's formatter pointers only reach a panic (which
+            // traps): kept as opaque values, never called.
+            Ty::FnPtr(f) if f.contains("core::fmt::Formatter") => None,
+            Ty::FnPtr(f) => Some(format!(
+                "function pointers (`{f}`) are not supported: oxidec compiles direct calls only; \
+                 call the function by name, or select it with a `match` on an enum"
+            )),
             Ty::Adt(p) if self.is_type_param(p) => Some(format!(
                 "generic type parameter `{p}`: this body is printed generically by rustc; \
                  make the function `#[inline(always)]` or non-generic"
@@ -264,6 +270,22 @@ impl<'a> Exporter<'a> {
             }
             Rvalue::RawPtr { mutable, place } => {
                 obj!["kind" => "raw_ptr", "mutable" => *mutable, "place" => self.place_json(place, ctx)?.0]
+            }
+            // A formatting function made a pointer for core::fmt::Arguments
+            // (`panic!("{}", x)`): the arguments only reach the panic, which
+            // traps without formatting, so the pointer is never called and
+            // need not exist; it becomes null.
+            Rvalue::Cast { kind, operand: Operand::Const(_), ty }
+                if kind.starts_with("PointerCoercion(ReifyFnPointer")
+                    && matches!(ty, Ty::FnPtr(f) if f.contains("core::fmt::Formatter")) =>
+            {
+                let ti = self.ty(ty, ctx)?;
+                obj!["kind" => "use", "operand" => obj![
+                    "kind" => "constant",
+                    "ty" => ti,
+                    "const" => obj!["kind" => "scalar", "bits" => "0x0000000000000000"],
+                    "span" => self.span_json(ctx),
+                ]]
             }
             Rvalue::Cast { kind, operand, ty } => obj![
                 "kind" => "cast",

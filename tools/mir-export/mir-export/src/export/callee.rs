@@ -92,7 +92,12 @@ impl CalleeResolver {
         }
         if let Some(q) = &path.qself {
             if let Ty::Dyn(d) = &*q.self_ty {
-                return Err(format!("dynamic dispatch is not supported: the call to `{path}` goes through `{d}`"));
+                return Err(format!(
+                    "dynamic dispatch is not supported: the call to `{}` goes through the vtable of `{d}`, \
+                     and kernels are compiled without vtables; use a generic parameter (`impl Trait`) \
+                     or an enum and a `match`",
+                    short_path(&path.to_string())
+                ));
             }
             if let Ty::Closure(c) = &*q.self_ty {
                 return self.closures.get(c).cloned().map(Resolved::Function).ok_or_else(|| not_inlined(path));
@@ -122,11 +127,111 @@ impl CalleeResolver {
 }
 
 fn not_inlined(path: &Path) -> String {
+    let bare = path.bare();
+    let text = path.to_string();
+    if bare.starts_with("alloc::") || bare.starts_with("std::") {
+        return format!(
+            "heap allocation is not supported on the GPU: `{}` needs a global allocator, which \
+             kernels do not have; use fixed-size arrays, `shared_array!` or buffers the host passes in",
+            short_path(&text)
+        );
+    }
+    if bare.starts_with("core::fmt::") {
+        return format!(
+            "formatting (`{}`) is not supported on the GPU: core::fmt's machinery calls through \
+             function pointers and is not inlined; print with `gpu_printf!` (C format strings, \
+             run by the CUDA driver) instead",
+            short_path(&text)
+        );
+    }
+    if text.contains("core::iter::") || text.contains("as core::iter::") {
+        return format!(
+            "call to `{}` was not inlined: rustc's MIR inliner gave up on this iterator chain \
+             (it inlines at most about 5 levels deep and never the same function twice on one path), \
+             and library bodies cannot be exported; write it as a `for`/`while` loop over indices, \
+             or use a shorter chain",
+            short_path(&text)
+        );
+    }
     format!(
         "call to `{path}`, which has no body in this crate (rustc did not inline it); \
          only calls that inline fully, calls to this crate's non-generic functions, \
          GPU primitives, intrinsics and panics are supported"
     )
+}
+
+/// A long MIR path made readable: module paths of `core` dropped, generic
+/// arguments nested more than two deep and closure locations elided.
+fn short_path(text: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        // `core::iter::adapters::map::Map` -> `Map`
+        if rest.starts_with("core::") || rest.starts_with("alloc::") {
+            let mut cut = 0;
+            let mut segs = rest.split("::");
+            let mut pos = 0;
+            for seg in segs.by_ref() {
+                let lower = seg.chars().next().is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+                    && seg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !lower {
+                    break;
+                }
+                pos += seg.len() + 2;
+                cut = pos;
+            }
+            if cut > 0 && cut < rest.len() {
+                rest = &rest[cut..];
+                continue;
+            }
+        }
+        if rest.starts_with("{closure@") {
+            // to the matching `}` (closures of closures nest braces)
+            let mut nest = 0usize;
+            let mut end = rest.len();
+            for (k, ch) in rest.char_indices() {
+                match ch {
+                    '{' => nest += 1,
+                    '}' => {
+                        nest -= 1;
+                        if nest == 0 {
+                            end = k + 1;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if depth <= 2 {
+                out.push_str("{closure}");
+            }
+            rest = &rest[end..];
+            continue;
+        }
+        match c {
+            '<' => {
+                depth += 1;
+                if depth == 3 {
+                    out.push_str("<..");
+                }
+            }
+            '>' => {
+                if depth == 3 {
+                    out.push('>');
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+        if depth <= 2 && !(c == '>' && depth == 2 && out.ends_with("<..>")) {
+            if !(c == '<' && depth == 3) {
+                out.push(c);
+            }
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 fn generic_not_inlined(path: &Path) -> String {

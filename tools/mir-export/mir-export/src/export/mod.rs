@@ -246,11 +246,41 @@ impl<'a> Exporter<'a> {
     }
 
     /// `file:line:col` of a line in `scope` of `body`, resolved to user code.
+    /// Code that a library macro expanded (`write!`) has no call site in
+    /// the user's files: then a user line of the nearest enclosing scope
+    /// that has one is named.
     fn loc(&self, body: &Body, scope: u32, span: Option<&SrcSpan>) -> String {
-        match self.spans.resolve(body, scope, span) {
+        let resolved = self.spans.resolve(body, scope, span);
+        if let Some(s) = resolved.as_ref().filter(|s| self.spans.user_path(&s.file).is_some()) {
+            return s.to_string();
+        }
+        if let Some(s) = self.enclosing_user_span(body, scope) {
+            return s.to_string();
+        }
+        match resolved {
             Some(s) => s.to_string(),
             None => format!("{}: in `{}`", self.input.crate_name, body.name),
         }
+    }
+
+    fn enclosing_user_span(&self, body: &Body, scope: u32) -> Option<SrcSpan> {
+        let lines: Vec<(u32, &SrcSpan)> = body
+            .blocks
+            .iter()
+            .flat_map(|b| {
+                b.statements.iter().map(|s| (s.scope, s.span.as_ref())).chain([(b.terminator.scope, b.terminator.span.as_ref())])
+            })
+            .filter_map(|(sc, sp)| Some((sc, sp?)))
+            .filter(|(_, sp)| self.spans.user_path(&sp.file).is_some())
+            .collect();
+        let mut cur = body.scopes.get(scope as usize).and_then(|s| s.parent);
+        while let Some(sc) = cur {
+            if let Some((_, sp)) = lines.iter().find(|(s, _)| *s == sc) {
+                return self.spans.resolve(body, sc, Some(sp));
+            }
+            cur = body.scopes.get(sc as usize).and_then(|s| s.parent);
+        }
+        None
     }
 
     /// Operands `const <uninit>` become zero bytes of their type's size

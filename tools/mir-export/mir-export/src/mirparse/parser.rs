@@ -453,6 +453,22 @@ impl<'a> Parser<'a> {
     pub fn constant(&mut self) -> PResult<Const> {
         let start = self.pos;
         let (val, ty) = self.const_val()?;
+        // A value of a pattern type (`3_usize is 1..`, inside
+        // `NonZero::<usize>(..)`): the pattern restricts the type's valid
+        // range, which the layout already says; the value is the literal.
+        if matches!(self.peek(), Some(Tok::Ident(w)) if w == "is") {
+            self.pos += 1;
+            let mut depth = 0usize;
+            while let Some(t) = self.peek() {
+                match t {
+                    Tok::Punct("(" | "[" | "{") => depth += 1,
+                    Tok::Punct(")" | "]" | "}" | "," | ";") if depth == 0 => break,
+                    Tok::Punct(")" | "]" | "}") => depth -= 1,
+                    _ => {}
+                }
+                self.pos += 1;
+            }
+        }
         Ok(Const { val, ty, text: self.text_since(start) })
     }
 
