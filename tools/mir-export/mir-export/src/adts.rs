@@ -181,15 +181,22 @@ fn skip_balanced(toks: &[String], i: usize, open: &str, close: &str) -> usize {
 }
 
 /// Splits at commas outside brackets; empty items (trailing comma) dropped.
+/// After a top-level `=` (an explicit discriminant, `High = 1 << 30`),
+/// `<` and `>` are operators, not brackets.
 fn split_top_level(toks: &[String]) -> Vec<Vec<String>> {
     let mut items = vec![Vec::new()];
     let mut depth = 0i32;
+    let mut in_expr = false;
     for t in toks {
         match t.as_str() {
-            "(" | "[" | "{" | "<" => depth += 1,
-            ")" | "]" | "}" | ">" => depth -= 1,
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth -= 1,
+            "<" if !in_expr => depth += 1,
+            ">" if !in_expr => depth -= 1,
+            "=" if depth == 0 => in_expr = true,
             "," if depth == 0 => {
                 items.push(Vec::new());
+                in_expr = false;
                 continue;
             }
             _ => {}
@@ -283,6 +290,14 @@ mod tests {
         assert_eq!(t.lookup("NotOne").unwrap(), None);
         assert_eq!(t.lookup("Fake").unwrap(), None);
         assert_eq!(t.lookup("core::option::Option").unwrap().unwrap().variants, ["None", "Some"]);
+    }
+
+    #[test]
+    fn shifts_in_discriminants() {
+        let mut t = AdtTable::new();
+        t.add_source("enum Level { Low = -1000, High = 1 << 30, Top = (3 * 7 + 1) << 2, Neg = -(1 << 20) - 5, Last }");
+        let d = t.lookup("Level").unwrap().unwrap();
+        assert_eq!(d.variants, ["Low", "High", "Top", "Neg", "Last"]);
     }
 
     #[test]

@@ -111,6 +111,42 @@ enum WithData {
     C = 100,
 }
 
+/// Discriminants written as constant expressions, which rustc prints as
+/// MIR bodies (mir-export evaluates them): shifts, checked arithmetic,
+/// negation, a symbolic limit, casts.
+#[derive(Clone, Copy)]
+#[repr(i64)]
+enum Computed {
+    A = 1 << 40,
+    B = (3 * 7 + 1) << 2,
+    C = -(1 << 20) - 5,
+    D = i64::MAX >> 3,
+    E = (u16::MAX as i64) * -3,
+    F,
+}
+
+#[derive(Clone, Copy)]
+#[repr(u8)]
+enum Small {
+    X = !0 - 3,
+    Y = 0x0f & 0x3c,
+    Z = 200 / 7 % 9,
+}
+
+/// The computed discriminants, as integers and in matches.
+#[kernel]
+pub fn enums_computed_discriminants(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let c = [Computed::A, Computed::B, Computed::C, Computed::D, Computed::E, Computed::F][(w % 6) as usize];
+    let s = [Small::X, Small::Y, Small::Z][(w % 3) as usize];
+    let mut h = mix(H0, c as i64 as u64);
+    h = mix(h, s as u8 as u64);
+    h = mix(h, matches!(c, Computed::F) as u64);
+    h = mix(h, matches!(s, Small::Y) as u64);
+    put(&mut out, idx, h);
+}
+
 /// Negative and data-carrying explicit discriminants (#[repr(i32)], #[repr(i8)]).
 #[kernel]
 pub fn enums_negative_discriminants(input: &[u64], mut out: DisjointSlice<u64>) {

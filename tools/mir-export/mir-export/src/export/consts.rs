@@ -357,7 +357,7 @@ fn builtin_table(bare: &str) -> Option<String> {
     Some(out)
 }
 
-fn builtin_const(bare: &str) -> Option<(Ty, u128)> {
+pub(super) fn builtin_const(bare: &str) -> Option<(Ty, u128)> {
     let (ty, name) = bare.strip_prefix("core::")?.split_once("::<impl ")?;
     let (ty2, name) = name.split_once(">::")?;
     // Integer limits live in `core::num`: `core::num::<impl i64>::MIN`.

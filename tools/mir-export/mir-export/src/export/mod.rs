@@ -10,6 +10,7 @@
 
 mod body;
 mod callee;
+mod consteval;
 mod consts;
 mod spans;
 
@@ -162,18 +163,29 @@ impl<'a> Exporter<'a> {
     /// discriminant of variant `V` of enum `E`.
     fn note_discriminants(&mut self) -> DResult<()> {
         // A discriminant written as an expression (`High = 1 << 30`) is
-        // printed as a body, not a value: refuse rather than guess.
+        // printed as a body, not a value: evaluated here (integer code
+        // only), refused when that fails rather than guessed.
+        let mut computed = Vec::new();
         for b in &self.input.mir.bodies {
             let Some(rest) = b.name.strip_suffix("::{constant#0}") else { continue };
-            let Some((enum_path, _)) = rest.rsplit_once("::") else { continue };
+            let Some((enum_path, variant)) = rest.rsplit_once("::") else { continue };
             let used = (0..self.types.entries.len())
                 .any(|i| matches!(&self.types.get(i).ty, Ty::Adt(p) if p.bare() == enum_path));
-            if used {
-                return Err(Diag::new(format!(
-                    "the discriminant of `{rest}` is a constant expression; write it as an integer \
-                     literal (mir-export cannot evaluate it yet)"
-                )));
+            if !used {
+                continue;
             }
+            match consteval::eval_int_body(b) {
+                Ok(v) => computed.push((enum_path.to_string(), variant.to_string(), v)),
+                Err(why) => {
+                    return Err(Diag::new(format!(
+                        "the discriminant of `{rest}` is a constant expression that mir-export cannot \
+                         evaluate ({why}); write it as an integer literal"
+                    )))
+                }
+            }
+        }
+        for (enum_path, variant, value) in computed {
+            self.note_discriminant(&enum_path, &variant, value);
         }
         for c in &self.input.mir.consts {
             let Some(rest) = c.name.strip_suffix("::{constant#0}") else { continue };
@@ -190,18 +202,22 @@ impl<'a> Exporter<'a> {
             } else {
                 raw as i128
             };
-            let adts: Vec<usize> = (0..self.types.entries.len())
-                .filter(|&i| matches!(&self.types.get(i).ty, Ty::Adt(p) if p.bare() == enum_path))
-                .collect();
-            for adt in adts {
-                if let Ok(Some(decl)) = self.input.adts.lookup(enum_path) {
-                    if let Some(v) = decl.variants.iter().position(|n| n == variant) {
-                        self.types.note_discriminant(adt, v as u32, value);
-                    }
+            self.note_discriminant(enum_path, variant, value);
+        }
+        Ok(())
+    }
+
+    fn note_discriminant(&mut self, enum_path: &str, variant: &str, value: i128) {
+        let adts: Vec<usize> = (0..self.types.entries.len())
+            .filter(|&i| matches!(&self.types.get(i).ty, Ty::Adt(p) if p.bare() == enum_path))
+            .collect();
+        for adt in adts {
+            if let Ok(Some(decl)) = self.input.adts.lookup(enum_path) {
+                if let Some(v) = decl.variants.iter().position(|n| n == variant) {
+                    self.types.note_discriminant(adt, v as u32, value);
                 }
             }
         }
-        Ok(())
     }
 
     /// Asks rustc, in one probe, for the layout of every ADT, tuple and
