@@ -5,6 +5,9 @@
 set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}      # the build directory (make's B)
+# mir-export finds oxide-device from its own path inside the tree; from a
+# build directory elsewhere it needs telling
+case $B in build|./build) ;; *) export OXIDE_DEVICE_DIR=${OXIDE_DEVICE_DIR:-$PWD/tools/mir-export/oxide-device} ;; esac
 PTXAS=${PTXAS:-${CUDA_HOME:-/usr/local/cuda}/bin/ptxas}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
