@@ -219,3 +219,35 @@ pub fn consts_statics_wide_consts(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, CH as u64 + u64::MAX / 3);
     put(&mut out, idx, h);
 }
+
+trait Table {
+    const LUT: [u32; 4];
+    const K: u64;
+}
+struct TabA;
+struct TabB;
+const fn sq1(i: u32) -> u32 {
+    i * i + 1
+}
+impl Table for TabA {
+    const LUT: [u32; 4] = [sq1(1), sq1(2), sq1(3), sq1(40000)];
+    const K: u64 = 1 << 33;
+}
+impl Table for TabB {
+    const LUT: [u32; 4] = [7, 8, 9, 10];
+    const K: u64 = 5;
+}
+#[inline(always)]
+fn table_get<T: Table>(i: usize) -> u64 {
+    T::LUT[i % 4] as u64 + T::K
+}
+
+/// Associated constants of trait impls through a generic function: an
+/// array computed by a const fn (a body oxidec evaluates) and a value.
+#[kernel]
+pub fn consts_statics_assoc_tables(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i) as usize;
+    let h = mix(mix(H0, table_get::<TabA>(w)), table_get::<TabB>(w >> 3));
+    put(&mut out, idx, h);
+}

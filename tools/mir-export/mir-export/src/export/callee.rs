@@ -36,13 +36,22 @@ struct ImplMethod {
 
 pub struct CalleeResolver {
     impls: Vec<ImplMethod>,
+    /// Associated constants of impls (`<impl at ..>::NAME`), as methods.
+    impl_consts: Vec<ImplMethod>,
     /// Closure type name → body name (`{closure@..}` → `k::{closure#0}`).
     closures: HashMap<String, String>,
 }
 
 impl CalleeResolver {
-    pub fn new(bodies: &[Body], spans: &SpanTable) -> Self {
-        let mut r = CalleeResolver { impls: Vec::new(), closures: HashMap::new() };
+    pub fn new(bodies: &[Body], const_names: &[&str], spans: &SpanTable) -> Self {
+        let mut r = CalleeResolver { impls: Vec::new(), impl_consts: Vec::new(), closures: HashMap::new() };
+        for &name in const_names {
+            let Some(rest) = name.strip_prefix("<impl at ") else { continue };
+            let Some((span, item)) = rest.split_once(">::") else { continue };
+            let header = parse_span(span).and_then(|s| spans.source_text(&s)).unwrap_or_default();
+            let (trait_, self_ty) = impl_header(&header, None);
+            r.impl_consts.push(ImplMethod { trait_, self_ty, method: item.to_string(), body: name.to_string() });
+        }
         for b in bodies {
             let first_param = b.locals.get(1).and_then(|l| l.as_ref()).map(|l| peel_refs(&l.ty));
             if let (true, Some(Ty::Closure(c))) = (b.name.contains("{closure#"), first_param) {
@@ -112,14 +121,24 @@ impl CalleeResolver {
         self.impl_method(path).map(Resolved::Function).ok_or_else(|| not_inlined(path))
     }
 
+    /// `<Tri as Shape>::NAME` or `Tri::NAME` → the `<impl at ..>::NAME`
+    /// constant item that defines it.
+    pub fn assoc_const(&self, path: &Path) -> Option<String> {
+        Self::find_impl_item(&self.impl_consts, path)
+    }
+
     /// `<T as Tr>::m` or `T::m` → the `<impl at ..>::m` body implementing it.
-    fn impl_method(&self, path: &Path) -> Option<String> {
+    pub fn impl_method(&self, path: &Path) -> Option<String> {
+        Self::find_impl_item(&self.impls, path)
+    }
+
+    fn find_impl_item(items: &[ImplMethod], path: &Path) -> Option<String> {
         let method = path.last_name();
         let (self_ty, trait_) = match &path.qself {
             Some(q) => (ty_last_name(&q.self_ty), q.trait_.as_ref().map(|t| t.last_name().to_string())),
             None => (path.segments.iter().rev().nth(1)?.name.clone(), None),
         };
-        let mut found = self.impls.iter().filter(|m| m.method == method && m.self_ty == self_ty && m.trait_ == trait_);
+        let mut found = items.iter().filter(|m| m.method == method && m.self_ty == self_ty && m.trait_ == trait_);
         let first = found.next()?;
         // Two impls that only differ in generic arguments cannot be told apart.
         found.next().is_none().then(|| first.body.clone())

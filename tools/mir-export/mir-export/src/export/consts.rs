@@ -51,8 +51,22 @@ impl<'a> Exporter<'a> {
         Err(self.err(ctx, format!("cannot determine the type of constant `{}`", c.text)))
     }
 
-    fn named_const_ty(&self, path: &Path) -> Option<Ty> {
+    /// The item a constant's path names: itself, or for an associated
+    /// constant (`<A as Table>::LUT`) the `<impl at ..>::LUT` item or body
+    /// that defines it.
+    fn const_item_name(&self, path: &Path) -> String {
         let name = path.to_string();
+        if self.bodies.contains_key(name.as_str()) || self.consts.contains_key(name.as_str()) || path.qself.is_none() {
+            return name;
+        }
+        self.callees
+            .assoc_const(path)
+            .or_else(|| self.callees.impl_method(path).filter(|b| self.bodies.get(b.as_str()).is_some_and(|b| b.kind != BodyKind::Fn)))
+            .unwrap_or(name)
+    }
+
+    fn named_const_ty(&self, path: &Path) -> Option<Ty> {
+        let name = self.const_item_name(path);
         if let Some(b) = self.bodies.get(name.as_str()) {
             return Some(b.ret_ty.clone());
         }
@@ -131,7 +145,6 @@ impl<'a> Exporter<'a> {
         ty: &Ty,
         ctx: Ctx,
     ) -> DResult<Json> {
-        let name = path.to_string();
         if let Ty::FnDef { path: f, .. } = ty {
             let f = f.bare();
             if self.bodies.get(f.as_str()).is_some_and(|b| b.kind == BodyKind::Fn) {
@@ -139,6 +152,7 @@ impl<'a> Exporter<'a> {
             }
             return Ok(obj!["kind" => "fn", "function" => f]);
         }
+        let name = self.const_item_name(path);
         if fields.is_empty() {
             if self.bodies.contains_key(name.as_str()) {
                 self.enqueue(&name);

@@ -97,7 +97,11 @@ impl<'a> Exporter<'a> {
             consts: mir.consts.iter().map(|c| (c.name.as_str(), c)).collect(),
             allocs: mir.allocs.iter().map(|a| (a.id, a)).collect(),
             types: TypeTable::default(),
-            callees: CalleeResolver::new(&mir.bodies, &spans),
+            callees: CalleeResolver::new(
+                &mir.bodies,
+                &mir.consts.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+                &spans,
+            ),
             spans,
             queue: VecDeque::new(),
             queued: BTreeSet::new(),
