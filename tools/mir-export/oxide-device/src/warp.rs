@@ -4,10 +4,13 @@
 //!
 //! A warp is 32 consecutive threads of a block (by linear thread index).
 //! Every `*_sync` operation takes a member mask: the lanes that take part,
-//! all of which must execute the same operation (convergence); a lane not
-//! in the mask must not call it. [`FULL_MASK`] names the whole warp. The
-//! [`Shuffle`] methods use the whole warp as one segment (CUDA's `width =
-//! 32`); their `_width` forms split it into segments of `width` lanes.
+//! all of which must execute the same operation with the same mask
+//! (convergence); a lane not in the mask must not call it. Lanes in
+//! divergent branches may each run their own operation with disjoint
+//! masks (sm_70+). [`FULL_MASK`](crate::warp::FULL_MASK) names the whole
+//! warp. The [`Shuffle`](crate::warp::Shuffle) methods use the whole warp
+//! as one segment (CUDA's `width = 32`); their `_width` forms split it
+//! into segments of `width` lanes.
 //!
 //! ```ignore
 //! use oxide_device::warp::{self, Shuffle, FULL_MASK};
