@@ -8,6 +8,7 @@
 #   make emu        host-emulation modules of every example: build/emu/NAME.so
 #                   (oxidec --target=host; run without a GPU by tests/emu/run.sh)
 #   make gpu-check  (GPU machine, needs only cc + driver + build/) run the examples
+#   make gpu-all    (GPU machine) examples, compute-sanitizer, conformance and fuzz kernels
 #   make bench      (GPU machine, needs nvcc) oxidec vs nvcc, vecadd
 #   make deps       apt-install what the build needs (idempotent)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -38,7 +39,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples emu gpu-check bench unit golden exporter-test sanitize
+.PHONY: all check clean install deps run examples emu gpu-check gpu-all bench unit golden exporter-test sanitize
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -119,6 +120,10 @@ run: all $(EX_OUT)/vecadd.ptx $(EX_OUT)/vecadd.cubin
 
 gpu-check:
 	sh tests/gpu/gpu-check.sh
+
+# the whole GPU check: examples, compute-sanitizer, conformance, fuzz kernels
+gpu-all:
+	sh tests/gpu/all.sh
 
 bench:
 	sh tests/gpu/bench.sh
