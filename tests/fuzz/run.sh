@@ -39,19 +39,24 @@
 #               for a GPU machine without Rust: there, run
 #               CONF_BUILD=build/fuzz sh tests/conformance/run-gpu.sh
 #   --keep      keep the crates and build products of passing kernels too
+#   --no-batch  compile every kernel alone (by default a group's kernels
+#               are compiled and checked together first, and only the
+#               groups where that fails one by one: same checks, several
+#               times faster)
 #   --crate DIR check an existing kernel crate instead of generating (to
 #               reduce a failure by hand; repeatable; DIR's name is its
 #               group name; its oxide-device dependency is repointed to
 #               this tree's)
 #
 # Environment: as tests/conformance/run-host.sh (JOBS, MIR_EXPORT, OXIDEC,
-# PTXAS, CC, CARGO); KERNEL_GEN (default: built into build/cargo).
+# PTXAS, CC, CARGO); KERNEL_GEN (default: built into build/cargo);
+# FUZZ_DIR (default build/fuzz: everything the run writes).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
-F=build/fuzz
+F=${FUZZ_DIR:-build/fuzz}
 
-SEEDS=24 START=0 PER=8 FEATS="" GAPS_OK=0 GPU=0 GPU_ART=0 KEEP=0 CRATES="" MODE=auto
+SEEDS=24 START=0 PER=8 FEATS="" GAPS_OK=0 GPU=0 GPU_ART=0 KEEP=0 CRATES="" MODE=auto BATCH=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seeds) SEEDS=$2; shift ;;
@@ -63,8 +68,9 @@ while [ $# -gt 0 ]; do
 	--gpu) GPU=1 GPU_ART=1 ;;
 	--gpu-artifacts) GPU_ART=1 KEEP=1 ;;
 	--keep) KEEP=1 ;;
+	--no-batch) BATCH=0 ;;
 	--crate) CRATES="$CRATES $(cd "$2" && pwd)" || exit 2; shift ;;
-	-h | --help) sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "fuzz: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -260,13 +266,81 @@ if [ -n "$split" ]; then
 fi
 echo "fuzz: exported ($(($(date +%s) - start_time)) s)"
 
-# compile mode for every kernel, then host mode for those that compiled
-# (the worker writes $F/GROUP/NAME.result: "PASS ..." or "FAIL ..." then
-# "STAGE<TAB>message")
-awk '{ print "compile", $1, $2 }' "$W/kernels.list" | xargs -P "$JOBS" -L 1 sh "$RUN_HOST" --kernel
+# Batch path: a group's exported kernels compiled together, once for
+# the GPU (oxidec + ptxas) and once for the host (oxidec --target=host +
+# cc -shared), then the harness runs each kernel from the group's .so.
+# The checks are the per-kernel ones; a group where any batch step fails
+# goes the per-kernel way below, so that each failure gets its own
+# message. Writes $W/GROUP/NAME.compile and .result like the workers.
+batch_group() {   # group
+	g=$1
+	json="$W/$g.mir.json"
+	[ -f "$json" ] || return 0
+	ks=$("$W/tools/mirsplit" --list "$json" 2>/dev/null) || return 0
+	# shellcheck disable=SC2086 # a list of names
+	[ -n "$ks" ] && batch_set "$g" 0 $ks
+}
+
+# Kernels $3... of group $1 as one module (tag $2 names its files). When
+# a step fails, the two halves are tried on their own, down to 4
+# kernels; what is left goes the per-kernel way.
+batch_set() {   # group tag kernel...
+	g=$1 tag=$2 d="$W/$1"
+	shift 2
+	b="$d/batch$tag"
+	if "$W/tools/mirsplit" "$W/$g.mir.json" "$b.mir.json" "$@" >"$b.log" 2>&1 &&
+		"$OXIDEC" "$b.mir.json" -o "$b.ptx" >>"$b.log" 2>&1 &&
+		{ [ ! -x "$PTXAS" ] || "$PTXAS" -arch=sm_90 "$b.ptx" -o "$b.cubin" >>"$b.log" 2>&1; } &&
+		{ [ "$MODE" != host ] || { "$OXIDEC" --target=host "$b.mir.json" -o "$b.o" >>"$b.log" 2>&1 &&
+			$CC -shared "$b.o" -o "$b.so" -lm >>"$b.log" 2>&1; }; }; then
+		for k in "$@"; do
+			grep -qx "$g $k" "$W/kernels.list" || continue
+			echo "PASS $g/$k" >"$d/$k.compile"
+			if [ "$MODE" = host ]; then
+				"$W/tools/harness" "$b.so" "$k" >"$d/$k.actual" 2>"$d/$k.log"
+				compare_line "$g" "$k" "$(cat "$d/$k.actual")" >"$d/$k.result"
+			else
+				echo "PASS $g/$k" >"$d/$k.result"
+			fi
+		done
+		rm -f "$b.o" "$b.so" "$b.cubin" "$b.mir.json" "$b.ptx"
+		return 0
+	fi
+	rm -f "$b.o" "$b.so" "$b.cubin" "$b.mir.json" "$b.ptx"
+	[ $# -gt 4 ] || return 0
+	half=$(($# / 2))
+	first="" i=0
+	for k in "$@"; do
+		i=$((i + 1))
+		[ $i -le $half ] && first="$first $k"
+	done
+	shift "$half"
+	# a subshell: sh has no local variables
+	# shellcheck disable=SC2086
+	(batch_set "$g" "${tag}a" $first)
+	batch_set "$g" "${tag}b" "$@"
+}
+if [ $BATCH -eq 1 ]; then
+	n=0
+	for g in $groups_list; do
+		batch_group "$g" &
+		n=$((n + 1))
+		[ $n -ge "$JOBS" ] && { wait; n=0; }
+	done
+	wait
+	echo "fuzz: batch compile and run ($(($(date +%s) - start_time)) s)"
+fi
+
+# compile mode for every kernel the batch did not settle, then host mode
+# for those that compiled (the worker writes $F/GROUP/NAME.result: "PASS
+# ..." or "FAIL ..." then "STAGE<TAB>message")
+while read -r g k; do
+	[ -f "$W/$g/$k.compile" ] || echo "compile $g $k"
+done <"$W/kernels.list" | xargs -P "$JOBS" -L 1 sh "$RUN_HOST" --kernel
 : >"$F/host.todo"
 while read -r g k; do
 	r="$W/$g/$k.result"
+	[ -f "$W/$g/$k.compile" ] && [ -f "$r" ] && continue   # settled by the batch
 	[ -f "$r" ] && mv "$r" "$W/$g/$k.compile"
 	case $(head -n 1 "$W/$g/$k.compile" 2>/dev/null) in
 	PASS*) echo "host $g $k" >>"$F/host.todo" ;;
