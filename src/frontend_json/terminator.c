@@ -514,11 +514,15 @@ static bool term_call(Fb *fb, JPath jp, cJSON *t)
 }
 
 /* `for x in [a, b, c]` drops a core::array::IntoIter, whose Drop impl
- * drops the elements not yet taken: nothing to do when those are plain
- * integers, floats, bools or chars.  Other drop glue needs the Drop
- * impl's body, which exported MIR does not have. */
+ * drops the elements not yet taken: nothing to do when those have no drop
+ * glue (mir-export's "drop_noop": scalars, and tuples, arrays and Copy
+ * types of them; the type's name is read too, for older JSON).  Other
+ * drop glue needs the Drop impl's body, which exported MIR does not
+ * have. */
 static bool drop_is_noop(RType *t)
 {
+	if (t->kind == RT_ADT && t->drop_noop)
+		return true;        /* mir-export knows the elements have no drop glue */
 	static const char *const iters[] = { "core::array::IntoIter<", "core::array::iter::IntoIter<" };
 	static const char *const prims[] = { "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
 	                                     "i64", "i128", "isize", "f32", "f64", "bool", "char" };

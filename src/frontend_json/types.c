@@ -227,6 +227,7 @@ static void fill_type(Module *m, Arena *a, JPath p, FeFile *f, RType *t, cJSON *
 		const char *k = json_str(p, j, "adt_kind");
 		t->adt_kind = !strcmp(k, "enum") ? ADT_ENUM : !strcmp(k, "union") ? ADT_UNION : ADT_STRUCT;
 		t->path = arena_strdup(a, json_str(p, j, "path"));
+		t->drop_noop = cJSON_IsTrue(json_get_opt(j, "drop_noop"));
 		parse_adt_variants(a, jpath_field(a, p, "variants"), f, t, json_get(p, j, "variants", cJSON_Array));
 		break;
 	}

@@ -145,6 +145,7 @@ struct RType {
 	RType *elem;         /* RT_ARRAY, RT_SLICE */
 	uint64_t len;        /* RT_ARRAY */
 	AdtKind adt_kind;    /* RT_ADT */
+	bool drop_noop;      /* RT_ADT: dropping it runs no code (oxide-mir "drop_noop") */
 	const char *path;    /* RT_ADT, RT_FNDEF, RT_CLOSURE */
 	Variant *variants;   /* RT_ADT; RT_TUPLE uses variants[0] for its fields */
 	uint32_t nvariant;

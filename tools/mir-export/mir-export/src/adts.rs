@@ -62,6 +62,9 @@ pub struct AdtTable {
     /// Keyed by the last path segment: source declarations are read without
     /// name resolution, and MIR prints local types by their module path.
     by_name: HashMap<String, Vec<AdtDecl>>,
+    /// Names of types declared `#[derive(.., Copy, ..)]` or with an
+    /// `impl Copy for Name`: a Copy type has no drop glue.
+    copy_names: std::collections::HashSet<String>,
 }
 
 impl AdtTable {
@@ -72,6 +75,7 @@ impl AdtTable {
     /// Adds every `enum`, `struct` and `union` declared in `src`.
     pub fn add_source(&mut self, src: &str) {
         let toks = scan(src);
+        self.add_copy_names(&toks);
         let mut i = 0;
         while i + 1 < toks.len() {
             let kind = match toks[i].as_str() {
@@ -94,6 +98,56 @@ impl AdtTable {
                 i += 2;
             }
         }
+    }
+
+    /// `#[derive(.., Copy, ..)]` before a struct/enum/union, and
+    /// `impl .. Copy for Name`.
+    fn add_copy_names(&mut self, toks: &[String]) {
+        let mut pending_copy = false;
+        let mut i = 0;
+        while i < toks.len() {
+            match toks[i].as_str() {
+                "#" if toks.get(i + 1).map(String::as_str) == Some("[") => {
+                    let end = skip_balanced(toks, i + 1, "[", "]");
+                    if toks.get(i + 2).map(String::as_str) == Some("derive") && toks[i..end].iter().any(|t| t == "Copy") {
+                        pending_copy = true;
+                    }
+                    i = end;
+                    continue;
+                }
+                "struct" | "enum" | "union" => {
+                    if pending_copy {
+                        if let Some(name) = toks.get(i + 1) {
+                            self.copy_names.insert(name.clone());
+                        }
+                    }
+                    pending_copy = false;
+                }
+                "fn" | "impl" | "trait" | "mod" | "use" | "const" | "static" | "type" | ";" | "}" => {
+                    pending_copy = false;
+                }
+                "Copy" if toks.get(i + 1).map(String::as_str) == Some("for") => {
+                    // the last segment of the type's path
+                    let mut j = i + 2;
+                    while toks.get(j + 1).map(String::as_str) == Some(":") && toks.get(j + 2).map(String::as_str) == Some(":") {
+                        j += 3;
+                    }
+                    if let Some(name) = toks.get(j) {
+                        self.copy_names.insert(name.clone());
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+
+    /// Whether the type (path without generics) is known to be Copy: a
+    /// declaration of this crate or oxide-device that derives or
+    /// implements Copy, under a name no other declaration has.
+    pub fn is_copy(&self, path: &str) -> bool {
+        let last = path.rsplit("::").next().unwrap_or(path);
+        self.copy_names.contains(last) && self.by_name.get(last).is_some_and(|v| v.len() == 1)
     }
 
     /// The declaration for a type path without generics
@@ -290,6 +344,16 @@ mod tests {
         assert_eq!(t.lookup("NotOne").unwrap(), None);
         assert_eq!(t.lookup("Fake").unwrap(), None);
         assert_eq!(t.lookup("core::option::Option").unwrap().unwrap().variants, ["None", "Some"]);
+    }
+
+    #[test]
+    fn copy_types() {
+        let mut t = AdtTable::new();
+        t.add_source("#[derive(Clone, Copy)] pub struct A { x: u8 } #[derive(Clone)] struct B(u8); \
+                      struct C; impl Clone for C { fn clone(&self) -> C { C } } impl core::marker::Copy for C {} \
+                      #[derive(Copy, Clone)] #[repr(u8)] enum E { X } #[derive(Debug)] struct D;");
+        assert!(t.is_copy("A") && t.is_copy("k::C") && t.is_copy("E"));
+        assert!(!t.is_copy("B") && !t.is_copy("D"));
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub struct AdtInfo {
     pub explicit_discr: BTreeMap<u32, i128>,
     /// Field types seen in projections, by (variant, field).
     pub field_tys: BTreeMap<(u32, u32), usize>,
+    /// `core::array::IntoIter<T, N>` whose `T` has no drop glue: dropping
+    /// it does nothing (its Drop impl drops the remaining elements).
+    pub drop_noop: bool,
 }
 
 #[derive(Default)]
@@ -77,6 +80,12 @@ impl TypeTable {
         for e in &mut self.entries {
             if let (Ty::Adt(p), Some(info)) = (&e.ty, e.adt.as_mut()) {
                 info.decl = adts.lookup(&p.bare())?;
+                if matches!(p.bare().as_str(), "core::array::IntoIter" | "core::array::iter::IntoIter") {
+                    info.drop_noop = p.all_args().find_map(|a| match a {
+                        GenericArg::Type(t) => Some(no_drop_glue(t, adts)),
+                        _ => None,
+                    }) == Some(true);
+                }
             }
         }
         Ok(())
@@ -163,6 +172,9 @@ impl TypeTable {
             discr += 1;
         }
         j.push("variants", variants);
+        if info.drop_noop {
+            j.push("drop_noop", true);
+        }
     }
 
     /// Struct-like unless the declaration or the layout says otherwise.
@@ -230,6 +242,32 @@ fn variant_field_count(layout: Option<&Layout>, kind: AdtKind, v: u32) -> Option
         (Some(vs), _) => vs.layouts.get(v as usize).map(|vl| vl.fields.len()),
         (None, AdtKind::Enum) if l.single_variant != Some(v) => Some(0),
         _ => Some(l.fields.len()),
+    }
+}
+
+/// Whether values of `ty` are dropped without running any code: scalars,
+/// references and pointers, and tuples, arrays and ADTs made of them
+/// (ADTs: the crate's own Copy types, and core's Option/Result/Ordering/
+/// Wrapping of such). A Copy type can have no drop glue.
+fn no_drop_glue(ty: &Ty, adts: &AdtTable) -> bool {
+    match ty {
+        Ty::Bool | Ty::Char | Ty::Int { .. } | Ty::Float(_) | Ty::Never => true,
+        Ty::Ref { .. } | Ty::Ptr { .. } | Ty::FnPtr(_) | Ty::FnDef { .. } => true,
+        Ty::Tuple(v) => v.iter().all(|t| no_drop_glue(t, adts)),
+        Ty::Array(t, _) => no_drop_glue(t, adts),
+        Ty::Adt(p) => {
+            let args_ok = p.all_args().all(|a| match a {
+                GenericArg::Type(t) => no_drop_glue(t, adts),
+                _ => true,
+            });
+            match p.bare().as_str() {
+                "core::option::Option" | "core::result::Result" | "core::num::Wrapping" | "core::num::Saturating"
+                | "core::marker::PhantomData" => args_ok,
+                "core::cmp::Ordering" => true,
+                b => adts.is_copy(b),
+            }
+        }
+        _ => false,
     }
 }
 

@@ -368,6 +368,17 @@ impl<'a> Exporter<'a> {
         let mut call_args: Vec<Operand> = args.to_vec();
         let callee = match resolved {
             Resolved::Function(name) => {
+                // `[]` (a `[T; 0]` argument) prints without its type: the
+                // parameter's
+                if let Some(b) = self.bodies.get(name.as_str()) {
+                    for (k, a) in call_args.iter_mut().enumerate() {
+                        if let Operand::Const(c) = a {
+                            if c.ty.is_none() && matches!(&c.val, ConstVal::Array(v) if v.is_empty()) {
+                                c.ty = b.locals.get(k + 1).and_then(|l| l.as_ref()).map(|l| l.ty.clone());
+                            }
+                        }
+                    }
+                }
                 self.enqueue(&name);
                 let symbol = self.symbol_for(&name);
                 obj!["kind" => "function", "name" => name, "symbol" => symbol]
