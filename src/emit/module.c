@@ -264,6 +264,10 @@ static bool declare_func(EmitCtx *e, Func *f)
 		 * internal so LLVM may inline and drop them.  A function without
 		 * blocks is a declaration and must stay external. */
 		LLVMSetLinkage(fn, f->is_kernel || !f->first ? LLVMExternalLinkage : LLVMInternalLinkage);
+		if (f->noinline && f->first) {
+			unsigned k = LLVMGetEnumAttributeKindForName("noinline", 8);
+			LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(e->ctx, k, 0));
+		}
 		if (f->is_kernel && e->opt.target == TARGET_NVPTX) {
 			LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
 			/* launch attributes: LLVM 22's NVPTX reads these string

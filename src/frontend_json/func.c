@@ -66,6 +66,8 @@ static bool declare_func(Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
 		return fe_error(p, "function symbol `%s` is defined twice", sym), false;
 	Func *fn = ir_func_new(m, json_str(p, jfn, "name"), sym);
 	fn->is_kernel = !strcmp(json_str(p, jfn, "kind"), "kernel");
+	cJSON *inl = json_get_opt(jfn, "inline");
+	fn->noinline = cJSON_IsString(inl) && !strcmp(inl->valuestring, "never");
 	if (fn->is_kernel) {   /* launch attributes: "kernel": {"attrs": {"maxntid": "256", ...}} */
 		cJSON *kj = json_get_opt(jfn, "kernel");
 		cJSON *attrs = kj ? json_get_opt(kj, "attrs") : NULL, *at;

@@ -236,6 +236,7 @@ struct Func {
 	const char *name;    /* Rust path */
 	const char *symbol;  /* PTX symbol */
 	bool is_kernel;
+	bool noinline;       /* #[inline(never)] (oxide-mir "inline": "never"): stays a call */
 	bool is_extern;      /* declaration only, no blocks: defined by the runtime
 	                        the object is linked with (host target, llir.c) */
 	/* kernel launch attributes ("256" or "16,16,1"; NULL: none), from

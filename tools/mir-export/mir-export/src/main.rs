@@ -74,6 +74,7 @@ fn export_crate(opts: &Options, info: &toolchain::RustcInfo, krate: &KernelCrate
     let crate_name = cmd.crate_name().unwrap_or("kernels").to_string();
     let input = export::ExportInput {
         mir: &mir,
+        mir_text: &text,
         crate_name: &crate_name,
         crate_dir: &krate.user_dir,
         rustc: info,

@@ -276,3 +276,65 @@ pub fn calls_option_result(input: &[u64], mut out: DisjointSlice<u64>) {
     let (idx, i) = tid();
     put(&mut out, idx, checked_sum(&input[i..i + 6]).map_or(u64::MAX, |s| s ^ 1));
 }
+
+#[inline(never)]
+fn gen_sum_xor<T: Copy + core::ops::Add<Output = T> + core::ops::BitXor<Output = T> + PartialOrd + Into<u64>>(
+    a: T,
+    b: T,
+    k: T,
+) -> u64 {
+    let s = a + b;
+    let m = if s > k { s ^ k } else { k.clone() };
+    m.into()
+}
+
+#[inline(never)]
+fn gen_pow<T: Copy + core::ops::Mul<Output = T>>(x: T, n: u32, one: T) -> T {
+    if n == 0 {
+        one
+    } else {
+        x * gen_pow(x, n - 1, one)
+    }
+}
+
+#[inline(never)]
+fn gen_float<F: Copy + core::ops::Mul<Output = F> + core::ops::Sub<Output = F> + core::ops::Neg<Output = F> + PartialOrd>(
+    a: F,
+    b: F,
+) -> F {
+    let d = a * b - b;
+    if d < a {
+        -d
+    } else {
+        d
+    }
+}
+
+#[inline(never)]
+fn gen_pair<A: Copy + Into<u64>, B: Copy + Into<u64> + PartialEq>(a: A, b: B, c: B) -> u64 {
+    let x: u64 = a.into();
+    if b == c {
+        x
+    } else {
+        x ^ b.into()
+    }
+}
+
+/// Generic #[inline(never)] functions made monomorphic by mir-export:
+/// operators, comparisons, Into, clone, recursion, two type parameters,
+/// float instances.
+#[kernel]
+pub fn calls_generic_ops(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let mut h = mix(H0, gen_sum_xor(w as u8, (w >> 8) as u8, (w >> 16) as u8));
+    h = mix(h, gen_sum_xor(w as u32, (w >> 32) as u32, 0x8000_0000u32));
+    h = mix(h, gen_sum_xor(w, w >> 3, w >> 1));
+    h = mix(h, gen_pow(w as u32 | 1, (i % 7) as u32, 1u32) as u64);
+    h = mix(h, gen_pow(w as u64, (i % 5) as u32, 1u64));
+    h = mix(h, canon64(gen_float(w as f64 * 1e-10, (w >> 20) as f64, )));
+    h = mix(h, canon32(gen_float((w >> 40) as f32 * 0.5, -(w as u16 as f32))));
+    h = mix(h, gen_pair(w as u16, (w >> 16) as u8, (w >> 24) as u8));
+    h = mix(h, gen_pair(w as u8, (w as u32) & 3, 1u32));
+    put(&mut out, idx, h);
+}

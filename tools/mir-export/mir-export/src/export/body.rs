@@ -8,7 +8,8 @@ use crate::json::Json;
 use crate::mirparse::ast::*;
 use crate::obj;
 
-use super::callee::Resolved;
+use super::callee::{PrimOp, Resolved};
+use super::mono;
 use super::Exporter;
 
 /// Where a statement or terminator is: for types, errors and spans.
@@ -34,7 +35,8 @@ impl<'a> Exporter<'a> {
             (None, _) => "const",
         };
         let span = self.span_json(root);
-        Ok(obj![
+        let inline = if kind == "device" { self.inline_attr(body) } else { None };
+        let mut j = obj![
             "name" => body.name.as_str(),
             "symbol" => kernel.map_or_else(|| self.symbol(&body.name), str::to_string),
             "kind" => kind,
@@ -43,7 +45,39 @@ impl<'a> Exporter<'a> {
             "arg_count" => body.arg_count,
             "locals" => locals,
             "blocks" => blocks,
-        ])
+        ];
+        if let Some(i) = inline {
+            j.push("inline", i);
+        }
+        Ok(j)
+    }
+
+    /// The function's `#[inline(never)]` / `#[inline(always)]`, read from
+    /// the source lines before its signature (MIR does not print
+    /// attributes): oxidec keeps a `never` function a real call.
+    fn inline_attr(&self, body: &Body) -> Option<&'static str> {
+        let s = body.locals.first()?.as_ref()?.span.as_ref()?;
+        self.spans.user_path(&s.file)?;
+        let text = self.spans.source_text(&SrcSpan {
+            file: s.file.clone(),
+            line: s.line.saturating_sub(12).max(1),
+            col: 1,
+            end_line: s.line,
+            end_col: 100_000,
+        })?;
+        let name = body.path.last_name();
+        let at = text.rfind(&format!("fn {name}"))?;
+        // the attributes between the previous item's end and this `fn`
+        let before = &text[..at];
+        let attrs = &before[before.rfind(['}', ';']).map_or(0, |k| k + 1)..];
+        let attrs: String = attrs.chars().filter(|c| !c.is_whitespace()).collect();
+        if attrs.contains("#[inline(never)]") {
+            Some("never")
+        } else if attrs.contains("#[inline(always)]") {
+            Some("always")
+        } else {
+            None
+        }
     }
 
     /// A PTX-safe, crate-qualified symbol for a device function or constant.
@@ -78,6 +112,18 @@ impl<'a> Exporter<'a> {
         }
         let t = &b.terminator;
         let ctx = Ctx { body, scope: t.scope, span: t.span.as_ref(), const_comments: &t.const_comments };
+        // A core trait method on a primitive (in a generic instance) is one
+        // assignment, then the call's return edge.
+        if let TerminatorKind::Call { dest, callee: Callee::Path(path), args, target: Some(target) } = &t.kind {
+            if let Some(rv) = self.prim_op_rvalue(path, args, ctx)? {
+                let mut j = self.statement_json(&StatementKind::Assign(dest.clone(), rv), ctx)?;
+                j.push("span", self.span_json(ctx));
+                stmts.push(j);
+                let mut term = self.terminator_json(&TerminatorKind::Goto(*target), ctx)?;
+                term.push("span", self.span_json(ctx));
+                return Ok(obj!["statements" => stmts, "terminator" => term, "cleanup" => b.cleanup]);
+            }
+        }
         let mut term = self.terminator_json(&t.kind, ctx)?;
         term.push("span", self.span_json(ctx));
         Ok(obj!["statements" => stmts, "terminator" => term, "cleanup" => b.cleanup])
@@ -358,13 +404,84 @@ impl<'a> Exporter<'a> {
         })
     }
 
+    /// The rvalue of a call that `CalleeResolver` maps to a MIR operation
+    /// (`PrimOp`), or None for other calls.
+    fn prim_op_rvalue(&self, path: &Path, args: &[Operand], ctx: Ctx) -> DResult<Option<Rvalue>> {
+        let Some(op) = super::callee::prim_op(path) else { return Ok(None) };
+        let deref = |a: &Operand| match a {
+            Operand::Copy(p) | Operand::Move(p) => {
+                let mut p = p.clone();
+                p.proj.push(Proj::Deref);
+                Ok(Operand::Copy(p))
+            }
+            Operand::Const(c) => Err(self.err(ctx, format!("`{path}` of the constant reference `{}` is not supported", c.text))),
+        };
+        let arg = |k: usize| args.get(k).cloned().ok_or_else(|| self.err(ctx, format!("`{path}` has too few arguments")));
+        Ok(Some(match op {
+            PrimOp::Binary(o) => Rvalue::Binary { op: o.to_string(), lhs: arg(0)?, rhs: arg(1)? },
+            PrimOp::Unary(o) => Rvalue::Unary { op: o.to_string(), operand: arg(0)? },
+            PrimOp::Compare(o) => Rvalue::Binary { op: o.to_string(), lhs: deref(&arg(0)?)?, rhs: deref(&arg(1)?)? },
+            PrimOp::CopyDeref => Rvalue::Use(deref(&arg(0)?)?),
+            PrimOp::Cast("Transmute") => Rvalue::Use(arg(0)?),
+            PrimOp::Cast(kind) => {
+                let ty = match path.last_name() {
+                    // <A as Into<B>>::into -> B; <B as From<A>>::from -> B
+                    "into" => path.qself.as_ref().and_then(|q| q.trait_.as_ref()).and_then(|t| {
+                        t.all_args().find_map(|a| match a {
+                            GenericArg::Type(t) => Some(t.clone()),
+                            _ => None,
+                        })
+                    }),
+                    _ => path.qself.as_ref().map(|q| (*q.self_ty).clone()),
+                };
+                let ty = ty.ok_or_else(|| self.err(ctx, format!("no target type in `{path}`")))?;
+                Rvalue::Cast { kind: kind.to_string(), operand: arg(0)?, ty }
+            }
+        }))
+    }
+
+    /// The monomorphic instance of generic function `generic` that `path`
+    /// calls (`rotate_mix::<u8>`), made once (mono.rs); its name.
+    fn instance(&mut self, generic: &str, path: &Path, ctx: Ctx) -> DResult<String> {
+        let inst = path.to_string();
+        if self.bodies.contains_key(inst.as_str()) {
+            return Ok(inst);
+        }
+        let fail = |why: String| {
+            format!(
+                "call to the generic function `{inst}` was not inlined, and its instance could not be made \
+                 ({why}); mark it `#[inline(always)]` or make it non-generic"
+            )
+        };
+        let g = self.bodies.get(generic).copied().ok_or_else(|| self.err(ctx, fail("no generic body".into())))?;
+        let sig_span = g.locals.first().and_then(|l| l.as_ref()).and_then(|l| l.span.clone());
+        let signature = sig_span
+            .and_then(|s| {
+                let from = s.line.saturating_sub(8).max(1);
+                self.spans.source_text(&SrcSpan { file: s.file.clone(), line: from, col: 1, end_line: s.line, end_col: 100_000 })
+            })
+            .ok_or_else(|| self.err(ctx, fail("its source is not readable".into())))?;
+        let name = generic.rsplit("::").next().unwrap_or(generic);
+        let params = mono::generic_params(&signature, name)
+            .ok_or_else(|| self.err(ctx, fail(format!("no generic parameter list after `fn {name}` in its source"))))?;
+        let body = mono::instantiate(self.input.mir_text, generic, &params, &mono::call_args(path), &inst)
+            .map_err(|m| self.err(ctx, fail(m)))?;
+        let body: &'a Body = Box::leak(Box::new(body));
+        let key: &'a str = Box::leak(inst.clone().into_boxed_str());
+        self.bodies.insert(key, body);
+        Ok(inst)
+    }
+
     fn call_json(&mut self, dest: &Place, callee: &Callee, args: &[Operand], target: Option<u32>, ctx: Ctx) -> DResult<Json> {
         let Callee::Path(path) = callee else {
             return Err(self.err(ctx, "calls through function pointers or closure values are not supported"));
         };
         let bodies = &self.bodies;
         let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
-        let resolved = self.callees.resolve(path, target.is_none(), &has_body).map_err(|m| self.err(ctx, m))?;
+        let mut resolved = self.callees.resolve(path, target.is_none(), &has_body).map_err(|m| self.err(ctx, m))?;
+        if let Resolved::Instance { generic } = &resolved {
+            resolved = Resolved::Function(self.instance(&generic.clone(), path, ctx)?);
+        }
         let mut call_args: Vec<Operand> = args.to_vec();
         let callee = match resolved {
             Resolved::Function(name) => {
@@ -397,6 +514,12 @@ impl<'a> Exporter<'a> {
             }
             Resolved::Device(symbol) => obj!["kind" => "device", "symbol" => symbol],
             Resolved::Panic(name) => obj!["kind" => "panic", "name" => name],
+            Resolved::Instance { .. } => unreachable!("instances are functions by now"),
+            Resolved::Op(op) => {
+                // block_json turns these into assignments; a diverging one
+                // (no return edge) cannot be
+                return Err(self.err(ctx, format!("`{path}` ({op:?}) is used without a return edge")));
+            }
         };
         Ok(obj![
             "kind" => "call",

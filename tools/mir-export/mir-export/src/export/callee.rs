@@ -23,6 +23,93 @@ pub enum Resolved {
     Intrinsic { name: String, types: Vec<Ty>, consts: Vec<String> },
     Device(String),
     Panic(String),
+    /// A generic function of this file called with type arguments: its
+    /// monomorphic instance (the call's path, e.g. `rotate_mix::<u8>`) is
+    /// made from the generic body (mono.rs).
+    Instance { generic: String },
+    /// A core trait method on a primitive type that is one MIR operation
+    /// (`<u8 as Into<u64>>::into`, `<u32 as BitXor>::bitxor`): what
+    /// monomorphic instances of generic code call.
+    Op(PrimOp),
+}
+
+/// The MIR operation a primitive trait method performs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PrimOp {
+    /// `Add`, `BitXor`, ... of the two arguments (wrapping, as MIR's
+    /// operators with overflow checks off; shifts mask their amount).
+    Binary(&'static str),
+    /// `Neg` or `Not` of the argument.
+    Unary(&'static str),
+    /// `Eq`, `Lt`, ... of what the two reference arguments point to.
+    Compare(&'static str),
+    /// A lossless conversion (`Into`/`From`): a cast of this kind.
+    Cast(&'static str),
+    /// `Clone::clone(&x)`: a copy of `*x`.
+    CopyDeref,
+}
+
+/// `<P as core::ops::Add>::add` and friends, with `P` a primitive.
+pub fn prim_op(path: &Path) -> Option<PrimOp> {
+    let q = path.qself.as_ref()?;
+    let self_ty = &*q.self_ty;
+    let (is_int, is_float) = match self_ty {
+        Ty::Int { .. } => (true, false),
+        Ty::Float(_) => (false, true),
+        Ty::Bool | Ty::Char => (false, false),
+        _ => return None,
+    };
+    let tr = q.trait_.as_ref()?;
+    let method = path.last_name();
+    let arith = |op: &'static str| (is_int || is_float).then_some(PrimOp::Binary(op));
+    Some(match (tr.bare().as_str(), method) {
+        ("core::ops::Add", "add") => arith("Add")?,
+        ("core::ops::Sub", "sub") => arith("Sub")?,
+        ("core::ops::Mul", "mul") => arith("Mul")?,
+        // integer division and remainder panic on zero and MIN / -1:
+        // those need their asserts, which only an inlined body has
+        ("core::ops::Div", "div") if is_float => PrimOp::Binary("Div"),
+        ("core::ops::Rem", "rem") if is_float => PrimOp::Binary("Rem"),
+        ("core::ops::BitAnd", "bitand") if !is_float => PrimOp::Binary("BitAnd"),
+        ("core::ops::BitOr", "bitor") if !is_float => PrimOp::Binary("BitOr"),
+        ("core::ops::BitXor", "bitxor") if !is_float => PrimOp::Binary("BitXor"),
+        ("core::ops::Shl", "shl") if is_int => PrimOp::Binary("Shl"),
+        ("core::ops::Shr", "shr") if is_int => PrimOp::Binary("Shr"),
+        ("core::ops::Neg", "neg") if is_float || matches!(self_ty, Ty::Int { signed: true, .. }) => PrimOp::Unary("Neg"),
+        ("core::ops::Not", "not") if !is_float && !matches!(self_ty, Ty::Char) => PrimOp::Unary("Not"),
+        ("core::cmp::PartialEq", "eq") => PrimOp::Compare("Eq"),
+        ("core::cmp::PartialEq", "ne") => PrimOp::Compare("Ne"),
+        ("core::cmp::PartialOrd", "lt") => PrimOp::Compare("Lt"),
+        ("core::cmp::PartialOrd", "le") => PrimOp::Compare("Le"),
+        ("core::cmp::PartialOrd", "gt") => PrimOp::Compare("Gt"),
+        ("core::cmp::PartialOrd", "ge") => PrimOp::Compare("Ge"),
+        ("core::clone::Clone", "clone") => PrimOp::CopyDeref,
+        ("core::convert::Into", "into") | ("core::convert::From", "from") => {
+            let other = tr.all_args().find_map(|a| match a {
+                GenericArg::Type(t) => Some(t.clone()),
+                _ => None,
+            })?;
+            let (from, to) = if method == "into" { (self_ty, &other) } else { (&other, self_ty) };
+            PrimOp::Cast(lossless_cast(from, to)?)
+        }
+        _ => return None,
+    })
+}
+
+/// The cast kind of core's lossless `From` impls between primitives.
+fn lossless_cast(from: &Ty, to: &Ty) -> Option<&'static str> {
+    match (from, to) {
+        (a, b) if a == b => Some("Transmute"),
+        (Ty::Int { bits: fb, signed: fs, .. }, Ty::Int { bits: tb, signed: ts, .. })
+            if tb > fb && (fs == ts || !fs) || (tb == fb && fs == ts) =>
+        {
+            Some("IntToInt")
+        }
+        (Ty::Bool, Ty::Int { .. }) | (Ty::Char, Ty::Int { bits: 32 | 64 | 128, signed: false, .. }) => Some("IntToInt"),
+        (Ty::Int { bits, .. }, Ty::Float(fb)) if (*bits < 24 && *fb == 32) || (*bits < 53 && *fb == 64) => Some("IntToFloat"),
+        (Ty::Float(a), Ty::Float(b)) if b > a => Some("FloatToFloat"),
+        _ => None,
+    }
 }
 
 /// One `<impl at ...>::method` body: (trait, self type) as last path
@@ -99,6 +186,9 @@ impl CalleeResolver {
             }
             return Ok(Resolved::Panic(bare));
         }
+        if let Some(op) = prim_op(path) {
+            return Ok(Resolved::Op(op));
+        }
         if let Some(q) = &path.qself {
             if let Ty::Dyn(d) = &*q.self_ty {
                 return Err(format!(
@@ -114,7 +204,7 @@ impl CalleeResolver {
         }
         if has_body(&bare) {
             if path.all_args().any(|a| matches!(a, GenericArg::Type(_) | GenericArg::Const(_))) {
-                return Err(generic_not_inlined(path));
+                return Ok(Resolved::Instance { generic: bare });
             }
             return Ok(Resolved::Function(bare));
         }
@@ -153,6 +243,15 @@ fn not_inlined(path: &Path) -> String {
             "heap allocation is not supported on the GPU: `{}` needs a global allocator, which \
              kernels do not have; use fixed-size arrays, `shared_array!` or buffers the host passes in",
             short_path(&text)
+        );
+    }
+    if let Some(q) = path.qself.as_ref().filter(|q| matches!(&*q.self_ty, Ty::Int { .. } | Ty::Float(_) | Ty::Bool | Ty::Char)) {
+        return format!(
+            "call to `{text}`, a core trait method on `{}` that oxidec does not map to an operation \
+             (only +, -, *, bit operations, shifts, negation, comparisons, clone and lossless Into/From \
+             are; integer `/` and `%` need core's zero and overflow checks), in a generic function's \
+             instance; mark the function `#[inline(always)]` so that rustc inlines core's body",
+            q.self_ty
         );
     }
     if bare.starts_with("core::fmt::") {
@@ -251,13 +350,6 @@ fn short_path(text: &str) -> String {
         rest = &rest[c.len_utf8()..];
     }
     out
-}
-
-fn generic_not_inlined(path: &Path) -> String {
-    format!(
-        "call to the generic function `{path}` was not inlined, and rustc prints generic \
-         bodies only in generic form; mark it `#[inline(always)]` or make it non-generic"
-    )
 }
 
 /// Diverging library functions that only panic. oxidec lowers them to a trap.

@@ -12,6 +12,7 @@ mod body;
 mod callee;
 mod consteval;
 mod consts;
+mod mono;
 mod spans;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -34,6 +35,9 @@ pub const KERNEL_MARKER: &str = "__OXIDE_KERNEL_";
 
 pub struct ExportInput<'a> {
     pub mir: &'a MirFile,
+    /// The text `mir` was parsed from (generic bodies are instantiated
+    /// from it).
+    pub mir_text: &'a str,
     pub crate_name: &'a str,
     /// The kernel crate's directory; files below it are the user's.
     pub crate_dir: &'a FsPath,

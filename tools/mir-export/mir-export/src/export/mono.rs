@@ -1,0 +1,186 @@
+//! Monomorphic instances of generic functions that rustc did not inline
+//! (`#[inline(never)]`, recursion). rustc prints such a body only in
+//! generic form (`fn rotate_mix(_1: T, _2: T) -> u64`) and never the
+//! instances that codegen would make, so an instance is made here: the
+//! generic body's MIR text with each type parameter replaced by the call's
+//! type argument, parsed again. Calls in it to core trait methods on
+//! primitives (`<u8 as Into<u64>>::into`) become MIR operations
+//! (callee.rs `PrimOp`); anything else it calls must resolve like any
+//! other call, or the export fails naming it.
+
+use crate::mirparse::ast::{Body, GenericArg, Path};
+use crate::mirparse::parse_mir_file;
+
+/// The text of body `name` (`fn name(` at the start of a line, to the
+/// `}` that closes it), skipping `// MIR FOR CTFE` copies.
+fn body_text<'t>(mir_text: &'t str, name: &str) -> Option<&'t str> {
+    let head = format!("fn {name}(");
+    let mut offset = 0;
+    let mut prev_line = "";
+    for line in mir_text.split_inclusive('\n') {
+        if line.starts_with(&head) && prev_line.trim() != "// MIR FOR CTFE" {
+            let rest = &mir_text[offset..];
+            let end = rest.find("\n}\n").map(|e| e + 3).or_else(|| rest.find("\n}").map(|e| e + 2))?;
+            return Some(&rest[..end]);
+        }
+        offset += line.len();
+        if !line.trim().is_empty() {
+            prev_line = line;
+        }
+    }
+    None
+}
+
+/// `text` with every identifier `from` that is not a path's later
+/// segment (`x::T`) replaced by `to`.
+fn replace_ident(text: &str, from: &str, to: &str) -> String {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut prev: Option<char> = None;
+    let mut prev2: Option<char> = None;
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with(from)
+            && !prev.is_some_and(is_ident)
+            && !rest[from.len()..].starts_with(is_ident)
+            && !(prev == Some(':') && prev2 == Some(':'))
+        {
+            out.push_str(to);
+            rest = &rest[from.len()..];
+            prev2 = prev;
+            prev = from.chars().last();
+            continue;
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+        prev2 = prev;
+        prev = Some(c);
+    }
+    out
+}
+
+/// The generic parameters of `fn name<..>` in its source text (the
+/// signature's lines), in order: type and const parameters, without
+/// lifetimes.
+pub fn generic_params(signature: &str, name: &str) -> Option<Vec<String>> {
+    let at = signature.find(&format!("fn {name}"))? + 3 + name.len();
+    let rest = signature[at..].trim_start();
+    let rest = rest.strip_prefix('<')?;
+    let mut depth = 1;
+    let mut end = None;
+    let b = rest.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'-' if b.get(i + 1) == Some(&b'>') => i += 1,
+            b'<' => depth += 1,
+            b'>' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let list = &rest[..end?];
+    let mut params = Vec::new();
+    let mut depth = 0i32;
+    let mut item = String::new();
+    let mut items = Vec::new();
+    for c in list.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(std::mem::take(&mut item));
+                continue;
+            }
+            _ => {}
+        }
+        item.push(c);
+    }
+    items.push(item);
+    for it in items {
+        let it = it.trim();
+        if it.is_empty() || it.starts_with('\'') {
+            continue;
+        }
+        let it = it.strip_prefix("const ").unwrap_or(it);
+        let name: String = it.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        if name.is_empty() {
+            return None;
+        }
+        params.push(name);
+    }
+    Some(params)
+}
+
+/// The type and const arguments of a call's path (`f::<u8, 3_usize>`)
+/// as MIR prints them.
+pub fn call_args(path: &Path) -> Vec<String> {
+    path.all_args()
+        .filter_map(|a| match a {
+            GenericArg::Type(t) => Some(t.to_string()),
+            GenericArg::Const(c) => Some(c.clone()),
+            GenericArg::Lifetime => None,
+        })
+        .collect()
+}
+
+/// Instance `inst_name` of generic body `generic` with `params` bound to
+/// `args`.
+pub fn instantiate(mir_text: &str, generic: &str, params: &[String], args: &[String], inst_name: &str) -> Result<Body, String> {
+    let text = body_text(mir_text, generic).ok_or_else(|| format!("the MIR text of `{generic}` was not found"))?;
+    if params.len() != args.len() {
+        return Err(format!(
+            "`{generic}` has {} generic parameters in its source, the call gives {} arguments",
+            params.len(),
+            args.len()
+        ));
+    }
+    let mut text = text.to_string();
+    // (a parameter named like an argument's part would be replaced twice:
+    // through placeholders)
+    for (k, p) in params.iter().enumerate() {
+        text = replace_ident(&text, p, &format!("__OXIDE_GENERIC_{k}__"));
+    }
+    for (k, a) in args.iter().enumerate() {
+        text = text.replace(&format!("__OXIDE_GENERIC_{k}__"), a);
+    }
+    let file = parse_mir_file(&text).map_err(|e| format!("the instance `{inst_name}` does not parse: {}", e.msg))?;
+    let mut body = file.bodies.into_iter().next().ok_or_else(|| format!("no body in the instance `{inst_name}`"))?;
+    body.name = inst_name.to_string();
+    Ok(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_from_signatures() {
+        assert_eq!(generic_params("fn rotate_mix<T: Copy + Into<u64>>(a: T, b: T) -> u64 {", "rotate_mix").unwrap(), ["T"]);
+        assert_eq!(
+            generic_params("pub fn f<'a, A, F: Fn(u32) -> u32, const N: usize>(x: &'a [A; N], f: F)", "f").unwrap(),
+            ["A", "F", "N"]
+        );
+        assert_eq!(generic_params("fn g(x: u32)", "g"), None);
+    }
+
+    #[test]
+    fn replaces_identifiers_only() {
+        assert_eq!(
+            replace_ident("_1: T, <T as Into<u64>>::into, Tx, x::T, (T)", "T", "u8"),
+            "_1: u8, <u8 as Into<u64>>::into, Tx, x::T, (u8)"
+        );
+    }
+
+    #[test]
+    fn finds_body_text() {
+        let mir = "// MIR FOR CTFE\nfn f(_1: T) -> T {\n    a\n}\n\nfn f(_1: T) -> T {\n    b\n}\n\nfn g() -> () {\n}\n";
+        assert_eq!(body_text(mir, "f").unwrap(), "fn f(_1: T) -> T {\n    b\n}\n");
+    }
+}
