@@ -90,9 +90,13 @@ pub fn generic_params(signature: &str, name: &str) -> Option<Vec<String>> {
     let mut depth = 0i32;
     let mut item = String::new();
     let mut items = Vec::new();
+    let mut prev = ' ';
     for c in list.chars() {
+        let arrow = c == '>' && prev == '-';
+        prev = c;
         match c {
             '<' | '(' | '[' => depth += 1,
+            '>' if arrow => {}
             '>' | ')' | ']' => depth -= 1,
             ',' if depth == 0 => {
                 items.push(std::mem::take(&mut item));
