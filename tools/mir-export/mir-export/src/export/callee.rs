@@ -174,6 +174,24 @@ impl CalleeResolver {
                 return Ok(Resolved::Intrinsic { name: "isqrt".to_string(), types: vec![stages], consts: Vec::new() });
             }
         }
+        // slice swaps and rotations keep this loop out of line
+        if matches!(bare.as_str(), "core::ptr::swap_nonoverlapping_bytes" | "core::ptr::swap_nonoverlapping_bytes::swap_nonoverlapping_short")
+            && !has_body(&bare)
+        {
+            return Ok(Resolved::Intrinsic { name: "swap_nonoverlapping_bytes".to_string(), types: Vec::new(), consts: Vec::new() });
+        }
+        // its inner loop over chunks of N bytes: the chunk is `[u8; N]`
+        // (the generic argument's size multiplies the count)
+        if bare == "core::ptr::swap_nonoverlapping_bytes::swap_nonoverlapping_chunks" && !has_body(&bare) {
+            let n = path.all_args().find_map(|a| match a {
+                GenericArg::Const(c) => Some(c.trim_end_matches("_usize").to_string()),
+                _ => None,
+            });
+            if let Some(n) = n.filter(|n| n.parse::<u64>().is_ok()) {
+                let chunk = Ty::Array(Box::new(Ty::primitive("u8").expect("u8")), n);
+                return Ok(Resolved::Intrinsic { name: "swap_nonoverlapping_bytes".to_string(), types: vec![chunk], consts: Vec::new() });
+            }
+        }
         let last = path.last_name();
         // GPU primitives (`__oxide_*`) and libdevice math (`__nv_*`): bodyless
         // `extern "C"` functions of oxide-device that oxidec lowers itself.
