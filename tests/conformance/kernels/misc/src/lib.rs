@@ -268,3 +268,19 @@ pub fn misc_thread_api(input: &[u64], mut out: DisjointSlice<u64>) {
     let ok = (b * bd + t == i as u64) as u64;
     put(&mut out, idx, mix(mix(mix(mix(mix(t, b), bd), gd), yz), ok) ^ (at(input, i) & 0));
 }
+
+/// NonZero values in constants (their inner field is a pattern type:
+/// `NonZero::<u64>(NonZeroU64Inner(5_u64 is 1..))`), in Options and arrays;
+/// checked_ilog2 (found by the fuzzer: the constant's type was spelled
+/// twice, `NonZero<u64>` and `NonZero::<u64>`).
+#[kernel]
+pub fn misc_nonzero_consts(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let nz: [Option<core::num::NonZeroU64>; 2] = [core::num::NonZeroU64::new(5), None];
+    let a = core::num::NonZeroU64::new(w & 0xff).unwrap_or(core::num::NonZeroU64::MIN);
+    let b = nz[i % 2].map_or(0, |n| n.get());
+    let c = core::num::NonZeroU32::new(w as u32 & 3).map_or(7, |n| n.get()) as u64;
+    let d = (w >> (i % 64)).checked_ilog2().unwrap_or(134) as u64;
+    put(&mut out, idx, mix(mix(mix(mix(H0, a.get()), b), c), d));
+}

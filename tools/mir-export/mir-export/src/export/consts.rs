@@ -220,6 +220,13 @@ impl<'a> Exporter<'a> {
     /// (`core::num::TryFromIntError(())`): the struct the path names.
     fn ctor_ty(&self, item: &Const) -> Option<Ty> {
         let ConstVal::Path { path, fields } = &item.val else { return None };
+        // `NonZero::<u64>(..)` names the type `NonZero<u64>`: one entry
+        // in the type table, not two spellings
+        let mut path = path.clone();
+        for s in &mut path.segments {
+            s.turbofish = false;
+        }
+        let path = &path;
         if path.segments.len() >= 2 {
             let parent = path.parent();
             if let Ok(Some(d)) = self.input.adts.lookup(&parent.bare()) {
