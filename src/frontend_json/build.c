@@ -318,6 +318,11 @@ bool build_place(Fb *fb, JPath jp, cJSON *j, PlaceV *out)
 		fe_error(jp, "local _%u does not exist", l);
 		return false;
 	}
+	if (!fb->slot[l]) {
+		fb_error(fb, "local _%u of type `%s` has no layout (unsized values and unnamed types cannot be "
+		         "stored in a kernel's locals)", l, fb->lty[l]->name);
+		return false;
+	}
 	PlaceV p = { fb->lty[l], fb->slot[l], NULL, -1 };
 	cJSON *projs = json_get_opt(j, "projection"), *proj;
 	int i = 0;

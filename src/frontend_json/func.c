@@ -31,6 +31,8 @@ static void fb_init(Fb *fb, Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
 
 static bool read_locals(Fb *fb, cJSON *jfn)
 {
+	cJSON *ac = json_get_opt(jfn, "arg_count");
+	uint32_t nargs = cJSON_IsNumber(ac) && ac->valueint > 0 ? (uint32_t)ac->valueint : 0;
 	cJSON *locals = json_get(fb->path, jfn, "locals", cJSON_Array), *l;
 	if (!locals)
 		return false;
@@ -43,7 +45,10 @@ static bool read_locals(Fb *fb, cJSON *jfn)
 		fb->lty[i] = fe_type(jpath_index(fb->a, lp, (int)i), fb->f, l, "ty");
 		if (!fb->lty[i])
 			return false;
-		if (!fb->lty[i]->has_layout) {
+		/* the return place and the arguments need a layout now; other
+		 * locals when a statement uses them (build_place): MIR keeps
+		 * declarations of values optimised away (a closure never built) */
+		if (!fb->lty[i]->has_layout && (i == 0 || i <= nargs)) {
 			fb_set_span(fb, json_get_opt(l, "span"));
 			fb_error(fb, "local _%u of type `%s` has no layout (unsized values and unnamed "
 			         "types cannot be stored in a kernel's locals)", i, fb->lty[i]->name);
@@ -153,6 +158,10 @@ static void build_entry(Fb *fb, uint32_t nargs, bool static_locals)
 	for (uint32_t l = 0; l < fb->nlocal; l++) {
 		if (l == 0 && sret) {
 			fb->slot[0] = params[pi++];
+			continue;
+		}
+		if (!fb->lty[l]->has_layout) {
+			fb->slot[l] = NULL;    /* never used, or build_place reports it */
 			continue;
 		}
 		if (static_locals && l > 0) {

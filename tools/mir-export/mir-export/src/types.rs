@@ -21,6 +21,9 @@ pub struct TypeEntry {
     pub layout_error: Option<String>,
     /// For ADTs: what the source and MIR told about variants and fields.
     pub adt: Option<AdtInfo>,
+    /// For closures: the types of the captured values (type indices), from
+    /// the aggregate that builds the closure; its layout is the tuple's.
+    pub upvars: Option<Vec<usize>>,
 }
 
 #[derive(Default)]
@@ -62,7 +65,7 @@ impl TypeTable {
             field_tys: builtin.into_iter().map(|(v, f, t)| ((v, f), t)).collect(),
             ..AdtInfo::default()
         });
-        self.entries.push(TypeEntry { ty: ty.clone(), layout, layout_error: None, adt });
+        self.entries.push(TypeEntry { ty: ty.clone(), layout, layout_error: None, adt, upvars: None });
         self.index.insert(name, i);
         i
     }
@@ -151,6 +154,9 @@ impl TypeTable {
             Ty::Closure(c) => {
                 j.push("kind", "closure");
                 j.push("path", c.as_str());
+                if let Some(u) = &e.upvars {
+                    j.push("upvars", u.iter().map(|&t| Json::from(t)).collect::<Vec<_>>());
+                }
             }
         }
     }

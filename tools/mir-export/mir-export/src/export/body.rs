@@ -355,8 +355,26 @@ impl<'a> Exporter<'a> {
         })
     }
 
+    /// The type of an operand.
+    fn operand_ty(&mut self, op: &Operand, ctx: Ctx) -> DResult<Ty> {
+        match op {
+            Operand::Copy(p) | Operand::Move(p) => Ok(self.place_json(p, ctx)?.1),
+            Operand::Const(c) => self.const_ty(c, ctx),
+        }
+    }
+
     fn aggregate_json(&mut self, kind: &AggregateKind, fields: &[Operand], dest_ty: &Ty, ctx: Ctx) -> DResult<Json> {
         let ty = self.ty(dest_ty, ctx)?;
+        // a closure value: its captures are its fields, laid out as a
+        // tuple of them (mod.rs fill_layouts)
+        if matches!(kind, AggregateKind::Closure(_)) && self.types.get(ty).upvars.is_none() {
+            let mut ups = Vec::new();
+            for f in fields {
+                let t = self.operand_ty(f, ctx)?;
+                ups.push(self.ty(&t, ctx)?);
+            }
+            self.types.entries[ty].upvars = Some(ups);
+        }
         let fields = self.operands_json(fields, ctx)?;
         let mut j = obj!["kind" => "aggregate"];
         match kind {

@@ -231,8 +231,22 @@ impl<'a> Exporter<'a> {
     /// Asks rustc, in one probe, for the layout of every ADT, tuple and
     /// array type in the table.
     fn fill_layouts(&mut self, probe: &mut Probe) -> DResult<()> {
+        // A closure is laid out like the tuple of its captures (rustc lays
+        // out both as one univariant struct of those types, in order):
+        // the tuple is probed in its place.
+        let closures: Vec<(usize, usize)> = (0..self.types.entries.len())
+            .filter_map(|i| {
+                let e = self.types.get(i);
+                let ups = e.upvars.as_ref().filter(|_| matches!(e.ty, Ty::Closure(_)) && e.layout.is_none())?;
+                Some((i, Ty::Tuple(ups.iter().map(|&u| self.types.get(u).ty.clone()).collect())))
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|(i, tuple)| (i, self.types.intern(&tuple)))
+            .collect();
         let wanted: Vec<usize> = (0..self.types.entries.len()).filter(|&i| self.types.needs_probe(i)).collect();
         if wanted.is_empty() {
+            self.copy_closure_layouts(&closures);
             return Ok(());
         }
         let names: Vec<String> =
@@ -245,7 +259,17 @@ impl<'a> Exporter<'a> {
                 Err(msg) => e.layout_error = Some(msg),
             }
         }
+        self.copy_closure_layouts(&closures);
         Ok(())
+    }
+
+    fn copy_closure_layouts(&mut self, closures: &[(usize, usize)]) {
+        for &(c, t) in closures {
+            let (layout, err) = (self.types.get(t).layout.clone(), self.types.get(t).layout_error.clone());
+            let e = &mut self.types.entries[c];
+            e.layout = layout;
+            e.layout_error = err;
+        }
     }
 
     /// Kernel parameters cross the host/device boundary: their layout must
