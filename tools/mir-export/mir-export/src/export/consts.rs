@@ -56,7 +56,22 @@ impl<'a> Exporter<'a> {
     /// that defines it.
     fn const_item_name(&self, path: &Path) -> String {
         let name = path.to_string();
-        if self.bodies.contains_key(name.as_str()) || self.consts.contains_key(name.as_str()) || path.qself.is_none() {
+        if self.bodies.contains_key(name.as_str()) || self.consts.contains_key(name.as_str()) {
+            return name;
+        }
+        // a promoted of a method called by its type (`S::m1::promoted[1]`)
+        // is printed under the method's `<impl at ..>::m1`
+        if let Some(last) = path.segments.last().filter(|s| s.name.starts_with("promoted[")) {
+            let mut method = path.clone();
+            method.segments.pop();
+            if let Some(body) = self.callees.impl_method(&method) {
+                let item = format!("{body}::{}", last.name);
+                if self.bodies.contains_key(item.as_str()) || self.consts.contains_key(item.as_str()) {
+                    return item;
+                }
+            }
+        }
+        if path.qself.is_none() {
             return name;
         }
         self.callees
