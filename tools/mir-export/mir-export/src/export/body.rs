@@ -52,19 +52,27 @@ impl<'a> Exporter<'a> {
         Ok(j)
     }
 
+    /// The source lines of a function's signature and up to `before`
+    /// lines above it (attributes, a multi-line `fn` header), located by
+    /// the return place's span.
+    fn signature_source(&self, body: &Body, before: u32) -> Option<String> {
+        let s = body.locals.first()?.as_ref()?.span.as_ref()?;
+        self.spans.source_text(&SrcSpan {
+            file: s.file.clone(),
+            line: s.line.saturating_sub(before).max(1),
+            col: 1,
+            end_line: s.line,
+            end_col: 100_000,
+        })
+    }
+
     /// The function's `#[inline(never)]` / `#[inline(always)]`, read from
     /// the source lines before its signature (MIR does not print
     /// attributes): oxidec keeps a `never` function a real call.
     fn inline_attr(&self, body: &Body) -> Option<&'static str> {
         let s = body.locals.first()?.as_ref()?.span.as_ref()?;
         self.spans.user_path(&s.file)?;
-        let text = self.spans.source_text(&SrcSpan {
-            file: s.file.clone(),
-            line: s.line.saturating_sub(12).max(1),
-            col: 1,
-            end_line: s.line,
-            end_col: 100_000,
-        })?;
+        let text = self.signature_source(body, 12)?;
         let name = body.path.last_name();
         let at = text.rfind(&format!("fn {name}"))?;
         // the attributes between the previous item's end and this `fn`
@@ -472,13 +480,8 @@ impl<'a> Exporter<'a> {
             )
         };
         let g = self.bodies.get(generic).copied().ok_or_else(|| self.err(ctx, fail("no generic body".into())))?;
-        let sig_span = g.locals.first().and_then(|l| l.as_ref()).and_then(|l| l.span.clone());
-        let signature = sig_span
-            .and_then(|s| {
-                let from = s.line.saturating_sub(8).max(1);
-                self.spans.source_text(&SrcSpan { file: s.file.clone(), line: from, col: 1, end_line: s.line, end_col: 100_000 })
-            })
-            .ok_or_else(|| self.err(ctx, fail("its source is not readable".into())))?;
+        let signature =
+            self.signature_source(g, 8).ok_or_else(|| self.err(ctx, fail("its source is not readable".into())))?;
         let name = generic.rsplit("::").next().unwrap_or(generic);
         let params = mono::generic_params(&signature, name)
             .ok_or_else(|| self.err(ctx, fail(format!("no generic parameter list after `fn {name}` in its source"))))?;
