@@ -471,7 +471,9 @@ static void check_o0(const char *ptx)
 	check_ptx(ptx, "O0", "helper", L(".func", "mul", "add"), NULL);
 	check_ptx(ptx, "O0", "call_k", L(".entry", "call", "helper"), NULL);
 	check_ptx(ptx, "O0", "entry_loop", L(".entry", "setp", "add.s32", "st.global.b32", "bra"), NULL);
-	check_ptx(ptx, "O0", "misc_k", L(".entry", "__local_depot", "st.v2.b64", "st.global", "1069547520"), NULL);
+	/* -O0 runs SROA: the 16-byte temporary is no stack slot (small frames
+	 * for recursion), yet the helper is still called, not inlined */
+	check_ptx(ptx, "O0", "misc_k", L(".entry", "st.global", "1069547520"), L("__local_depot"));
 	check_ptx(ptx, "O0", "switch_k", L(".entry", ", 10;", "setp.eq", ", 20;", ", 20;", ", 30;"), NULL);
 	check_ptx(ptx, "O0", "loop_sum", L(".entry", "setp", "add.s32", "bra", "st.global.b32"), NULL);
 	char what[64];
