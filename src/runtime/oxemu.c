@@ -51,7 +51,9 @@
  * and traps the same way, reported as CUDA_ERROR_ASSERT.
  *
  * Stacks are mmap'd, STACK_BYTES each with a guard page below, registered
- * with valgrind and annotated for AddressSanitizer where those exist. The
+ * with valgrind and annotated for AddressSanitizer where those exist. A
+ * program's ox_set_stack_size can only make them larger: host frames are
+ * not the GPU's, so the GPU's stack limit is not emulated. The
  * emulator is not thread-safe (neither is oxrt); its per-thread state is
  * _Thread_local all the same, so a later version can run blocks on several
  * threads. */
@@ -98,6 +100,8 @@
 #endif
 
 enum { STACK_BYTES = 256 << 10 };
+
+static size_t stack_limit = 1024;       /* what the program asked for */
 
 typedef struct {
 	ucontext_t ctx;
@@ -258,6 +262,16 @@ static void save_context(ucontext_t *c)
 	getcontext(c);
 }
 
+/* A fiber's stack: STACK_BYTES, or the program's limit when larger, in
+ * whole pages. */
+static size_t fiber_stack_bytes(void)
+{
+	size_t page = page_size();
+	size_t want = stack_limit > STACK_BYTES ? stack_limit : STACK_BYTES;
+
+	return (want + page - 1) / page * page;
+}
+
 static Fiber *new_fiber(Launch *l)
 {
 	size_t page = page_size();
@@ -267,7 +281,7 @@ static Fiber *new_fiber(Launch *l)
 		l->failed = 1;
 		return NULL;
 	}
-	f->map_len = STACK_BYTES + page;
+	f->map_len = fiber_stack_bytes() + page;
 	f->map = mmap(NULL, f->map_len, PROT_READ | PROT_WRITE,
 	              MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (f->map == MAP_FAILED) {
@@ -279,7 +293,7 @@ static Fiber *new_fiber(Launch *l)
 	f->vg_id = VALGRIND_STACK_REGISTER(f->map + page, f->map + f->map_len);
 	save_context(&f->ctx);
 	f->ctx.uc_stack.ss_sp = f->map + page;
-	f->ctx.uc_stack.ss_size = STACK_BYTES;
+	f->ctx.uc_stack.ss_size = f->map_len - page;
 	f->ctx.uc_link = NULL;
 	makecontext(&f->ctx, fiber_main, 0);
 	l->all[l->nall++] = f;
@@ -1223,6 +1237,18 @@ int oxemu_set_dynamic_shared(size_t bytes)
 		                      "dynamic shared memory: CUDA_ERROR_OUT_OF_MEMORY "
 		                      "(emulated)", bytes);
 	dyn_shared.cap = bytes;
+	return 0;
+}
+
+int oxemu_set_stack_size(size_t bytes)
+{
+	stack_limit = bytes;
+	return 0;
+}
+
+int oxemu_stack_size(size_t *bytes)
+{
+	*bytes = stack_limit;
 	return 0;
 }
 

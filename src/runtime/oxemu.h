@@ -49,6 +49,11 @@ int oxemu_synchronize(const char *call, const char *what);
  * shared_bytes), module globals by name (constant memory), and the
  * kernels' printf and dynamic shared memory */
 int oxemu_set_dynamic_shared(size_t bytes);
+/* oxemu.c: the stack limit a program asks for (ox_set_stack_size; 1,024
+ * until then, like CUDA's); fibers get at least that much (and never less
+ * than 256 KiB) from the next launch on */
+int oxemu_set_stack_size(size_t bytes);
+int oxemu_stack_size(size_t *bytes);
 int oxemu_module_global(const OxModule *m, const char *name, OxDevPtr *ptr,
                         size_t *size);
 int __oxide_host_vprintf(const char *fmt, const unsigned char *args);

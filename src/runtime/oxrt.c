@@ -15,7 +15,14 @@
  * driver call goes through cu_check, which turns a failure into one
  * readable message: the call, the module or kernel, the CUDA error name and
  * text, and a hint for the errors a kernel author meets (traps, JIT logs,
- * missing kernel names). */
+ * missing kernel names).
+ *
+ * The stack: CUDA gives every thread a stack of CU_LIMIT_STACK_SIZE bytes
+ * (1,024 by default) and grows it at launch for what a kernel needs
+ * statically; a recursive kernel's need depends on its data, which no one
+ * but the program knows.  ox_module_load raises the limit to the largest
+ * local size of the module's kernels (best effort); ox_set_stack_size
+ * raises it further, by the figures of oxidec's recursion warning. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
@@ -50,6 +57,8 @@ enum {
 	CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
 	CU_JIT_ERROR_LOG_BUFFER = 5,
 	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+	CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+	CU_LIMIT_STACK_SIZE = 0,
 };
 
 static struct {
@@ -63,6 +72,8 @@ static struct {
 	CUresult (*primary_release)(CUdevice);
 	CUresult (*ctx_set_current)(CUcontext);
 	CUresult (*ctx_synchronize)(void);
+	CUresult (*ctx_set_limit)(int, size_t);
+	CUresult (*ctx_get_limit)(size_t *, int);
 	CUresult (*module_load)(CUmodule *, const void *, unsigned,
 	                        CUjit_option *, void **);
 	CUresult (*module_unload)(CUmodule);
@@ -108,6 +119,8 @@ static const struct {
 	 "cuDevicePrimaryCtxRelease", 0},
 	{&drv.ctx_set_current, "cuCtxSetCurrent", NULL, 0},
 	{&drv.ctx_synchronize, "cuCtxSynchronize", NULL, 0},
+	{&drv.ctx_set_limit, "cuCtxSetLimit", NULL, 0},
+	{&drv.ctx_get_limit, "cuCtxGetLimit", NULL, 0},
 	{&drv.module_load, "cuModuleLoadDataEx", NULL, 0},
 	{&drv.module_unload, "cuModuleUnload", NULL, 0},
 	{&drv.module_get_function, "cuModuleGetFunction", NULL, 0},
@@ -358,6 +371,34 @@ static char *read_file(const char *path)
 	return buf;
 }
 
+/* Raises the stack limit to the largest local size (stack frame) of the
+ * module's kernels.  Best effort, errors ignored: the driver also grows
+ * the stack at launch for a kernel's static need, and drivers before
+ * CUDA 12.4 cannot list a module's kernels.  Recursion is not covered:
+ * its depth is the program's to know (ox_set_stack_size). */
+static void fit_stack(CUmodule mod)
+{
+	CUfunction fns[256];
+	unsigned n = 0;
+	size_t limit = 0;
+	int need = 0, local;
+
+	if (drv.module_function_count == NULL || drv.module_enumerate == NULL ||
+	    drv.module_function_count(&n, mod) != CUDA_SUCCESS)
+		return;
+	if (n > 256)
+		n = 256;
+	if (drv.module_enumerate(fns, n, mod) != CUDA_SUCCESS)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		if (drv.func_get_attribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+		                           fns[i]) == CUDA_SUCCESS && local > need)
+			need = local;
+	if (drv.ctx_get_limit(&limit, CU_LIMIT_STACK_SIZE) == CUDA_SUCCESS &&
+	    (size_t)need > limit)
+		(void)drv.ctx_set_limit(CU_LIMIT_STACK_SIZE, (size_t)need);
+}
+
 int ox_module_load(OxModule *m, const char *path)
 {
 	static char jit_err[8192], jit_info[8192];
@@ -393,6 +434,7 @@ int ox_module_load(OxModule *m, const char *path)
 		return -1;
 	}
 	m->handle = mod;
+	fit_stack(mod);
 	return 0;
 }
 
@@ -585,6 +627,23 @@ int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,
 	if (is_emulated(f->path))
 		return oxemu_synchronize("ox_launch_sync", what);
 	return cu_check(drv.ctx_synchronize(), "cuCtxSynchronize", what);
+}
+
+int ox_set_stack_size(size_t bytes)
+{
+	char what[64];
+
+	DISPATCH("ox_set_stack_size", oxemu_set_stack_size(bytes));
+	snprintf(what, sizeof what, "CU_LIMIT_STACK_SIZE, %zu bytes", bytes);
+	return cu_check(drv.ctx_set_limit(CU_LIMIT_STACK_SIZE, bytes),
+	                "cuCtxSetLimit", what);
+}
+
+int ox_stack_size(size_t *bytes)
+{
+	DISPATCH("ox_stack_size", oxemu_stack_size(bytes));
+	return cu_check(drv.ctx_get_limit(bytes, CU_LIMIT_STACK_SIZE),
+	                "cuCtxGetLimit", "CU_LIMIT_STACK_SIZE");
 }
 
 int ox_synchronize(void)

@@ -56,6 +56,7 @@ int ox_function(OxFunc *f, const OxModule *m, const char *name);
  * emulated module reports CUDA_ERROR_INVALID_VALUE. */
 enum {
 	OX_FUNC_MAX_THREADS_PER_BLOCK = 0,
+	OX_FUNC_LOCAL_SIZE_BYTES = 3,     /* the kernel's stack frame per thread */
 	OX_FUNC_NUM_REGS = 4,
 };
 int ox_func_attribute(int *value, int attrib, const OxFunc *f);
@@ -86,6 +87,22 @@ int ox_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
 int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,
                    unsigned shared_bytes, void **args);
 int ox_synchronize(void);
+
+/* oxrt.c: the stack of each GPU thread (CU_LIMIT_STACK_SIZE, 1,024 bytes
+ * unless raised). ox_module_load raises it to the largest stack frame of
+ * the module's kernels (cuFuncGetAttribute LOCAL_SIZE_BYTES), and the
+ * driver grows it at launch for a kernel's static need; neither knows how
+ * deep a recursion goes. oxidec warns about recursive kernels with the
+ * bytes each level needs ("each level needs N bytes"; its note gives the
+ * kernel's base B): call ox_set_stack_size(B + N * depth) before their
+ * launch, or the launch may fail with CUDA_ERROR_ILLEGAL_ADDRESS (stack
+ * overflow). The limit stays until changed; each thread of the whole GPU
+ * gets that much, so raise it no higher than needed. Emulated: the value
+ * is kept and reported back; each thread's fiber stack is at least that
+ * large and never under 256 KiB (host frames are not the GPU's, so an
+ * emulated run does not overflow where the GPU would). */
+int ox_set_stack_size(size_t bytes);
+int ox_stack_size(size_t *bytes);
 
 /* oxrt.c: timing with events on the default stream */
 int ox_event_create(OxEvent *e);

@@ -9,7 +9,8 @@
 
 const char __oxide_kernels[] = "reverse\0reduce\0early_exit\0trap_at\0"
                                "indices\0warp_ops\0named_partial\0"
-                               "named_hang\0named_bad\0assert_at\0";
+                               "named_hang\0named_bad\0assert_at\0"
+                               "deep_stack\0";
 
 static unsigned block_threads(void)
 {
@@ -36,6 +37,7 @@ void __oxide_launch_reduce(void **args);
 void __oxide_launch_early_exit(void **args);
 void __oxide_launch_trap_at(void **args);
 void __oxide_launch_indices(void **args);
+void __oxide_launch_deep_stack(void **args);
 void __oxide_launch_warp_ops(void **args);
 void __oxide_launch_named_partial(void **args);
 void __oxide_launch_named_hang(void **args);
@@ -189,4 +191,30 @@ void __oxide_launch_indices(void **args)
 	o[6] = block_threads();
 	o[7] = __oxide_host_nctaid_x() * __oxide_host_nctaid_y() *
 	       __oxide_host_nctaid_z();
+}
+
+/* A recursion with 4 KiB frames, `depth` deep: more than the fibers'
+ * default 256 KiB of stack when depth is 128. */
+__attribute__((noinline))
+static unsigned deep(unsigned depth, unsigned seed)
+{
+	volatile unsigned char frame[4096];
+	unsigned sum;
+
+	for (unsigned i = 0; i < sizeof frame; i += 512)
+		frame[i] = (unsigned char)(seed + i);
+	sum = depth ? deep(depth - 1, seed * 3 + 1) : 0;
+	for (unsigned i = 0; i < sizeof frame; i += 512)
+		sum += frame[i];
+	return sum;
+}
+
+/* deep_stack(depth: u32, out: *u32): out[thread] = deep(depth, thread). */
+void __oxide_launch_deep_stack(void **args)
+{
+	unsigned depth = *(unsigned *)args[0];
+	unsigned *out = *(unsigned **)args[1];
+	unsigned t = thread_index();
+
+	out[t] = deep(depth, t);
 }

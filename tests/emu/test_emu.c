@@ -5,7 +5,8 @@
  * trap while other threads wait at a barrier (its message, and that the
  * process goes on), named barriers counted by warps (a partial warp,
  * returned lanes, a barrier that cannot complete, a bad id), a failed
- * device assert, launch limits and error names.
+ * device assert, launch limits and error names, and a recursion deeper
+ * than the fibers' default stack after ox_set_stack_size.
  * Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on failure.
  * usage: test_emu build/emu/test_kernels.so */
 #include "../../src/runtime/oxrt.h"
@@ -286,6 +287,39 @@ static void test_events(void)
 	ox_event_destroy(&b);
 }
 
+static unsigned deep_ref(unsigned depth, unsigned seed)
+{
+	unsigned sum = depth ? deep_ref(depth - 1, seed * 3 + 1) : 0;
+
+	for (unsigned i = 0; i < 4096; i += 512)
+		sum += (unsigned char)(seed + i);
+	return sum;
+}
+
+/* ox_set_stack_size is kept and reported back, and fibers get that much
+ * stack: 128 frames of 4 KiB need 512 KiB, twice the default. */
+static void test_stack(void)
+{
+	OxFunc f = kernel("deep_stack");
+	unsigned depth = 128, got[2];
+	OxDevPtr out;
+	void *args[] = {&depth, &out};
+	size_t bytes = 0;
+
+	check(ox_stack_size(&bytes) == 0 && bytes == 1024,
+	      "stack: 1024 bytes per thread until raised, like CUDA");
+	OX_CHECK(ox_set_stack_size(1u << 20));
+	check(ox_stack_size(&bytes) == 0 && bytes == 1u << 20,
+	      "stack: ox_set_stack_size(1 MiB) reported back");
+	OX_CHECK(ox_alloc(&out, sizeof got));
+	OX_CHECK(ox_launch_sync(&f, ox_dim(1, 1, 1), ox_dim(2, 1, 1), 0, args));
+	OX_CHECK(ox_copy_from_device(got, out, sizeof got));
+	check(got[0] == deep_ref(depth, 0) && got[1] == deep_ref(depth, 1),
+	      "stack: 128 frames of 4 KiB run on 1 MiB fibers");
+	OX_CHECK(ox_free(out));
+	OX_CHECK(ox_set_stack_size(1024));
+}
+
 int main(int argc, char **argv)
 {
 	char name[64];
@@ -314,6 +348,7 @@ int main(int argc, char **argv)
 	test_named();
 	test_assert();
 	test_events();
+	test_stack();
 	ox_module_unload(&mod);
 	ox_shutdown();
 	printf("%d passed, %d failed\n", npass, nfail);
