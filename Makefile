@@ -77,11 +77,15 @@ EXAMPLES += reduce_shared histogram transpose stencil2d sgemm printf const_looku
 EXAMPLES += scale2d
 # segment shuffles, match_all, sync_warp, named barriers; device_assert!
 EXAMPLES += warp_sync device_assert
+# recursion and the GPU stack (also built at -O0: NAME.O0.ptx / .O0.cubin)
+EXAMPLES += recursion
+EXAMPLES_O0 = recursion
 EX_OUT = $(B)/examples
 
 .SECONDARY: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).mir.json $(B)/emu/$(e).o)
 
-examples: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).ptx $(EX_OUT)/$(e).cubin)
+examples: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).ptx $(EX_OUT)/$(e).cubin) \
+          $(foreach e,$(EXAMPLES_O0),$(EX_OUT)/$(e).O0.ptx $(EX_OUT)/$(e).O0.cubin)
 
 $(EX_OUT)/%.mir.json: $(B)/bin/mir-export examples/%/src/lib.rs $(wildcard tools/mir-export/oxide-device/src/*.rs)
 	@mkdir -p $(@D)
@@ -92,6 +96,12 @@ $(EX_OUT)/%.ptx: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 
 $(EX_OUT)/%.cubin: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 	$(B)/bin/oxidec $< -o $@
+
+$(EX_OUT)/%.O0.ptx: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
+	$(B)/bin/oxidec -O0 $< -o $@
+
+$(EX_OUT)/%.O0.cubin: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
+	$(B)/bin/oxidec -O0 $< -o $@
 
 # Host emulation: the same JSON compiled for this CPU, linked into a shared
 # object that oxrt loads (ox_module_load of a .so runs it by emulation).

@@ -316,6 +316,7 @@ static bool run_llvm(Run *r, Module *m)
 		return false;
 	stage_done(r, ST_PTX);
 	write_text(r, ST_PTX, ptx);
+	stack_check(m, ptx, len, r->o->eo.arch);     /* warns about recursive kernels */
 	if (r->o->emit == ST_CUBIN) {
 		size_t n;
 		uint8_t *cubin = cubin_from_ptx(ptx, len, r->o->eo.arch, &n);

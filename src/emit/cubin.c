@@ -5,7 +5,11 @@
  * --emit=cubin needs it.  The few declarations below mirror nvJitLink.h
  * (CUDA 13) so the build needs no CUDA include path; the enum values used
  * are part of nvJitLink's stable ABI.  The unversioned entry points are
- * exported by libnvJitLink.so.13 alongside the __nvJitLink*_13_0 ones. */
+ * exported by libnvJitLink.so.13 alongside the __nvJitLink*_13_0 ones.
+ *
+ * cubin_ptxas_log compiles for ptxas's report alone (stack frames, see
+ * stack.c): it never fails the compilation, so it loads the library
+ * quietly. */
 #include "emit.h"
 
 #include <dlfcn.h>
@@ -29,6 +33,8 @@ typedef struct {
 	JlResult (*cubin)(JlHandle, void *);
 	JlResult (*error_log_size)(JlHandle, size_t *);
 	JlResult (*error_log)(JlHandle, char *);
+	JlResult (*info_log_size)(JlHandle, size_t *);
+	JlResult (*info_log)(JlHandle, char *);
 } JitLink;
 
 static void *open_library(void)
@@ -57,13 +63,17 @@ static bool load_symbol(void *lib, const char *name, void *slot)
 	return true;
 }
 
-static const JitLink *jitlink(void)
+/* The library's entry points; NULL when it cannot be loaded, after a
+ * diag_error unless quiet. */
+static const JitLink *jitlink(bool quiet)
 {
 	static JitLink jl;
 	static bool loaded;
 	if (loaded)
 		return &jl;
 	void *lib = open_library();
+	if (!lib && quiet)
+		return NULL;
 	if (!lib) {
 		diag_error("oxidec", "cannot load libnvJitLink.so.13 (looked in %s/lib64 and the loader path: %s); "
 		           "cubin output needs the CUDA 13 toolkit — emit PTX instead, or set CUDA_HOME/LD_LIBRARY_PATH",
@@ -76,7 +86,13 @@ static const JitLink *jitlink(void)
 	          load_symbol(lib, "nvJitLinkGetLinkedCubinSize", &jl.cubin_size) &&
 	          load_symbol(lib, "nvJitLinkGetLinkedCubin", &jl.cubin) &&
 	          load_symbol(lib, "nvJitLinkGetErrorLogSize", &jl.error_log_size) &&
-	          load_symbol(lib, "nvJitLinkGetErrorLog", &jl.error_log);
+	          load_symbol(lib, "nvJitLinkGetErrorLog", &jl.error_log) &&
+	          load_symbol(lib, "nvJitLinkGetInfoLogSize", &jl.info_log_size) &&
+	          load_symbol(lib, "nvJitLinkGetInfoLog", &jl.info_log);
+	if (!ok && quiet) {
+		dlclose(lib);
+		return NULL;
+	}
 	if (!ok) {
 		diag_error("oxidec", "libnvJitLink lacks an expected entry point (%s)", dlerror());
 		dlclose(lib);
@@ -129,7 +145,7 @@ static uint8_t *link_ptx(const JitLink *jl, JlHandle h, const char *ptx, size_t 
 
 uint8_t *cubin_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len)
 {
-	const JitLink *jl = jitlink();
+	const JitLink *jl = jitlink(false);
 	if (!jl)
 		return NULL;
 	char opt_arch[48];
@@ -147,4 +163,31 @@ uint8_t *cubin_from_ptx(const char *ptx, size_t len, const char *arch, size_t *o
 	if (cubin && out_len)
 		*out_len = n;
 	return cubin;
+}
+
+/* ptxas's -v report of the PTX as nvJitLink compiles it for arch (the
+ * "Function properties for NAME" lines), malloc'd; NULL when nvJitLink is
+ * missing or fails, without a diagnostic. */
+char *cubin_ptxas_log(const char *ptx, size_t len, const char *arch)
+{
+	const JitLink *jl = jitlink(true);
+	if (!jl)
+		return NULL;
+	char opt_arch[48];
+	snprintf(opt_arch, sizeof opt_arch, "-arch=%s", arch ? arch : "sm_90");
+	const char *opts[] = {opt_arch, "-Xptxas=-v"};
+	JlHandle h = NULL;
+	if (jl->create(&h, 2, opts))
+		return NULL;
+	char *log = NULL;
+	size_t n = 0;
+	if (!jl->add_data(h, JL_INPUT_PTX, ptx, len, "oxidec.ptx") && !jl->complete(h) && !jl->info_log_size(h, &n) &&
+	    n > 1) {
+		log = xmalloc(n + 1);
+		if (jl->info_log(h, log))
+			log[0] = 0;
+		log[n] = 0;
+	}
+	jl->destroy(&h);
+	return log;
 }

@@ -41,5 +41,16 @@ bool emit_module(EmitCtx *e, Module *m);
 /* cubin.c: PTX -> cubin with nvJitLink (dlopen'ed); NULL after a
  * diag_error carrying nvJitLink's log.  Result is malloc'd. */
 uint8_t *cubin_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len);
+/* ptxas's -v report of the PTX (malloc'd), or NULL without nvJitLink; no
+ * diagnostic either way. */
+char *cubin_ptxas_log(const char *ptx, size_t len, const char *arch);
+
+/* stack.c: a warning (never an error) for each kernel whose calls in the
+ * PTX are recursive, with the stack bytes each level needs; m gives the
+ * Rust names and source lines. */
+void stack_check(Module *m, const char *ptx, size_t len, const char *arch);
+/* The same with ptxas's -v log given (NULL: frames estimated from the
+ * PTX); returns the number of warnings. */
+int stack_warn(Module *m, const char *ptx, const char *log, const char *arch);
 
 #endif

@@ -4,7 +4,11 @@
 #   NAME.host.nvvm NAME.host.llir           the same with --target=host
 #   NAME.ptx                                lines that must appear in the PTX, in order
 #                                           ("!text" means text must NOT appear);
-#                                           the PTX is also validated with ptxas
+#                                           the PTX is also validated with ptxas, and
+#                                           oxidec must print nothing
+#   NAME.O0.warn NAME.O3.warn               lines that must appear in stderr at that
+#                                           -O level, in order ("!text": must not);
+#                                           exit 0 and an output file all the same
 #   NAME.err                                expected stderr (exit 1, no output file)
 # UPDATE=1 rewrites the exact-dump and .err expectations (review the diff).
 set -u
@@ -25,10 +29,10 @@ check_stage() {   # name stage [host]
 	if diff -u "$exp" "$TMP/out" >"$TMP/diff"; then ok "$what"; else bad "$what" "$TMP/diff"; fi
 }
 
-# Ordered substrings: each expected line must occur after the previous one.
-check_ptx() {
-	"$OXIDEC" "$1.mir.json" -o "$TMP/out.ptx" 2>"$TMP/stderr" || { bad "$1 (ptx): oxidec failed" "$TMP/stderr"; return; }
-	awk -v expfile="$1.ptx" '
+# Ordered substrings of file $2 (the lines of $1): each expected line must
+# occur after the previous one; "!text" must not occur at all.
+match_ordered() {
+	awk -v expfile="$1" '
 		BEGIN { n = 0; while ((getline l < expfile) > 0) if (l != "") want[n++] = l }
 		{ text = text $0 "\n" }
 		END {
@@ -43,13 +47,30 @@ check_ptx() {
 				if (!k) { print "missing (in order): " w; exit 1 }
 				pos += k + length(w) - 1
 			}
-		}' "$TMP/out.ptx" >"$TMP/diff" || { bad "$1 (ptx)" "$TMP/diff"; return; }
+		}' "$2"
+}
+
+check_ptx() {
+	"$OXIDEC" "$1.mir.json" -o "$TMP/out.ptx" 2>"$TMP/stderr" || { bad "$1 (ptx): oxidec failed" "$TMP/stderr"; return; }
+	[ -s "$TMP/stderr" ] && { bad "$1 (ptx): unexpected diagnostics" "$TMP/stderr"; return; }
+	match_ordered "$1.ptx" "$TMP/out.ptx" >"$TMP/diff" || { bad "$1 (ptx)" "$TMP/diff"; return; }
 	if [ -x "$PTXAS" ]; then
 		"$PTXAS" -arch=sm_90 "$TMP/out.ptx" -o "$TMP/out.cubin" 2>"$TMP/diff" || { bad "$1 (ptxas)" "$TMP/diff"; return; }
 		ok "$1 (ptx, ptxas)"
 	else
 		ok "$1 (ptx; ptxas not found, not validated)"
 	fi
+}
+
+# Warnings: exit 0, an output file, the expected lines on stderr.
+check_warn() {   # name level
+	rm -f "$TMP/out.ptx"
+	"$OXIDEC" "-$2" "$1.mir.json" -o "$TMP/out.ptx" 2>"$TMP/stderr"
+	rc=$?
+	if [ $rc -ne 0 ]; then bad "$1 ($2 warn): exit code $rc, expected 0" "$TMP/stderr"
+	elif [ ! -s "$TMP/out.ptx" ]; then bad "$1 ($2 warn): no output file"
+	elif match_ordered "$1.$2.warn" "$TMP/stderr" >"$TMP/diff"; then ok "$1 ($2 warn)"
+	else cat "$TMP/stderr" >>"$TMP/diff"; bad "$1 ($2 warn)" "$TMP/diff"; fi
 }
 
 check_err() {
@@ -70,6 +91,7 @@ for input in *.mir.json; do
 	for st in mir ssa nvvm llir; do [ -e "$name.$st" ] && check_stage "$name" "$st"; done
 	for st in nvvm llir; do [ -e "$name.host.$st" ] && check_stage "$name" "$st" host; done
 	[ -e "$name.ptx" ] && check_ptx "$name"
+	for lv in O0 O3; do [ -e "$name.$lv.warn" ] && check_warn "$name" "$lv"; done
 done
 echo "golden: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -3,7 +3,8 @@
 # machine's GPU against the prebuilt kernels in build/examples/. Needs only
 # a C compiler, the CUDA driver (libcuda.so.1) and build/ from a machine
 # with LLVM. For examples/NAME/host.c it builds build/gpu/NAME and runs it
-# with build/examples/NAME.ptx, then NAME.cubin when that exists.
+# with build/examples/NAME.ptx, then NAME.cubin, NAME.O0.ptx and
+# NAME.O0.cubin (oxidec -O0) when those exist.
 # Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on any failure.
 # Environment: CC (default cc), CFLAGS (default -O2).
 
@@ -73,9 +74,11 @@ for host in examples/*/host.c; do
 		continue
 	fi
 	run "$name" ptx
-	if [ -f "build/examples/$name.cubin" ]; then
-		run "$name" cubin
-	fi
+	for kind in cubin O0.ptx O0.cubin; do
+		if [ -f "build/examples/$name.$kind" ]; then
+			run "$name" "$kind"
+		fi
+	done
 done
 
 echo "$pass passed, $fail failed"

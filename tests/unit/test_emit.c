@@ -4,7 +4,8 @@
  * trap, barrier, saxpy), emits PTX at -O0 and -O3, checks ordered
  * substrings per function, assembles the PTX with ptxas when present and
  * turns it into a cubin with nvJitLink.  Also the host target (trampoline,
- * object file) and a few error paths.
+ * object file), a few error paths, and the recursion warnings of stack.c
+ * on hand-written PTX.
  *
  * Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on failure.
  * TEST_EMIT_VERBOSE=1 also prints the IR, the LLVM IR and the PTX. */
@@ -663,6 +664,75 @@ static void test_errors(void)
 	M = saved;
 }
 
+/* ------------------------------------------------- stack warnings */
+
+/* PTX as LLVM 22 prints it: prototypes, then bodies; k1 reaches the
+ * mutual recursion f -> g -> f (and makes an indirect call, not
+ * followed), k2 only a plain call, k3 two self-recursive functions of
+ * which the costlier is reported. */
+static const char stack_ptx[] =
+	".func  (.param .b32 func_retval0) f\n(\n\t.param .b32 f_param_0\n)\n;\n"
+	".visible .entry k1(\n\t.param .u64 k1_param_0\n)\n{\n"
+	"\t.local .align 8 .b8 \t__local_depot0[16];\n"
+	"\t{ // callseq 0, 0\n\tcall.uni (retval0), f, (param0);\n\t} // callseq 0\n"
+	"\tcall (retval0), %rd5, (param0), prototype_1;\n\tret;\n}\n"
+	".visible .entry k2()\n{\n\tcall.uni h, ();\n\tret;\n}\n"
+	".visible .entry k3()\n{\n\tcall.uni a, ();\n\tcall.uni b, ();\n\tret;\n}\n"
+	".func  (.param .b32 func_retval0) f(\n\t.param .b32 f_param_0\n)\n{\n"
+	"\t.local .align 8 .b8 \t__local_depot1[32];\n\tcall.uni (retval0), g, (param0);\n\tret;\n}\n"
+	".func  (.param .b32 func_retval0) g(\n\t.param .b32 g_param_0\n)\n{\n"
+	"\tcall.uni (retval0), f, (param0);\n\tret;\n}\n"
+	".func h()\n{\n\tret;\n}\n"
+	".func a()\n{\n\tcall.uni a, ();\n\tret;\n}\n"
+	".func b()\n{\n\tcall.uni b, ();\n\tret;\n}\n";
+
+static const char stack_log[] =
+	"ptxas info    : Function properties for f\nptxas         .     40 bytes stack frame, 8 bytes spill stores\n"
+	"ptxas info    : Function properties for g\nptxas         .     24 bytes stack frame, 0 bytes spill stores\n"
+	"ptxas info    : Function properties for a\nptxas         .     8 bytes stack frame, 0 bytes spill stores\n"
+	"ptxas info    : Function properties for b\nptxas         .     104 bytes stack frame, 0 bytes spill stores\n"
+	"ptxas info    : Compiling entry function 'k1' for 'sm_90'\n"
+	"ptxas info    : Function properties for k1\nptxas         .     16 bytes stack frame, 0 bytes spill stores\n"
+	"info    : Function properties for 'k1':\ninfo    : used 26 registers, 16 stack, 0 bytes lmem\n";
+
+/* stack_warn's warnings as text (stderr captured in a file). */
+static char *stack_warnings(const char *log, int *nwarn)
+{
+	char path[] = "/tmp/test_emit_stack.XXXXXX";
+	int fd = mkstemp(path), saved = dup(2);
+	fflush(stderr);
+	dup2(fd, 2);
+	*nwarn = stack_warn(M, stack_ptx, log, "sm_90");
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	size_t n = 0;
+	char *text = read_file(path, &n);
+	close(fd);
+	remove(path);
+	return text ? text : calloc(1, 1);
+}
+
+static void test_stack(void)
+{
+	int n;
+	char *w = stack_warnings(stack_log, &n);
+	check(n == 2, "stack: two recursive kernels (k1, k3), not k2", w);
+	check(strstr(w, "warning: kernel 'k1' is recursive (f -> g -> f): each level needs 64 bytes of stack; "
+	                "CUDA's default limit is 1024 bytes per thread; raise it with ox_set_stack_size or "
+	                "cuCtxSetLimit(CU_LIMIT_STACK_SIZE)") != NULL, "stack: k1 f -> g -> f, 40 + 24 bytes", w);
+	check(strstr(w, "'k1' needs about 16 + 64 x depth bytes") && strstr(w, "15 levels fit in 1024"),
+	      "stack: k1's base (its own 16 bytes) and the levels that fit", w);
+	check(strstr(w, "kernel 'k3' is recursive (b -> b): each level needs 104 bytes") != NULL,
+	      "stack: k3 reports its costlier recursion", w);
+	check(!strstr(w, "'k2'"), "stack: no warning for k2", w);
+	free(w);
+	w = stack_warnings(NULL, &n);
+	check(n == 2 && strstr(w, "kernel 'k1' is recursive (f -> g -> f): each level needs at least 32 bytes") &&
+	      strstr(w, "estimated from the PTX's local depots"), "stack: without ptxas's log, depots as a lower bound", w);
+	free(w);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);   /* keep PASS lines and diagnostics in order */
@@ -674,6 +744,7 @@ int main(void)
 	test_level(3);
 	test_host();
 	test_errors();
+	test_stack();
 	arena_free(M->arena);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;
