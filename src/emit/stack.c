@@ -31,13 +31,20 @@ typedef struct {
 	uint32_t ncallee, capcallee;
 	uint32_t *callees;          /* indices, resolved after parsing */
 	uint32_t nresolved;
+	Func *func;                 /* its function in the Module, or NULL */
 	uint8_t state;              /* DFS: 0 new, 1 on the stack, 2 done */
 } PtxFunc;
+
+typedef struct {
+	const char *name;
+	uint32_t index;
+} NameIndex;
 
 typedef struct {
 	Arena *a;
 	PtxFunc *fn;
 	uint32_t nfn, capfn;
+	NameIndex *by_name;         /* fn sorted by name, for bsearch */
 	bool measured;              /* frames from ptxas, not depots */
 	/* the DFS of one kernel */
 	uint32_t *path;
@@ -152,16 +159,31 @@ static void parse_ptx(Graph *g, const char *ptx)
 	}
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const NameIndex *)a)->name, ((const NameIndex *)b)->name);
+}
+
+/* Lookups by name are a binary search: a module may have thousands of
+ * functions and calls. */
+static void sort_names(Graph *g)
+{
+	g->by_name = arena_new_array(g->a, NameIndex, g->nfn + 1);
+	for (uint32_t i = 0; i < g->nfn; i++)
+		g->by_name[i] = (NameIndex){g->fn[i].name, i};
+	qsort(g->by_name, g->nfn, sizeof *g->by_name, cmp_name);
+}
+
 static int64_t find_func(const Graph *g, const char *name)
 {
-	for (uint32_t i = 0; i < g->nfn; i++)
-		if (!strcmp(g->fn[i].name, name))
-			return i;
-	return -1;
+	NameIndex key = {name, 0};
+	NameIndex *hit = g->nfn ? bsearch(&key, g->by_name, g->nfn, sizeof key, cmp_name) : NULL;
+	return hit ? (int64_t)hit->index : -1;
 }
 
 static void resolve_calls(Graph *g)
 {
+	sort_names(g);
 	for (uint32_t i = 0; i < g->nfn; i++) {
 		PtxFunc *f = &g->fn[i];
 		f->callees = arena_new_array(g->a, uint32_t, f->ncallee + 1);
@@ -242,15 +264,17 @@ static void search_kernel(Graph *g, uint32_t k)
 	dfs(g, k);
 }
 
+/* One DFS from all kernels together (a node done is done for all): a
+ * cycle any kernel reaches shows as a call back onto the stack. */
 static bool any_recursion(Graph *g)
 {
-	for (uint32_t k = 0; k < g->nfn; k++)
-		if (g->fn[k].kernel) {
-			search_kernel(g, k);
-			if (g->ncycle)
-				return true;
-		}
-	return false;
+	for (uint32_t i = 0; i < g->nfn; i++)
+		g->fn[i].state = 0;
+	g->npath = 0, g->ncycle = 0, g->best = 0, g->before = 0;
+	for (uint32_t k = 0; k < g->nfn && !g->ncycle; k++)
+		if (g->fn[k].kernel && g->fn[k].state == 0)
+			dfs(g, k);
+	return g->ncycle != 0;
 }
 
 /* ---------------------------------------------------------- warnings */
@@ -268,17 +292,19 @@ static char *ptx_name(Arena *a, const char *sym)
 	return out;
 }
 
-static Func *func_of(Graph *g, Module *m, const char *name)
+/* Each PTX function's Func, for Rust names and source lines. */
+static void link_funcs(Graph *g, Module *m)
 {
-	for (Func *f = m->funcs; f; f = f->next)
-		if (!strcmp(ptx_name(g->a, f->symbol), name))
-			return f;
-	return NULL;
+	for (Func *f = m ? m->funcs : NULL; f; f = f->next) {
+		int64_t i = find_func(g, ptx_name(g->a, f->symbol));
+		if (i >= 0)
+			g->fn[i].func = f;
+	}
 }
 
-static const char *rust_name(Graph *g, Module *m, uint32_t i)
+static const char *rust_name(Graph *g, uint32_t i)
 {
-	Func *f = func_of(g, m, g->fn[i].name);
+	Func *f = g->fn[i].func;
 	return f && f->name && *f->name ? f->name : g->fn[i].name;
 }
 
@@ -287,28 +313,28 @@ static const char *where_of(Graph *g, Module *m, uint32_t k)
 {
 	uint32_t cand[2] = {g->cycle[0], k};
 	for (int i = 0; i < 2; i++) {
-		Func *f = func_of(g, m, g->fn[cand[i]].name);
+		Func *f = g->fn[cand[i]].func;
 		if (f && f->loc.file >= 0 && (uint32_t)f->loc.file < m->nfile)
 			return arena_printf(g->a, "%s:%u:%u", m->files[f->loc.file], f->loc.line, f->loc.col);
 	}
 	return "oxidec";
 }
 
-static const char *cycle_text(Graph *g, Module *m)
+static const char *cycle_text(Graph *g)
 {
 	char *s = "";
 	for (uint32_t i = 0; i < g->ncycle; i++)
-		s = arena_printf(g->a, "%s%s -> ", s, rust_name(g, m, g->cycle[i]));
-	return arena_printf(g->a, "%s%s", s, rust_name(g, m, g->cycle[0]));
+		s = arena_printf(g->a, "%s%s -> ", s, rust_name(g, g->cycle[i]));
+	return arena_printf(g->a, "%s%s", s, rust_name(g, g->cycle[0]));
 }
 
 static void warn_kernel(Graph *g, Module *m, uint32_t k, const char *arch)
 {
-	const char *kname = rust_name(g, m, k);
+	const char *kname = rust_name(g, k);
 	diag_warning(where_of(g, m, k),
 	             "kernel '%s' is recursive (%s): each level needs %s%lld bytes of stack; CUDA's default limit is "
 	             "%d bytes per thread; raise it with ox_set_stack_size or cuCtxSetLimit(CU_LIMIT_STACK_SIZE)",
-	             kname, cycle_text(g, m), g->measured ? "" : "at least ", (long long)g->best, CUDA_DEFAULT_STACK);
+	             kname, cycle_text(g), g->measured ? "" : "at least ", (long long)g->best, CUDA_DEFAULT_STACK);
 	int64_t fit = g->best > 0 && g->before < CUDA_DEFAULT_STACK ? (CUDA_DEFAULT_STACK - g->before) / g->best : 0;
 	if (g->measured)
 		diag_note("oxidec", "'%s' needs about %lld + %lld x depth bytes (ptxas's frames through nvJitLink, %s); "
@@ -327,6 +353,7 @@ int stack_warn(Module *m, const char *ptx, const char *log, const char *arch)
 	resolve_calls(&g);
 	if (log)
 		read_frames(&g, log);
+	link_funcs(&g, m);
 	g.path = arena_new_array(g.a, uint32_t, g.nfn + 1);
 	for (uint32_t k = 0; k < g.nfn; k++) {
 		if (!g.fn[k].kernel)
