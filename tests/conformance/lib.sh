@@ -610,3 +610,78 @@ batch_group() {   # mode group
 	done
 	return 0
 }
+
+# ------------------------------------------------------------ GPU variants
+
+# What run-gpu.sh runs: optimisation level / module kind. Every group gets
+# a module for each (gpu_modules); .cubin is made here by oxidec (nvJitLink),
+# .ptx is JIT-compiled by the driver there.
+GPU_VARIANTS=${GPU_VARIANTS:-"O3/ptx O3/cubin O0/ptx O0/cubin"}
+
+# The module of group $1 for variant $2: $B/GROUP.O3.ptx, ...
+variant_module() {   # group variant
+	printf '%s/%s.%s.%s' "$B" "$1" "${2%/*}" "${2#*/}"
+}
+
+# oxidec -O$3 of JSON $1 to module $2 (a PTX module must pass ptxas too;
+# a .so is a host-emulation module, to test run-gpu.sh without a GPU),
+# its messages in log $4; status 1 (and no module) when that fails.
+gpu_module_try() {   # json module level log
+	case $2 in
+	*.so)
+		"$OXIDEC" --target=host "-$3" "$1" -o "$2.o" >"$4" 2>&1 && $CC -shared "$2.o" -o "$2" -lm >>"$4" 2>&1
+		st=$?
+		rm -f "$2.o"
+		[ $st -eq 0 ] || rm -f "$2"
+		return $st
+		;;
+	esac
+	"$OXIDEC" "-$3" "$1" -o "$2" >"$4" 2>&1 || { rm -f "$2"; return 1; }
+	case $2 in
+	*.ptx)
+		[ -x "$PTXAS" ] || return 0
+		"$PTXAS" -arch=sm_90 "$2" -o "$2.cubin" >>"$4" 2>&1 || { rm -f "$2" "$2.cubin"; return 1; }
+		rm -f "$2.cubin"
+		;;
+	esac
+}
+
+# The modules of group $1 for every variant, of the kernels in
+# $B/GROUP.kernels ($W/GROUP/all.mir.json holds them). A kernel that does
+# not compile at a variant is left out of that variant's module and
+# listed in MODULE.failed ("NAME<TAB>message", for run-gpu.sh); the
+# module is made of the others. Run it in a subshell (sh has no locals).
+gpu_modules() {   # group
+	g=$1
+	for v in $GPU_VARIANTS; do
+		m=$(variant_module "$g" "$v")
+		lvl=${v%/*} ext=${v#*/}
+		rm -f "$m" "$m.failed"
+		gpu_module_try "$W/$g/all.mir.json" "$m" "$lvl" "$W/$g/all.$lvl.$ext.log" && continue
+		# find the kernels that fail alone
+		good=""
+		for k in $(cat "$B/$g.kernels"); do
+			one="$W/$g/$k.one"
+			if "$W/tools/mirsplit" "$W/$g.mir.json" "$one.json" "$k" >"$one.log" 2>&1 &&
+				gpu_module_try "$one.json" "$one.$ext" "$lvl" "$one.log"; then
+				good="$good $k"
+			else
+				printf '%s\t%s\n' "$k" "$(first_error "$one.log")" >>"$m.failed"
+			fi
+			rm -f "$one.json" "$one.$ext"
+		done
+		[ -n "$good" ] || continue
+		# shellcheck disable=SC2086 # a list of names
+		"$W/tools/mirsplit" "$W/$g.mir.json" "$W/$g/good.json" $good >"$W/$g/good.log" 2>&1 &&
+			gpu_module_try "$W/$g/good.json" "$m" "$lvl" "$W/$g/good.log" ||
+			printf '%s\t%s\n' "*" "the module of the kernels that compile alone does not: $(first_error "$W/$g/good.log")" >>"$m.failed"
+	done
+}
+
+# Packs the GPU artifacts of $B (expected lines, kernel lists, modules,
+# failure lists) into $1 (.tar.xz), paths relative to build/'s parent.
+gpu_pack() {   # archive
+	mkdir -p "$(dirname "$1")"
+	(cd "$B" && ls | grep -E '\.(expected|kernels|ptx|cubin|failed)$|^failures\.tsv$') |
+		sed "s#^#$B/#" | tar -cJf "$1" -T - || conf_die "cannot pack $1"
+}

@@ -50,9 +50,12 @@
 #               not supported yet is a GAP, not a failure
 #   --compile-only   no CPU reference and no host emulation
 #   --gpu       also run the PTX on the GPU (tests/conformance/run-gpu.sh)
-#   --gpu-artifacts   leave in build/fuzz what run-gpu.sh needs (GROUP.ptx
-#               of the kernels that passed, GROUP.kernels, GROUP.expected)
-#               for a GPU machine without Rust: there, run
+#   --gpu-artifacts   leave in build/fuzz what run-gpu.sh needs for a GPU
+#               machine without Rust (GROUP.kernels, the kernels that
+#               passed; GROUP.expected; their module for each GPU variant,
+#               lib.sh GPU_VARIANTS: GROUP.O3.ptx, GROUP.O3.cubin,
+#               GROUP.O0.ptx, GROUP.O0.cubin), all packed in
+#               build/fuzz/gpu-pack.tar.xz: there, unpack it and run
 #               CONF_BUILD=build/fuzz sh tests/conformance/run-gpu.sh
 #   --keep      keep the crates and build products of passing kernels too
 #   --no-batch  check every kernel alone (step 3 without the crate at
@@ -332,13 +335,22 @@ if [ $GPU_ART -eq 1 ]; then
 		done
 		[ -s "$F/$g.kernels" ] || continue
 		# shellcheck disable=SC2046
-		if "$W/tools/mirsplit" "$W/$g.mir.json" "$W/$g/all.mir.json" $(cat "$F/$g.kernels") >"$W/$g/all.log" 2>&1 &&
-			"$OXIDEC" "$W/$g/all.mir.json" -o "$F/$g.ptx" >>"$W/$g/all.log" 2>&1; then
+		if "$W/tools/mirsplit" "$W/$g.mir.json" "$W/$g/all.mir.json" $(cat "$F/$g.kernels") >"$W/$g/all.log" 2>&1; then
 			gpu_groups="$gpu_groups $g"
 		else
-			echo "fuzz: the module of $g does not compile for the GPU: $(first_error "$W/$g/all.log")"
+			echo "fuzz: mirsplit of the module of $g failed: $(first_error "$W/$g/all.log")"
 		fi
 	done
+	# every GPU variant's module (lib.sh gpu_modules), in parallel
+	# shellcheck disable=SC2086
+	[ -n "$gpu_groups" ] && printf '%s\n' $gpu_groups | xargs -P "$JOBS" -I{} sh "$RUN_HOST" --gpu-modules {}
+	for g in $gpu_groups; do
+		for v in $GPU_VARIANTS; do
+			m=$(variant_module "$g" "$v")
+			[ -s "$m.failed" ] && echo "fuzz: $(grep -c . "$m.failed") kernels of $g do not compile at $v, e.g. $(head -n 1 "$m.failed")"
+		done
+	done
+	[ -z "$gpu_groups" ] || gpu_pack "$F/gpu-pack.tar.xz"
 fi
 if [ $GPU -eq 1 ]; then
 	# shellcheck disable=SC2086
@@ -380,7 +392,8 @@ while read -r g k; do
 	case $head in
 	PASS*)
 		if [ $GPU -eq 1 ]; then
-			gl=$(grep -m1 "^[A-Z]* $g/${k}[: ]" "$F/gpu.log" 2>/dev/null)
+			# a failure at any variant first
+			gl=$(grep -m1 "^FAIL $g/${k}[: ]" "$F/gpu.log" 2>/dev/null || grep -m1 "^[A-Z]* $g/${k}[: ]" "$F/gpu.log" 2>/dev/null)
 			case $gl in
 			PASS*) ;;
 			*) head="FAIL $g/$k: gpu: ${gl#*: }" stage=gpu msg=${gl#*: } ;;
@@ -452,7 +465,8 @@ if [ $KEEP -eq 0 ]; then
 fi
 if [ $GPU_ART -eq 1 ] && [ $GPU -eq 0 ] && [ -n "$gpu_groups" ]; then
 	echo
-	echo "fuzz: GPU artifacts in $F ($(echo $gpu_groups | wc -w) groups); on the GPU machine, with $F, tests/conformance/ and src/runtime/:"
+	echo "fuzz: GPU artifacts in $F ($(echo $gpu_groups | wc -w) groups, variants $GPU_VARIANTS), packed in $F/gpu-pack.tar.xz ($(du -k "$F/gpu-pack.tar.xz" | cut -f1) KiB);"
+	echo "on the GPU machine, with the tree and that file: tar -xJf $F/gpu-pack.tar.xz, then"
 	echo "  CONF_BUILD=$F sh tests/conformance/run-gpu.sh$gpu_groups"
 fi
 echo
