@@ -120,10 +120,16 @@ verdicts() {   # variant
 	echo "conformance-gpu[$v]: $pass passed, $fail failed$extra"
 }
 
+# every variant's verdicts at once (thousands of kernels), printed in order
+for v in $variants; do
+	verdicts "$v" >"$W/gpu/$(echo "$v" | tr / -).verdicts" &
+done
+wait
 : >"$W/gpu/summary"
 for v in $variants; do
-	verdicts "$v" | tee "$W/gpu/verdicts" | grep -v '^conformance-gpu'
-	tail -n 1 "$W/gpu/verdicts" >>"$W/gpu/summary"
+	f="$W/gpu/$(echo "$v" | tr / -).verdicts"
+	grep -v '^conformance-gpu' "$f"
+	tail -n 1 "$f" >>"$W/gpu/summary"
 done
 echo
 cat "$W/gpu/summary"
