@@ -1029,29 +1029,38 @@ impl<'a> Gen<'a> {
     }
 
     /// `fN::from_bits(..)` of a NaN payload (quiet or signalling, either
-    /// sign) made at run time, a fixed special pattern, or an input word.
+    /// sign) made at run time from an input word, an input word, or a
+    /// constant special pattern (NaN constants only with "nan-consts").
     fn float_pattern(&mut self, t: FloatTy) -> Expr {
         let bt = t.bits_ty();
         let (exp, frac, sign) = match t {
             FloatTy::F32 => (0x7F80_0000u128, 0x007F_FFFFu128, 0x8000_0000u128),
             FloatTy::F64 => (0x7FF0_0000_0000_0000, 0x000F_FFFF_FFFF_FFFF, 0x8000_0000_0000_0000),
         };
-        let bits = match self.rng.weighted(&[4, 2, if self.ctx.input.is_some() { 2 } else { 0 }]) {
+        let have_input = self.ctx.input.is_some();
+        // A NaN constant is printed by rustc's MIR as `NaN_f32`, without
+        // its payload or sign: NaN patterns are made at run time, from
+        // input words, unless "nan-consts" is on.
+        let w = [if have_input { 4 } else { 0 }, 1, if self.has("nan-consts") { 2 } else { 0 }, if have_input { 2 } else { 0 }];
+        let bits = match self.rng.weighted(&w) {
             0 => {
                 // all-ones exponent, run-time payload and sign: NaNs (qNaN
                 // and sNaN) and infinities (from an input word mostly: a
                 // constant would be folded before the GPU saw it)
-                let e = match self.input_read() {
-                    Some(r) if self.rng.chance(3, 4) => if bt == IntTy::U64 { r } else { cast(r, Ty::Int(bt)) },
-                    _ => self.int_expr(bt, 0),
-                };
+                let r = self.input_read().unwrap();
+                let e = if bt == IntTy::U64 { r } else { cast(r, Ty::Int(bt)) };
                 let keep = if self.rng.chance(1, 2) { frac | sign } else { frac };
                 let hi = if self.rng.chance(1, 4) { exp | sign } else { exp };
                 bin(BinOp::Or, int(bt, hi), Expr::Paren(bx(bin(BinOp::And, e, int(bt, keep)))))
             }
             1 => {
+                // constants that are not NaN: infinities, -0, the smallest
+                // subnormal, the largest finite
+                int(bt, *self.rng.pick(&[exp, exp | sign, sign, 1, exp - 1, sign | 1]))
+            }
+            2 => {
                 let quiet = frac + 1 >> 1;
-                let pats = [exp | 1, exp | quiet, exp | quiet | 1, exp | frac, exp | sign | 1, exp | sign | quiet, exp | (quiet >> 1), exp, exp | sign, sign, 1];
+                let pats = [exp | 1, exp | quiet, exp | quiet | 1, exp | frac, exp | sign | 1, exp | sign | quiet, exp | (quiet >> 1)];
                 int(bt, *self.rng.pick(&pats))
             }
             _ => {
