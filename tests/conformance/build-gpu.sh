@@ -26,6 +26,7 @@ n=$(cat "$B"/*.kernels 2>/dev/null | grep -c .)
 for v in $GPU_VARIANTS; do
 	echo "build-gpu: $v: $(ls "$B"/*."${v%/*}.${v#*/}" 2>/dev/null | wc -l) group modules in $B"
 done
-gpu_pack build/gpu-pack/conformance.tar.xz
+# unpacked as build/conformance/ wherever CONF_BUILD was
+gpu_pack build/gpu-pack/conformance.tar.xz build/conformance
 echo "build-gpu: $n kernels; packed in build/gpu-pack/conformance.tar.xz ($(du -k build/gpu-pack/conformance.tar.xz | cut -f1) KiB)"
 exit $status

@@ -679,9 +679,10 @@ gpu_modules() {   # group
 }
 
 # Packs the GPU artifacts of $B (expected lines, kernel lists, modules,
-# failure lists) into $1 (.tar.xz), paths relative to build/'s parent.
-gpu_pack() {   # archive
+# failure lists) into $1 (.tar.xz), paths relative to the tree's root,
+# under directory $2 (default $B) there.
+gpu_pack() {   # archive [dir]
 	mkdir -p "$(dirname "$1")"
 	(cd "$B" && ls | grep -E '\.(expected|kernels|ptx|cubin|failed)$|^failures\.tsv$') |
-		sed "s#^#$B/#" | tar -cJf "$1" -T - || conf_die "cannot pack $1"
+		tar -cJf "$1" -C "$B" --transform "s#^#${2:-$B}/#" -T - || conf_die "cannot pack $1"
 }

@@ -21,6 +21,7 @@ mkdir -p "$P"
 rm -f "$P"/*.tar.xz
 ls build/examples/*.ptx >/dev/null 2>&1 || { echo "pack: build/examples is missing: run make examples" >&2; exit 1; }
 tar -cJf "$P/examples.tar.xz" build/examples/*.ptx build/examples/*.cubin || status=1
+# CONF_BUILD / CONF_WORK may keep this apart from make check's directories
 sh tests/conformance/build-gpu.sh >build/gpu-pack.conformance.log 2>&1 || status=1
 tail -n 7 build/gpu-pack.conformance.log
 FUZZ_DIR=build/fuzzgpu sh tests/fuzz/run.sh --seeds "$FUZZ_SEEDS" --start "$FUZZ_START" --per-crate 100 \
