@@ -8,6 +8,7 @@
 #   make emu        host-emulation modules of every example: build/emu/NAME.so
 #                   (oxidec --target=host; run without a GPU by tests/emu/run.sh)
 #   make gpu-check  (GPU machine, needs only cc + driver + build/) run the examples
+#   make gpu-pack   build and pack (build/gpu-pack/) what gpu-all needs on a GPU machine
 #   make gpu-all    (GPU machine) examples, compute-sanitizer, conformance and fuzz kernels
 #   make bench      (GPU machine, needs nvcc) oxidec vs nvcc, vecadd
 #   make deps       apt-install what the build needs (idempotent)
@@ -39,7 +40,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples emu gpu-check gpu-all bench unit golden exporter-test sanitize
+.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack bench unit golden exporter-test sanitize
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -132,8 +133,13 @@ gpu-check:
 	sh tests/gpu/gpu-check.sh
 
 # the whole GPU check: examples, compute-sanitizer, conformance, fuzz kernels
+# (at O3/O0 x PTX/cubin), from what gpu-pack built (on the GPU machine)
 gpu-all:
 	sh tests/gpu/all.sh
+
+# here: everything gpu-all needs, packed in build/gpu-pack/ (carry it)
+gpu-pack: all examples
+	sh tests/gpu/pack.sh
 
 bench:
 	sh tests/gpu/bench.sh

@@ -16,9 +16,11 @@
 #      (tests/conformance/harness.c through oxrt's emulator) runs it; its
 #      line must equal the CPU reference's byte for byte.
 #      mode compile: `oxidec -o K.ptx` and `ptxas -arch=sm_90` must accept
-#      it. With --gpu-artifacts (build-gpu.sh) build/conformance/GROUP.ptx
-#      then holds every kernel that compiled (for run-gpu.sh) and
-#      GROUP.kernels their names.
+#      it. With --gpu-artifacts (build-gpu.sh) build/conformance/ then
+#      holds GROUP.kernels, the kernels that compiled, and their module
+#      for each GPU variant (lib.sh GPU_VARIANTS: GROUP.O3.ptx,
+#      GROUP.O3.cubin, GROUP.O0.ptx, GROUP.O0.cubin; a kernel that does not
+#      compile at one is left out of it and listed in MODULE.failed).
 #   auto (default): host when oxidec knows --target=host, else compile.
 #
 # Prints "PASS group/name" or "FAIL group/name: why" (with the differing
@@ -28,11 +30,13 @@
 #
 # Environment: JOBS (parallel kernels, default: CPUs), MIR_EXPORT, OXIDEC,
 # PTXAS, CC, CARGO, CONF_BUILD (results, default build/conformance),
+# GPU_VARIANTS (--gpu-artifacts; default "O3/ptx O3/cubin O0/ptx O0/cubin"),
 # CONF_WORK (work files, default build/conformance-work).
 #
 # Internal entry points (also used by other suites that reuse this runner):
 #   run-host.sh --export GROUP          export one group (lib.sh export_group)
 #   run-host.sh --kernel MODE GROUP K   compile / run one kernel
+#   run-host.sh --gpu-modules GROUP     the GPU variants' modules of a group
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/conformance/lib.sh
@@ -92,6 +96,10 @@ case ${1:-} in
 	export_group "$2"
 	exit 0
 	;;
+--gpu-modules)
+	gpu_modules "$2"
+	exit 0
+	;;
 esac
 
 # ------------------------------------------------------------------- main
@@ -103,7 +111,7 @@ for a in "$@"; do
 	case $a in
 	--mode=*) mode=${a#--mode=} ;;
 	--gpu-artifacts) gpu_artifacts=1 ;;
-	-h | --help) sed -n '2,35p' "$SELF"; exit 0 ;;
+	-h | --help) sed -n '2,39p' "$SELF"; exit 0 ;;
 	-*) conf_die "unknown option $a" ;;
 	*) sel="$sel $a" ;;
 	esac
@@ -191,18 +199,34 @@ for g in $(groups); do
 		esac
 	done
 	if [ "$mode" = compile ] && [ "$gpu_artifacts" = 1 ]; then
-		rm -f "$B/$g.ptx"
+		rm -f "$B/$g".*.ptx "$B/$g".*.cubin "$B/$g".*.failed "$W/$g/all.mir.json"
 		# shellcheck disable=SC2086 # a list of names
 		printf '%s\n' $passed | grep . >"$B/$g.kernels"
 		# shellcheck disable=SC2086
-		if [ -n "$passed" ] && ! { "$W/tools/mirsplit" "$W/$g.mir.json" "$W/$g/all.mir.json" $passed &&
-			"$OXIDEC" "$W/$g/all.mir.json" -o "$B/$g.ptx" >"$W/$g/all.log" 2>&1; }; then
-			echo "FAIL $g: the group module does not compile: $(first_error "$W/$g/all.log")"
+		if [ -n "$passed" ] && ! "$W/tools/mirsplit" "$W/$g.mir.json" "$W/$g/all.mir.json" $passed >"$W/$g/all.log" 2>&1; then
+			echo "FAIL $g: mirsplit of the group module: $(first_error "$W/$g/all.log")"
 			fail=$((fail + 1))
-			rm -f "$B/$g.ptx"
 		fi
 	fi
 done
+
+# --gpu-artifacts: every group's module for each GPU variant (lib.sh
+# gpu_modules), in parallel
+if [ "$mode" = compile ] && [ "$gpu_artifacts" = 1 ]; then
+	for g in $(groups); do
+		[ -f "$W/$g/all.mir.json" ] && echo "$g"
+	done | xargs -P "$JOBS" -I{} sh "$SELF" --gpu-modules {}
+	for g in $(groups); do
+		for v in $GPU_VARIANTS; do
+			m=$(variant_module "$g" "$v")
+			[ -s "$m.failed" ] || continue
+			n=$(grep -c . "$m.failed")
+			echo "FAIL $g [$v]: $n kernels do not compile at $v, e.g. $(head -n 1 "$m.failed")"
+			fail=$((fail + n))
+		done
+	done
+	echo "conformance: GPU modules ($GPU_VARIANTS) in $B ($(($(date +%s) - start)) s)"
+fi
 
 # Failures by message (names in backquotes masked, one full message shown):
 # what the compilers need next.

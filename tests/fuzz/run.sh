@@ -10,11 +10,16 @@
 #   1. the CPU reference: tests/conformance/cpu-ref (its main.rs and
 #      build.rs, through a manifest generated here over the fuzz crates);
 #   2. mir-export of each crate (lib.sh export_group: a kernel mir-export
-#      rejects fails alone);
-#   3. per kernel, tests/conformance/run-host.sh's worker in compile mode
-#      (mirsplit, oxidec -> PTX, ptxas -arch=sm_90), then in host mode
-#      (oxidec --target=host, cc -shared, harness.c through oxrt's emulator,
-#      the line compared byte for byte with the CPU reference's);
+#      rejects fails alone, with its own error; the crate is built once,
+#      and a rejected kernel is left out without a rebuild);
+#   3. each crate at once (lib.sh batch_group): oxidec -> PTX and ptxas
+#      -arch=sm_90 once, oxidec --target=host and cc -shared once, and one
+#      harness.c process (oxrt's emulator) runs every kernel, each line
+#      compared byte for byte with the CPU reference's. A kernel that fails
+#      there, or that a compiler error names, is checked again alone by
+#      tests/conformance/run-host.sh's worker, in compile mode (mirsplit,
+#      oxidec -> PTX, ptxas), then in host mode (oxidec --target=host,
+#      cc -shared, harness): each failure has its own message and files;
 #   4. with --gpu, tests/conformance/run-gpu.sh on the PTX of the kernels
 #      that passed (needs a GPU).
 # Prints `PASS gen_N` or `FAIL gen_N: STAGE: message` per kernel, the
@@ -24,7 +29,18 @@
 # its results, and the line of its source is printed; the group crate of a
 # failure is kept in build/fuzz/kernels/.
 #
-# With no arguments: seeds 0..23, 8 per crate (CI; about a minute).
+# With no arguments: seeds 0..23, 8 per crate (CI; about 20 s).
+#
+# Many kernels: 100 a crate. Each crate has a fixed cost (a cargo run,
+# the layout probe, one oxidec, ptxas, cc and harness process each),
+# while each kernel mir-export rejects costs a retry that reads the whole
+# crate's MIR again: 100 balances the two. On two otherwise idle cores
+#   sh tests/fuzz/run.sh --seeds 10000 --start 1000000 --per-crate 100 --gaps-ok
+# takes about 25 minutes (7 kernels a second; a sixth of it the CPU
+# reference, a third the exports, half the crates' compiles; longer where
+# many kernels are rejected or checked alone), and build/fuzz holds up to
+# about 2.5 GB meanwhile.
+# FUZZ_DIR gives a run a directory of its own.
 #
 # Options:
 #   --seeds N --start S --per-crate K   the kernels (defaults 24, 0, 8)
@@ -34,15 +50,16 @@
 #               not supported yet is a GAP, not a failure
 #   --compile-only   no CPU reference and no host emulation
 #   --gpu       also run the PTX on the GPU (tests/conformance/run-gpu.sh)
-#   --gpu-artifacts   leave in build/fuzz what run-gpu.sh needs (GROUP.ptx
-#               of the kernels that passed, GROUP.kernels, GROUP.expected)
-#               for a GPU machine without Rust: there, run
+#   --gpu-artifacts   leave in build/fuzz what run-gpu.sh needs for a GPU
+#               machine without Rust (GROUP.kernels, the kernels that
+#               passed; GROUP.expected; their module for each GPU variant,
+#               lib.sh GPU_VARIANTS: GROUP.O3.ptx, GROUP.O3.cubin,
+#               GROUP.O0.ptx, GROUP.O0.cubin), all packed in
+#               build/fuzz/gpu-pack.tar.xz: there, unpack it and run
 #               CONF_BUILD=build/fuzz sh tests/conformance/run-gpu.sh
 #   --keep      keep the crates and build products of passing kernels too
-#   --no-batch  compile every kernel alone (by default a group's kernels
-#               are compiled and checked together first, and only the
-#               groups where that fails one by one: same checks, several
-#               times faster)
+#   --no-batch  check every kernel alone (step 3 without the crate at
+#               once: the same checks and messages, several times slower)
 #   --crate DIR check an existing kernel crate instead of generating (to
 #               reduce a failure by hand; repeatable; DIR's name is its
 #               group name; its oxide-device dependency is repointed to
@@ -70,7 +87,7 @@ while [ $# -gt 0 ]; do
 	--keep) KEEP=1 ;;
 	--no-batch) BATCH=0 ;;
 	--crate) CRATES="$CRATES $(cd "$2" && pwd)" || exit 2; shift ;;
-	-h | --help) sed -n '2,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "fuzz: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -232,6 +249,9 @@ fi
 for g in $groups_list; do
 	mkdir -p "$W/$g"
 done
+# oxide-device built once for every export (a copy in each)
+# shellcheck disable=SC2086
+(CONF=$F; set -- $groups_list; export_deps_template "$1")
 echo "$groups_list" | tr ' ' '\n' | grep . |
 	xargs -P "$JOBS" -I{} sh -c '. "./$1"; CONF=$2; export_group "$3"' sh "$LIB" "$F" {}
 
@@ -264,71 +284,26 @@ if [ -n "$split" ]; then
 		xargs -P "$JOBS" -I{} sh -c '. "./$1"; CONF=$2; export_group "$3"' sh "$LIB" "$F" {}
 	groups_list="$groups_list$split"
 fi
+# the target directories (rustc's MIR: 10 MB a group) were only a cache
+rm -rf "$W"/export/*/target "$W/export/.deps"
 echo "fuzz: exported ($(($(date +%s) - start_time)) s)"
 
-# Batch path: a group's exported kernels compiled together, once for
-# the GPU (oxidec + ptxas) and once for the host (oxidec --target=host +
-# cc -shared), then the harness runs each kernel from the group's .so.
-# The checks are the per-kernel ones; a group where any batch step fails
-# goes the per-kernel way below, so that each failure gets its own
-# message. Writes $W/GROUP/NAME.compile and .result like the workers.
-batch_group() {   # group
-	g=$1
-	json="$W/$g.mir.json"
-	[ -f "$json" ] || return 0
-	ks=$("$W/tools/mirsplit" --list "$json" 2>/dev/null) || return 0
-	# shellcheck disable=SC2086 # a list of names
-	[ -n "$ks" ] && batch_set "$g" 0 $ks
-}
-
-# Kernels $3... of group $1 as one module (tag $2 names its files). When
-# a step fails, the two halves are tried on their own, down to 4
-# kernels; what is left goes the per-kernel way.
-batch_set() {   # group tag kernel...
-	g=$1 tag=$2 d="$W/$1"
-	shift 2
-	b="$d/batch$tag"
-	if "$W/tools/mirsplit" "$W/$g.mir.json" "$b.mir.json" "$@" >"$b.log" 2>&1 &&
-		"$OXIDEC" "$b.mir.json" -o "$b.ptx" >>"$b.log" 2>&1 &&
-		{ [ ! -x "$PTXAS" ] || "$PTXAS" -arch=sm_90 "$b.ptx" -o "$b.cubin" >>"$b.log" 2>&1; } &&
-		{ [ "$MODE" != host ] || { "$OXIDEC" --target=host "$b.mir.json" -o "$b.o" >>"$b.log" 2>&1 &&
-			$CC -shared "$b.o" -o "$b.so" -lm >>"$b.log" 2>&1; }; }; then
-		for k in "$@"; do
-			grep -qx "$g $k" "$W/kernels.list" || continue
-			echo "PASS $g/$k" >"$d/$k.compile"
-			if [ "$MODE" = host ]; then
-				"$W/tools/harness" "$b.so" "$k" >"$d/$k.actual" 2>"$d/$k.log"
-				compare_line "$g" "$k" "$(cat "$d/$k.actual")" >"$d/$k.result"
-			else
-				echo "PASS $g/$k" >"$d/$k.result"
-			fi
-		done
-		rm -f "$b.o" "$b.so" "$b.cubin" "$b.mir.json" "$b.ptx"
-		return 0
-	fi
-	rm -f "$b.o" "$b.so" "$b.cubin" "$b.mir.json" "$b.ptx"
-	[ $# -gt 4 ] || return 0
-	half=$(($# / 2))
-	first="" i=0
-	for k in "$@"; do
-		i=$((i + 1))
-		[ $i -le $half ] && first="$first $k"
-	done
-	shift "$half"
-	# a subshell: sh has no local variables
-	# shellcheck disable=SC2086
-	(batch_set "$g" "${tag}a" $first)
-	batch_set "$g" "${tag}b" "$@"
-}
+# Batch path (lib.sh batch_group): a group's exported kernels compiled
+# together, once for the GPU (oxidec + ptxas) and once for the host
+# (oxidec --target=host + cc -shared), then one harness process runs
+# them all from the group's .so. A kernel an error names is taken out
+# and the rest compiled again (a failure that names none splits the set
+# in two); the kernels that pass get $W/GROUP/NAME.compile and .result
+# as from the workers, the others are checked alone below (each failure
+# with its own message and files).
 if [ $BATCH -eq 1 ]; then
+	echo "$groups_list" | tr ' ' '\n' | grep . |
+		xargs -P "$JOBS" -I{} sh -c '. "./$1"; batch_group "$2" "$3"' sh "$LIB" "$MODE" {}
 	n=0
-	for g in $groups_list; do
-		batch_group "$g" &
-		n=$((n + 1))
-		[ $n -ge "$JOBS" ] && { wait; n=0; }
-	done
-	wait
-	echo "fuzz: batch compile and run ($(($(date +%s) - start_time)) s)"
+	while read -r g k; do
+		[ -f "$W/$g/$k.compile" ] && n=$((n + 1))
+	done <"$W/kernels.list"
+	echo "fuzz: batch compile and run: $n kernels passed, the others are checked alone ($(($(date +%s) - start_time)) s)"
 fi
 
 # compile mode for every kernel the batch did not settle, then host mode
@@ -336,17 +311,17 @@ fi
 # ..." or "FAIL ..." then "STAGE<TAB>message")
 while read -r g k; do
 	[ -f "$W/$g/$k.compile" ] || echo "compile $g $k"
-done <"$W/kernels.list" | xargs -P "$JOBS" -L 1 sh "$RUN_HOST" --kernel
+done <"$W/kernels.list" >"$F/compile.todo"
+[ -s "$F/compile.todo" ] && xargs -P "$JOBS" -L 1 sh "$RUN_HOST" --kernel <"$F/compile.todo"
 : >"$F/host.todo"
-while read -r g k; do
+while read -r _ g k; do
 	r="$W/$g/$k.result"
-	[ -f "$W/$g/$k.compile" ] && [ -f "$r" ] && continue   # settled by the batch
 	[ -f "$r" ] && mv "$r" "$W/$g/$k.compile"
 	case $(head -n 1 "$W/$g/$k.compile" 2>/dev/null) in
 	PASS*) echo "host $g $k" >>"$F/host.todo" ;;
 	esac
-done <"$W/kernels.list"
-if [ "$MODE" = host ]; then
+done <"$F/compile.todo"
+if [ "$MODE" = host ] && [ -s "$F/host.todo" ]; then
 	xargs -P "$JOBS" -L 1 sh "$RUN_HOST" --kernel <"$F/host.todo"
 fi
 
@@ -360,13 +335,22 @@ if [ $GPU_ART -eq 1 ]; then
 		done
 		[ -s "$F/$g.kernels" ] || continue
 		# shellcheck disable=SC2046
-		if "$W/tools/mirsplit" "$W/$g.mir.json" "$W/$g/all.mir.json" $(cat "$F/$g.kernels") >"$W/$g/all.log" 2>&1 &&
-			"$OXIDEC" "$W/$g/all.mir.json" -o "$F/$g.ptx" >>"$W/$g/all.log" 2>&1; then
+		if "$W/tools/mirsplit" "$W/$g.mir.json" "$W/$g/all.mir.json" $(cat "$F/$g.kernels") >"$W/$g/all.log" 2>&1; then
 			gpu_groups="$gpu_groups $g"
 		else
-			echo "fuzz: the module of $g does not compile for the GPU: $(first_error "$W/$g/all.log")"
+			echo "fuzz: mirsplit of the module of $g failed: $(first_error "$W/$g/all.log")"
 		fi
 	done
+	# every GPU variant's module (lib.sh gpu_modules), in parallel
+	# shellcheck disable=SC2086
+	[ -n "$gpu_groups" ] && printf '%s\n' $gpu_groups | xargs -P "$JOBS" -I{} sh "$RUN_HOST" --gpu-modules {}
+	for g in $gpu_groups; do
+		for v in $GPU_VARIANTS; do
+			m=$(variant_module "$g" "$v")
+			[ -s "$m.failed" ] && echo "fuzz: $(grep -c . "$m.failed") kernels of $g do not compile at $v, e.g. $(head -n 1 "$m.failed")"
+		done
+	done
+	[ -z "$gpu_groups" ] || gpu_pack "$F/gpu-pack.tar.xz"
 fi
 if [ $GPU -eq 1 ]; then
 	# shellcheck disable=SC2086
@@ -400,13 +384,16 @@ while read -r g k; do
 	[ -n "$g" ] && [ -n "$k" ] || continue
 	r="$W/$g/$k.result"
 	[ -f "$r" ] || r="$W/$g/$k.compile"
-	head=$(head -n 1 "$r" 2>/dev/null)
-	stage=$(sed -n 2p "$r" 2>/dev/null | cut -f1)
-	msg=$(sed -n 2p "$r" 2>/dev/null | cut -f2-)
+	head="" line2=""
+	# shell builtins only (one line per kernel of 10,000)
+	[ -f "$r" ] && { IFS= read -r head; IFS= read -r line2; } <"$r"
+	stage=${line2%%"	"*}
+	msg=${line2#*"	"}
 	case $head in
 	PASS*)
 		if [ $GPU -eq 1 ]; then
-			gl=$(grep -m1 "^[A-Z]* $g/${k}[: ]" "$F/gpu.log" 2>/dev/null)
+			# a failure at any variant first
+			gl=$(grep -m1 "^FAIL $g/${k}[: ]" "$F/gpu.log" 2>/dev/null || grep -m1 "^[A-Z]* $g/${k}[: ]" "$F/gpu.log" 2>/dev/null)
 			case $gl in
 			PASS*) ;;
 			*) head="FAIL $g/$k: gpu: ${gl#*: }" stage=gpu msg=${gl#*: } ;;
@@ -420,7 +407,7 @@ while read -r g k; do
 	PASS*)
 		pass=$((pass + 1))
 		echo "PASS $k"
-		rm -rf "${F:?}/failed/${k:?}"
+		[ ! -e "$F/failed/$k" ] || rm -rf "${F:?}/failed/${k:?}"
 		continue
 		;;
 	esac
@@ -478,7 +465,8 @@ if [ $KEEP -eq 0 ]; then
 fi
 if [ $GPU_ART -eq 1 ] && [ $GPU -eq 0 ] && [ -n "$gpu_groups" ]; then
 	echo
-	echo "fuzz: GPU artifacts in $F ($(echo $gpu_groups | wc -w) groups); on the GPU machine, with $F, tests/conformance/ and src/runtime/:"
+	echo "fuzz: GPU artifacts in $F ($(echo $gpu_groups | wc -w) groups, variants $GPU_VARIANTS), packed in $F/gpu-pack.tar.xz ($(du -k "$F/gpu-pack.tar.xz" | cut -f1) KiB);"
+	echo "on the GPU machine, with the tree and that file: tar -xJf $F/gpu-pack.tar.xz, then"
 	echo "  CONF_BUILD=$F sh tests/conformance/run-gpu.sh$gpu_groups"
 fi
 echo

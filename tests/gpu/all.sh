@@ -1,27 +1,43 @@
 #!/bin/sh
-# tests/gpu/all.sh: the whole GPU check in one run, on a GPU machine that
-# has this tree and the prebuilt build/ directories (no Rust or LLVM
-# needed there):
+# tests/gpu/all.sh (make gpu-all): the whole GPU check in one run, on a GPU
+# machine that has this tree and the artifacts built by `make gpu-pack`
+# (no Rust or LLVM needed there): build/gpu-pack/*.tar.xz are unpacked
+# into build/ first (or build/examples, build/conformance, build/fuzzgpu
+# are used as they are). Then:
 #   1. tests/gpu/gpu-check.sh       every example from .ptx and .cubin
 #   2. tests/gpu/sanitize.sh        compute-sanitizer memcheck, racecheck,
 #                                   synccheck on every example
-#   3. tests/conformance/run-gpu.sh the conformance suite (build/conformance,
-#                                   from tests/conformance/build-gpu.sh)
-#   4. the same runner on generated kernels, when build/fuzzgpu holds
-#      them (tests/fuzz/run.sh --gpu-artifacts, copied there)
-# Each part's log is in build/gpu-all/; the summary lines come last.
-# Exit status 1 when any part failed.
+#   3. tests/conformance/run-gpu.sh the conformance suite, sweep group
+#                                   included, at each GPU variant (O3/ptx,
+#                                   O3/cubin, O0/ptx, O0/cubin), each line
+#                                   compared with rustc's CPU results
+#   4. the same runner on the generated kernels of build/fuzzgpu
+#      (tests/fuzz/run.sh --gpu-artifacts), every variant
+# Each part's log is in build/gpu-all/; the summary lines come last
+# (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
+# Exit status 1 when any part failed. Environment: JOBS (parallel harness
+# runs, default: CPUs), PARTS (default "examples sanitizer conformance
+# fuzz").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
+PARTS=${PARTS:-examples sanitizer conformance fuzz}
 mkdir -p "$L"
 status=0
+for p in build/gpu-pack/*.tar.xz; do
+	[ -f "$p" ] || continue
+	echo "unpacking $p"
+	tar -xJf "$p" || status=1
+done
 part() {   # name command...
 	name=$1; shift
+	case " $PARTS " in *" $name "*) ;; *) return 0 ;; esac
 	echo "==== $name"
+	t0=$(date +%s)
 	"$@" >"$L/$name.log" 2>&1 || status=1
-	grep -E "^(FAIL|PASS .*(trap|assert|refused))" "$L/$name.log" | head -n 40
-	tail -n 1 "$L/$name.log"
-	echo "$name: $(tail -n 1 "$L/$name.log")" >>"$L/summary"
+	grep -E "^(FAIL|PASS .*(trap|assert|refused))" "$L/$name.log" | head -n 60
+	sums=$(grep -E '^conformance-gpu\[' "$L/$name.log")
+	[ -n "$sums" ] && echo "$sums" | sed "s/^/$name: /" >>"$L/summary"
+	echo "$name: $(tail -n 1 "$L/$name.log") [$(($(date +%s) - t0)) s]" | tee -a "$L/summary"
 }
 : >"$L/summary"
 part examples sh tests/gpu/gpu-check.sh

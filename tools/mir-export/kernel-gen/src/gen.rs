@@ -9,8 +9,10 @@
 //!   are constants below 1024 or `% input.len()`;
 //! - loops are bounded by a counter or a range of at most 16 steps;
 //! - floats are observed only through IEEE-exact operations, comparisons,
-//!   `as` casts and canon32/canon64 (a NaN's payload and sign never reach
-//!   the digest);
+//!   `as` casts and canon32/canon64 (the payload and sign of a NaN made by
+//!   arithmetic never reach the digest), or, for floats made only by
+//!   Rust's bit-exact operations (neg, abs, copysign, clamp, min/max with a
+//!   non-NaN literal, from_bits, moves), as raw bits;
 //! - nothing is borrowed across a write: closures are `move` and capture
 //!   only `Copy` values, `&mut` arguments are only ever a lone variable.
 //!
@@ -836,6 +838,7 @@ impl<'a> Gen<'a> {
             if self.has("conversions") { 2 } else { 0 },
             if enum_cast { 1 } else { 0 },
             if self.has("generics") && self.ctx.kernel && !self.ctx.in_closure { 1 } else { 0 },
+            if self.has("float-bits") && self.has("float") { 2 } else { 0 },
         ];
         let ty = Ty::Int(t);
         match self.rng.weighted(&w) {
@@ -881,24 +884,40 @@ impl<'a> Gen<'a> {
             7 => self.checked_expr(t, d),
             8 => {
                 self.note("saturating");
-                let a = self.int_expr(t, d);
+                let a = self.operand(t, d);
                 if t.signed() && self.rng.chance(1, 4) {
                     method(a, *self.rng.pick(&["saturating_neg", "saturating_abs"]), vec![])
+                } else if self.rng.chance(1, 6) {
+                    // divisor never 0 (MIN / -1 saturates)
+                    let b = bin(BinOp::Or, self.operand(t, d), int(t, 1));
+                    method(a, "saturating_div", vec![b])
                 } else {
-                    let b = self.int_expr(t, d);
+                    let b = self.operand(t, d);
                     method(a, *self.rng.pick(&["saturating_add", "saturating_sub", "saturating_mul"]), vec![b])
                 }
             }
             9 => {
                 self.note("overflowing");
-                let a = self.int_expr(t, d);
-                let (m, arg) = match self.rng.index(4) {
-                    0 => ("overflowing_add", Some(self.int_expr(t, d))),
-                    1 => ("overflowing_sub", Some(self.int_expr(t, d))),
-                    2 => ("overflowing_mul", Some(self.int_expr(t, d))),
-                    _ => ("overflowing_shl", Some(self.int_expr(IntTy::U32, d.min(1)))),
+                let a = self.operand(t, d);
+                let (m, arg) = match self.rng.index(if t.signed() { 9 } else { 8 }) {
+                    0 => ("overflowing_add", Some(self.operand(t, d))),
+                    1 => ("overflowing_sub", Some(self.operand(t, d))),
+                    2 => ("overflowing_mul", Some(self.operand(t, d))),
+                    3 => ("overflowing_shl", Some(self.int_expr(IntTy::U32, d.min(1)))),
+                    4 => ("overflowing_shr", Some(self.int_expr(IntTy::U32, d.min(1)))),
+                    5 => ("overflowing_neg", None),
+                    // divisor never 0 (MIN / -1 overflows, defined)
+                    6 => ("overflowing_div", Some(bin(BinOp::Or, self.operand(t, d), int(t, 1)))),
+                    7 => ("overflowing_rem", Some(bin(BinOp::Or, self.operand(t, d), int(t, 1)))),
+                    _ => ("overflowing_abs", None),
                 };
-                Expr::Field(bx(method(a, m, arg.into_iter().collect())), "0".into())
+                let pair = method(a, m, arg.into_iter().collect());
+                if self.rng.chance(1, 3) {
+                    // the overflow flag
+                    cast(Expr::Field(bx(pair), "1".into()), ty)
+                } else {
+                    Expr::Field(bx(pair), "0".into())
+                }
             }
             10 => self.bitop_expr(t, d),
             11 => self.division_expr(t, d),
@@ -910,16 +929,154 @@ impl<'a> Gen<'a> {
                 self.note("enum-cast");
                 cast(e, ty)
             }
-            _ => self.generic_int_expr(t, d).unwrap_or_else(|| self.int_leaf(t)),
+            14 => self.generic_int_expr(t, d).unwrap_or_else(|| self.int_leaf(t)),
+            _ => self.float_bits_expr(t, d),
         }
+    }
+
+    /// An operand of a wrapping/checked/saturating/overflowing operation:
+    /// with "boundary", often a value chosen at run time among MIN, MAX,
+    /// MIN+1, MAX-1, -1, 0, 1 and an input word (constants would be folded
+    /// by rustc before the GPU ever saw the operation).
+    fn operand(&mut self, t: IntTy, d: u32) -> Expr {
+        if self.has("boundary") && self.ctx.input.is_some() && self.rng.chance(2, 5) {
+            self.boundary_value(t)
+        } else {
+            self.int_expr(t, d)
+        }
+    }
+
+    /// `[MIN, MAX, MIN+1, MAX-1, -1, 0, 1, input as T][input % 8]` (unsigned:
+    /// 0, MAX, 1, MAX-1, MAX/2, MAX/2+1, 2, input).
+    fn boundary_value(&mut self, t: IntTy) -> Expr {
+        self.note("boundary");
+        let list = if t.signed() {
+            [t.min_bits(), t.max_bits(), t.min_bits().wrapping_add(1), t.max_bits().wrapping_sub(1), u128::MAX, 0, 1]
+        } else {
+            [0, t.max_bits(), 1, t.max_bits() - 1, t.max_bits() >> 1, (t.max_bits() >> 1) + 1, 2]
+        };
+        let mut vals: Vec<Expr> = list
+            .iter()
+            .map(|&b| int(t, b & t.mask()))
+            .collect();
+        let r = self.input_read().unwrap();
+        vals.push(if t == IntTy::U64 { r } else { cast(r, Ty::Int(t)) });
+        let sel = self.input_read().unwrap();
+        Expr::Index(bx(Expr::Array(vals)), bx(bin(BinOp::Rem, cast(sel, Ty::Int(IntTy::Usize)), usize_lit(8))))
+    }
+
+    /// The bits of a float made only by Rust's bit-exact operations (neg,
+    /// abs, copysign, clamp, min/max with a non-NaN literal, from_bits /
+    /// to_bits) from NaN payloads, sNaNs and other patterns: observed raw
+    /// (no canonicalisation: Rust defines every bit of these), as `t`. Or
+    /// signum of such a float, whose NaN is unspecified: through canon.
+    fn float_bits_expr(&mut self, t: IntTy, d: u32) -> Expr {
+        self.note("float-bits");
+        let ft = self.rand_float_ty();
+        let x = self.exact_float(ft, d.min(2) + 1);
+        let (bits, bt) = if self.rng.chance(1, 8) {
+            // canon32/canon64 return u64
+            (Expr::Call(if ft == FloatTy::F32 { "canon32" } else { "canon64" }.into(), vec![method(x, "signum", vec![])]), IntTy::U64)
+        } else {
+            (method(x, "to_bits", vec![]), ft.bits_ty())
+        };
+        if t == bt {
+            bits
+        } else {
+            cast(bits, Ty::Int(t))
+        }
+    }
+
+    /// A float whose every bit Rust defines (see float_bits_expr).
+    fn exact_float(&mut self, t: FloatTy, d: u32) -> Expr {
+        if d == 0 || self.rng.chance(1, 4) {
+            return self.float_pattern(t);
+        }
+        let a = self.exact_float(t, d - 1);
+        let sign = 1u64 << (t.bits() - 1);
+        match self.rng.index(7) {
+            0 => Expr::Un(UnOp::Neg, bx(a)),
+            1 => method(a, "abs", vec![]),
+            2 => {
+                let s = self.exact_float(t, d - 1);
+                method(a, "copysign", vec![s])
+            }
+            3 => {
+                // bounds never NaN, lo <= hi (clamp panics otherwise)
+                let (lo, hi) = *self.rng.pick(&[(-2.5, 3.0), (-0.0, 0.0), (-1e30, -1.0), (1.0, 1.0), (f64::NEG_INFINITY, 0.5)]);
+                let lit = |v: f64| if t == FloatTy::F32 { Expr::Float(t, (v as f32).to_bits() as u64) } else { Expr::Float(t, v.to_bits()) };
+                method(a, "clamp", vec![lit(lo), lit(hi)])
+            }
+            4 => {
+                // the other operand neither NaN nor zero: the result is one
+                // operand exactly (min/max of +0 and -0 is either)
+                let v = *self.rng.pick(&[1.5, -1.5, 1e30, -3.0, f64::INFINITY, f64::NEG_INFINITY]);
+                let lit = if t == FloatTy::F32 { Expr::Float(t, (v as f32).to_bits() as u64) } else { Expr::Float(t, v.to_bits()) };
+                method(a, *self.rng.pick(&["min", "max"]), vec![lit])
+            }
+            5 => {
+                let mask = if self.rng.chance(1, 2) { sign as u128 } else { (sign - 1) as u128 };
+                let op = if mask == sign as u128 { BinOp::Xor } else { BinOp::And };
+                Expr::Call(format!("{}::from_bits", t.name()), vec![bin(op, method(a, "to_bits", vec![]), int(t.bits_ty(), mask))])
+            }
+            _ => {
+                // a select: a move of one of two exact floats
+                let b = self.exact_float(t, d - 1);
+                let c = self.bool_expr(0);
+                Expr::If(bx(c), Box::new(Block { stmts: vec![], tail: Some(a) }), Box::new(Block { stmts: vec![], tail: Some(b) }))
+            }
+        }
+    }
+
+    /// `fN::from_bits(..)` of a NaN payload (quiet or signalling, either
+    /// sign) made at run time from an input word, an input word, or a
+    /// constant special pattern (NaN constants only with "nan-consts").
+    fn float_pattern(&mut self, t: FloatTy) -> Expr {
+        let bt = t.bits_ty();
+        let (exp, frac, sign) = match t {
+            FloatTy::F32 => (0x7F80_0000u128, 0x007F_FFFFu128, 0x8000_0000u128),
+            FloatTy::F64 => (0x7FF0_0000_0000_0000, 0x000F_FFFF_FFFF_FFFF, 0x8000_0000_0000_0000),
+        };
+        let have_input = self.ctx.input.is_some();
+        // A NaN constant is printed by rustc's MIR as `NaN_f32`, without
+        // its payload or sign: NaN patterns are made at run time, from
+        // input words, unless "nan-consts" is on.
+        let w = [if have_input { 4 } else { 0 }, 1, if self.has("nan-consts") { 2 } else { 0 }, if have_input { 2 } else { 0 }];
+        let bits = match self.rng.weighted(&w) {
+            0 => {
+                // all-ones exponent, run-time payload and sign: NaNs (qNaN
+                // and sNaN) and infinities (from an input word mostly: a
+                // constant would be folded before the GPU saw it)
+                let r = self.input_read().unwrap();
+                let e = if bt == IntTy::U64 { r } else { cast(r, Ty::Int(bt)) };
+                let keep = if self.rng.chance(1, 2) { frac | sign } else { frac };
+                let hi = if self.rng.chance(1, 4) { exp | sign } else { exp };
+                bin(BinOp::Or, int(bt, hi), Expr::Paren(bx(bin(BinOp::And, e, int(bt, keep)))))
+            }
+            1 => {
+                // constants that are not NaN: infinities, -0, the smallest
+                // subnormal, the largest finite
+                int(bt, *self.rng.pick(&[exp, exp | sign, sign, 1, exp - 1, sign | 1]))
+            }
+            2 => {
+                let quiet = frac + 1 >> 1;
+                let pats = [exp | 1, exp | quiet, exp | quiet | 1, exp | frac, exp | sign | 1, exp | sign | quiet, exp | (quiet >> 1)];
+                int(bt, *self.rng.pick(&pats))
+            }
+            _ => {
+                let r = self.input_read().unwrap();
+                if bt == IntTy::U64 { r } else { cast(r, Ty::Int(bt)) }
+            }
+        };
+        Expr::Call(format!("{}::from_bits", t.name()), vec![bits])
     }
 
     fn wrapping_expr(&mut self, t: IntTy, d: u32) -> Expr {
         self.note("wrapping");
-        let a = self.int_expr(t, d);
+        let a = self.operand(t, d);
         match self.rng.weighted(&[6, 2, 2, 2, 1, 1]) {
             0 => {
-                let b = self.int_expr(t, d);
+                let b = self.operand(t, d);
                 method(a, *self.rng.pick(&["wrapping_add", "wrapping_sub", "wrapping_mul"]), vec![b])
             }
             1 => {
@@ -958,18 +1115,27 @@ impl<'a> Gen<'a> {
     /// An Option<t>-producing checked operation (any operands).
     fn checked_op(&mut self, t: IntTy, d: u32) -> Expr {
         self.note("checked");
-        let a = self.int_expr(t, d);
-        match self.rng.weighted(&[6, 2, 1]) {
+        let a = self.operand(t, d);
+        match self.rng.weighted(&[6, 2, 1, if t.signed() { 1 } else { 0 }]) {
             0 => {
-                let b = self.int_expr(t, d);
-                let m = *self.rng.pick(&["checked_add", "checked_sub", "checked_mul", "checked_div", "checked_rem"]);
+                let b = self.operand(t, d);
+                let m = *self.rng.pick(&[
+                    "checked_add",
+                    "checked_sub",
+                    "checked_mul",
+                    "checked_div",
+                    "checked_rem",
+                    "checked_div_euclid",
+                    "checked_rem_euclid",
+                ]);
                 method(a, m, vec![b])
             }
             1 => {
                 let b = self.int_expr(IntTy::U32, d.min(1));
                 method(a, *self.rng.pick(&["checked_shl", "checked_shr"]), vec![b])
             }
-            _ => method(a, "checked_neg", vec![]),
+            2 => method(a, "checked_neg", vec![]),
+            _ => method(a, "checked_abs", vec![]),
         }
     }
 

@@ -111,6 +111,51 @@ mod tests {
         assert!((0..300).all(|k| !kernel(k, &off, &Config::default()).may_trap));
     }
 
+    /// The boundary operands, the integer operations on them and the raw
+    /// float bits are generated (and can be switched off).
+    #[test]
+    fn boundary_and_float_bits_are_generated() {
+        let f = Features::default();
+        let all: String = (0..200).map(|k| src(k, &f)).collect();
+        for want in [
+            "[i8::MIN, 127i8, -127i8, 126i8, -1i8, 0i8, 1i8, ",
+            ".overflowing_neg()",
+            ".overflowing_div(",
+            ".checked_abs()",
+            ".checked_rem_euclid(",
+            ".saturating_div(",
+            ".1 as ",
+            ".copysign(f",
+            ".to_bits()",
+        ] {
+            assert!(all.contains(want), "no `{want}` in kernels 0..200");
+        }
+        let mut off = Features::default();
+        off.set("boundary,float-bits", false).unwrap();
+        for kid in 0..100 {
+            let s = src(kid, &off);
+            assert!(!s.contains("][(input["), "gen_{kid}: boundary operands with it disabled");
+            assert!(!s.contains(").to_bits() as") && !s.contains(".to_bits();"), "gen_{kid}: raw float bits with it disabled");
+        }
+    }
+
+    /// NaN constants (whose payload rustc's MIR text loses) only with
+    /// nan-consts; the NaN patterns of float-bits are made at run time.
+    #[test]
+    fn nan_constants_only_with_nan_consts() {
+        // 0x7F800001, 0x7FC00001, 0xFF800001 and the f64 0x7FF0000000000001
+        let pats = ["2139095041u32", "2143289345u32", "4286578689u32", "9218868437227405313u64"];
+        let f = Features::default();
+        for kid in 0..300 {
+            let s = src(kid, &f);
+            assert!(!pats.iter().any(|p| s.contains(p)), "gen_{kid} has a NaN constant:\n{s}");
+        }
+        let mut on = Features::default();
+        on.set("nan-consts", true).unwrap();
+        let all: String = (0..300).map(|k| src(k, &on)).collect();
+        assert!(pats.iter().any(|p| all.contains(p)), "no NaN constant with nan-consts");
+    }
+
     #[test]
     fn disabled_features_stay_out() {
         let mut f = Features::default();

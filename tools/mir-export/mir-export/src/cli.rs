@@ -19,6 +19,10 @@ Options:
                      the export succeeds
       --rustc PATH   the rustc to compile with (default: $RUSTC, else rustc
                      on PATH); supported releases: 1.95.x, 1.96.x
+      --keep-going   leave out a kernel that cannot be exported instead of
+                     stopping: its error is printed, then `mir-export: note:
+                     kernel `NAME` left out`, and the other kernels are
+                     exported as if its #[kernel] were not there (exit 3)
       --keep-temps   keep the layout probe and, for FILE.rs, the generated
                      crate, and print where they are
   -v, --verbose      print the commands run and cargo's output
@@ -32,7 +36,8 @@ Environment:
                      next to the mir-export executable)
 
 Exit status: 0 on success, 1 on an error (the message names the Rust
-source line where there is one), 2 on a usage error.
+source line where there is one), 2 on a usage error, 3 when --keep-going
+left out kernels (the JSON of the others is written).
 ";
 
 #[derive(Debug, Default, PartialEq)]
@@ -41,6 +46,7 @@ pub struct Options {
     pub output: PathBuf,
     pub rustc: Option<PathBuf>,
     pub keep_temps: bool,
+    pub keep_going: bool,
     pub verbose: bool,
 }
 
@@ -66,6 +72,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "-o" | "--output" => output = Some(PathBuf::from(value(a)?)),
             "--rustc" => o.rustc = Some(PathBuf::from(value(a)?)),
             "--keep-temps" => o.keep_temps = true,
+            "--keep-going" => o.keep_going = true,
             "-v" | "--verbose" => o.verbose = true,
             _ if a.starts_with("--output=") => output = Some(PathBuf::from(&a["--output=".len()..])),
             _ if a.starts_with("--rustc=") => o.rustc = Some(PathBuf::from(&a["--rustc=".len()..])),
@@ -89,13 +96,13 @@ mod tests {
 
     #[test]
     fn parses_options() {
-        let Command::Export(o) = parse_args(&args("k -o out.json --rustc /usr/bin/rustc -v --keep-temps")).unwrap() else {
+        let Command::Export(o) = parse_args(&args("k -o out.json --rustc /usr/bin/rustc -v --keep-temps --keep-going")).unwrap() else {
             panic!()
         };
         assert_eq!(o.input, PathBuf::from("k"));
         assert_eq!(o.output, PathBuf::from("out.json"));
         assert_eq!(o.rustc, Some(PathBuf::from("/usr/bin/rustc")));
-        assert!(o.verbose && o.keep_temps);
+        assert!(o.verbose && o.keep_temps && o.keep_going);
         assert_eq!(parse_args(&args("--help")), Ok(Command::Help));
         assert!(parse_args(&args("k")).unwrap_err().contains("-o"));
         assert!(parse_args(&args("k -o x --bogus")).unwrap_err().contains("--bogus"));

@@ -34,9 +34,14 @@ fn main() -> ExitCode {
         Ok(Command::Help) => print!("{}", cli::HELP),
         Ok(Command::Version) => println!("mir-export {}", env!("CARGO_PKG_VERSION")),
         Ok(Command::Export(opts)) => {
-            if let Err(d) = run(&opts) {
-                eprintln!("{d}");
-                return ExitCode::from(1);
+            match run(&opts) {
+                Err(d) => {
+                    eprintln!("{d}");
+                    return ExitCode::from(1);
+                }
+                // --keep-going left kernels out
+                Ok(n) if n > 0 => return ExitCode::from(3),
+                Ok(_) => {}
             }
         }
         Err(msg) => {
@@ -47,17 +52,29 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn run(opts: &Options) -> DResult<()> {
+/// The export; its result is the number of kernels --keep-going left out.
+fn run(opts: &Options) -> DResult<usize> {
     let rustc = toolchain::pick_rustc(opts.rustc.as_deref());
     let info = toolchain::probe_rustc(&rustc, &mut |w| eprintln!("mir-export: warning: {w}"))?;
     let krate = KernelCrate::open(&opts.input)?;
-    let result = export_crate(opts, &info, &krate);
+    let mut left_out = 0;
+    let mut report = |k: &str, d: &Diag| {
+        eprintln!("{d}\nmir-export: note: kernel `{k}` left out");
+        left_out += 1;
+    };
+    let result = export_crate(opts, &info, &krate, opts.keep_going.then_some(&mut report as &mut export::LeftOut));
     krate.cleanup(opts.keep_temps);
     let doc = result?;
-    write_atomically(&opts.output, &doc.to_pretty())
+    write_atomically(&opts.output, &doc.to_pretty())?;
+    Ok(left_out)
 }
 
-fn export_crate(opts: &Options, info: &toolchain::RustcInfo, krate: &KernelCrate) -> DResult<json::Json> {
+fn export_crate(
+    opts: &Options,
+    info: &toolchain::RustcInfo,
+    krate: &KernelCrate,
+    left_out: Option<&mut export::LeftOut>,
+) -> DResult<json::Json> {
     let build = Build {
         manifest_dir: &krate.manifest_dir,
         target_dir: krate.manifest_dir.join("target").join("mir-export"),
@@ -82,7 +99,7 @@ fn export_crate(opts: &Options, info: &toolchain::RustcInfo, krate: &KernelCrate
         extern_crates: &externs,
     };
     let probe = LayoutProbe { cmd: &cmd, rustc: info, keep_temps: opts.keep_temps, verbose: opts.verbose };
-    export::export(&input, &mut |names| probe.run(names))
+    export::export(&input, &mut |names| probe.run(names), left_out)
 }
 
 /// ADT declarations of the kernel crate and its dependencies, from the

@@ -208,6 +208,64 @@ pub fn k(f: fn(u32) -> u32, out: &mut u32) {
     assert!(err.starts_with("fn_ptr.rs:4:10: error: function pointers"), "{err}");
 }
 
+/// --keep-going: a kernel that uses something mir-export rejects (here a
+/// helper that two kernels share, and a parameter in a third) is left out
+/// with its error; the others are written, with exit status 3.
+#[test]
+fn keep_going_leaves_out_the_kernels_in_error() {
+    let dir = scratch("keep_going");
+    let file = dir.join("keep_going.rs");
+    fs::write(
+        &file,
+        "#![no_std]
+use oxide_device::prelude::*;
+pub trait Tr { fn f(&self) -> u32; }
+#[inline(never)]
+fn call(f: fn(u32) -> u32) -> u32 { f(1) }
+fn one(x: u32) -> u32 { x + 1 }
+#[kernel]
+pub fn bad_a(out: &mut u32) { *out = call(one); }
+#[kernel]
+pub fn good(out: &mut u32) { *out = 7; }
+#[kernel]
+pub fn bad_b(out: &mut u32) { *out = call(one) + 1; }
+#[kernel]
+pub fn bad_dyn(t: &dyn Tr, out: &mut u32) { *out = t.f(); }
+",
+    )
+    .unwrap();
+    let out = dir.join("out.json");
+    let o = mir_export(&[file.to_str().unwrap(), "-o", out.to_str().unwrap(), "--keep-going"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    for k in ["bad_a", "bad_b", "bad_dyn"] {
+        assert!(err.contains(&format!("mir-export: note: kernel `{k}` left out")), "{err}");
+    }
+    assert!(!err.contains("kernel `good` left out"), "{err}");
+    // each note follows its kernel's error line
+    let lines: Vec<&str> = err.lines().collect();
+    for (i, _) in lines.iter().enumerate().filter(|(_, l)| l.contains("left out")) {
+        assert!(i > 0 && lines[i - 1].contains(": error: "), "{err}");
+    }
+    let json = compact(&fs::read_to_string(&out).unwrap());
+    assert_has(&json, "\"name\": \"good\"");
+    for k in ["bad_a", "bad_b", "bad_dyn", "call"] {
+        assert!(!json.contains(&format!("\"name\": \"{k}\"")), "{k} exported");
+    }
+    // without the option: exit 1, nothing written
+    fs::remove_file(&out).unwrap();
+    let o = mir_export(&[file.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!out.exists());
+    // every kernel in error: exit 1, nothing written
+    fs::write(&file, "#![no_std]\nuse oxide_device::prelude::*;\n#[kernel]\npub fn k(f: fn(u32) -> u32, out: &mut u32) { *out = f(1); }\n").unwrap();
+    let o = mir_export(&[file.to_str().unwrap(), "-o", out.to_str().unwrap(), "--keep-going"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("kernel `k` left out") && err.contains("every kernel was left out"), "{err}");
+    assert!(!out.exists());
+}
+
 #[test]
 fn crate_without_kernels_is_an_error() {
     let err = export_failing("no_kernel", "#![no_std]\npub fn f() {}\n");
@@ -235,7 +293,7 @@ fn usage_errors_exit_2_and_help_matches_the_man_page() {
     let help = String::from_utf8(mir_export(&["--help"]).stdout).unwrap();
     assert!(help.contains("Usage: mir-export <CRATE_DIR | FILE.rs> -o <OUT.mir.json> [options]"));
     let man = fs::read_to_string(repo().join("man/mir-export.1")).unwrap();
-    for opt in ["--rustc", "--keep-temps", "--verbose", "OXIDE_DEVICE_DIR"] {
+    for opt in ["--rustc", "--keep-temps", "--keep-going", "--verbose", "OXIDE_DEVICE_DIR"] {
         assert!(help.contains(opt) && man.contains(&opt.replace('-', "\\-")), "{opt}");
     }
 }

@@ -50,25 +50,46 @@ pub struct ExportInput<'a> {
 /// Asks rustc for the layouts of types spelled as in the crate root.
 pub type Probe<'p> = dyn FnMut(&[String]) -> DResult<Vec<Result<Layout, String>>> + 'p;
 
-pub fn export(input: &ExportInput, probe: &mut Probe) -> DResult<Json> {
-    let mut ex = Exporter::new(input);
-    let kernels = ex.find_kernels()?;
-    for k in &kernels {
-        ex.enqueue(k);
+/// Told of a kernel left out (`--keep-going`) with the error that made it so.
+pub type LeftOut<'r> = dyn FnMut(&str, &Diag) + 'r;
+
+/// Exports every kernel and what it reaches. Without `left_out`, the
+/// first error ends the export. With it (`--keep-going`), a kernel whose
+/// bodies or parameters cannot be exported is left out, as if its
+/// `#[kernel]` were not there: `left_out` is told each such kernel with its
+/// error, and the others are exported again without it (the same JSON as
+/// an export of the crate without those kernels). An error that no kernel
+/// can be blamed for still ends the export, as does leaving out every
+/// kernel.
+pub fn export(input: &ExportInput, probe: &mut Probe, mut left_out: Option<&mut LeftOut>) -> DResult<Json> {
+    let mut skip: Vec<String> = Vec::new();
+    loop {
+        let mut ex = Exporter::new(input);
+        let kernels = ex.find_kernels(&skip)?;
+        let bad = match ex.export_bodies(&kernels) {
+            Err(d) if left_out.is_some() => Exporter::failing_kernels(input, &kernels, d)?,
+            r => {
+                r?;
+                ex.note_static_types();
+                ex.note_discriminants()?;
+                ex.types.attach_decls(input.adts).map_err(Diag::new)?;
+                ex.fill_layouts(probe)?;
+                let bad = ex.check_kernel_params(&kernels);
+                if bad.is_empty() {
+                    ex.fill_uninit()?;
+                    return Ok(ex.document());
+                }
+                bad
+            }
+        };
+        let Some(report) = left_out.as_deref_mut() else {
+            return Err(bad.into_iter().next().expect("an error").1);
+        };
+        for (k, d) in bad {
+            report(&k, &d);
+            skip.push(k);
+        }
     }
-    while let Some(name) = ex.queue.pop_front() {
-        let body = ex.bodies[name.as_str()];
-        let kernel = kernels.contains(&name).then_some(name.as_str());
-        let j = ex.body_json(body, kernel)?;
-        ex.functions.push(j);
-    }
-    ex.note_static_types();
-    ex.note_discriminants()?;
-    ex.types.attach_decls(input.adts).map_err(Diag::new)?;
-    ex.fill_layouts(probe)?;
-    ex.check_kernel_params(&kernels)?;
-    ex.fill_uninit()?;
-    Ok(ex.document())
 }
 
 pub struct Exporter<'a> {
@@ -116,8 +137,9 @@ impl<'a> Exporter<'a> {
         }
     }
 
-    /// `const m::__OXIDE_KERNEL_k: &str = const "k";` marks `m::k`.
-    fn find_kernels(&self) -> DResult<Vec<String>> {
+    /// `const m::__OXIDE_KERNEL_k: &str = const "k";` marks `m::k`;
+    /// the kernels in `skip` are left out.
+    fn find_kernels(&self, skip: &[String]) -> DResult<Vec<String>> {
         let mut kernels = Vec::new();
         for c in &self.input.mir.consts {
             let Some((module, name)) = marker_kernel(&c.name) else { continue };
@@ -125,7 +147,12 @@ impl<'a> Exporter<'a> {
             if !self.bodies.contains_key(path.as_str()) {
                 return Err(Diag::new(format!("kernel `{path}` has a #[kernel] marker but no MIR body")));
             }
-            kernels.push(path);
+            if !skip.contains(&path) {
+                kernels.push(path);
+            }
+        }
+        if kernels.is_empty() && !skip.is_empty() {
+            return Err(Diag::new(format!("crate `{}`: every kernel was left out", self.input.crate_name)));
         }
         if kernels.is_empty() {
             return Err(Diag::new(format!(
@@ -135,6 +162,37 @@ impl<'a> Exporter<'a> {
         }
         kernels.sort();
         Ok(kernels)
+    }
+
+    /// The bodies of `kernels` and of everything they reach, in the order
+    /// they are found.
+    fn export_bodies(&mut self, kernels: &[String]) -> DResult<()> {
+        for k in kernels {
+            self.enqueue(k);
+        }
+        while let Some(name) = self.queue.pop_front() {
+            let body = self.bodies[name.as_str()];
+            let kernel = kernels.contains(&name).then_some(name.as_str());
+            let j = self.body_json(body, kernel)?;
+            self.functions.push(j);
+        }
+        Ok(())
+    }
+
+    /// The kernels whose bodies fail to export alone, each with its first
+    /// error (a helper that fails fails every kernel that reaches it).
+    /// `err`, the error of the export of them all, when none does alone.
+    fn failing_kernels(input: &'a ExportInput<'a>, kernels: &[String], err: Diag) -> DResult<Vec<(String, Diag)>> {
+        let mut bad = Vec::new();
+        for k in kernels {
+            if let Err(d) = Exporter::new(input).export_bodies(std::slice::from_ref(k)) {
+                bad.push((k.clone(), d));
+            }
+        }
+        if bad.is_empty() {
+            return Err(err);
+        }
+        Ok(bad)
     }
 
     /// The launch attributes of kernel `path` (`#[kernel(launch_bounds(..))]`,
@@ -273,8 +331,10 @@ impl<'a> Exporter<'a> {
     }
 
     /// Kernel parameters cross the host/device boundary: their layout must
-    /// be rustc's, never guessed.
-    fn check_kernel_params(&self, kernels: &[String]) -> DResult<()> {
+    /// be rustc's, never guessed. The kernels with a parameter whose layout
+    /// is unknown, each with the error for its first such parameter.
+    fn check_kernel_params(&self, kernels: &[String]) -> Vec<(String, Diag)> {
+        let mut bad = Vec::new();
         for k in kernels {
             let body = self.bodies[k.as_str()];
             for local in 1..=body.arg_count as usize {
@@ -283,14 +343,16 @@ impl<'a> Exporter<'a> {
                 let e = self.types.get(t);
                 if e.layout.is_none() {
                     let why = e.layout_error.as_deref().unwrap_or("rustc cannot be asked about this type");
-                    return Err(Diag::at(
+                    let d = Diag::at(
                         self.loc(body, decl.scope, decl.span.as_ref()),
                         format!("cannot learn the layout of kernel parameter type `{}`: {why}", decl.ty),
-                    ));
+                    );
+                    bad.push((k.clone(), d));
+                    break;
                 }
             }
         }
-        Ok(())
+        bad
     }
 
     /// `file:line:col` of a line in `scope` of `body`, resolved to user code.

@@ -1,0 +1,39 @@
+#!/bin/sh
+# tests/gpu/pack.sh (make gpu-pack): builds here everything `make gpu-all`
+# runs on a GPU machine that has no Rust or LLVM, and packs it into
+# build/gpu-pack/ (xz; carry that directory with the tree: the GPU
+# machine's copy is limited to 64 MiB in all):
+#   examples.tar.xz     build/examples/*.ptx *.cubin (make examples)
+#   conformance.tar.xz  tests/conformance/build-gpu.sh: every group, sweep
+#                       included, at O3/ptx O3/cubin O0/ptx O0/cubin
+#   fuzz.tar.xz         a sample of generated kernels (tests/fuzz/run.sh
+#                       --gpu-artifacts into build/fuzzgpu), the same
+#                       variants: FUZZ_SEEDS kernels (default 200) from
+#                       FUZZ_START (default 3000000), 100 to a crate
+# Prints each file's size and the total; exit status 1 when a step failed
+# (a kernel that does not compile is reported by its step and left out).
+cd "$(dirname "$0")/../.." || exit 1
+P=build/gpu-pack
+FUZZ_SEEDS=${FUZZ_SEEDS:-200}
+FUZZ_START=${FUZZ_START:-3000000}
+status=0
+mkdir -p "$P"
+rm -f "$P"/*.tar.xz
+ls build/examples/*.ptx >/dev/null 2>&1 || { echo "pack: build/examples is missing: run make examples" >&2; exit 1; }
+tar -cJf "$P/examples.tar.xz" build/examples/*.ptx build/examples/*.cubin || status=1
+# CONF_BUILD / CONF_WORK may keep this apart from make check's directories
+sh tests/conformance/build-gpu.sh >build/gpu-pack.conformance.log 2>&1 || status=1
+tail -n 7 build/gpu-pack.conformance.log
+FUZZ_DIR=build/fuzzgpu sh tests/fuzz/run.sh --seeds "$FUZZ_SEEDS" --start "$FUZZ_START" --per-crate 100 \
+	--gaps-ok --gpu-artifacts >build/gpu-pack.fuzz.log 2>&1 || status=1
+grep -E '^fuzz: [0-9]+ passed' build/gpu-pack.fuzz.log
+if [ -f build/fuzzgpu/gpu-pack.tar.xz ]; then
+	mv build/fuzzgpu/gpu-pack.tar.xz "$P/fuzz.tar.xz"
+else
+	echo "pack: no fuzz artifacts (see build/gpu-pack.fuzz.log)"
+	status=1
+fi
+echo
+du -k "$P"/*.tar.xz
+echo "pack: $(du -ck "$P"/*.tar.xz | tail -n 1 | cut -f1) KiB in $P; on the GPU machine, with the tree and $P: make gpu-all"
+exit $status
