@@ -5,6 +5,8 @@
 #   NAME.ptx                                lines that must appear in the PTX, in order
 #                                           ("!text" means text must NOT appear);
 #                                           the PTX is also validated with ptxas
+#   NAME.O0.ptx ... NAME.O3.ptx             the same for the PTX at that -O level
+#                                           (NAME.ptx: oxidec's default level)
 #   NAME.err                                expected stderr (exit 1, no output file)
 # UPDATE=1 rewrites the exact-dump and .err expectations (review the diff).
 set -u
@@ -26,9 +28,10 @@ check_stage() {   # name stage [host]
 }
 
 # Ordered substrings: each expected line must occur after the previous one.
-check_ptx() {
-	"$OXIDEC" "$1.mir.json" -o "$TMP/out.ptx" 2>"$TMP/stderr" || { bad "$1 (ptx): oxidec failed" "$TMP/stderr"; return; }
-	awk -v expfile="$1.ptx" '
+check_ptx() {   # name [level]
+	what="$1 (ptx${2:+ -$2})"
+	"$OXIDEC" "$1.mir.json" ${2:+-$2} -o "$TMP/out.ptx" 2>"$TMP/stderr" || { bad "$what: oxidec failed" "$TMP/stderr"; return; }
+	awk -v expfile="$1${2:+.$2}.ptx" '
 		BEGIN { n = 0; while ((getline l < expfile) > 0) if (l != "") want[n++] = l }
 		{ text = text $0 "\n" }
 		END {
@@ -43,12 +46,12 @@ check_ptx() {
 				if (!k) { print "missing (in order): " w; exit 1 }
 				pos += k + length(w) - 1
 			}
-		}' "$TMP/out.ptx" >"$TMP/diff" || { bad "$1 (ptx)" "$TMP/diff"; return; }
+		}' "$TMP/out.ptx" >"$TMP/diff" || { bad "$what" "$TMP/diff"; return; }
 	if [ -x "$PTXAS" ]; then
-		"$PTXAS" -arch=sm_90 "$TMP/out.ptx" -o "$TMP/out.cubin" 2>"$TMP/diff" || { bad "$1 (ptxas)" "$TMP/diff"; return; }
-		ok "$1 (ptx, ptxas)"
+		"$PTXAS" -arch=sm_90 "$TMP/out.ptx" -o "$TMP/out.cubin" 2>"$TMP/diff" || { bad "$what: ptxas" "$TMP/diff"; return; }
+		ok "$what, ptxas"
 	else
-		ok "$1 (ptx; ptxas not found, not validated)"
+		ok "$what; ptxas not found, not validated"
 	fi
 }
 
@@ -70,6 +73,7 @@ for input in *.mir.json; do
 	for st in mir ssa nvvm llir; do [ -e "$name.$st" ] && check_stage "$name" "$st"; done
 	for st in nvvm llir; do [ -e "$name.host.$st" ] && check_stage "$name" "$st" host; done
 	[ -e "$name.ptx" ] && check_ptx "$name"
+	for o in O0 O1 O2 O3; do [ -e "$name.$o.ptx" ] && check_ptx "$name" $o; done
 done
 echo "golden: $pass passed, $fail failed"
 [ $fail -eq 0 ]
