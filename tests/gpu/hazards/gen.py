@@ -100,6 +100,37 @@ for W in (8, 16):
     op(n("ult"), P, "%r = icmp ult {T} %a, %b", "ua < ub", "i1")
     op(n("sadd_sat_w32"), P, "%ea = sext {T} %a to i32\n%eb = sext {T} %b to i32\n%m = add i32 %ea, %eb\n%c1 = call i32 @llvm.smin.i32(i32 %m, i32 {MAX})\n%c2 = call i32 @llvm.smax.i32(i32 %c1, i32 {MIN})\n%r = trunc i32 %c2 to {T}", "SAT(sa + sb)")
 
+# i16 negation written so that ptxas never sees neg.s16 (candidates for
+# oxidec's rewrite of the PTX), each followed by the consumers that the
+# first run found wrong after neg.s16: a signed compare, sext, ashr.
+NEG16 = {
+    "sub0": "sub.s16 $0, 0, $1;",
+    "w32": "{ .reg .b32 t; cvt.s32.s16 t, $1; neg.s32 t, t; cvt.u16.u32 $0, t; }",
+    "not1": "{ .reg .b16 t; not.b16 t, $1; add.s16 $0, t, 1; }",
+    "mulm1": "mul.lo.s16 $0, $1, -1;",
+    "subz": "{ .reg .b16 z; mov.b16 z, 0; sub.s16 $0, z, $1; }",
+}
+for cname, text in sorted(NEG16.items()):
+    m = '%m = call i16 asm "' + text + '", "=h,h"(i16 %x)\n'
+    op("i16_neg_%s_gt0" % cname, "U16", m + "%r = icmp sgt i16 %m, 0", "S(-sx) > 0", "i1")
+    op("i16_neg_%s_sext" % cname, "U16", m + "%r = sext i16 %m to i32", "S(-sx)", "i32")
+    op("i16_neg_%s_ashr" % cname, "U16", m + "%r = ashr i16 %m, 15", "S(-sx) >> 15")
+    op("i16_neg_%s_sat" % cname, "U16", m + "%g = icmp sgt i16 %x, 0\n%l = icmp slt i16 %m, 0\n%o = xor i1 %g, %l\n%r = select i1 %o, i16 32767, i16 %m", "SAT(-sx)")
+    op("i16_neg_%s_gtx" % cname, "U16", m + "%r = icmp sgt i16 %m, %x", "S(-sx) > sx", "i1")
+# other widths and other subtractions from a constant
+op("i16_rsub5_gt0", "U16", "%m = sub i16 5, %x\n%r = icmp sgt i16 %m, 0", "S(5 - sx) > 0", "i1")
+op("i16_rsub5_sext", "U16", "%m = sub i16 5, %x\n%r = sext i16 %m to i32", "S(5 - sx)", "i32")
+op("i16_rsubm1_sext", "U16", "%m = sub i16 -1, %x\n%r = sext i16 %m to i32", "S(-1 - sx)", "i32")
+op("i16_mulm1_sext", "U16", "%m = mul i16 %x, -3\n%r = sext i16 %m to i32", "S(-3 * sx)", "i32")
+op("i32_neg_sext", "U32B", "%m = sub i32 0, %x\n%r = sext i32 %m to i64", "S(-sx)", "i64")
+op("i32_neg_gt0", "U32B", "%m = sub i32 0, %x\n%r = icmp sgt i32 %m, 0", "S(-sx) > 0", "i1")
+op("i32_satneg", "U32B", "%r = call i32 @llvm.ssub.sat.i32(i32 0, i32 %x)", "SAT(-sx)")
+op("i32_negovf", "U32B", "%s = call {i32, i1} @llvm.ssub.with.overflow.i32(i32 0, i32 %x)\n%r = extractvalue {i32, i1} %s, 1", "sx == MIN", "i1")
+op("i32_satabs", "U32B", "%c = icmp slt i32 %x, 0\n%m = call i32 @llvm.ssub.sat.i32(i32 0, i32 %x)\n%r = select i1 %c, i32 %m, i32 %x", "SAT(sx < 0 ? -sx : sx)")
+op("i8_neg_sext16", "U8", "%m = sub i8 0, %x\n%r0 = sext i8 %m to i16\n%r = zext i16 %r0 to i32", "(uint16_t)S(-sx)", "i32")
+op("i64_neg_gt0", "U64B", "%m = sub i64 0, %x\n%r = icmp sgt i64 %m, 0", "S(0 - (uint64_t)sx) > 0", "i1")
+op("i64_satneg", "U64B", "%r = call i64 @llvm.ssub.sat.i64(i64 0, i64 %x)", "sx == MIN ? MAX : -sx")
+
 # ------------------------------------------------------------- floats
 def fops(F, dom, I):
     T = "float" if F == 32 else "double"
@@ -136,6 +167,13 @@ def fops(F, dom, I):
     op(n("abs_andasm"), dom, (ib + asm("and.b%d $0, $1, %s;" % (F, NM), "=%s,%s" % (B, B), "{I} %xi").replace("%r =", "%ri =") + fb).replace("{T}", T).replace("{I}", I), "xb & ~SIGN", T)
     if F == 32:
         op(n("copysign_lop3"), dom, (ib + asm("lop3.b32 $0, $1, $2, 0x80000000, 0xD8;", "=r,r,r", "{I} %xi, {I} %yi").replace("%r =", "%ri =") + fb).replace("{T}", T).replace("{I}", I), "(xb & ~SIGN) | (yb & SIGN)", T)
+    # candidate compare-selects that keep the NaN operand's bits
+    op(n("sel_lt_c_int"), dom, "%c = fcmp olt {T} %x, -1.0\n%xi = bitcast {T} %x to {I}\n%ci = bitcast {T} -1.0 to {I}\n%ri = select i1 %c, {I} %ci, {I} %xi\n%r = bitcast {I} %ri to {T}".replace("{T}", T).replace("{I}", I), "x < -1.0 ? NEG1 : xb", T)
+    op(n("sel_lt_c_uge"), dom, "%c = fcmp uge {T} %x, -1.0\n%r = select i1 %c, {T} %x, {T} -1.0".replace("{T}", T), "x < -1.0 ? NEG1 : xb", T)
+    op(n("sel_lt_c_nanx"), dom, "%c = fcmp olt {T} %x, -1.0\n%sl = select i1 %c, {T} -1.0, {T} %x\n%u = fcmp uno {T} %x, 0.0\n%r = select i1 %u, {T} %x, {T} %sl".replace("{T}", T), "x < -1.0 ? NEG1 : xb", T)
+    op(n("sel_gt_c_nanx"), dom, "%c = fcmp ogt {T} %x, 1.0\n%sl = select i1 %c, {T} 1.0, {T} %x\n%u = fcmp uno {T} %x, 0.0\n%r = select i1 %u, {T} %x, {T} %sl".replace("{T}", T), "x > 1.0 ? POS1 : xb", T)
+    op(n("clamp_c_nanx"), dom, "%c1 = fcmp olt {T} %x, -1.0\n%v = select i1 %c1, {T} -1.0, {T} %x\n%c2 = fcmp ogt {T} %v, 1.0\n%w = select i1 %c2, {T} 1.0, {T} %v\n%u = fcmp uno {T} %x, 0.0\n%r = select i1 %u, {T} %x, {T} %w".replace("{T}", T), "x < -1.0 ? NEG1 : x > 1.0 ? POS1 : xb", T)
+    op(n("sel_lt_c_asmsel"), dom, "%c = fcmp olt {T} %x, -1.0\n%r = call {T} asm \"selp.{B} $0, $1, $2, $3;\", \"={R},{R},{R},b\"({T} -1.0, {T} %x, i1 %c)".replace("{T}", T).replace("{B}", "f32" if F == 32 else "f64").replace("{R}", "f" if F == 32 else "d"), "x < -1.0 ? NEG1 : xb", T)
     # constant bounds, as Rust code writes them
     op(n("clamp_c"), dom, "%c1 = fcmp olt {T} %x, -1.0\n%v = select i1 %c1, {T} -1.0, {T} %x\n%c2 = fcmp ogt {T} %v, 1.0\n%r = select i1 %c2, {T} 1.0, {T} %v".replace("{T}", T), "x < -1.0 ? NEG1 : x > 1.0 ? POS1 : xb", T)
     op(n("sel_lt_c"), dom, "%c = fcmp olt {T} %x, -1.0\n%r = select i1 %c, {T} -1.0, {T} %x".replace("{T}", T), "x < -1.0 ? NEG1 : xb", T)
@@ -154,12 +192,16 @@ DECODE = {
     "P16": "%a0 = trunc i32 %i to i16\n%b0 = trunc i64 %k to i16\n%sw1 = icmp ne i32 %sw, 0\n%a = select i1 %sw1, i16 %b0, i16 %a0\n%b = select i1 %sw1, i16 %a0, i16 %b0",
     "F32": "%ie = mul i32 %i, %mul\n%m = and i32 %ie, 8388607\n%s = and i32 %ie, 8388608\n%s1 = shl i32 %s, 8\n%e = or i32 %m, 2139095040\n%xb = or i32 %e, %s1\n%x0 = bitcast i32 %xb to float\n%kb = trunc i64 %k to i32\n%y0 = bitcast i32 %kb to float\n%sw1 = icmp ne i32 %sw, 0\n%x = select i1 %sw1, float %y0, float %x0\n%y = select i1 %sw1, float %x0, float %y0",
     "F32S": "%ie = mul i32 %i, %mul\n%xb = mul i32 %ie, 2654435761\n%x0 = bitcast i32 %xb to float\n%kb = trunc i64 %k to i32\n%y0 = bitcast i32 %kb to float\n%sw1 = icmp ne i32 %sw, 0\n%x = select i1 %sw1, float %y0, float %x0\n%y = select i1 %sw1, float %x0, float %y0",
+    "U32B": "%x = shl i32 %i, 16",
+    "U64B": "%i64 = zext i32 %i to i64\n%x = shl i64 %i64, 48",
     "F64": "%ie = mul i32 %i, %mul\n%i64 = zext i32 %ie to i64\n%m = and i64 %i64, 8388607\n%m1 = shl i64 %m, 29\n%l = mul i64 %i64, 2654435769\n%l1 = and i64 %l, 536870911\n%s = and i64 %i64, 8388608\n%s1 = shl i64 %s, 40\n%e = or i64 %m1, 9218868437227405312\n%e1 = or i64 %e, %l1\n%xb = or i64 %e1, %s1\n%x0 = bitcast i64 %xb to double\n%y0 = bitcast i64 %k to double\n%sw1 = icmp ne i32 %sw, 0\n%x = select i1 %sw1, double %y0, double %x0\n%y = select i1 %sw1, double %x0, double %y0",
 }
-WIDTH = {"U8": 8, "P8": 8, "U16": 16, "P16": 16}
+WIDTH = {"U8": 8, "P8": 8, "U16": 16, "P16": 16, "U32B": 32, "U64B": 64}
 
 def to64(res, W):
     t = {"T": "i%d" % W, "i1": "i1", "i32": "i32"}.get(res)
+    if res == "i64" or (res == "T" and W == 64):
+        return "%r64 = add i64 %r, 0"
     if t:
         return "%r64 = zext " + t + " %r to i64"
     if res == "float":
@@ -194,8 +236,8 @@ def ref():
     for j, (name, dom, ir, c, res) in enumerate(OPS):
         W = WIDTH.get(dom, 0)
         if W:
-            pre = "INT_PRELUDE(%d);" % W
-            post = {"T": "W_(%s)", "i1": "(uint64_t)((%s) != 0)", "i32": "(uint64_t)(uint32_t)(int32_t)(%s)"}[res] % c
+            pre = "INT_PRELUDE(%d, %s);" % (W, {"U32B": "(uint64_t)in->i << 16", "U64B": "(uint64_t)in->i << 48"}.get(dom, "in->i"))
+            post = {"T": "W_(%s)", "i1": "(uint64_t)((%s) != 0)", "i32": "(uint64_t)(uint32_t)(int32_t)(%s)", "i64": "(uint64_t)(int64_t)(%s)"}[res] % c
         else:
             pre = {"F32": "F32_PRELUDE(f32_nan_of);", "F32S": "F32_PRELUDE(f32_spread_of);", "F64": "F64_PRELUDE(f64_nan_of);"}[dom]
             post = c

@@ -29,11 +29,11 @@ static int64_t sext(uint64_t v, int w) { return (int64_t)(v << (64 - w)) >> (64 
 
 static uint64_t clz_of(uint64_t v, int w) { return v ? (uint64_t)(__builtin_clzll(v) - (64 - w)) : (uint64_t)w; }
 
-#define INT_PRELUDE(WB)                                                                   \
+#define INT_PRELUDE(WB, X)                                                                \
 	const int W = (WB);                                                               \
-	const int64_t MIN = -((int64_t)1 << (W - 1)), MAX = ((int64_t)1 << (W - 1)) - 1;   \
-	const uint64_t UMAX = ((uint64_t)1 << W) - 1;                                      \
-	uint64_t ux = in->i & UMAX, ua0 = ux, ub0 = W == 8 ? (in->i >> 8) & UMAX : in->k & UMAX; \
+	const int64_t MAX = (int64_t)(~(uint64_t)0 >> (65 - W)), MIN = -MAX - 1;           \
+	const uint64_t UMAX = ~(uint64_t)0 >> (64 - W);                                   \
+	uint64_t ux = (X) & UMAX, ua0 = ux, ub0 = W == 8 ? (in->i >> 8) & UMAX : in->k & UMAX; \
 	uint64_t ua = in->sw ? ub0 : ua0, ub = in->sw ? ua0 : ub0;                          \
 	int64_t sx = sext(ux, W), sa = sext(ua, W), sb = sext(ub, W);                      \
 	(void)MIN; (void)MAX; (void)sx; (void)sa; (void)sb; (void)ua; (void)ub
