@@ -242,74 +242,11 @@ static bool emit_binop(FuncEmit *fe, Op *op)
 	return set_res(op, LLVMBuildBinOp(fe->b, binops[op->code].llvm, opd(op, 0), opd(op, 1), ""));
 }
 
-/* ------------------------------------------------ sign-bit operations */
-
-/* Rust's unary minus, abs and copysign change the sign bit only, NaN
- * payloads (signalling ones too) kept.  PTX neg/abs.f32/.f64 return the
- * canonical NaN on sm_90 (measured by tests/gpu/hazards), and LLVM folds
- * integer xor/and on a float's bits back into fneg/fabs (and copysign with
- * a constant sign into fneg(fabs)), so on the GPU these are inline PTX
- * logic ops that neither LLVM nor ptxas reads as float operations.  The
- * host target keeps LLVM's fneg/fabs/copysign: its CPUs do them on bits. */
-static bool sign_ops_as_bits(FuncEmit *fe, const Type *t)
-{
-	return fe->m->target == TARGET_NVPTX && (t->bits == 32 || t->bits == 64);
-}
-
-/* asm(args as integers of t's width) -> t; no memory, no side effects. */
-static LLVMValueRef bits_asm(FuncEmit *fe, const Type *t, const char *ptx, LLVMValueRef *args, unsigned n)
-{
-	LLVMTypeRef it = LLVMIntTypeInContext(fe->e->ctx, t->bits), ps[2] = {it, it};
-	const char *cons = t->bits == 64 ? (n == 1 ? "=l,l" : "=l,l,l") : (n == 1 ? "=r,r" : "=r,r,r");
-	LLVMTypeRef fnty = LLVMFunctionType(it, ps, n, 0);
-	LLVMValueRef a = LLVMGetInlineAsm(fnty, ptx, strlen(ptx), cons, strlen(cons), 0, 0, LLVMInlineAsmDialectATT, 0);
-	LLVMValueRef iargs[2];
-	for (unsigned i = 0; i < n; i++)
-		iargs[i] = LLVMBuildBitCast(fe->b, args[i], it, "");
-	LLVMValueRef call = LLVMBuildCall2(fe->b, fnty, a, iargs, n, "");
-	unsigned kind = LLVMGetEnumAttributeKindForName("memory", 6);
-	LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(fe->e->ctx, kind, 0));
-	kind = LLVMGetEnumAttributeKindForName("nounwind", 8);
-	LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(fe->e->ctx, kind, 0));
-	return LLVMBuildBitCast(fe->b, call, emit_type(fe->e, t), "");
-}
-
 static bool emit_fneg(FuncEmit *fe, Op *op)
 {
-	const Type *t = op->opd[0]->type;
-	if (!is_float(t) || op->res[0].type != t)
+	if (!is_float(op->opd[0]->type) || op->res[0].type != op->opd[0]->type)
 		return fail(fe, op, "needs a float operand of the result's type");
-	LLVMValueRef x = opd(op, 0);
-	if (sign_ops_as_bits(fe, t) && !LLVMIsConstant(x))   /* LLVM folds constants bit-exactly */
-		return set_res(op, bits_asm(fe, t, t->bits == 32 ? "xor.b32 $0, $1, 0x80000000;"
-		                                                 : "xor.b64 $0, $1, 0x8000000000000000;", &x, 1));
-	return set_res(op, LLVMBuildFNeg(fe->b, x, ""));
-}
-
-/* llvm.fabs and llvm.copysign of f32 / f64 on the GPU (see above). */
-static bool is_sign_intrinsic(FuncEmit *fe, Op *op, const char *name)
-{
-	if (strcmp(name, "llvm.fabs") && strcmp(name, "llvm.copysign"))
-		return false;
-	return op->nres == 1 && is_float(op->res[0].type) && sign_ops_as_bits(fe, op->res[0].type);
-}
-
-static bool emit_sign_intrinsic(FuncEmit *fe, Op *op, const char *name)
-{
-	const Type *t = op->res[0].type;
-	bool copysign = !strcmp(name, "llvm.copysign");
-	if (op->nopd != (copysign ? 2u : 1u) || op->opd[0]->type != t || (copysign && op->opd[1]->type != t))
-		return fail(fe, op, "needs float operands of the result's type");
-	static const char *ptx[2][2] = {
-		{"and.b32 $0, $1, 0x7FFFFFFF;", "and.b64 $0, $1, 0x7FFFFFFFFFFFFFFF;"},
-		/* (magnitude & ~sign) | (sign source & sign); the sign is taken
-		 * first, since $0 may share a register with an input */
-		{"lop3.b32 $0, $1, $2, 0x80000000, 0xD8;",
-		 "{ .reg .b64 t; and.b64 t, $2, 0x8000000000000000; and.b64 $0, $1, 0x7FFFFFFFFFFFFFFF; "
-		 "or.b64 $0, $0, t; }"},
-	};
-	LLVMValueRef args[2] = {opd(op, 0), copysign ? opd(op, 1) : NULL};
-	return set_res(op, bits_asm(fe, t, ptx[copysign][t->bits == 64], args, copysign ? 2 : 1));
+	return set_res(op, LLVMBuildFNeg(fe->b, opd(op, 0), ""));
 }
 
 static const LLVMIntPredicate int_preds[] = {
@@ -496,8 +433,6 @@ static bool emit_intrinsic(FuncEmit *fe, Op *op, const char *name, int64_t ovl)
 {
 	if (!name)
 		return fail(fe, op, "has no intrinsic name");
-	if (is_sign_intrinsic(fe, op, name))
-		return emit_sign_intrinsic(fe, op, name);
 	LLVMValueRef decl = intrinsic_decl(fe, op, name, ovl);
 	return decl && build_call(fe, op, decl);
 }
