@@ -39,7 +39,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples emu gpu-check gpu-all bench unit golden exporter-test sanitize
+.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-hazards bench unit golden exporter-test sanitize
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -121,9 +121,15 @@ run: all $(EX_OUT)/vecadd.ptx $(EX_OUT)/vecadd.cubin
 gpu-check:
 	sh tests/gpu/gpu-check.sh
 
-# the whole GPU check: examples, compute-sanitizer, conformance, fuzz kernels
+# the whole GPU check: examples, compute-sanitizer, conformance, fuzz kernels,
+# and the ptxas hazard probe when gpu-hazards built it
 gpu-all:
 	sh tests/gpu/all.sh
+
+# the ptxas hazard probe (tests/gpu/hazards/README), built here into
+# build/gpu-hazards for gpu-all to run on the GPU machine
+gpu-hazards: all
+	sh tests/gpu/hazards/build.sh
 
 bench:
 	sh tests/gpu/bench.sh

@@ -9,6 +9,8 @@
 #                                   from tests/conformance/build-gpu.sh)
 #   4. the same runner on generated kernels, when build/fuzzgpu holds
 #      them (tests/fuzz/run.sh --gpu-artifacts, copied there)
+#   5. the ptxas hazard probe, when build/gpu-hazards holds it (make
+#      gpu-hazards): fails on a hazard not in its known.txt
 # Each part's log is in build/gpu-all/; the summary lines come last.
 # Exit status 1 when any part failed.
 cd "$(dirname "$0")/../.." || exit 1
@@ -33,6 +35,9 @@ if ls build/fuzzgpu/*.expected >/dev/null 2>&1; then
 	groups=$(cd build/fuzzgpu && ls ./*.kernels | sed 's#^\./##; s#\.kernels$##' | tr '\n' ' ')
 	# shellcheck disable=SC2086 # a list of groups
 	part fuzz env CONF_BUILD=build/fuzzgpu sh tests/conformance/run-gpu.sh $groups
+fi
+if [ -f build/gpu-hazards/host.c ]; then
+	part hazards sh build/gpu-hazards/run.sh
 fi
 echo
 echo "==== summary"
