@@ -140,16 +140,18 @@ pub fn hazards_f64_sign_bits(input: &[u64], mut out: DisjointSlice<u64>) {
     put(&mut out, idx, h);
 }
 
-/// f32 / f64 min, max (one NaN operand: the other comes back exactly),
-/// clamp, signum and compare-selects on NaN payloads.
+/// f32 / f64 min, max (one NaN operand: the other comes back exactly, but
+/// for the sign of a zero), clamp, signum and compare-selects on NaN
+/// payloads (and on -0.0 and +inf, which f32_nan_of also gives).
 #[kernel]
 pub fn hazards_float_minmax_nan(input: &[u64], mut out: DisjointSlice<u64>) {
     let (idx, i) = tid();
     let x = f32_nan_of(input, i);
     let y = f32_of(at(input, i * 3 + 1));
-    let mut h = mix(H0, canon32(x.min(y)));
-    h = mix(h, canon32(x.max(y)));
-    h = mix(h, canon32(y.min(x)));
+    // `+ 0.0`: min/max of -0.0 and +0.0 may be either (Rust leaves it open)
+    let mut h = mix(H0, canon32(x.min(y) + 0.0));
+    h = mix(h, canon32(x.max(y) + 0.0));
+    h = mix(h, canon32(y.min(x) + 0.0));
     h = mix(h, x.signum().to_bits() as u64);
     h = mix(h, (if y.is_nan() { x } else { x.clamp(-y.abs() - 1.0, y.abs() + 1.0) }).to_bits() as u64);
     h = mix(h, (if x > y { x } else { y }).to_bits() as u64);
