@@ -40,7 +40,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack bench unit golden exporter-test sanitize
+.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -138,8 +138,13 @@ gpu-all:
 	sh tests/gpu/all.sh
 
 # here: everything gpu-all needs, packed in build/gpu-pack/ (carry it)
-gpu-pack: all examples
+gpu-pack: all examples gpu-hazards
 	sh tests/gpu/pack.sh
+
+# the ptxas hazard probe (tests/gpu/hazards/README), built here into
+# build/gpu-hazards (gpu-pack packs it for gpu-all)
+gpu-hazards: all
+	sh tests/gpu/hazards/build.sh
 
 bench:
 	sh tests/gpu/bench.sh

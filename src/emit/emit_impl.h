@@ -45,6 +45,10 @@ bool emit_host_entries(EmitCtx *e, Module *m);
  * (nvptx target; a no-op otherwise). */
 bool emit_link_libdevice(EmitCtx *e);
 
+/* ptxfix.c: rewrites of the PTX text around ptxas miscompilations; takes
+ * ownership of ptx, returns the new text (NUL-terminated) and its length. */
+char *emit_fix_ptx(char *ptx, size_t *len);
+
 /* instr.c: one llir op at the builder's position; false after an error. */
 bool emit_op(FuncEmit *fe, Op *op);
 LLVMValueRef emit_const(EmitCtx *e, const Type *t, U128 v);

@@ -294,7 +294,8 @@ char *emit_ptx(EmitCtx *e, size_t *len)
 {
 	if (!has_module(e, "emit ptx") || !has_target(e, TARGET_NVPTX, "PTX"))
 		return NULL;
-	return emit_code(e, LLVMAssemblyFile, len);
+	char *ptx = emit_code(e, LLVMAssemblyFile, len);
+	return ptx ? emit_fix_ptx(ptx, len) : NULL;
 }
 
 uint8_t *emit_object(EmitCtx *e, size_t *len)

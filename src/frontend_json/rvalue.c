@@ -101,6 +101,27 @@ static Value *convert(Fb *fb, Opcode code, Value *v, Type *to)
 	return ir_build1(&fb->b, code, to, 1, &v);
 }
 
+/* The loads and stores built since `mark` touch places of alignment
+ * `align` at most: a transmute reads or writes a scalar in a place of
+ * another type, e.g. a u32 in a [u8; 4] (align 1), where the scalar's own
+ * alignment would be a misaligned access on the GPU. */
+static void limit_align(Fb *fb, Op *mark, uint32_t align)
+{
+	for (Op *o = mark ? mark->next : fb->b.block->first; o; o = o->next)
+		if (o->code == OP_MIR_LOAD || o->code == OP_MIR_STORE || o->code == OP_MIR_COPY)
+			o->imm = align ? align : 1;
+}
+
+static void transmute_bytes(Fb *fb, Val v, PlaceV *dst, Type *to)
+{
+	Op *mark = fb->b.block->last;
+	if (val_kind(v.ty) == VK_MEM && to && val_kind(dst->ty) == VK_SCALAR)
+		build_store(fb, build_load(fb, v.addr, to), dst->addr);
+	else
+		store_val(fb, dst->addr, v);
+	limit_align(fb, mark, v.ty->align < dst->ty->align ? v.ty->align : dst->ty->align);
+}
+
 /* transmute: same size by Rust's rules, so write the source's bytes. */
 static bool cast_transmute(Fb *fb, Val v, PlaceV *dst)
 {
@@ -117,11 +138,7 @@ static bool cast_transmute(Fb *fb, Val v, PlaceV *dst)
 		build_store(fb, x, dst->addr);
 		return true;
 	}
-	if (val_kind(v.ty) == VK_MEM && to && val_kind(dst->ty) == VK_SCALAR) {
-		build_store(fb, build_load(fb, v.addr, to), dst->addr);
-		return true;
-	}
-	store_val(fb, dst->addr, v);
+	transmute_bytes(fb, v, dst, to);
 	return true;
 }
 

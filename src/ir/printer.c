@@ -103,6 +103,12 @@ static void print_attrs(FILE *out, Op *op)
 	case OP_MIR_ASSERT:
 		fprintf(out, " == %s", op->imm ? "true" : "false");
 		break;
+	case OP_MIR_LOAD:
+	case OP_MIR_STORE:
+	case OP_MIR_COPY:
+		if (op->imm)
+			fprintf(out, ", align %" PRId64, op->imm);
+		break;
 	case OP_LLIR_ALLOCA:
 		fprintf(out, " %" PRId64 " bytes, align %" PRId64, op->imm2, op->imm);
 		break;

@@ -95,23 +95,42 @@ static int64_t natural_align(Type *t)
 	return n > 8 ? 8 : n;
 }
 
-static Value *load(Lower *l, Value *p, Type *t)
+/* A mir.load / mir.store's alignment: the type's, or the place's when the
+ * front end says it is smaller (a transmute between a scalar and a byte
+ * array: `store i32 ..., align 4` into an `[4 x i8]` faults on the GPU). */
+static int64_t access_align(Type *t, int64_t place_align)
+{
+	int64_t a = natural_align(t);
+	return place_align > 0 && place_align < a ? place_align : a;
+}
+
+static Value *load_aligned(Lower *l, Value *p, Type *t, int64_t place_align)
 {
 	Type *mem = t->kind == TY_BOOL ? ir_type_int(l->m, 8, false) : t;
 	Value *v = emit1(l, OP_LLIR_LOAD, mem, p);
-	v->def->imm = natural_align(mem);
+	v->def->imm = access_align(mem, place_align);
 	if (t->kind == TY_BOOL)
 		v = emit1(l, OP_LLIR_TRUNC, t, v);
 	return v;
 }
 
-static void store(Lower *l, Value *v, Value *p)
+static void store_aligned(Lower *l, Value *v, Value *p, int64_t place_align)
 {
 	if (v->type->kind == TY_BOOL)
 		v = emit1(l, OP_LLIR_ZEXT, ir_type_int(l->m, 8, false), v);
 	Value *opd[2] = { v, p };
 	Op *op = ir_build(&l->b, OP_LLIR_STORE, 0, NULL, 2, opd, 0);
-	op->imm = natural_align(v->type);
+	op->imm = access_align(v->type, place_align);
+}
+
+static Value *load(Lower *l, Value *p, Type *t)
+{
+	return load_aligned(l, p, t, 0);
+}
+
+static void store(Lower *l, Value *v, Value *p)
+{
+	store_aligned(l, v, p, 0);
 }
 
 /* Integer conversion between widths by the source's signedness. */
@@ -1218,9 +1237,9 @@ static Value *lower_memory(Lower *l, Op *op)
 		return r;
 	}
 	case OP_MIR_LOAD:
-		return load(l, op->opd[0], op->res[0].type);
+		return load_aligned(l, op->opd[0], op->res[0].type, op->imm);
 	case OP_MIR_STORE:
-		store(l, op->opd[0], op->opd[1]);
+		store_aligned(l, op->opd[0], op->opd[1], op->imm);
 		return NULL;
 	case OP_MIR_COPY: {
 		if (!t->size)
@@ -1228,6 +1247,8 @@ static Value *lower_memory(Lower *l, Op *op)
 		Value *opd[2] = { op->opd[0], op->opd[1] };
 		Op *c = ir_build(&l->b, OP_LLIR_MEMCPY, 0, NULL, 2, opd, 0);
 		c->imm = t->align ? t->align : 1;
+		if (op->imm > 0 && op->imm < c->imm)   /* a transmute between arrays */
+			c->imm = op->imm;
 		c->imm2 = (int64_t)t->size;
 		return NULL;
 	}

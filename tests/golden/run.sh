@@ -9,6 +9,8 @@
 #   NAME.O0.warn NAME.O3.warn               lines that must appear in stderr at that
 #                                           -O level, in order ("!text": must not);
 #                                           exit 0 and an output file all the same
+#   NAME.O0.ptx ... NAME.O3.ptx             as NAME.ptx, for the PTX at that -O level
+#                                           (NAME.ptx: oxidec's default level)
 #   NAME.err                                expected stderr (exit 1, no output file)
 # UPDATE=1 rewrites the exact-dump and .err expectations (review the diff).
 set -u
@@ -50,15 +52,16 @@ match_ordered() {
 		}' "$2"
 }
 
-check_ptx() {
-	"$OXIDEC" "$1.mir.json" -o "$TMP/out.ptx" 2>"$TMP/stderr" || { bad "$1 (ptx): oxidec failed" "$TMP/stderr"; return; }
-	[ -s "$TMP/stderr" ] && { bad "$1 (ptx): unexpected diagnostics" "$TMP/stderr"; return; }
-	match_ordered "$1.ptx" "$TMP/out.ptx" >"$TMP/diff" || { bad "$1 (ptx)" "$TMP/diff"; return; }
+check_ptx() {   # name [level]
+	what="$1 (ptx${2:+ -$2})"
+	"$OXIDEC" "$1.mir.json" ${2:+-$2} -o "$TMP/out.ptx" 2>"$TMP/stderr" || { bad "$what: oxidec failed" "$TMP/stderr"; return; }
+	[ -s "$TMP/stderr" ] && { bad "$what: unexpected diagnostics" "$TMP/stderr"; return; }
+	match_ordered "$1${2:+.$2}.ptx" "$TMP/out.ptx" >"$TMP/diff" || { bad "$what" "$TMP/diff"; return; }
 	if [ -x "$PTXAS" ]; then
-		"$PTXAS" -arch=sm_90 "$TMP/out.ptx" -o "$TMP/out.cubin" 2>"$TMP/diff" || { bad "$1 (ptxas)" "$TMP/diff"; return; }
-		ok "$1 (ptx, ptxas)"
+		"$PTXAS" -arch=sm_90 "$TMP/out.ptx" -o "$TMP/out.cubin" 2>"$TMP/diff" || { bad "$what: ptxas" "$TMP/diff"; return; }
+		ok "$what, ptxas"
 	else
-		ok "$1 (ptx; ptxas not found, not validated)"
+		ok "$what; ptxas not found, not validated"
 	fi
 }
 
@@ -91,6 +94,7 @@ for input in *.mir.json; do
 	for st in mir ssa nvvm llir; do [ -e "$name.$st" ] && check_stage "$name" "$st"; done
 	for st in nvvm llir; do [ -e "$name.host.$st" ] && check_stage "$name" "$st" host; done
 	[ -e "$name.ptx" ] && check_ptx "$name"
+	for lv in O0 O1 O2 O3; do [ -e "$name.$lv.ptx" ] && check_ptx "$name" $lv; done
 	for lv in O0 O3; do [ -e "$name.$lv.warn" ] && check_warn "$name" "$lv"; done
 done
 echo "golden: $pass passed, $fail failed"

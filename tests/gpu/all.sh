@@ -13,14 +13,16 @@
 #                                   compared with rustc's CPU results
 #   4. the same runner on the generated kernels of build/fuzzgpu
 #      (tests/fuzz/run.sh --gpu-artifacts), every variant
+#   5. the ptxas hazard probe (tests/gpu/hazards, packed by gpu-pack):
+#      fails on a hazard not in its known.txt, or a known one not seen
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
 # runs, default: CPUs), PARTS (default "examples sanitizer conformance
-# fuzz").
+# fuzz hazards").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance fuzz}
+PARTS=${PARTS:-examples sanitizer conformance fuzz hazards}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -49,6 +51,9 @@ if ls build/fuzzgpu/*.expected >/dev/null 2>&1; then
 	groups=$(cd build/fuzzgpu && ls ./*.kernels | sed 's#^\./##; s#\.kernels$##' | tr '\n' ' ')
 	# shellcheck disable=SC2086 # a list of groups
 	part fuzz env CONF_BUILD=build/fuzzgpu sh tests/conformance/run-gpu.sh $groups
+fi
+if [ -f build/gpu-hazards/host.c ]; then
+	part hazards sh build/gpu-hazards/run.sh
 fi
 echo
 echo "==== summary"

@@ -631,6 +631,46 @@ static void test_host(void)
 	M = saved;
 }
 
+/* ------------------------------------------------- PTX hazard rewrites */
+
+char *emit_fix_ptx(char *ptx, size_t *len);   /* src/emit/ptxfix.c (emit_impl.h) */
+
+static void fix_case(const char *what, const char *in, const char *want)
+{
+	size_t len;
+	char *got = emit_fix_ptx(strcpy(xmalloc(strlen(in) + 1), in), &len);
+	bool ok = !strcmp(got, want) && len == strlen(want);
+	check(ok, what, ok ? NULL : got);
+	free(got);
+}
+
+/* Each rewrite of ptxfix.c on the lines LLVM prints (and the guarded and
+ * unrelated forms); the GPU evidence for them is tests/gpu/hazards. */
+static void test_ptx_fix(void)
+{
+	fix_case("ptxfix: neg.s16", "\tneg.s16 \t%rs2, %rs1;\n",
+	         "\t{ .reg .b32 %oxa0, %oxb0; cvt.s32.s16 %oxa0, %rs1; neg.s32 %oxa0, %oxa0; cvt.u16.u32 %rs2, %oxa0; }\n");
+	fix_case("ptxfix: sub.s16 from 0, guarded", "\t@!%p1 sub.s16 \t%rs2, 0, %rs1;",
+	         "\t{ .reg .b32 %oxa0, %oxb0; @!%p1 mov.b32 %oxa0, 0; @!%p1 cvt.s32.s16 %oxb0, %rs1; "
+	         "@!%p1 sub.s32 %oxa0, %oxa0, %oxb0; @!%p1 cvt.u16.u32 %rs2, %oxa0; }");
+	fix_case("ptxfix: sub.u16 immediate", "\tsub.u16 \t%rs2, %rs1, 65535;\n",
+	         "\t{ .reg .b32 %oxa0, %oxb0; cvt.s32.s16 %oxa0, %rs1; mov.b32 %oxb0, -1; "
+	         "sub.s32 %oxa0, %oxa0, %oxb0; cvt.u16.u32 %rs2, %oxa0; }\n");
+	fix_case("ptxfix: selp.f32 against a constant", "\tselp.f32 \t%r5, 0fBF800000, %r4, %p5;\n",
+	         "\t{ .reg .b32 %oxs0; .reg .pred %oxq0; selp.f32 %oxs0, 0fBF800000, %r4, %p5; "
+	         "setp.nan.and.f32 %oxq0, %r4, %r4, !%p5; selp.f32 %oxs0, %r4, %oxs0, %oxq0; mov.b32 %r5, %oxs0; }\n");
+	fix_case("ptxfix: selp.b32 on a float compare only",
+	         "{\n\tsetp.lt.f32 \t%p3, %r1, %r2;\n\tselp.b32 \t%r3, 7, %r1, %p3;\n\tselp.b32 \t%r4, 7, %r1, %p4;\n"
+	         "}\n{\n\tselp.b32 \t%r3, 7, %r1, %p3;\n",
+	         "{\n\tsetp.lt.f32 \t%p3, %r1, %r2;\n\t{ .reg .b32 %oxs0; .reg .pred %oxq0; selp.b32 %oxs0, 7, %r1, %p3; "
+	         "setp.nan.and.f32 %oxq0, %r1, %r1, !%p3; selp.b32 %oxs0, %r1, %oxs0, %oxq0; mov.b32 %r3, %oxs0; }\n"
+	         "\tselp.b32 \t%r4, 7, %r1, %p4;\n}\n{\n\tselp.b32 \t%r3, 7, %r1, %p3;\n");
+	fix_case("ptxfix: neg/abs.f32/f64", "\tneg.f32 \t%r2, %r1;\n\tabs.f64 \t%rd2, %rd1;\n",
+	         "\txor.b32 %r2, %r1, 0x80000000;\n\tand.b64 %rd2, %rd1, 0x7FFFFFFFFFFFFFFF;\n");
+	fix_case("ptxfix: others unchanged", "\tneg.s32 \t%r2, %r1;\n\tsub.s32 \t%r3, 0, %r1;\n// neg.s16 x\n",
+	         "\tneg.s32 \t%r2, %r1;\n\tsub.s32 \t%r3, 0, %r1;\n// neg.s16 x\n");
+}
+
 /* ------------------------------------------------------- error paths */
 
 static void test_errors(void)
@@ -743,6 +783,7 @@ int main(void)
 	test_level(0);
 	test_level(3);
 	test_host();
+	test_ptx_fix();
 	test_errors();
 	test_stack();
 	arena_free(M->arena);
