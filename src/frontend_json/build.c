@@ -41,6 +41,81 @@ void fb_set_span(Fb *fb, cJSON *span)
 	         fb->b.loc.line, fb->b.loc.col);
 }
 
+/* ------------------------------------------------------ poison guard
+ *
+ * A missing operand (a value the input's layouts say is zero-sized or in
+ * memory, used as a scalar) or a missing result type comes only from an
+ * input whose parts disagree, yet an op built of it would kill oxidec.
+ * fe_build reports it at the statement, once, and returns an op that is
+ * in no block: the rest of the statement can go on without dying, and
+ * the function, which has an error now, is never compiled. */
+
+static bool op_shape_ok(Opcode code, uint32_t nres, Type **rtys, uint32_t nopd, Value **opd)
+{
+	const OpInfo *info = &opinfo[code];
+	if ((info->nres != VAR && (uint32_t)info->nres != nres) || (info->nopd != VAR && (uint32_t)info->nopd != nopd))
+		return false;
+	for (uint32_t i = 0; i < nopd; i++)
+		if (!opd[i])
+			return false;
+	for (uint32_t i = 0; i < nres; i++)
+		if (!rtys[i])
+			return false;
+	return true;
+}
+
+static void report_poison(Builder *b)
+{
+	static int reported_at = -1;      /* error count when last reported */
+	if (diag_errors() == reported_at)
+		return;
+	Module *m = b->mod;
+	char where[512] = "";
+	if (b->loc.file >= 0 && (uint32_t)b->loc.file < m->nfile)
+		snprintf(where, sizeof where, "%s:%u:%u", m->files[b->loc.file], b->loc.line, b->loc.col);
+	diag_error(where, "malformed input: a value here has no representation that fits its use (a type's "
+	           "layout or an operand's type in the JSON disagrees with the operation)");
+	reported_at = diag_errors();
+}
+
+Op *fe_build(Builder *b, Opcode code, uint32_t nres, Type **rtys, uint32_t nopd, Value **opd, uint32_t nsucc)
+{
+	if (op_shape_ok(code, nres, rtys, nopd, opd))
+		return (ir_build)(b, code, nres, rtys, nopd, opd, nsucc);
+	report_poison(b);
+	Arena *a = b->mod->arena;
+	Op *op = arena_alloc(a, sizeof *op);
+	op->code = code;
+	op->loc = b->loc;
+	op->nres = nres;
+	op->nopd = nopd;
+	op->nsucc = nsucc;
+	op->opd = arena_new_array(a, Value *, nopd);
+	op->res = arena_new_array(a, Value, nres);
+	for (uint32_t i = 0; i < nres; i++)
+		op->res[i] = (Value){ .type = rtys[i] ? rtys[i] : ir_type_int(b->mod, 64, false), .def = op, .index = i };
+	op->succ = arena_new_array(a, Succ, nsucc);
+	return op;
+}
+
+Value *fe_build1(Builder *b, Opcode code, Type *rty, uint32_t nopd, Value **opd)
+{
+	if (!rty && opinfo[code].nres == 1) {
+		report_poison(b);
+		rty = ir_type_int(b->mod, 64, false);
+	}
+	Op *op = fe_build(b, code, rty ? 1 : 0, &rty, nopd, opd, 0);
+	return rty ? &op->res[0] : NULL;
+}
+
+Value *fe_build_const(Builder *b, Opcode code, Type *t, uint64_t lo, uint64_t hi)
+{
+	if (t)
+		return (ir_build_const)(b, code, t, lo, hi);
+	report_poison(b);
+	return fe_build1(b, code, ir_type_int(b->mod, 64, false), 0, NULL);
+}
+
 /* ------------------------------------------------------- value kinds */
 
 ValKind val_kind(RType *t)
@@ -52,6 +127,29 @@ ValKind val_kind(RType *t)
 	if (rtype_is_fat_ptr(t))
 		return VK_FAT;
 	return VK_MEM;
+}
+
+/* v can be stored into a place of type t: the same size, and the same
+ * SSA type when both are scalars.  MIR assigns only equal types (up to
+ * wrappers like MaybeDangling<T> for T); this keeps an inconsistent input
+ * from storing, say, a bool into a u32 slot, which later stages could not
+ * type. */
+bool fb_fits(Fb *fb, RType *t, Val v, const char *what)
+{
+	bool ok = !t->has_layout || !v.ty->has_layout || t->size == v.ty->size;
+	if (ok && val_kind(t) == VK_SCALAR && val_kind(v.ty) == VK_SCALAR)
+		ok = v.v[0] && v.v[0]->type == scalar_type_of(fb, t);
+	if (ok && (val_kind(t) == VK_FAT) != (val_kind(v.ty) == VK_FAT))
+		ok = val_kind(t) == VK_MEM || val_kind(v.ty) == VK_MEM;
+	if (!ok)
+		fb_error(fb, "%s: a `%s` where a `%s` is expected", what, v.ty->name, t->name);
+	return ok;
+}
+
+/* The SSA type of a scalar v (NULL when v is not one). */
+Type *val_type(Val v)
+{
+	return val_kind(v.ty) == VK_SCALAR && v.v[0] ? v.v[0]->type : NULL;
 }
 
 /* The SSA type of a scalar-like Rust type: scalars themselves, and types

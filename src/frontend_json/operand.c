@@ -227,10 +227,7 @@ static bool const_adt(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out)
 static bool const_unevaluated(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out)
 {
 	const char *def = json_str(jp, c, "def");
-	Func *f = NULL;
-	for (Func *g = fb->m->funcs; g && !f; g = g->next)
-		if (!strcmp(g->name, def))
-			f = g;
+	Func *f = fe_map_get(fb->f->in->funcs, fb->f->crate, def);    /* a body of the same crate */
 	if (!f) {
 		fb_error(fb, "constant `%s` has no body in the inputs", def);
 		return false;

@@ -200,22 +200,49 @@ static bool term_assert(Fb *fb, JPath jp, cJSON *t)
 	return true;
 }
 
-static const char *const device_prims[] = {
-	"__oxide_tid_x", "__oxide_tid_y", "__oxide_tid_z",
-	"__oxide_ntid_x", "__oxide_ntid_y", "__oxide_ntid_z",
-	"__oxide_ctaid_x", "__oxide_ctaid_y", "__oxide_ctaid_z",
-	"__oxide_nctaid_x", "__oxide_nctaid_y", "__oxide_nctaid_z",
-	"__oxide_barrier_sync", "__oxide_trap",
-	"__oxide_vprintf", "__oxide_dynamic_shared",     /* nvvm.c: lower_runtime_prim */
-	"__oxide_assertfail",
+/* The primitives nvvm.c lowers, with the shape the lowering relies on:
+ * argument count and result (none, a 32-bit integer, a pointer, or an
+ * i32 the caller may drop). */
+typedef enum { PR_NONE, PR_I32, PR_PTR, PR_I32_OPT } PrimResult;
+
+static const struct { const char *sym; int nargs; PrimResult res; } device_prims[] = {
+	{ "__oxide_tid_x", 0, PR_I32 }, { "__oxide_tid_y", 0, PR_I32 }, { "__oxide_tid_z", 0, PR_I32 },
+	{ "__oxide_ntid_x", 0, PR_I32 }, { "__oxide_ntid_y", 0, PR_I32 }, { "__oxide_ntid_z", 0, PR_I32 },
+	{ "__oxide_ctaid_x", 0, PR_I32 }, { "__oxide_ctaid_y", 0, PR_I32 }, { "__oxide_ctaid_z", 0, PR_I32 },
+	{ "__oxide_nctaid_x", 0, PR_I32 }, { "__oxide_nctaid_y", 0, PR_I32 }, { "__oxide_nctaid_z", 0, PR_I32 },
+	{ "__oxide_barrier_sync", 0, PR_NONE }, { "__oxide_trap", 0, PR_NONE },
+	{ "__oxide_vprintf", 2, PR_I32_OPT }, { "__oxide_dynamic_shared", 0, PR_PTR },   /* nvvm.c: lower_runtime_prim */
+	{ "__oxide_assertfail", 4, PR_NONE },
 };
 
-static bool in_table(const char *const *t, size_t n, const char *s)
+static int find_device_prim(const char *s)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(t[i], s))
-			return true;
-	return false;
+	for (size_t i = 0; i < countof(device_prims); i++)
+		if (!strcmp(device_prims[i].sym, s))
+			return (int)i;
+	return -1;
+}
+
+/* The destination of primitive k fits what it returns. */
+static bool prim_shape_ok(Fb *fb, int k, uint32_t nargs, PlaceV *dst)
+{
+	PrimResult r = device_prims[k].res;
+	Type *t = dst->ty && (val_kind(dst->ty) == VK_SCALAR || dst->ty->abi == ABI_SCALAR)
+	          ? scalar_type_of(fb, dst->ty) : NULL;
+	bool ok = (int)nargs == device_prims[k].nargs;
+	if (r == PR_NONE)
+		ok &= !t;
+	else if (r == PR_I32)
+		ok &= t && t->kind == TY_INT && t->bits == 32;
+	else if (r == PR_PTR)
+		ok &= t && t->kind == TY_PTR;
+	else
+		ok &= !t || (t->kind == TY_INT && t->bits == 32);
+	if (!ok)
+		fb_error(fb, "GPU primitive `%s` called with %u arguments into a `%s`: it takes %d and returns %s",
+		         device_prims[k].sym, nargs, dst->ty ? dst->ty->name : "?", device_prims[k].nargs,
+		         r == PR_NONE ? "nothing" : r == PR_PTR ? "a pointer" : "a 32-bit integer");
+	return ok;
 }
 
 static bool call_args(Fb *fb, JPath jp, cJSON *t, Value ***out, uint32_t *n, Value *sret)
@@ -253,7 +280,7 @@ static void finish_call(Fb *fb, JPath jp, cJSON *t)
 static bool call_function(Fb *fb, JPath jp, cJSON *t, cJSON *callee, PlaceV *dst)
 {
 	const char *sym = json_str(jp, callee, "symbol");
-	Func *f = ir_func_find(fb->m, sym);
+	Func *f = fe_func(fb->f, sym);
 	if (!f) {
 		fb_error(fb, "call to `%s`: its body is in none of the inputs (pass the JSON of the crate "
 		         "that defines it, or mark it #[inline])", json_str(jp, callee, "name"));
@@ -479,8 +506,11 @@ static bool term_call(Fb *fb, JPath jp, cJSON *t)
 				                cJSON_GetArraySize(pargs), arity), false;
 			return call_prim(fb, jp, t, OP_MIR_DEVICE, arena_strdup(fb->a, sym), &dst);
 		}
-		if (!in_table(device_prims, countof(device_prims), sym))
+		int k = find_device_prim(sym);
+		if (k < 0)
 			return fb_error(fb, "unknown GPU primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
+		if (!prim_shape_ok(fb, k, (uint32_t)cJSON_GetArraySize(json_get_opt(t, "args")), &dst))
+			return false;
 		return call_prim(fb, jp, t, OP_MIR_DEVICE, arena_strdup(fb->a, sym), &dst);
 	}
 	if (!strcmp(kind, "intrinsic")) {
