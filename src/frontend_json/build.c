@@ -25,18 +25,30 @@ void fb_error(Fb *fb, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* [file, line, col, ...]: a file of this input, line and col u32s. */
+static bool span_ok(Fb *fb, cJSON *span, uint32_t *file, int64_t *line, int64_t *col)
+{
+	JPath p = jpath_field(fb->a, fb->path, "span");
+	uint32_t nfile = fb->m->nfile - fb->f->file_base;
+	return json_index_value(p, NULL, cJSON_GetArrayItem(span, 0), nfile, file) &&
+	       json_int_range(p, NULL, cJSON_GetArrayItem(span, 1), 0, UINT32_MAX, line) &&
+	       json_int_range(p, NULL, cJSON_GetArrayItem(span, 2), 0, UINT32_MAX, col);
+}
+
 void fb_set_span(Fb *fb, cJSON *span)
 {
 	Module *m = fb->m;
-	if (!cJSON_IsArray(span) || cJSON_GetArraySize(span) < 3) {
+	uint32_t file;
+	int64_t line, col;
+	if (!cJSON_IsArray(span) || cJSON_GetArraySize(span) < 3 || !span_ok(fb, span, &file, &line, &col)) {
 		fb->b.loc = fb->fn_loc;
 		snprintf(fb->where, sizeof fb->where, "%s", fb->fn_where);
 		return;
 	}
-	uint32_t file = fb->f->file_base + (uint32_t)cJSON_GetArrayItem(span, 0)->valueint;
-	fb->b.loc.file = file < m->nfile ? (int32_t)file : -1;
-	fb->b.loc.line = (uint32_t)cJSON_GetArrayItem(span, 1)->valueint;
-	fb->b.loc.col = (uint32_t)cJSON_GetArrayItem(span, 2)->valueint;
+	file += fb->f->file_base;
+	fb->b.loc.file = (int32_t)file;
+	fb->b.loc.line = (uint32_t)line;
+	fb->b.loc.col = (uint32_t)col;
 	snprintf(fb->where, sizeof fb->where, "%s:%u:%u", fb->b.loc.file >= 0 ? m->files[file] : "?",
 	         fb->b.loc.line, fb->b.loc.col);
 }
@@ -292,7 +304,11 @@ static RType *variant_field_type(Fb *fb, RType *base, int variant, uint32_t i, R
 
 static bool place_field(Fb *fb, PlaceV *p, JPath jp, cJSON *proj)
 {
-	uint32_t i = (uint32_t)json_int(jp, proj, "index");
+	int64_t i64 = 0;
+	cJSON *iv = json_get(jp, proj, "index", 0);
+	if (!iv || !json_int_range(jp, "index", iv, 0, UINT32_MAX, &i64))
+		return false;
+	uint32_t i = (uint32_t)i64;
 	RType *fty = fe_type(jp, fb->f, proj, "ty");
 	RType *base = p->ty;
 	if (!fty)
@@ -375,9 +391,12 @@ static bool place_index(Fb *fb, PlaceV *p, JPath jp, cJSON *proj, const char *ki
 	}
 	Value *idx;
 	if (!strcmp(kind, "index")) {
-		uint32_t l = (uint32_t)json_int(jp, proj, "local");
-		if (l >= fb->nlocal || !rtype_is_scalar(fb->lty[l]))
-			return fe_error(jp, "bad index local"), false;
+		uint32_t l;
+		if (!json_index(jp, proj, "local", fb->nlocal, &l))
+			return false;
+		RType *lt = fb->lty[l];
+		if (lt->kind != RT_INT || lt->bits != 64 || lt->is_signed || !fb->slot[l])
+			return fe_error(jp, "index local _%u is a `%s`, not a usize", l, lt->name), false;
 		idx = build_load(fb, fb->slot[l], usize_type(fb));
 	} else {
 		uint64_t off = json_u64(jp, proj, "offset");
@@ -411,11 +430,9 @@ static bool place_subslice(Fb *fb, PlaceV *p, JPath jp, cJSON *proj)
 
 bool build_place(Fb *fb, JPath jp, cJSON *j, PlaceV *out)
 {
-	uint32_t l = (uint32_t)json_int(jp, j, "local");
-	if (l >= fb->nlocal) {
-		fe_error(jp, "local _%u does not exist", l);
+	uint32_t l;
+	if (!j || !json_index(jp, j, "local", fb->nlocal, &l))
 		return false;
-	}
 	if (!fb->slot[l]) {
 		fb_error(fb, "local _%u of type `%s` has no layout (unsized values and unnamed types cannot be "
 		         "stored in a kernel's locals)", l, fb->lty[l]->name);
@@ -437,10 +454,13 @@ bool build_place(Fb *fb, JPath jp, cJSON *j, PlaceV *out)
 		else if (!strcmp(kind, "subslice"))
 			ok = place_subslice(fb, &p, q, proj);
 		else if (!strcmp(kind, "downcast")) {
-			p.variant = (int)json_int(q, proj, "variant");
-			ok = p.ty->kind == RT_ADT && (uint32_t)p.variant < p.ty->nvariant;
-			if (!ok)
-				fe_error(q, "downcast to variant %d of `%s`", p.variant, p.ty->name);
+			int64_t v = -1;
+			cJSON *vj = json_get(q, proj, "variant", 0);
+			ok = vj && json_int_range(q, "variant", vj, 0, UINT32_MAX, &v);
+			p.variant = ok && v < INT32_MAX ? (int)v : -1;
+			ok = ok && p.ty->kind == RT_ADT && p.variant >= 0 && (uint32_t)p.variant < p.ty->nvariant;
+			if (vj && !ok)
+				fe_error(q, "downcast to variant %lld of `%s`", (long long)v, p.ty->name);
 		} else {
 			fe_error(q, "unknown projection \"%s\"", kind);
 			ok = false;

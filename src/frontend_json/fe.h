@@ -8,6 +8,7 @@
 #include "frontend.h"
 
 enum { OXIDE_MIR_VERSION = 1 };
+#define FE_MAX_TYPE_SIZE (1ull << 40)
 
 typedef struct FeInput FeInput;
 
@@ -69,6 +70,7 @@ bool json_int_range(JPath p, const char *key, cJSON *v, int64_t lo, uint64_t hi,
 int64_t json_int(JPath p, cJSON *obj, const char *key);
 uint32_t json_u32(JPath p, cJSON *obj, const char *key);
 uint64_t json_u64(JPath p, cJSON *obj, const char *key);
+uint32_t json_align(JPath p, cJSON *obj, const char *key);     /* a power of two */
 bool json_index(JPath p, cJSON *obj, const char *key, uint32_t n, uint32_t *out);   /* 0..n-1 */
 bool json_index_value(JPath p, const char *key, cJSON *v, uint32_t n, uint32_t *out);
 bool json_u128(JPath p, cJSON *v, U128 *out);    /* any 128-bit constant, two's complement; not reported */

@@ -39,8 +39,7 @@ static void fb_init(Fb *fb, Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
 
 static bool read_locals(Fb *fb, cJSON *jfn)
 {
-	cJSON *ac = json_get_opt(jfn, "arg_count");
-	uint32_t nargs = cJSON_IsNumber(ac) && ac->valueint > 0 ? (uint32_t)ac->valueint : 0;
+	uint32_t nargs = json_u32(fb->path, jfn, "arg_count");
 	cJSON *locals = json_get(fb->path, jfn, "locals", cJSON_Array), *l;
 	if (!locals)
 		return false;
@@ -123,7 +122,7 @@ static bool declare_func(Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
 	fn->loc = fb.b.loc;
 	if (!read_locals(&fb, jfn))
 		return false;
-	uint32_t nargs = (uint32_t)json_int(p, jfn, "arg_count");
+	uint32_t nargs = json_u32(p, jfn, "arg_count");
 	if (nargs >= fb.nlocal)
 		return fe_error(p, "arg_count %u but only %u locals", nargs, fb.nlocal), false;
 	bool sret;
@@ -161,6 +160,10 @@ static Value *static_slot(Fb *fb, uint32_t l)
 {
 	Global *g = ir_global_new(fb->m, arena_printf(fb->a, "__oxide_const_%s_local%u", fb->fn->symbol, l));
 	RType *t = fb->lty[l];
+	if (t->size > (256u << 20)) {   /* its bytes are allocated here */
+		fb_error(fb, "a constant's local of %llu bytes (at most 256 MiB)", (unsigned long long)t->size);
+		t = fb->lty[0];
+	}
 	g->size = t->size;
 	g->align = t->align ? t->align : 1;
 	g->is_mut = true;
@@ -242,7 +245,7 @@ static bool build_body(Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
 	cJSON *blocks = json_get(p, jfn, "blocks", cJSON_Array), *jb;
 	if (!blocks || cJSON_GetArraySize(blocks) == 0)
 		return fe_error(p, "a body needs at least one block"), false;
-	build_entry(&fb, (uint32_t)json_int(p, jfn, "arg_count"), const_returns_ref(&fb, jfn));
+	build_entry(&fb, json_u32(p, jfn, "arg_count"), const_returns_ref(&fb, jfn));
 	fb.nblock = (uint32_t)cJSON_GetArraySize(blocks);
 	fb.blocks = arena_new_array(a, Block *, fb.nblock);
 	for (uint32_t i = 0; i < fb.nblock; i++)

@@ -189,6 +189,16 @@ uint64_t json_u64(JPath p, cJSON *obj, const char *key)
 	return (uint64_t)mag;
 }
 
+/* An alignment: a power of two, at most 2^29 (LLVM's limit). */
+uint32_t json_align(JPath p, cJSON *obj, const char *key)
+{
+	int64_t r = 1;
+	cJSON *v = json_get(p, obj, key, 0);
+	if (v && json_int_range(p, key, v, 1, 1u << 29, &r) && (r & (r - 1)))
+		value_error(p, key, v, "a power of two");
+	return (uint32_t)r;
+}
+
 /* An index into a table of n entries: 0..n-1. */
 bool json_index_value(JPath p, const char *key, cJSON *v, uint32_t n, uint32_t *out)
 {

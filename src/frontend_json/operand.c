@@ -65,9 +65,10 @@ static bool parse_relocs(Arena *a, JPath p, FeFile *f, cJSON *rs, Global *g)
 static void place_static(Arena *a, JPath p, FeFile *f, cJSON *j, Global *g)
 {
 	cJSON *ty = json_get_opt(j, "ty"), *st = json_get_opt(j, "static");
-	if (!cJSON_IsNumber(ty) || ty->valueint < 0 || (uint32_t)ty->valueint >= f->ntype)
+	uint32_t ti;
+	if (!ty || !json_index_value(p, "ty", ty, f->ntype, &ti))
 		return;
-	const char *name = f->types[ty->valueint]->name;
+	const char *name = f->types[ti]->name;
 	if (strncmp(name, "oxide_device::", 14))
 		return;
 	const char *last = strrchr(name, '<');
@@ -99,7 +100,7 @@ bool fe_import_allocs(Module *m, FeFile *f, Arena *a)
 		Global *g = ir_global_new(m, arena_printf(a, "__oxide_alloc_%u_%lld", f->index,
 		                                          (long long)json_int(p, j, "id")));
 		g->size = json_u64(p, j, "size");
-		g->align = (uint32_t)json_int(p, j, "align");
+		g->align = json_align(p, j, "align");
 		g->is_mut = cJSON_IsTrue(json_get_opt(j, "mutable"));
 		g->addrspace = AS_GLOBAL;
 		uint64_t n;

@@ -116,14 +116,8 @@ void abi_store_params(Fb *fb, RType *t, Value **params, Value *slot)
 
 static Block *target_block(Fb *fb, JPath jp, cJSON *j, const char *key)
 {
-	cJSON *v = json_get(jp, j, key, cJSON_Number);
-	if (!v)
-		return NULL;
-	if (v->valueint < 0 || (uint32_t)v->valueint >= fb->nblock) {
-		fe_error(jp, "\"%s\": block %d does not exist", key, v->valueint);
-		return NULL;
-	}
-	return fb->blocks[v->valueint];
+	uint32_t i;
+	return json_index(jp, j, key, fb->nblock, &i) ? fb->blocks[i] : NULL;
 }
 
 static void build_goto(Fb *fb, Block *target)
@@ -137,7 +131,7 @@ static bool term_switch(Fb *fb, JPath jp, cJSON *t)
 	Val d;
 	if (!build_operand(fb, jpath_field(fb->a, jp, "discr"), json_get(jp, t, "discr", cJSON_Object), &d))
 		return false;
-	if (val_kind(d.ty) != VK_SCALAR)
+	if (val_kind(d.ty) != VK_SCALAR || val_type(d)->kind == TY_PTR || val_type(d)->kind == TY_FLOAT)
 		return fb_error(fb, "switchInt on `%s`", d.ty->name), false;
 	cJSON *targets = json_get(jp, t, "targets", cJSON_Array), *e;
 	uint32_t n = (uint32_t)cJSON_GetArraySize(targets), i = 0;
@@ -146,8 +140,12 @@ static bool term_switch(Fb *fb, JPath jp, cJSON *t)
 	cJSON_ArrayForEach(e, targets) {
 		JPath q = jpath_index(fb->a, jpath_field(fb->a, jp, "targets"), (int)i);
 		Block *b = target_block(fb, q, e, "target");
-		if (!b || !json_u128(q, json_get(q, e, "value", 0), &vals[i]))
-			return fe_error(q, "bad switch target"), false;
+		cJSON *v = json_get(q, e, "value", 0);
+		if (!b || !v)
+			return false;
+		if (!json_u128(q, v, &vals[i]))
+			return fe_error(jpath_field(fb->a, q, "value"), "must be an integer constant (decimal or "
+			                "0x-hex, in 128 bits)"), false;
 		ir_op_set_succ(fb->m, op, i++, b, 0, NULL);
 	}
 	ir_op_set_vals(fb->m, op, n, vals);
@@ -192,6 +190,8 @@ static bool term_assert(Fb *fb, JPath jp, cJSON *t)
 	Val c;
 	if (!build_operand(fb, jpath_field(fb->a, jp, "cond"), json_get(jp, t, "cond", cJSON_Object), &c))
 		return false;
+	if (!val_type(c) || val_type(c)->kind != TY_BOOL)
+		return fb_error(fb, "assert on a `%s`, not a bool", c.ty->name), false;
 	Op *op = ir_build(&fb->b, OP_MIR_ASSERT, 0, NULL, 1, c.v, 1);
 	op->imm = json_bool(jp, t, "expected");
 	cJSON *text = json_get_opt(t, "text");
@@ -477,6 +477,17 @@ static bool call_atomic_prim(Fb *fb, JPath jp, cJSON *t, const char *sym, PlaceV
 	return build_atomic(fb, jp, t, name, AO_RELAXED, AO_RELAXED, sc, NULL, dst);
 }
 
+/* The first generic argument of an intrinsic (a type index), if any. */
+static RType *generic_arg0(Fb *fb, JPath cp, cJSON *callee)
+{
+	cJSON *ga0 = cJSON_GetArrayItem(json_get_opt(callee, "generic_args"), 0);
+	uint32_t i;
+	if (!ga0 || !cJSON_IsNumber(ga0))
+		return NULL;
+	return json_index_value(jpath_field(fb->a, cp, "generic_args[0]"), NULL, ga0, fb->f->ntype, &i)
+	       ? fb->f->types[i] : NULL;
+}
+
 static bool term_call(Fb *fb, JPath jp, cJSON *t)
 {
 	cJSON *callee = json_get(jp, t, "callee", cJSON_Object);
@@ -516,20 +527,12 @@ static bool term_call(Fb *fb, JPath jp, cJSON *t)
 	if (!strcmp(kind, "intrinsic")) {
 		const char *name = json_str(cp, callee, "name");
 		if (!strncmp(name, "atomic_", 7) || !strcmp(name, "fence") || !strcmp(name, "compiler_fence")) {
-			cJSON *ga0 = cJSON_GetArrayItem(json_get_opt(callee, "generic_args"), 0);
-			RType *a0 = cJSON_IsNumber(ga0) && (uint32_t)ga0->valueint < fb->f->ntype
-			            ? fb->f->types[ga0->valueint] : NULL;
+			RType *a0 = generic_arg0(fb, cp, callee);
 			return call_atomic_intrinsic(fb, jp, t, callee, name, a0, &dst);
 		}
 		if (!llir_intrinsic_supported(name))
 			return fb_error(fb, "intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
-		cJSON *ga = json_get_opt(callee, "generic_args");
-		RType *g0 = NULL;
-		if (cJSON_GetArraySize(ga) > 0) {
-			cJSON *first = cJSON_GetArrayItem(ga, 0);
-			if (cJSON_IsNumber(first) && (uint32_t)first->valueint < fb->f->ntype)
-				g0 = fb->f->types[first->valueint];
-		}
+		RType *g0 = generic_arg0(fb, cp, callee);
 		if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, arena_strdup(fb->a, name), &dst))
 			return false;
 		for (Op *o = fb->b.block->last; o; o = o->prev)

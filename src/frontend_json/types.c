@@ -93,12 +93,15 @@ static void parse_encoding(JPath p, RType *t, cJSON *enc)
 		return;
 	}
 	t->niche = true;
-	t->untagged_variant = (uint32_t)json_int(p, n, "untagged_variant");
+	t->untagged_variant = json_u32(p, n, "untagged_variant");
 	cJSON *nv = json_get(p, n, "niche_variants", cJSON_Array);
-	if (nv && cJSON_GetArraySize(nv) == 2) {
-		t->niche_first = (uint32_t)cJSON_GetArrayItem(nv, 0)->valueint;
-		t->niche_last = (uint32_t)cJSON_GetArrayItem(nv, 1)->valueint;
-	}
+	int64_t first = 0, last = 0;
+	if (nv && (cJSON_GetArraySize(nv) != 2 ||
+	           !json_int_range(p, "niche_variants", cJSON_GetArrayItem(nv, 0), 0, UINT32_MAX, &first) ||
+	           !json_int_range(p, "niche_variants", cJSON_GetArrayItem(nv, 1), first, UINT32_MAX, &last)))
+		fe_error(p, "\"niche_variants\" must be [first, last]");
+	t->niche_first = (uint32_t)first;
+	t->niche_last = (uint32_t)last;
 	cJSON *ns = json_get(p, n, "niche_start", 0);
 	if (ns)
 		json_u128(p, ns, &t->niche_start);
@@ -121,7 +124,7 @@ static void parse_variants_layout(Module *m, Arena *a, JPath p, RType *t, cJSON 
 		JPath q = jpath_index(a, p, i);
 		VariantLayout *vl = &t->vlayouts[i++];
 		vl->size = json_u64(q, e, "size");
-		vl->align = (uint32_t)json_int(q, e, "align");
+		vl->align = json_align(q, e, "align");
 		cJSON *fs = json_get(q, e, "fields", cJSON_Array);
 		if (fs)
 			vl->fields = parse_offsets(a, q, fs, &vl->nfield);
@@ -132,7 +135,10 @@ static void parse_layout(Module *m, Arena *a, JPath p, RType *t, cJSON *l)
 {
 	static const char *abis[] = { "scalar", "scalar_pair", "vector", "memory", "uninhabited" };
 	t->size = json_u64(p, l, "size");
-	t->align = (uint32_t)json_int(p, l, "align");
+	if (t->size > FE_MAX_TYPE_SIZE)     /* sizes stay far from overflowing in offset arithmetic */
+		fe_error(p, "a type of %llu bytes is larger than oxidec's limit of 2^40",
+		         (unsigned long long)t->size);
+	t->align = json_align(p, l, "align");
 	const char *abi = json_str(p, l, "abi");
 	t->abi = ABI_MEMORY;
 	for (size_t i = 0; i < countof(abis); i++)
@@ -152,8 +158,9 @@ static void parse_layout(Module *m, Arena *a, JPath p, RType *t, cJSON *l)
 	if (fs)
 		t->offsets = parse_offsets(a, p, fs, &t->noffset);
 	cJSON *sv = json_get_opt(l, "single_variant");
-	if (cJSON_IsNumber(sv))
-		t->single_variant = (uint32_t)sv->valueint;
+	int64_t svi = 0;
+	if (sv && json_int_range(p, "single_variant", sv, 0, UINT32_MAX, &svi))
+		t->single_variant = (uint32_t)svi;
 	cJSON *vs = json_get_opt(l, "variants");
 	if (vs)
 		parse_variants_layout(m, a, jpath_field(a, p, "variants"), t, vs);
@@ -198,16 +205,44 @@ static void parse_tuple_fields(Arena *a, JPath p, FeFile *f, RType *t, cJSON *fs
 		var->fields[k++] = type_ref(p, f, e);
 }
 
+/* "bits" of an int (8..128) or float (16..128): a power of two. */
+static uint8_t type_bits(JPath p, cJSON *j, unsigned min)
+{
+	uint32_t b = json_u32(p, j, "bits");
+	if (b < min || b > 128 || (b & (b - 1))) {
+		fe_error(p, "\"bits\": %u is not a width oxidec knows (%u..128, a power of two)", b, min);
+		return (uint8_t)min;
+	}
+	return (uint8_t)b;
+}
+
+/* The size the frontend assumes of a primitive is the layout's size:
+ * scalars are values of their width, pointers 8 bytes or 16 when fat. */
+static void check_prim_layout(JPath p, RType *t)
+{
+	uint64_t want;
+	switch (t->kind) {
+	case RT_BOOL: want = 1; break;
+	case RT_CHAR: want = 4; break;
+	case RT_INT: case RT_FLOAT: want = t->bits / 8; break;
+	case RT_REF: case RT_PTR: want = t->pointee && rtype_is_fat_ptr(t) ? 16 : 8; break;
+	default: return;
+	}
+	if (t->size != want)
+		fe_error(p, "the layout of `%s` says %llu bytes, not %llu", t->name, (unsigned long long)t->size,
+		         (unsigned long long)want);
+}
+
 /* Fill the kind-specific part; other types are referred to by index. */
 static void fill_type(Module *m, Arena *a, JPath p, FeFile *f, RType *t, cJSON *j)
 {
 	switch (t->kind) {
 	case RT_INT:
-		t->bits = (uint8_t)json_int(p, j, "bits");
+		t->bits = type_bits(p, j, 8);
 		t->is_signed = json_bool(p, j, "signed");
 		break;
 	case RT_FLOAT:
-		t->bits = (uint8_t)json_int(p, j, "bits");
+		t->bits = type_bits(p, j, 16);
 		break;
 	case RT_REF: case RT_PTR:
 		t->pointee = type_ref(p, f, json_get(p, j, "pointee", 0));
@@ -250,6 +285,7 @@ static void fill_type(Module *m, Arena *a, JPath p, FeFile *f, RType *t, cJSON *
 	if (l) {
 		t->has_layout = true;
 		parse_layout(m, a, jpath_field(a, p, "layout"), t, l);
+		check_prim_layout(p, t);
 	}
 }
 
