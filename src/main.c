@@ -226,8 +226,12 @@ static void install_cleanup(void)
 	sa.sa_handler = on_fatal_signal;
 	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < countof(sigs); i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (size_t i = 0; i < countof(sigs); i++) {
+		struct sigaction old;
+		sigaction(sigs[i], NULL, &old);
+		if (old.sa_handler != SIG_IGN)     /* a signal ignored by who started us stays ignored */
+			sigaction(sigs[i], &sa, NULL);
+	}
 	atexit(remove_pending);     /* an exit() inside LLVM, say */
 }
 

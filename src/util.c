@@ -121,8 +121,10 @@ char *read_file(const char *path, size_t *len, size_t max)
 		n += got;
 		if (got == 0 || n > max)
 			break;
-		if (cap - n - 1 == 0)
-			buf = xrealloc(buf, cap *= 2);
+		if (cap - n - 1 == 0) {     /* never more than max + 2 bytes */
+			cap = cap > max / 2 ? max + 2 : cap * 2;
+			buf = xrealloc(buf, cap);
+		}
 	}
 	int err = ferror(f) ? errno : n > max ? EFBIG : 0;
 	fclose(f);
