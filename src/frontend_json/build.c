@@ -275,6 +275,17 @@ Value *val_in_memory(Fb *fb, Val v)
 
 /* ------------------------------------------------------------- places */
 
+/* rtype_field_offset has an answer (it dies on a field that does not
+ * exist: an oxidec bug, so the frontend asks first). */
+bool field_has_offset(RType *t, uint32_t variant, uint32_t i)
+{
+	if (t->has_variants)
+		return variant < t->nvlayout && i < t->vlayouts[variant].nfield;
+	if (t->kind == RT_ARRAY)
+		return t->elem && i < t->len;
+	return i < t->noffset;
+}
+
 /* Address of field i (of variant `variant` for multi-variant enums, of
  * element i for arrays) of a value of type t at base. */
 Value *field_addr(Fb *fb, Value *base, RType *t, uint32_t variant, uint32_t i)

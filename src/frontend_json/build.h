@@ -72,6 +72,7 @@ Val load_val(Fb *fb, RType *t, Value *addr);
 void store_val(Fb *fb, Value *addr, Val v);
 Value *val_in_memory(Fb *fb, Val v);
 Value *field_addr(Fb *fb, Value *base, RType *t, uint32_t variant, uint32_t i);
+bool field_has_offset(RType *t, uint32_t variant, uint32_t i);
 bool build_place(Fb *fb, JPath jp, cJSON *j, PlaceV *out);
 
 /* operand.c */

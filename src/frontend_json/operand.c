@@ -192,7 +192,7 @@ static bool build_const(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out);
 /* An enum or struct value given field by field: built in a temporary. */
 static bool const_adt(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out)
 {
-	uint32_t variant = (uint32_t)json_int(jp, c, "variant");
+	uint32_t variant = json_u32(jp, c, "variant");
 	if ((t->kind != RT_ADT && t->kind != RT_TUPLE) || variant >= t->nvariant) {
 		fe_error(jp, "aggregate constant of `%s` with variant %u", t->name, variant);
 		return false;
@@ -202,7 +202,7 @@ static bool const_adt(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out)
 	uint32_t i = 0;
 	cJSON_ArrayForEach(fc, fs) {
 		RType *fty = rtype_field_type(t, variant, i);
-		if (!fty) {
+		if (!fty || !field_has_offset(t, variant, i)) {
 			fe_error(jp, "field %u of `%s` has no known type", i, t->name);
 			return false;
 		}

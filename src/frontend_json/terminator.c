@@ -379,11 +379,12 @@ static bool build_cxchg(Fb *fb, JPath jp, cJSON *t, const char *name, PlaceV *ds
 		return fb_error(fb, "%s without a destination", name), false;
 	if (val_kind(d) == VK_SCALAR) {
 		build_store(fb, &op->res[0], dst->addr);
-	} else if (d->kind == RT_TUPLE) {
+	} else if (d->kind == RT_TUPLE && field_has_offset(d, 0, 1)) {
 		build_store(fb, &op->res[0], ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 0)));
 		build_store(fb, &op->res[1], ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 1)));
 	} else if (d->kind == RT_ADT && d->adt_kind == ADT_ENUM && d->nvariant == 2 && d->has_variants &&
-	           !d->niche && d->variants[0].discr.lo == 0 && d->variants[1].discr.lo == 1) {
+	           !d->niche && d->variants[0].discr.lo == 0 && d->variants[1].discr.lo == 1 &&
+	           field_has_offset(d, 0, 0) && field_has_offset(d, 1, 0) && d->tag.type) {
 		build_store(fb, &op->res[0], ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 0)));
 		if (rtype_field_offset(d, 1, 0) != rtype_field_offset(d, 0, 0))
 			build_store(fb, &op->res[0], ptr_add(fb, dst->addr, rtype_field_offset(d, 1, 0)));
