@@ -32,6 +32,7 @@ struct FeInput {
 	FeMap *types;    /* (crate, type name) -> types.c's TypeDef */
 	FeMap *funcs;    /* (crate, function name) -> Func: named constants */
 	FeMap *syms;     /* ("", symbol) -> FuncDef */
+	FeMap *statics;  /* ("", exported name of a Constant<T> static) -> FeFile */
 };
 
 /* A function and where it is defined (func.c). */

@@ -276,6 +276,23 @@ static bool for_each_function(Module *m, Arena *a, FeInput *in,
 	return ok;
 }
 
+/* An input identical to an earlier one (the same crate named twice on the
+ * command line) adds nothing: it is left out, Constant statics and all. */
+static void drop_repeated_inputs(FeInput *in)
+{
+	int n = 0;
+	for (int k = 0; k < in->nfile; k++) {
+		bool seen = false;
+		for (int j = 0; j < n && !seen; j++)
+			seen = cJSON_Compare(in->files[j].root, in->files[k].root, true);
+		if (seen)
+			cJSON_Delete(in->files[k].root);
+		else
+			in->files[n++] = in->files[k];
+	}
+	in->nfile = n;
+}
+
 Module *fe_build_module(FeInput *in, Arena *a, Target target)
 {
 	Module *m = ir_module_new(a);
@@ -283,8 +300,10 @@ Module *fe_build_module(FeInput *in, Arena *a, Target target)
 	in->types = fe_map_new(a);
 	in->funcs = fe_map_new(a);
 	in->syms = fe_map_new(a);
+	in->statics = fe_map_new(a);
 	m->stage = DIALECT_MIR;
 	bool ok = true;
+	drop_repeated_inputs(in);
 	for (int k = 0; k < in->nfile; k++)
 		import_files(m, &in->files[k], a);
 	for (int k = 0; k < in->nfile && ok; k++)

@@ -62,7 +62,7 @@ static bool parse_relocs(Arena *a, JPath p, FeFile *f, cJSON *rs, Global *g)
  * under the static's own name (its last path segment) for the host's
  * ox_module_global; the alloc name stays an alias. Writable, so LLVM
  * never folds a read to the initializer. */
-static void place_static(Arena *a, JPath p, FeFile *f, cJSON *j, Global *g)
+static void place_static(Module *m, Arena *a, JPath p, FeFile *f, cJSON *j, Global *g)
 {
 	cJSON *ty = json_get_opt(j, "ty"), *st = json_get_opt(j, "static");
 	uint32_t ti;
@@ -82,8 +82,18 @@ static void place_static(Arena *a, JPath p, FeFile *f, cJSON *j, Global *g)
 			return;
 		}
 		const char *sn = strrchr(st->valuestring, ':');
+		const char *exported = sn ? sn + 1 : st->valuestring;
+		FeFile *other = fe_map_get(f->in->statics, "", exported);
+		if (other || ir_global_find(m, exported)) {
+			/* the host finds it by this name: two would be a guess */
+			fe_error(p, "Constant static `%s` has the exported name `%s`, which %s already defines; the "
+			         "host (ox_module_global) could not tell the two apart", st->valuestring, exported,
+			         other ? other->path : "another static");
+			return;
+		}
+		fe_map_put(f->in->statics, "", exported, f);
 		g->alias = g->name;
-		g->name = arena_strdup(a, sn ? sn + 1 : st->valuestring);
+		g->name = arena_strdup(a, exported);
 		g->addrspace = AS_CONST;
 		g->is_mut = true;
 		g->is_exported = true;
@@ -107,7 +117,7 @@ bool fe_import_allocs(Module *m, FeFile *f, Arena *a)
 		if (!parse_hex(a, json_str(p, j, "bytes"), &g->bytes, &n) || n != g->size)
 			fe_error(p, "\"bytes\" must be %llu bytes of hex", (unsigned long long)g->size);
 		parse_relocs(a, jpath_field(a, p, "relocs"), f, json_get_opt(j, "relocs"), g);
-		place_static(a, p, f, j, g);
+		place_static(m, a, p, f, j, g);
 	}
 	/* relocations name globals as they are called now */
 	for (Global *g = m->globals; g; g = g->next)

@@ -39,6 +39,19 @@ if "$OXIDEC" link/pair_a.mir.json link/pair_a.mir.json -o "$TMP/aa.ptx" 2>"$TMP/
 else
 	bad "link: one crate twice is one crate" "$TMP/stderr"
 fi
+# not the same file (a comment differs), the same definitions: merged
+sed '1s/^{/{"comment": "a copy",/' link/pair_a.mir.json >"$TMP/pair_a_copy.mir.json"
+if "$OXIDEC" link/pair_a.mir.json "$TMP/pair_a_copy.mir.json" -o "$TMP/aa2.ptx" 2>"$TMP/stderr"; then
+	ok "link: one crate's items from two files merge"
+else
+	bad "link: one crate's items from two files merge" "$TMP/stderr"
+fi
+# two crates' Constant statics named TABLE: the host could not tell them apart
+sed 's/"crate": "const_lookup"/"crate": "other"/' \
+	const_lookup.mir.json >"$TMP/other.mir.json"
+expect_error "link: two crates' Constant statics of one name" \
+	"Constant static \`TABLE\` has the exported name \`TABLE\`, which const_lookup.mir.json already defines" \
+	const_lookup.mir.json "$TMP/other.mir.json"
 expect_error "link: one crate, two definitions of Pair" \
 	'type `Pair` of crate `a` is defined differently in link/pair_a.mir.json' \
 	link/pair_a.mir.json link/pair_a_changed.mir.json
