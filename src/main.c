@@ -7,11 +7,14 @@
  * (src/runtime/oxemu.c) instead of PTX.
  *
  * Output goes to a temporary file renamed into place on success, so a
- * failed compilation never leaves a partial output file. */
+ * failed compilation never leaves a partial output file; the temporary
+ * file is removed on every other way out too (errors, exit() inside a
+ * library, internal errors, which abort, and fatal signals). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -38,6 +41,7 @@ typedef struct {
 	Stage dump_after;
 	bool verbose;
 	bool arch_given;
+	size_t max_input;
 	EmitOptions eo;
 } Options;
 
@@ -62,12 +66,13 @@ static const char usage[] =
 "                     ox_module_load (host program linked with -rdynamic)\n"
 "  --arch=sm_XX       target GPU architecture (default sm_90; nvptx only)\n"
 "  -O0 -O1 -O2 -O3    LLVM optimization level (default -O3)\n"
+"  --max-input=MIB    largest input file read, in MiB (default 256)\n"
 "  -v                 print the time each stage takes\n"
 "  --help             show this help\n"
 "  --version          show the version\n"
 "\n"
-"Exit status: 0 on success, 1 on a compile error (nothing is written),\n"
-"2 on a usage error.\n";
+"Exit status: 0 on success, 1 on a compile error or bad input (nothing is\n"
+"written, no temporary file is left), 2 on a usage error.\n";
 
 static Stage parse_stage(const char *s)
 {
@@ -163,6 +168,12 @@ static void parse_args(int argc, char **argv, Options *o)
 				usage_error("unknown target '%s' (expected nvptx or host)", a + 9);
 		} else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
 			o->eo.opt_level = a[2] - '0';
+		} else if (!strncmp(a, "--max-input=", 12)) {
+			char *end;
+			unsigned long long mib = strtoull(a + 12, &end, 10);
+			if (end == a + 12 || *end || mib == 0 || mib > (SIZE_MAX >> 21))
+				usage_error("bad --max-input '%s' (expected a number of MiB, at least 1)", a + 12);
+			o->max_input = (size_t)mib << 20;
 		} else if (!strcmp(a, "-v")) {
 			o->verbose = true;
 		} else if (a[0] == '-' && a[1]) {
@@ -189,6 +200,55 @@ typedef struct {
 	FILE *f;
 } Output;
 
+/* The temporary output file while it exists: removed by the exit and
+ * signal handlers below if the driver does not get to commit or abort. */
+static char *volatile pending_tmp;
+
+static void remove_pending(void)
+{
+	if (pending_tmp)
+		unlink(pending_tmp);
+}
+
+/* Async-signal-safe: unlink, then die of the same signal (SA_RESETHAND
+ * restored the default action, SA_NODEFER lets raise deliver it now). */
+static void on_fatal_signal(int sig)
+{
+	remove_pending();
+	raise(sig);
+}
+
+static void install_cleanup(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_fatal_signal;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < countof(sigs); i++) {
+		struct sigaction old;
+		sigaction(sigs[i], NULL, &old);
+		if (old.sa_handler != SIG_IGN)     /* a signal ignored by who started us stays ignored */
+			sigaction(sigs[i], &sa, NULL);
+	}
+	atexit(remove_pending);     /* an exit() inside LLVM, say */
+}
+
+/* mkstemp and registering its name happen with signals blocked, so no
+ * signal finds a file the handler does not know of. */
+static int make_temp(char *tmp)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	int fd = mkstemp(tmp);
+	if (fd >= 0)
+		pending_tmp = tmp;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return fd;
+}
+
 static bool output_open(Output *out, const char *path)
 {
 	out->path = path;
@@ -198,7 +258,7 @@ static bool output_open(Output *out, const char *path)
 	}
 	out->tmp = xmalloc(strlen(path) + 16);
 	sprintf(out->tmp, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(out->tmp);
+	int fd = make_temp(out->tmp);
 	if (fd >= 0) {      /* mkstemp makes 0600; give the file the usual umask mode */
 		mode_t mask = umask(0);
 		umask(mask);
@@ -206,6 +266,8 @@ static bool output_open(Output *out, const char *path)
 	}
 	if (fd < 0 || !(out->f = fdopen(fd, "wb"))) {
 		diag_error(path, "cannot create output file: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return false;
 	}
 	return true;
@@ -223,16 +285,18 @@ static bool output_commit(Output *out)
 	}
 	if (!ok)
 		remove(out->tmp);
+	pending_tmp = NULL;
 	free(out->tmp);
 	return ok;
 }
 
 static void output_abort(Output *out)
 {
-	if (out->f && out->f != stdout) {
+	if (out->f && out->f != stdout)
 		fclose(out->f);
+	if (out->tmp)
 		remove(out->tmp);
-	}
+	pending_tmp = NULL;
 	free(out->tmp);
 }
 
@@ -353,30 +417,37 @@ static bool run_ir(Run *r, FeInput *in)
 	return ok && !diag_errors();
 }
 
+/* Stage 1 output. */
+static void run_json(Run *r, FeInput *in)
+{
+	char *text = fe_print_json(in);
+	if (r->o->dump_after == ST_JSON)
+		fprintf(stderr, "%s\n", text);
+	if (r->o->emit == ST_JSON)
+		fprintf(r->out.f, "%s\n", text);
+	free(text);
+}
+
+/* The output file is created first: an unwritable destination is
+ * reported before any work, and from then on the handlers of
+ * install_cleanup know the temporary file. */
 int main(int argc, char **argv)
 {
 	Options o = { 0 };
 	parse_args(argc, argv, &o);
+	install_cleanup();
+	if (o.max_input)
+		fe_limit_input(o.max_input);
 	Run r = { &o, { 0 }, { 0, 0 } };
 	clock_gettime(CLOCK_MONOTONIC, &r.t0);
-	FeInput *in = fe_parse(o.inputs, o.ninput);
-	bool ok = in != NULL;
+	FeInput *in = NULL;
+	bool ok = output_open(&r.out, o.output) && (in = fe_parse(o.inputs, o.ninput)) != NULL;
 	if (ok) {
 		stage_done(&r, ST_JSON);
-		if (o.dump_after == ST_JSON || o.emit == ST_JSON) {
-			char *text = fe_print_json(in);
-			if (o.dump_after == ST_JSON)
-				fprintf(stderr, "%s\n", text);
-			if (o.emit == ST_JSON) {
-				ok = output_open(&r.out, o.output);
-				if (ok)
-					fprintf(r.out.f, "%s\n", text);
-			}
-			free(text);
-		}
-		if (ok && o.emit != ST_JSON) {
-			ok = output_open(&r.out, o.output) && run_ir(&r, in);
-		}
+		if (o.dump_after == ST_JSON || o.emit == ST_JSON)
+			run_json(&r, in);
+		if (o.emit != ST_JSON)
+			ok = run_ir(&r, in);
 	}
 	fe_free(in);
 	ok = ok && !diag_errors();

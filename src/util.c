@@ -106,7 +106,10 @@ void *vec_grow(Arena *a, void *data, uint32_t n, uint32_t *cap, size_t elem)
 	return p;
 }
 
-char *read_file(const char *path, size_t *len)
+/* The whole file, NUL-terminated; NULL with errno set on error, EFBIG
+ * when it has more than max bytes (checked while reading, so /dev/zero or
+ * a pipe that never ends costs at most max bytes). */
+char *read_file(const char *path, size_t *len, size_t max)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -116,15 +119,18 @@ char *read_file(const char *path, size_t *len)
 	for (;;) {
 		size_t got = fread(buf + n, 1, cap - n - 1, f);
 		n += got;
-		if (got == 0)
+		if (got == 0 || n > max)
 			break;
-		if (cap - n - 1 == 0)
-			buf = xrealloc(buf, cap *= 2);
+		if (cap - n - 1 == 0) {     /* never more than max + 2 bytes */
+			cap = cap > max / 2 ? max + 2 : cap * 2;
+			buf = xrealloc(buf, cap);
+		}
 	}
-	int bad = ferror(f);
+	int err = ferror(f) ? errno : n > max ? EFBIG : 0;
 	fclose(f);
-	if (bad) {
+	if (err) {
 		free(buf);
+		errno = err;
 		return NULL;
 	}
 	buf[n] = 0;

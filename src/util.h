@@ -40,7 +40,7 @@ void *vec_grow(Arena *a, void *data, uint32_t n, uint32_t *cap, size_t elem);
 void die_at(const char *file, int line, const char *fmt, ...) NORETURN PRINTF(3, 4);
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
-char *read_file(const char *path, size_t *len);   /* NUL-terminated; NULL on error */
+char *read_file(const char *path, size_t *len, size_t max);   /* NUL-terminated; NULL + errno on error */
 
 /* User-facing errors are counted; drivers stop before the next stage when
  * diag_errors() is non-zero. */

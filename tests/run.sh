@@ -24,6 +24,7 @@ for t in build/tests/test_*; do
 	[ -x "$t" ] && run_suite "unit: $(basename "$t")" "$t"
 done
 run_suite "golden" sh tests/golden/run.sh
+run_suite "robustness" sh tests/golden/robust.sh
 run_suite "errors" sh tests/errors/run.sh
 run_suite "exporter" sh tests/exporter/run.sh
 run_suite "emulation" sh tests/emu/run.sh

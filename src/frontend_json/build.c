@@ -25,20 +25,107 @@ void fb_error(Fb *fb, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* [file, line, col, ...]: a file of this input, line and col u32s. */
+static bool span_ok(Fb *fb, cJSON *span, uint32_t *file, int64_t *line, int64_t *col)
+{
+	JPath p = jpath_field(fb->a, fb->path, "span");
+	uint32_t nfile = fb->m->nfile - fb->f->file_base;
+	return json_index_value(p, NULL, cJSON_GetArrayItem(span, 0), nfile, file) &&
+	       json_int_range(p, NULL, cJSON_GetArrayItem(span, 1), 0, UINT32_MAX, line) &&
+	       json_int_range(p, NULL, cJSON_GetArrayItem(span, 2), 0, UINT32_MAX, col);
+}
+
 void fb_set_span(Fb *fb, cJSON *span)
 {
 	Module *m = fb->m;
-	if (!cJSON_IsArray(span) || cJSON_GetArraySize(span) < 3) {
+	uint32_t file;
+	int64_t line, col;
+	if (!cJSON_IsArray(span) || cJSON_GetArraySize(span) < 3 || !span_ok(fb, span, &file, &line, &col)) {
 		fb->b.loc = fb->fn_loc;
 		snprintf(fb->where, sizeof fb->where, "%s", fb->fn_where);
 		return;
 	}
-	uint32_t file = fb->f->file_base + (uint32_t)cJSON_GetArrayItem(span, 0)->valueint;
-	fb->b.loc.file = file < m->nfile ? (int32_t)file : -1;
-	fb->b.loc.line = (uint32_t)cJSON_GetArrayItem(span, 1)->valueint;
-	fb->b.loc.col = (uint32_t)cJSON_GetArrayItem(span, 2)->valueint;
+	file += fb->f->file_base;
+	fb->b.loc.file = (int32_t)file;
+	fb->b.loc.line = (uint32_t)line;
+	fb->b.loc.col = (uint32_t)col;
 	snprintf(fb->where, sizeof fb->where, "%s:%u:%u", fb->b.loc.file >= 0 ? m->files[file] : "?",
 	         fb->b.loc.line, fb->b.loc.col);
+}
+
+/* ------------------------------------------------------ poison guard
+ *
+ * A missing operand (a value the input's layouts say is zero-sized or in
+ * memory, used as a scalar) or a missing result type comes only from an
+ * input whose parts disagree, yet an op built of it would kill oxidec.
+ * fe_build reports it at the statement, once, and returns an op that is
+ * in no block: the rest of the statement can go on without dying, and
+ * the function, which has an error now, is never compiled. */
+
+static bool op_shape_ok(Opcode code, uint32_t nres, Type **rtys, uint32_t nopd, Value **opd)
+{
+	const OpInfo *info = &opinfo[code];
+	if ((info->nres != VAR && (uint32_t)info->nres != nres) || (info->nopd != VAR && (uint32_t)info->nopd != nopd))
+		return false;
+	for (uint32_t i = 0; i < nopd; i++)
+		if (!opd[i])
+			return false;
+	for (uint32_t i = 0; i < nres; i++)
+		if (!rtys[i])
+			return false;
+	return true;
+}
+
+static void report_poison(Builder *b)
+{
+	static int reported_at = -1;      /* error count when last reported */
+	if (diag_errors() == reported_at)
+		return;
+	Module *m = b->mod;
+	char where[512] = "";
+	if (b->loc.file >= 0 && (uint32_t)b->loc.file < m->nfile)
+		snprintf(where, sizeof where, "%s:%u:%u", m->files[b->loc.file], b->loc.line, b->loc.col);
+	diag_error(where, "malformed input: a value here has no representation that fits its use (a type's "
+	           "layout or an operand's type in the JSON disagrees with the operation)");
+	reported_at = diag_errors();
+}
+
+Op *fe_build(Builder *b, Opcode code, uint32_t nres, Type **rtys, uint32_t nopd, Value **opd, uint32_t nsucc)
+{
+	if (op_shape_ok(code, nres, rtys, nopd, opd))
+		return (ir_build)(b, code, nres, rtys, nopd, opd, nsucc);
+	report_poison(b);
+	Arena *a = b->mod->arena;
+	Op *op = arena_alloc(a, sizeof *op);
+	op->code = code;
+	op->loc = b->loc;
+	op->nres = nres;
+	op->nopd = nopd;
+	op->nsucc = nsucc;
+	op->opd = arena_new_array(a, Value *, nopd);
+	op->res = arena_new_array(a, Value, nres);
+	for (uint32_t i = 0; i < nres; i++)
+		op->res[i] = (Value){ .type = rtys[i] ? rtys[i] : ir_type_int(b->mod, 64, false), .def = op, .index = i };
+	op->succ = arena_new_array(a, Succ, nsucc);
+	return op;
+}
+
+Value *fe_build1(Builder *b, Opcode code, Type *rty, uint32_t nopd, Value **opd)
+{
+	if (!rty && opinfo[code].nres == 1) {
+		report_poison(b);
+		rty = ir_type_int(b->mod, 64, false);
+	}
+	Op *op = fe_build(b, code, rty ? 1 : 0, &rty, nopd, opd, 0);
+	return rty ? &op->res[0] : NULL;
+}
+
+Value *fe_build_const(Builder *b, Opcode code, Type *t, uint64_t lo, uint64_t hi)
+{
+	if (t)
+		return (ir_build_const)(b, code, t, lo, hi);
+	report_poison(b);
+	return fe_build1(b, code, ir_type_int(b->mod, 64, false), 0, NULL);
 }
 
 /* ------------------------------------------------------- value kinds */
@@ -52,6 +139,29 @@ ValKind val_kind(RType *t)
 	if (rtype_is_fat_ptr(t))
 		return VK_FAT;
 	return VK_MEM;
+}
+
+/* v can be stored into a place of type t: the same size, and the same
+ * SSA type when both are scalars.  MIR assigns only equal types (up to
+ * wrappers like MaybeDangling<T> for T); this keeps an inconsistent input
+ * from storing, say, a bool into a u32 slot, which later stages could not
+ * type. */
+bool fb_fits(Fb *fb, RType *t, Val v, const char *what)
+{
+	bool ok = !t->has_layout || !v.ty->has_layout || t->size == v.ty->size;
+	if (ok && val_kind(t) == VK_SCALAR && val_kind(v.ty) == VK_SCALAR)
+		ok = v.v[0] && v.v[0]->type == scalar_type_of(fb, t);
+	if (ok && (val_kind(t) == VK_FAT) != (val_kind(v.ty) == VK_FAT))
+		ok = val_kind(t) == VK_MEM || val_kind(v.ty) == VK_MEM;
+	if (!ok)
+		fb_error(fb, "%s: a `%s` where a `%s` is expected", what, v.ty->name, t->name);
+	return ok;
+}
+
+/* The SSA type of a scalar v (NULL when v is not one). */
+Type *val_type(Val v)
+{
+	return val_kind(v.ty) == VK_SCALAR && v.v[0] ? v.v[0]->type : NULL;
 }
 
 /* The SSA type of a scalar-like Rust type: scalars themselves, and types
@@ -165,6 +275,17 @@ Value *val_in_memory(Fb *fb, Val v)
 
 /* ------------------------------------------------------------- places */
 
+/* rtype_field_offset has an answer (it dies on a field that does not
+ * exist: an oxidec bug, so the frontend asks first). */
+bool field_has_offset(RType *t, uint32_t variant, uint32_t i)
+{
+	if (t->has_variants)
+		return variant < t->nvlayout && i < t->vlayouts[variant].nfield;
+	if (t->kind == RT_ARRAY)
+		return t->elem && i < t->len;
+	return i < t->noffset;
+}
+
 /* Address of field i (of variant `variant` for multi-variant enums, of
  * element i for arrays) of a value of type t at base. */
 Value *field_addr(Fb *fb, Value *base, RType *t, uint32_t variant, uint32_t i)
@@ -194,7 +315,11 @@ static RType *variant_field_type(Fb *fb, RType *base, int variant, uint32_t i, R
 
 static bool place_field(Fb *fb, PlaceV *p, JPath jp, cJSON *proj)
 {
-	uint32_t i = (uint32_t)json_int(jp, proj, "index");
+	int64_t i64 = 0;
+	cJSON *iv = json_get(jp, proj, "index", 0);
+	if (!iv || !json_int_range(jp, "index", iv, 0, UINT32_MAX, &i64))
+		return false;
+	uint32_t i = (uint32_t)i64;
 	RType *fty = fe_type(jp, fb->f, proj, "ty");
 	RType *base = p->ty;
 	if (!fty)
@@ -277,9 +402,12 @@ static bool place_index(Fb *fb, PlaceV *p, JPath jp, cJSON *proj, const char *ki
 	}
 	Value *idx;
 	if (!strcmp(kind, "index")) {
-		uint32_t l = (uint32_t)json_int(jp, proj, "local");
-		if (l >= fb->nlocal || !rtype_is_scalar(fb->lty[l]))
-			return fe_error(jp, "bad index local"), false;
+		uint32_t l;
+		if (!json_index(jp, proj, "local", fb->nlocal, &l))
+			return false;
+		RType *lt = fb->lty[l];
+		if (lt->kind != RT_INT || lt->bits != 64 || lt->is_signed || !fb->slot[l])
+			return fe_error(jp, "index local _%u is a `%s`, not a usize", l, lt->name), false;
 		idx = build_load(fb, fb->slot[l], usize_type(fb));
 	} else {
 		uint64_t off = json_u64(jp, proj, "offset");
@@ -313,11 +441,9 @@ static bool place_subslice(Fb *fb, PlaceV *p, JPath jp, cJSON *proj)
 
 bool build_place(Fb *fb, JPath jp, cJSON *j, PlaceV *out)
 {
-	uint32_t l = (uint32_t)json_int(jp, j, "local");
-	if (l >= fb->nlocal) {
-		fe_error(jp, "local _%u does not exist", l);
+	uint32_t l;
+	if (!j || !json_index(jp, j, "local", fb->nlocal, &l))
 		return false;
-	}
 	if (!fb->slot[l]) {
 		fb_error(fb, "local _%u of type `%s` has no layout (unsized values and unnamed types cannot be "
 		         "stored in a kernel's locals)", l, fb->lty[l]->name);
@@ -339,10 +465,13 @@ bool build_place(Fb *fb, JPath jp, cJSON *j, PlaceV *out)
 		else if (!strcmp(kind, "subslice"))
 			ok = place_subslice(fb, &p, q, proj);
 		else if (!strcmp(kind, "downcast")) {
-			p.variant = (int)json_int(q, proj, "variant");
-			ok = p.ty->kind == RT_ADT && (uint32_t)p.variant < p.ty->nvariant;
-			if (!ok)
-				fe_error(q, "downcast to variant %d of `%s`", p.variant, p.ty->name);
+			int64_t v = -1;
+			cJSON *vj = json_get(q, proj, "variant", 0);
+			ok = vj && json_int_range(q, "variant", vj, 0, UINT32_MAX, &v);
+			p.variant = ok && v < INT32_MAX ? (int)v : -1;
+			ok = ok && p.ty->kind == RT_ADT && p.variant >= 0 && (uint32_t)p.variant < p.ty->nvariant;
+			if (vj && !ok)
+				fe_error(q, "downcast to variant %lld of `%s`", (long long)v, p.ty->name);
 		} else {
 			fe_error(q, "unknown projection \"%s\"", kind);
 			ok = false;

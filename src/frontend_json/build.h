@@ -46,10 +46,20 @@ typedef struct {
 	char where[512];
 } Fb;
 
-/* build.c */
+/* build.c: every op the frontend builds goes through fe_build, which
+ * never lets a missing operand or result type reach the IR (see there). */
+Op *fe_build(Builder *b, Opcode code, uint32_t nres, Type **rtys, uint32_t nopd, Value **opd, uint32_t nsucc);
+Value *fe_build1(Builder *b, Opcode code, Type *rty, uint32_t nopd, Value **opd);
+Value *fe_build_const(Builder *b, Opcode code, Type *t, uint64_t lo, uint64_t hi);
+#define ir_build(...) fe_build(__VA_ARGS__)
+#define ir_build1(...) fe_build1(__VA_ARGS__)
+#define ir_build_const(...) fe_build_const(__VA_ARGS__)
+
 void fb_error(Fb *fb, const char *fmt, ...) PRINTF(2, 3);
 void fb_set_span(Fb *fb, cJSON *span);
 ValKind val_kind(RType *t);
+bool fb_fits(Fb *fb, RType *t, Val v, const char *what);
+Type *val_type(Val v);
 Type *scalar_type_of(Fb *fb, RType *t);
 Type *usize_type(Fb *fb);
 Value *const_int(Fb *fb, Type *t, uint64_t v);
@@ -62,6 +72,7 @@ Val load_val(Fb *fb, RType *t, Value *addr);
 void store_val(Fb *fb, Value *addr, Val v);
 Value *val_in_memory(Fb *fb, Val v);
 Value *field_addr(Fb *fb, Value *base, RType *t, uint32_t variant, uint32_t i);
+bool field_has_offset(RType *t, uint32_t variant, uint32_t i);
 bool build_place(Fb *fb, JPath jp, cJSON *j, PlaceV *out);
 
 /* operand.c */

@@ -8,7 +8,11 @@
 
 typedef struct FeInput FeInput;
 
-/* json.c: parse and validate the files; NULL after reporting errors. */
+/* json.c: parse and validate the files; NULL after reporting errors.
+ * An input may have at most FE_MAX_INPUT_MIB MiB unless fe_limit_input
+ * says otherwise (oxidec --max-input). */
+enum { FE_MAX_INPUT_MIB = 256 };
+void fe_limit_input(size_t bytes);
 FeInput *fe_parse(const char **paths, int npath);
 /* The validated input as JSON text (stage 1 output; malloc'd). */
 char *fe_print_json(FeInput *in);

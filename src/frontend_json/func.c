@@ -9,11 +9,19 @@ static void import_files(Module *m, FeFile *f, Arena *a)
 	cJSON *arr = cJSON_GetObjectItemCaseSensitive(f->root, "files"), *e;
 	uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
 	const char **files = arena_new_array(a, const char *, m->nfile + n);
-	memcpy(files, m->files, sizeof(char *) * m->nfile);
+	if (m->nfile)
+		memcpy(files, m->files, sizeof(char *) * m->nfile);
 	f->file_base = m->nfile;
 	cJSON_ArrayForEach(e, arr)
 		files[m->nfile++] = arena_strdup(a, cJSON_IsString(e) ? e->valuestring : "?");
 	m->files = files;
+}
+
+/* The function a symbol names, in any input. */
+Func *fe_func(FeFile *f, const char *symbol)
+{
+	FuncDef *d = fe_map_get(f->in->syms, "", symbol);
+	return d ? d->fn : NULL;
 }
 
 static void fb_init(Fb *fb, Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
@@ -31,8 +39,7 @@ static void fb_init(Fb *fb, Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
 
 static bool read_locals(Fb *fb, cJSON *jfn)
 {
-	cJSON *ac = json_get_opt(jfn, "arg_count");
-	uint32_t nargs = cJSON_IsNumber(ac) && ac->valueint > 0 ? (uint32_t)ac->valueint : 0;
+	uint32_t nargs = json_u32(fb->path, jfn, "arg_count");
 	cJSON *locals = json_get(fb->path, jfn, "locals", cJSON_Array), *l;
 	if (!locals)
 		return false;
@@ -61,15 +68,35 @@ static bool read_locals(Fb *fb, cJSON *jfn)
 	return true;
 }
 
+/* A symbol defined by two inputs: one function when the bodies agree
+ * (the crate linked twice, its allocations too), else an error naming
+ * both. */
+static bool same_function(JPath p, FeFile *f, cJSON *jfn, FuncDef *d)
+{
+	cJSON *a0 = json_get_opt(d->f->root, "allocs"), *a1 = json_get_opt(f->root, "allocs");
+	bool allocs_same = (!a0 && !a1) || (a0 && a1 && cJSON_Compare(a0, a1, true));
+	if (fe_same_json(d->f, d->j, f, jfn, false) && allocs_same && !strcmp(d->f->crate, f->crate))
+		return true;
+	fe_error(p, "function symbol `%s` is also defined, differently, in %s (%s)", d->fn->symbol, d->f->path,
+	         d->path);
+	return false;
+}
+
 /* Signature from the argument and return locals (no body yet). */
 static bool declare_func(Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
 {
 	Fb fb;
 	fb_init(&fb, m, a, f, jfn, p);
-	const char *sym = json_str(p, jfn, "symbol");
-	if (ir_func_find(m, sym))
-		return fe_error(p, "function symbol `%s` is defined twice", sym), false;
-	Func *fn = ir_func_new(m, json_str(p, jfn, "name"), sym);
+	const char *sym = json_str(p, jfn, "symbol"), *name = json_str(p, jfn, "name");
+	FuncDef *d = fe_map_get(f->in->syms, "", sym);
+	if (d)
+		return same_function(p, f, jfn, d);
+	Func *fn = ir_func_new(m, name, sym);
+	d = arena_alloc(a, sizeof *d);
+	*d = (FuncDef){ fn, f, jfn, p.path };
+	fe_map_put(f->in->syms, "", sym, d);
+	if (!fe_map_get(f->in->funcs, f->crate, name))
+		fe_map_put(f->in->funcs, f->crate, name, fn);
 	fn->is_kernel = !strcmp(json_str(p, jfn, "kind"), "kernel");
 	cJSON *inl = json_get_opt(jfn, "inline");
 	fn->noinline = cJSON_IsString(inl) && !strcmp(inl->valuestring, "never");
@@ -95,7 +122,7 @@ static bool declare_func(Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
 	fn->loc = fb.b.loc;
 	if (!read_locals(&fb, jfn))
 		return false;
-	uint32_t nargs = (uint32_t)json_int(p, jfn, "arg_count");
+	uint32_t nargs = json_u32(p, jfn, "arg_count");
 	if (nargs >= fb.nlocal)
 		return fe_error(p, "arg_count %u but only %u locals", nargs, fb.nlocal), false;
 	bool sret;
@@ -133,6 +160,10 @@ static Value *static_slot(Fb *fb, uint32_t l)
 {
 	Global *g = ir_global_new(fb->m, arena_printf(fb->a, "__oxide_const_%s_local%u", fb->fn->symbol, l));
 	RType *t = fb->lty[l];
+	if (t->size > (256u << 20)) {   /* its bytes are allocated here */
+		fb_error(fb, "a constant's local of %llu bytes (at most 256 MiB)", (unsigned long long)t->size);
+		t = fb->lty[0];
+	}
 	g->size = t->size;
 	g->align = t->align ? t->align : 1;
 	g->is_mut = true;
@@ -186,40 +217,48 @@ static bool build_block(Fb *fb, JPath bp, cJSON *jb, uint32_t i)
 {
 	fb->b.block = fb->blocks[i];
 	cJSON *stmts = json_get(bp, jb, "statements", cJSON_Array), *s;
-	int k = 0;
-	bool ok = true;
-	cJSON_ArrayForEach(s, stmts)
-		ok &= build_statement(fb, jpath_index(fb->a, jpath_field(fb->a, bp, "statements"), k++), s);
-	cJSON *t = json_get(bp, jb, "terminator", cJSON_Object);
-	if (!ok || !t)
+	int k = 0, errs = diag_errors();
+	if (!stmts)
 		return false;
-	return build_terminator(fb, jpath_field(fb->a, bp, "terminator"), t);
+	/* the first error ends the function: what follows could build on a
+	 * value that is not there */
+	cJSON_ArrayForEach(s, stmts)
+		if (!build_statement(fb, jpath_index(fb->a, jpath_field(fb->a, bp, "statements"), k++), s) ||
+		    diag_errors() > errs)
+			return false;
+	cJSON *t = json_get(bp, jb, "terminator", cJSON_Object);
+	return t && build_terminator(fb, jpath_field(fb->a, bp, "terminator"), t) && diag_errors() == errs;
 }
 
 static bool build_body(Module *m, Arena *a, FeFile *f, cJSON *jfn, JPath p)
 {
 	Fb fb;
 	fb_init(&fb, m, a, f, jfn, p);
-	fb.fn = ir_func_find(m, json_str(p, jfn, "symbol"));
-	if (!fb.fn || !read_locals(&fb, jfn))
+	FuncDef *d = fe_map_get(f->in->syms, "", json_str(p, jfn, "symbol"));
+	if (!d)
+		return false;
+	if (d->j != jfn)
+		return true;         /* the same body from another input */
+	fb.fn = d->fn;
+	if (!read_locals(&fb, jfn))
 		return false;
 	cJSON *blocks = json_get(p, jfn, "blocks", cJSON_Array), *jb;
 	if (!blocks || cJSON_GetArraySize(blocks) == 0)
 		return fe_error(p, "a body needs at least one block"), false;
-	build_entry(&fb, (uint32_t)json_int(p, jfn, "arg_count"), const_returns_ref(&fb, jfn));
+	build_entry(&fb, json_u32(p, jfn, "arg_count"), const_returns_ref(&fb, jfn));
 	fb.nblock = (uint32_t)cJSON_GetArraySize(blocks);
 	fb.blocks = arena_new_array(a, Block *, fb.nblock);
 	for (uint32_t i = 0; i < fb.nblock; i++)
 		fb.blocks[i] = ir_block_new(fb.fn);
 	ir_op_set_succ(m, fb.entry_term, 0, fb.blocks[0], 0, NULL);
 	uint32_t i = 0;
-	bool ok = true;
 	JPath bp = jpath_field(a, p, "blocks");
 	cJSON_ArrayForEach(jb, blocks) {
-		ok &= build_block(&fb, jpath_index(a, bp, (int)i), jb, i);
+		if (!build_block(&fb, jpath_index(a, bp, (int)i), jb, i))
+			return false;
 		i++;
 	}
-	return ok;
+	return true;
 }
 
 static bool for_each_function(Module *m, Arena *a, FeInput *in,
@@ -237,12 +276,34 @@ static bool for_each_function(Module *m, Arena *a, FeInput *in,
 	return ok;
 }
 
+/* An input identical to an earlier one (the same crate named twice on the
+ * command line) adds nothing: it is left out, Constant statics and all. */
+static void drop_repeated_inputs(FeInput *in)
+{
+	int n = 0;
+	for (int k = 0; k < in->nfile; k++) {
+		bool seen = false;
+		for (int j = 0; j < n && !seen; j++)
+			seen = cJSON_Compare(in->files[j].root, in->files[k].root, true);
+		if (seen)
+			cJSON_Delete(in->files[k].root);
+		else
+			in->files[n++] = in->files[k];
+	}
+	in->nfile = n;
+}
+
 Module *fe_build_module(FeInput *in, Arena *a, Target target)
 {
 	Module *m = ir_module_new(a);
 	m->target = target;
+	in->types = fe_map_new(a);
+	in->funcs = fe_map_new(a);
+	in->syms = fe_map_new(a);
+	in->statics = fe_map_new(a);
 	m->stage = DIALECT_MIR;
 	bool ok = true;
+	drop_repeated_inputs(in);
 	for (int k = 0; k < in->nfile; k++)
 		import_files(m, &in->files[k], a);
 	for (int k = 0; k < in->nfile && ok; k++)

@@ -3,9 +3,11 @@
  * file and the JSON path ("k.mir.json: $.functions[3].blocks[2]: error"). */
 #include "fe.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 
 JPath jpath_field(Arena *a, JPath p, const char *key)
 {
@@ -75,78 +77,161 @@ bool json_bool(JPath p, cJSON *obj, const char *key)
 	return v && cJSON_IsTrue(v);
 }
 
+/* ---------------------------------------------------------- integers
+ *
+ * Every integer of the format goes through json_exact: a JSON number
+ * that is an integer of at most 2^53 in magnitude (beyond that a double
+ * is no longer exact, so the format writes such values as strings), or a
+ * string of decimal or 0x-hex digits with an optional leading '-'.  The range checks on top of it report the
+ * JSON path of the field and the value found, so no out-of-range or
+ * fractional number ever reaches the builder as some other number. */
+
+static int digit_of(char c, unsigned base)
+{
+	int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	      : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
+	return d < (int)base ? d : -1;
+}
+
+/* Digits of one base and nothing else (not even '_': the format never
+ * writes it); false on overflow past 128 bits. */
+static bool parse_digits(const char *s, unsigned base, uint128 *out)
+{
+	uint128 x = 0;
+	if (digit_of(*s, base) < 0)
+		return false;
+	for (; *s; s++) {
+		int d = digit_of(*s, base);
+		if (d < 0 || x > (~(uint128)0 - (unsigned)d) / base)
+			return false;
+		x = x * base + (unsigned)d;
+	}
+	*out = x;
+	return true;
+}
+
+/* The integer in v: its magnitude and sign. */
+static bool json_exact(cJSON *v, uint128 *mag, bool *neg)
+{
+	if (cJSON_IsNumber(v)) {
+		double d = v->valuedouble;
+		if (!(d >= -9007199254740992.0 && d <= 9007199254740992.0) || d != (double)(int64_t)d)
+			return false;
+		*neg = d < 0;
+		*mag = (uint128)(*neg ? -(int64_t)d : (int64_t)d);
+		return true;
+	}
+	if (!cJSON_IsString(v))
+		return false;
+	const char *s = v->valuestring;
+	*neg = *s == '-';
+	s += *neg;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return parse_digits(s + 2, 16, mag);
+	return parse_digits(s, 10, mag);
+}
+
+/* "FILE: $.path.key: error: ..." (key NULL: p names the value itself). */
+static void value_error(JPath p, const char *key, cJSON *v, const char *want)
+{
+	char *text = v ? cJSON_PrintUnformatted(v) : NULL;
+	char path[1024];
+	snprintf(path, sizeof path, "%s%s%s", p.path, key ? "." : "", key ? key : "");
+	fe_error((JPath){ p.file, path }, "must be %s, not %s", want, text ? text : "(missing)");
+	free(text);
+}
+
+bool json_int_range(JPath p, const char *key, cJSON *v, int64_t lo, uint64_t hi, int64_t *out)
+{
+	uint128 mag;
+	bool neg;
+	bool ok = v && json_exact(v, &mag, &neg) &&
+	          (neg && mag ? lo < 0 && mag <= (uint128)-(lo + 1) + 1 : mag <= hi);
+	if (!ok) {
+		char want[96];
+		snprintf(want, sizeof want, "an integer in %lld..%llu", (long long)lo, (unsigned long long)hi);
+		value_error(p, key, v, want);
+		return false;
+	}
+	*out = neg ? (int64_t)-mag : (int64_t)(uint64_t)mag;
+	return true;
+}
+
 int64_t json_int(JPath p, cJSON *obj, const char *key)
 {
+	int64_t r = 0;
 	cJSON *v = json_get(p, obj, key, 0);
-	if (!v)
-		return 0;
-	if (cJSON_IsNumber(v))
-		return (int64_t)v->valuedouble;
-	U128 u;
-	if (json_u128(p, v, &u))
-		return (int64_t)u.lo;
-	fe_error(p, "field \"%s\" must be an integer", key);
-	return 0;
+	if (v)
+		json_int_range(p, key, v, INT64_MIN, INT64_MAX, &r);
+	return r;
+}
+
+uint32_t json_u32(JPath p, cJSON *obj, const char *key)
+{
+	int64_t r = 0;
+	cJSON *v = json_get(p, obj, key, 0);
+	if (v)
+		json_int_range(p, key, v, 0, UINT32_MAX, &r);
+	return (uint32_t)r;
 }
 
 uint64_t json_u64(JPath p, cJSON *obj, const char *key)
 {
 	cJSON *v = json_get(p, obj, key, 0);
-	U128 u = { 0, 0 };
-	if (v && !json_u128(p, v, &u))
-		fe_error(p, "field \"%s\" must be an unsigned integer", key);
-	return u.lo;
+	uint128 mag;
+	bool neg;
+	if (!v)
+		return 0;
+	if (!json_exact(v, &mag, &neg) || neg || mag > UINT64_MAX) {
+		value_error(p, key, v, "an integer in 0..18446744073709551615");
+		return 0;
+	}
+	return (uint64_t)mag;
 }
 
-/* Parse "123", "-5" (two's complement), "0x1f" or a JSON number into 128 bits. */
+/* An alignment: a power of two, at most 2^29 (LLVM's limit). */
+uint32_t json_align(JPath p, cJSON *obj, const char *key)
+{
+	int64_t r = 1;
+	cJSON *v = json_get(p, obj, key, 0);
+	if (v && json_int_range(p, key, v, 1, 1u << 29, &r) && (r & (r - 1)))
+		value_error(p, key, v, "a power of two");
+	return (uint32_t)r;
+}
+
+/* An index into a table of n entries: 0..n-1. */
+bool json_index_value(JPath p, const char *key, cJSON *v, uint32_t n, uint32_t *out)
+{
+	int64_t r;
+	if (n == 0 || !json_int_range(p, key, v, 0, n - 1, &r)) {
+		if (n == 0)
+			value_error(p, key, v, "an index into an empty table");
+		return false;
+	}
+	*out = (uint32_t)r;
+	return true;
+}
+
+bool json_index(JPath p, cJSON *obj, const char *key, uint32_t n, uint32_t *out)
+{
+	cJSON *v = json_get(p, obj, key, 0);
+	return v && json_index_value(p, key, v, n, out);
+}
+
+/* "123", "-5" (two's complement), "0x1f" or a JSON number into 128 bits,
+ * for constants of any integer type; false (not reported) when v is not
+ * an integer of that form or needs more than 128 bits. */
 bool json_u128(JPath p, cJSON *v, U128 *out)
 {
 	(void)p;
-	if (cJSON_IsNumber(v)) {
-		double d = v->valuedouble;
-		int64_t i = (int64_t)d;
-		out->lo = (uint64_t)i;
-		out->hi = i < 0 ? UINT64_MAX : 0;
-		return (double)i == d;
-	}
-	if (!cJSON_IsString(v) || !*v->valuestring)
+	uint128 x;
+	bool neg;
+	if (!v || !json_exact(v, &x, &neg) || (neg && x > (uint128)1 << 127))
 		return false;
-	const char *s = v->valuestring;
-	bool neg = *s == '-';
-	s += neg;
-	unsigned base = 10;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	U128 r = { 0, 0 };
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		unsigned d;
-		if (*s >= '0' && *s <= '9')
-			d = (unsigned)(*s - '0');
-		else if (base == 16 && *s >= 'a' && *s <= 'f')
-			d = (unsigned)(*s - 'a' + 10);
-		else if (base == 16 && *s >= 'A' && *s <= 'F')
-			d = (unsigned)(*s - 'A' + 10);
-		else if (*s == '_')
-			continue;
-		else
-			return false;
-		/* r = r * base + d, 128-bit */
-		uint128 x = ((uint128)r.hi << 64) | r.lo;
-		x = x * base + d;
-		r.lo = (uint64_t)x;
-		r.hi = (uint64_t)(x >> 64);
-	}
-	if (neg) {
-		uint128 x = ((uint128)r.hi << 64) | r.lo;
+	if (neg)
 		x = -x;
-		r.lo = (uint64_t)x;
-		r.hi = (uint64_t)(x >> 64);
-	}
-	*out = r;
+	out->lo = (uint64_t)x;
+	out->hi = (uint64_t)(x >> 64);
 	return true;
 }
 
@@ -164,23 +249,42 @@ static bool check_header(FeFile *f)
 		return false;
 	}
 	cJSON *ver = json_get_opt(r, "version");
-	if (!cJSON_IsNumber(ver) || ver->valueint != OXIDE_MIR_VERSION) {
+	if (!cJSON_IsNumber(ver) || ver->valuedouble != OXIDE_MIR_VERSION) {
+		char *text = ver ? cJSON_PrintUnformatted(ver) : NULL;
 		fe_error(p, "unsupported oxide-mir version %s (this oxidec reads version %d; "
-		         "re-export with a matching mir-export)",
-		         cJSON_IsNumber(ver) ? cJSON_PrintUnformatted(ver) : "(missing)", OXIDE_MIR_VERSION);
+		         "re-export with a matching mir-export)", text ? text : "(missing)", OXIDE_MIR_VERSION);
+		free(text);
 		return false;
 	}
+	/* items are keyed by crate: two crates may both define a `Pair` */
+	cJSON *crate = json_get_opt(r, "crate");
+	f->crate = cJSON_IsString(crate) && *crate->valuestring ? crate->valuestring : f->path;
+	cJSON *allocs = json_get_opt(r, "allocs");
+	if (allocs && !cJSON_IsArray(allocs))
+		return fe_error(p, "field \"allocs\" must be an array"), false;
 	return json_get(p, r, "types", cJSON_Array) && json_get(p, r, "functions", cJSON_Array) &&
 	       json_get(p, r, "files", cJSON_Array);
+}
+
+static size_t max_input = (size_t)FE_MAX_INPUT_MIB << 20;
+
+void fe_limit_input(size_t bytes)
+{
+	max_input = bytes;
 }
 
 static bool parse_one(FeFile *f, const char *path)
 {
 	size_t len;
-	char *text = read_file(path, &len);
 	f->path = path;
+	errno = 0;
+	char *text = read_file(path, &len, max_input);
+	if (!text && errno == EFBIG) {
+		diag_error(path, "input larger than %zu MiB (the limit; --max-input=MIB raises it)", max_input >> 20);
+		return false;
+	}
 	if (!text) {
-		diag_error(path, "cannot read: %s", "no such file or unreadable");
+		diag_error(path, "cannot read: %s", errno ? strerror(errno) : "read error");
 		return false;
 	}
 	const char *end = NULL;
@@ -208,6 +312,7 @@ FeInput *fe_parse(const char **paths, int npath)
 	bool ok = true;
 	for (int i = 0; i < npath; i++) {
 		in->files[i].index = (uint32_t)i;
+		in->files[i].in = in;
 		ok &= parse_one(&in->files[i], paths[i]);
 	}
 	if (!ok) {

@@ -62,12 +62,13 @@ static bool parse_relocs(Arena *a, JPath p, FeFile *f, cJSON *rs, Global *g)
  * under the static's own name (its last path segment) for the host's
  * ox_module_global; the alloc name stays an alias. Writable, so LLVM
  * never folds a read to the initializer. */
-static void place_static(Arena *a, JPath p, FeFile *f, cJSON *j, Global *g)
+static void place_static(Module *m, Arena *a, JPath p, FeFile *f, cJSON *j, Global *g)
 {
 	cJSON *ty = json_get_opt(j, "ty"), *st = json_get_opt(j, "static");
-	if (!cJSON_IsNumber(ty) || ty->valueint < 0 || (uint32_t)ty->valueint >= f->ntype)
+	uint32_t ti;
+	if (!ty || !json_index_value(p, "ty", ty, f->ntype, &ti))
 		return;
-	const char *name = f->types[ty->valueint]->name;
+	const char *name = f->types[ti]->name;
 	if (strncmp(name, "oxide_device::", 14))
 		return;
 	const char *last = strrchr(name, '<');
@@ -81,8 +82,18 @@ static void place_static(Arena *a, JPath p, FeFile *f, cJSON *j, Global *g)
 			return;
 		}
 		const char *sn = strrchr(st->valuestring, ':');
+		const char *exported = sn ? sn + 1 : st->valuestring;
+		FeFile *other = fe_map_get(f->in->statics, "", exported);
+		if (other || ir_global_find(m, exported)) {
+			/* the host finds it by this name: two would be a guess */
+			fe_error(p, "Constant static `%s` has the exported name `%s`, which %s already defines; the "
+			         "host (ox_module_global) could not tell the two apart", st->valuestring, exported,
+			         other ? other->path : "another static");
+			return;
+		}
+		fe_map_put(f->in->statics, "", exported, f);
 		g->alias = g->name;
-		g->name = arena_strdup(a, sn ? sn + 1 : st->valuestring);
+		g->name = arena_strdup(a, exported);
 		g->addrspace = AS_CONST;
 		g->is_mut = true;
 		g->is_exported = true;
@@ -99,14 +110,14 @@ bool fe_import_allocs(Module *m, FeFile *f, Arena *a)
 		Global *g = ir_global_new(m, arena_printf(a, "__oxide_alloc_%u_%lld", f->index,
 		                                          (long long)json_int(p, j, "id")));
 		g->size = json_u64(p, j, "size");
-		g->align = (uint32_t)json_int(p, j, "align");
+		g->align = json_align(p, j, "align");
 		g->is_mut = cJSON_IsTrue(json_get_opt(j, "mutable"));
 		g->addrspace = AS_GLOBAL;
 		uint64_t n;
 		if (!parse_hex(a, json_str(p, j, "bytes"), &g->bytes, &n) || n != g->size)
 			fe_error(p, "\"bytes\" must be %llu bytes of hex", (unsigned long long)g->size);
 		parse_relocs(a, jpath_field(a, p, "relocs"), f, json_get_opt(j, "relocs"), g);
-		place_static(a, p, f, j, g);
+		place_static(m, a, p, f, j, g);
 	}
 	/* relocations name globals as they are called now */
 	for (Global *g = m->globals; g; g = g->next)
@@ -191,7 +202,7 @@ static bool build_const(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out);
 /* An enum or struct value given field by field: built in a temporary. */
 static bool const_adt(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out)
 {
-	uint32_t variant = (uint32_t)json_int(jp, c, "variant");
+	uint32_t variant = json_u32(jp, c, "variant");
 	if ((t->kind != RT_ADT && t->kind != RT_TUPLE) || variant >= t->nvariant) {
 		fe_error(jp, "aggregate constant of `%s` with variant %u", t->name, variant);
 		return false;
@@ -201,7 +212,7 @@ static bool const_adt(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out)
 	uint32_t i = 0;
 	cJSON_ArrayForEach(fc, fs) {
 		RType *fty = rtype_field_type(t, variant, i);
-		if (!fty) {
+		if (!fty || !field_has_offset(t, variant, i)) {
 			fe_error(jp, "field %u of `%s` has no known type", i, t->name);
 			return false;
 		}
@@ -227,10 +238,7 @@ static bool const_adt(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out)
 static bool const_unevaluated(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out)
 {
 	const char *def = json_str(jp, c, "def");
-	Func *f = NULL;
-	for (Func *g = fb->m->funcs; g && !f; g = g->next)
-		if (!strcmp(g->name, def))
-			f = g;
+	Func *f = fe_map_get(fb->f->in->funcs, fb->f->crate, def);    /* a body of the same crate */
 	if (!f) {
 		fb_error(fb, "constant `%s` has no body in the inputs", def);
 		return false;

@@ -35,6 +35,52 @@ static bool scalar_operand(Fb *fb, JPath jp, cJSON *j, const char *key, Val *v)
 	return true;
 }
 
+static bool is_shift(Opcode c)
+{
+	return c == OP_MIR_SHL || c == OP_MIR_SHR;
+}
+
+static bool is_compare(Opcode c)
+{
+	return c == OP_MIR_EQ || c == OP_MIR_NE || c == OP_MIR_LT || c == OP_MIR_LE || c == OP_MIR_GT ||
+	       c == OP_MIR_GE;
+}
+
+/* The operand and result types a binary operator needs (MIR's typing
+ * rules), so no mis-typed op reaches the later stages. */
+static bool binary_types_ok(Fb *fb, const char *op, Opcode code, Type *l, Type *r, Type *res)
+{
+	bool ok;
+	if (is_shift(code))
+		ok = l->kind == TY_INT && r->kind == TY_INT && res == l;
+	else if (is_compare(code))
+		ok = l == r && res && res->kind == TY_BOOL;
+	else if (code == OP_MIR_CMP)
+		ok = l == r && res && res->kind == TY_INT && res->bits == 8;
+	else if (code == OP_MIR_ADD_OVF || code == OP_MIR_SUB_OVF || code == OP_MIR_MUL_OVF)
+		ok = l == r && l->kind == TY_INT;
+	else
+		ok = l == r && res == l && l->kind != TY_PTR &&
+		     (l->kind != TY_FLOAT || code == OP_MIR_ADD || code == OP_MIR_SUB || code == OP_MIR_MUL ||
+		      code == OP_MIR_DIV || code == OP_MIR_REM) &&
+		     (l->kind != TY_BOOL || code == OP_MIR_AND || code == OP_MIR_OR || code == OP_MIR_XOR);
+	if (!ok)
+		fb_error(fb, "binary operator `%s` on operands and result of mismatched types", op);
+	return ok;
+}
+
+/* (T, bool) of a checked operation: two fields with a layout. */
+static bool overflow_dst_ok(Fb *fb, PlaceV *dst, Type *t)
+{
+	RType *d = dst->ty;
+	RType *f0 = rtype_field_type(d, 0, 0), *f1 = rtype_field_type(d, 0, 1);
+	bool ok = d->kind == RT_TUPLE && d->has_layout && !d->has_variants && d->noffset == 2 && f0 && f1 &&
+	          scalar_type_of(fb, f0) == t && f1->kind == RT_BOOL;
+	if (!ok)
+		fb_error(fb, "checked arithmetic into a `%s`, not a (T, bool)", d->name);
+	return ok;
+}
+
 static bool rv_binary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 {
 	const char *op = json_str(jp, rv, "op");
@@ -42,6 +88,9 @@ static bool rv_binary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 	if (!scalar_operand(fb, jp, rv, "lhs", &l) || !scalar_operand(fb, jp, rv, "rhs", &r))
 		return false;
 	if (!strcmp(op, "Offset")) {
+		Type *d = scalar_type_of(fb, dst->ty);
+		if (!l.ty->pointee || val_type(r)->kind != TY_INT || !d || d->kind != TY_PTR)
+			return fb_error(fb, "`Offset` of a `%s` into a `%s`", l.ty->name, dst->ty->name), false;
 		Value *opd[2] = { l.v[0], r.v[0] };
 		Value *p = ir_build1(&fb->b, OP_MIR_INDEX, ir_type_ptr(fb->m, 0), 2, opd);
 		p->def->rty = l.ty->pointee;
@@ -53,17 +102,17 @@ static bool rv_binary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 			continue;
 		Value *opd[2] = { l.v[0], r.v[0] };
 		Opcode code = binops[i].code;
+		Type *rt = scalar_type_of(fb, dst->ty);
+		if (!binary_types_ok(fb, op, code, val_type(l), val_type(r), rt))
+			return false;
 		if (code == OP_MIR_ADD_OVF || code == OP_MIR_SUB_OVF || code == OP_MIR_MUL_OVF) {
-			Type *rt[2] = { l.v[0]->type, ir_type_bool(fb->m) };
-			Op *o = ir_build(&fb->b, code, 2, rt, 2, opd, 0);
+			if (!overflow_dst_ok(fb, dst, val_type(l)))
+				return false;
+			Type *rts[2] = { l.v[0]->type, ir_type_bool(fb->m) };
+			Op *o = ir_build(&fb->b, code, 2, rts, 2, opd, 0);
 			build_store(fb, &o->res[0], ptr_add(fb, dst->addr, rtype_field_offset(dst->ty, 0, 0)));
 			build_store(fb, &o->res[1], ptr_add(fb, dst->addr, rtype_field_offset(dst->ty, 0, 1)));
 			return true;
-		}
-		Type *rt = scalar_type_of(fb, dst->ty);
-		if (!rt) {
-			fb_error(fb, "`%s` producing `%s` is not supported", op, dst->ty->name);
-			return false;
 		}
 		build_store(fb, ir_build1(&fb->b, code, rt, 2, opd), dst->addr);
 		return true;
@@ -79,6 +128,9 @@ static bool rv_unary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 	if (!build_operand(fb, jpath_field(fb->a, jp, "operand"), json_get(jp, rv, "operand", cJSON_Object), &v))
 		return false;
 	if (!strcmp(op, "PtrMetadata")) {
+		Type *u = scalar_type_of(fb, dst->ty);
+		if (val_kind(v.ty) == VK_FAT && (!u || u->kind != TY_INT || u->bits != 64))
+			return fb_error(fb, "`PtrMetadata` into a `%s`", dst->ty->name), false;
 		if (val_kind(v.ty) == VK_FAT)
 			build_store(fb, v.v[1], dst->addr);
 		return true;              /* thin pointers have () metadata */
@@ -92,6 +144,10 @@ static bool rv_unary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 		fb_error(fb, "unary operator `%s` is not supported", op);
 		return false;
 	}
+	Type *t = val_type(v);
+	bool ok = code == OP_MIR_NOT ? t->kind == TY_INT || t->kind == TY_BOOL : t->kind == TY_INT || t->kind == TY_FLOAT;
+	if (!ok || !fb_fits(fb, dst->ty, v, op))
+		return ok ? false : (fb_error(fb, "`%s` on a `%s`", op, v.ty->name), false);
 	build_store(fb, ir_build1(&fb->b, code, v.v[0]->type, 1, v.v), dst->addr);
 	return true;
 }
@@ -126,6 +182,10 @@ static void transmute_bytes(Fb *fb, Val v, PlaceV *dst, Type *to)
 static bool cast_transmute(Fb *fb, Val v, PlaceV *dst)
 {
 	Type *to = scalar_type_of(fb, dst->ty);
+	if (!v.ty->has_layout || !dst->ty->has_layout || v.ty->size != dst->ty->size) {
+		fb_error(fb, "transmute from `%s` to `%s`, types of different sizes", v.ty->name, dst->ty->name);
+		return false;
+	}
 	if (val_kind(v.ty) == VK_SCALAR && to && val_kind(dst->ty) == VK_SCALAR) {
 		Value *x = v.v[0];
 		Type *from = x->type;
@@ -156,6 +216,18 @@ static bool cast_numeric(Fb *fb, const char *kind, Val v, PlaceV *dst)
 	            : !strcmp(kind, "PointerExposeProvenance") ? OP_MIR_PTR_TO_INT
 	            : OP_MIR_INT_TO_PTR;
 	Value *x = v.v[0];
+	TypeKind from = x->type->kind, tk = to->kind;
+	bool from_int = from == TY_INT || from == TY_BOOL;
+	bool ok = code == OP_MIR_INT_CAST ? from_int && tk == TY_INT
+	        : code == OP_MIR_INT_TO_FLOAT ? from_int && tk == TY_FLOAT
+	        : code == OP_MIR_FLOAT_TO_INT ? from == TY_FLOAT && tk == TY_INT
+	        : code == OP_MIR_FLOAT_CAST ? from == TY_FLOAT && tk == TY_FLOAT
+	        : code == OP_MIR_PTR_TO_INT ? from == TY_PTR && tk == TY_INT
+	        : from == TY_INT && tk == TY_PTR;
+	if (!ok) {
+		fb_error(fb, "cast %s from `%s` to `%s` is not supported", kind, v.ty->name, dst->ty->name);
+		return false;
+	}
 	if (x->type != to || code == OP_MIR_INT_CAST)
 		x = convert(fb, code, x, to);
 	build_store(fb, x, dst->addr);
@@ -187,8 +259,17 @@ static bool unsize_length(RType *from, RType *to, uint64_t *n)
 	return unsize_len(from->name, to->name, n);
 }
 
+static bool is_pointer(RType *t)
+{
+	return t->kind == RT_REF || t->kind == RT_PTR;
+}
+
 static bool cast_pointer(Fb *fb, const char *kind, Val v, PlaceV *dst)
 {
+	if (!is_pointer(v.ty) || !is_pointer(dst->ty) || val_kind(v.ty) == VK_MEM || val_kind(dst->ty) == VK_MEM) {
+		fb_error(fb, "pointer cast from `%s` to `%s` is not supported", v.ty->name, dst->ty->name);
+		return false;
+	}
 	bool to_fat = val_kind(dst->ty) == VK_FAT, from_fat = val_kind(v.ty) == VK_FAT;
 	if (!strncmp(kind, "PointerCoercion(Unsize", 22)) {
 		RType *pe = v.ty->pointee, *to_pe = dst->ty->pointee;
@@ -258,6 +339,8 @@ static bool rv_ref(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 	PlaceV p;
 	if (!build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, rv, "place", cJSON_Object), &p))
 		return false;
+	if (!is_pointer(dst->ty) || val_kind(dst->ty) == VK_MEM || val_kind(dst->ty) == VK_ZST)
+		return fb_error(fb, "a reference stored into a `%s`", dst->ty->name), false;
 	build_store(fb, p.addr, dst->addr);
 	if (val_kind(dst->ty) == VK_FAT) {
 		Value *len = p.meta;
@@ -272,16 +355,40 @@ static bool rv_ref(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 	return true;
 }
 
+/* n fields of `variant` of t, each with a layout (rtype_field_offset
+ * answers for every one), and the variant exists for an enum's tag. */
+static bool aggregate_shape_ok(Fb *fb, RType *t, uint32_t variant, uint32_t n)
+{
+	bool ok;
+	if (t->kind == RT_ARRAY)
+		ok = variant == 0 && n == t->len && t->has_layout;
+	else if (t->has_variants)
+		ok = variant < t->nvlayout && n <= t->vlayouts[variant].nfield;
+	else
+		ok = (t->kind == RT_ADT || t->kind == RT_TUPLE || t->kind == RT_CLOSURE) && n <= t->noffset &&
+		     (variant == 0 || (t->kind == RT_ADT && variant < t->nvariant));
+	if (ok && t->kind == RT_ADT && t->adt_kind == ADT_ENUM)
+		ok = variant < t->nvariant;
+	if (!ok)
+		fb_error(fb, "aggregate of %u fields for variant %u of `%s`, which has no such fields", n, variant,
+		         t->name);
+	return ok;
+}
+
 static bool rv_aggregate(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 {
 	const char *kind = json_str(jp, rv, "aggregate");
-	uint32_t variant = (uint32_t)(json_get_opt(rv, "variant") ? json_int(jp, rv, "variant") : 0);
+	uint32_t variant = json_get_opt(rv, "variant") ? json_u32(jp, rv, "variant") : 0;
 	cJSON *fs = json_get(jp, rv, "fields", cJSON_Array), *fj;
 	if (!strcmp(kind, "raw_ptr")) {
 		Val d, meta;
 		if (cJSON_GetArraySize(fs) != 2 || !build_operand(fb, jp, cJSON_GetArrayItem(fs, 0), &d) ||
 		    !build_operand(fb, jp, cJSON_GetArrayItem(fs, 1), &meta))
-			return false;
+			return fb_error(fb, "raw pointer built from %d fields", cJSON_GetArraySize(fs)), false;
+		Type *mt = val_type(meta);
+		if (!is_pointer(dst->ty) || val_kind(dst->ty) == VK_MEM || !val_type(d) || val_type(d)->kind != TY_PTR ||
+		    (val_kind(dst->ty) == VK_FAT && (!mt || mt->kind != TY_INT || mt->bits != 64)))
+			return fb_error(fb, "raw pointer `%s` built from a `%s`", dst->ty->name, d.ty->name), false;
 		build_store(fb, d.v[0], dst->addr);
 		if (val_kind(dst->ty) == VK_FAT)
 			build_store(fb, meta.v[0], ptr_add(fb, dst->addr, 8));
@@ -296,10 +403,15 @@ static bool rv_aggregate(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 		store_val(fb, dst->addr, v);
 		return true;
 	}
+	if (!aggregate_shape_ok(fb, dst->ty, variant, (uint32_t)cJSON_GetArraySize(fs)))
+		return false;
 	uint32_t i = 0;
 	cJSON_ArrayForEach(fj, fs) {
 		Val v;
 		if (!build_operand(fb, jpath_index(fb->a, jpath_field(fb->a, jp, "fields"), (int)i), fj, &v))
+			return false;
+		RType *ft = rtype_field_type(dst->ty, variant, i);
+		if (ft && !fb_fits(fb, ft, v, "aggregate field"))
 			return false;
 		if (val_kind(v.ty) != VK_ZST)
 			store_val(fb, field_addr(fb, dst->addr, dst->ty, variant, i), v);
@@ -320,7 +432,9 @@ static bool rv_repeat(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 	uint64_t n = json_u64(jp, rv, "count");
 	if (!build_operand(fb, jpath_field(fb->a, jp, "operand"), json_get(jp, rv, "operand", cJSON_Object), &v))
 		return false;
-	if (dst->ty->kind != RT_ARRAY || val_kind(v.ty) == VK_ZST || n == 0)
+	if (dst->ty->kind != RT_ARRAY || n != dst->ty->len || !fb_fits(fb, dst->ty->elem, v, "array element"))
+		return fb_error(fb, "[x; %llu] into a `%s`", (unsigned long long)n, dst->ty->name), false;
+	if (val_kind(v.ty) == VK_ZST || n == 0)
 		return true;
 	Type *u = usize_type(fb);
 	RType *usize_rt = NULL;
@@ -358,8 +472,8 @@ static bool rv_discriminant(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 	if (!build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, rv, "place", cJSON_Object), &p))
 		return false;
 	Type *t = scalar_type_of(fb, dst->ty);
-	if (!t)
-		return fb_error(fb, "discriminant into `%s`", dst->ty->name), false;
+	if (!t || t->kind != TY_INT || val_kind(dst->ty) != VK_SCALAR || !p.ty->has_layout)
+		return fb_error(fb, "discriminant of `%s` into `%s`", p.ty->name, dst->ty->name), false;
 	Value *d = ir_build1(&fb->b, OP_MIR_DISCR, t, 1, &p.addr);
 	d->def->rty = p.ty;
 	build_store(fb, d, dst->addr);
@@ -371,8 +485,10 @@ static bool rv_nullary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 	const char *op = json_str(jp, rv, "op");
 	RType *t = fe_type(jp, fb->f, rv, "ty");
 	Type *ty = scalar_type_of(fb, dst->ty);
-	if (!t || !ty)
+	if (!t)
 		return false;
+	if (!ty || ty->kind != TY_INT || val_kind(dst->ty) != VK_SCALAR)
+		return fb_error(fb, "`%s` into a `%s`", op, dst->ty->name), false;
 	uint64_t v;
 	if (!strcmp(op, "SizeOf"))
 		v = t->size;
@@ -405,6 +521,8 @@ bool build_assign(Fb *fb, JPath jp, cJSON *stmt)
 				return false;
 			v = load_val(fb, p.ty, p.addr);
 		}
+		if (!fb_fits(fb, dst.ty, v, kind))
+			return false;
 		store_val(fb, dst.addr, v);
 		return true;
 	}
@@ -438,15 +556,22 @@ bool build_statement(Fb *fb, JPath jp, cJSON *stmt)
 		PlaceV p;
 		if (!build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, stmt, "place", cJSON_Object), &p))
 			return false;
+		uint32_t variant;
+		if (!json_index(jp, stmt, "variant", p.ty->nvariant, &variant))
+			return false;
+		if (p.ty->kind != RT_ADT || p.ty->adt_kind != ADT_ENUM || !p.ty->has_layout)
+			return fb_error(fb, "set_discriminant on a `%s`", p.ty->name), false;
 		Op *op = ir_build(&fb->b, OP_MIR_SET_DISCR, 0, NULL, 1, &p.addr, 0);
 		op->rty = p.ty;
-		op->imm = json_int(jp, stmt, "variant");
+		op->imm = variant;
 		return true;
 	}
 	if (!strcmp(kind, "assume")) {
 		Val v;
 		if (!build_operand(fb, jpath_field(fb->a, jp, "operand"), json_get(jp, stmt, "operand", cJSON_Object), &v))
 			return false;
+		if (!val_type(v) || val_type(v)->kind != TY_BOOL)
+			return fb_error(fb, "assume of a `%s`", v.ty->name), false;
 		ir_build(&fb->b, OP_MIR_ASSUME, 0, NULL, 1, v.v, 0);
 		return true;
 	}
@@ -456,7 +581,8 @@ bool build_statement(Fb *fb, JPath jp, cJSON *stmt)
 		    !build_operand(fb, jpath_field(fb->a, jp, "dst"), json_get(jp, stmt, "dst", cJSON_Object), &dst) ||
 		    !build_operand(fb, jpath_field(fb->a, jp, "count"), json_get(jp, stmt, "count", cJSON_Object), &count))
 			return false;
-		if (val_kind(src.ty) != VK_SCALAR || val_kind(dst.ty) != VK_SCALAR || !src.ty->pointee)
+		if (val_kind(src.ty) != VK_SCALAR || val_kind(dst.ty) != VK_SCALAR || !src.ty->pointee ||
+		    !dst.ty->pointee || !val_type(count) || val_type(count)->kind != TY_INT)
 			return fb_error(fb, "copy_nonoverlapping of `%s`", src.ty->name), false;
 		Value *opd[3] = { src.v[0], dst.v[0], count.v[0] };
 		Op *op = ir_build(&fb->b, OP_MIR_INTRINSIC, 0, NULL, 3, opd, 0);

@@ -116,14 +116,8 @@ void abi_store_params(Fb *fb, RType *t, Value **params, Value *slot)
 
 static Block *target_block(Fb *fb, JPath jp, cJSON *j, const char *key)
 {
-	cJSON *v = json_get(jp, j, key, cJSON_Number);
-	if (!v)
-		return NULL;
-	if (v->valueint < 0 || (uint32_t)v->valueint >= fb->nblock) {
-		fe_error(jp, "\"%s\": block %d does not exist", key, v->valueint);
-		return NULL;
-	}
-	return fb->blocks[v->valueint];
+	uint32_t i;
+	return json_index(jp, j, key, fb->nblock, &i) ? fb->blocks[i] : NULL;
 }
 
 static void build_goto(Fb *fb, Block *target)
@@ -137,7 +131,7 @@ static bool term_switch(Fb *fb, JPath jp, cJSON *t)
 	Val d;
 	if (!build_operand(fb, jpath_field(fb->a, jp, "discr"), json_get(jp, t, "discr", cJSON_Object), &d))
 		return false;
-	if (val_kind(d.ty) != VK_SCALAR)
+	if (val_kind(d.ty) != VK_SCALAR || val_type(d)->kind == TY_PTR || val_type(d)->kind == TY_FLOAT)
 		return fb_error(fb, "switchInt on `%s`", d.ty->name), false;
 	cJSON *targets = json_get(jp, t, "targets", cJSON_Array), *e;
 	uint32_t n = (uint32_t)cJSON_GetArraySize(targets), i = 0;
@@ -146,8 +140,12 @@ static bool term_switch(Fb *fb, JPath jp, cJSON *t)
 	cJSON_ArrayForEach(e, targets) {
 		JPath q = jpath_index(fb->a, jpath_field(fb->a, jp, "targets"), (int)i);
 		Block *b = target_block(fb, q, e, "target");
-		if (!b || !json_u128(q, json_get(q, e, "value", 0), &vals[i]))
-			return fe_error(q, "bad switch target"), false;
+		cJSON *v = json_get(q, e, "value", 0);
+		if (!b || !v)
+			return false;
+		if (!json_u128(q, v, &vals[i]))
+			return fe_error(jpath_field(fb->a, q, "value"), "must be an integer constant (decimal or "
+			                "0x-hex, in 128 bits)"), false;
 		ir_op_set_succ(fb->m, op, i++, b, 0, NULL);
 	}
 	ir_op_set_vals(fb->m, op, n, vals);
@@ -192,6 +190,8 @@ static bool term_assert(Fb *fb, JPath jp, cJSON *t)
 	Val c;
 	if (!build_operand(fb, jpath_field(fb->a, jp, "cond"), json_get(jp, t, "cond", cJSON_Object), &c))
 		return false;
+	if (!val_type(c) || val_type(c)->kind != TY_BOOL)
+		return fb_error(fb, "assert on a `%s`, not a bool", c.ty->name), false;
 	Op *op = ir_build(&fb->b, OP_MIR_ASSERT, 0, NULL, 1, c.v, 1);
 	op->imm = json_bool(jp, t, "expected");
 	cJSON *text = json_get_opt(t, "text");
@@ -200,22 +200,49 @@ static bool term_assert(Fb *fb, JPath jp, cJSON *t)
 	return true;
 }
 
-static const char *const device_prims[] = {
-	"__oxide_tid_x", "__oxide_tid_y", "__oxide_tid_z",
-	"__oxide_ntid_x", "__oxide_ntid_y", "__oxide_ntid_z",
-	"__oxide_ctaid_x", "__oxide_ctaid_y", "__oxide_ctaid_z",
-	"__oxide_nctaid_x", "__oxide_nctaid_y", "__oxide_nctaid_z",
-	"__oxide_barrier_sync", "__oxide_trap",
-	"__oxide_vprintf", "__oxide_dynamic_shared",     /* nvvm.c: lower_runtime_prim */
-	"__oxide_assertfail",
+/* The primitives nvvm.c lowers, with the shape the lowering relies on:
+ * argument count and result (none, a 32-bit integer, a pointer, or an
+ * i32 the caller may drop). */
+typedef enum { PR_NONE, PR_I32, PR_PTR, PR_I32_OPT } PrimResult;
+
+static const struct { const char *sym; int nargs; PrimResult res; } device_prims[] = {
+	{ "__oxide_tid_x", 0, PR_I32 }, { "__oxide_tid_y", 0, PR_I32 }, { "__oxide_tid_z", 0, PR_I32 },
+	{ "__oxide_ntid_x", 0, PR_I32 }, { "__oxide_ntid_y", 0, PR_I32 }, { "__oxide_ntid_z", 0, PR_I32 },
+	{ "__oxide_ctaid_x", 0, PR_I32 }, { "__oxide_ctaid_y", 0, PR_I32 }, { "__oxide_ctaid_z", 0, PR_I32 },
+	{ "__oxide_nctaid_x", 0, PR_I32 }, { "__oxide_nctaid_y", 0, PR_I32 }, { "__oxide_nctaid_z", 0, PR_I32 },
+	{ "__oxide_barrier_sync", 0, PR_NONE }, { "__oxide_trap", 0, PR_NONE },
+	{ "__oxide_vprintf", 2, PR_I32_OPT }, { "__oxide_dynamic_shared", 0, PR_PTR },   /* nvvm.c: lower_runtime_prim */
+	{ "__oxide_assertfail", 4, PR_NONE },
 };
 
-static bool in_table(const char *const *t, size_t n, const char *s)
+static int find_device_prim(const char *s)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(t[i], s))
-			return true;
-	return false;
+	for (size_t i = 0; i < countof(device_prims); i++)
+		if (!strcmp(device_prims[i].sym, s))
+			return (int)i;
+	return -1;
+}
+
+/* The destination of primitive k fits what it returns. */
+static bool prim_shape_ok(Fb *fb, int k, uint32_t nargs, PlaceV *dst)
+{
+	PrimResult r = device_prims[k].res;
+	Type *t = dst->ty && (val_kind(dst->ty) == VK_SCALAR || dst->ty->abi == ABI_SCALAR)
+	          ? scalar_type_of(fb, dst->ty) : NULL;
+	bool ok = (int)nargs == device_prims[k].nargs;
+	if (r == PR_NONE)
+		ok &= !t;
+	else if (r == PR_I32)
+		ok &= t && t->kind == TY_INT && t->bits == 32;
+	else if (r == PR_PTR)
+		ok &= t && t->kind == TY_PTR;
+	else
+		ok &= !t || (t->kind == TY_INT && t->bits == 32);
+	if (!ok)
+		fb_error(fb, "GPU primitive `%s` called with %u arguments into a `%s`: it takes %d and returns %s",
+		         device_prims[k].sym, nargs, dst->ty ? dst->ty->name : "?", device_prims[k].nargs,
+		         r == PR_NONE ? "nothing" : r == PR_PTR ? "a pointer" : "a 32-bit integer");
+	return ok;
 }
 
 static bool call_args(Fb *fb, JPath jp, cJSON *t, Value ***out, uint32_t *n, Value *sret)
@@ -253,7 +280,7 @@ static void finish_call(Fb *fb, JPath jp, cJSON *t)
 static bool call_function(Fb *fb, JPath jp, cJSON *t, cJSON *callee, PlaceV *dst)
 {
 	const char *sym = json_str(jp, callee, "symbol");
-	Func *f = ir_func_find(fb->m, sym);
+	Func *f = fe_func(fb->f, sym);
 	if (!f) {
 		fb_error(fb, "call to `%s`: its body is in none of the inputs (pass the JSON of the crate "
 		         "that defines it, or mark it #[inline])", json_str(jp, callee, "name"));
@@ -352,11 +379,12 @@ static bool build_cxchg(Fb *fb, JPath jp, cJSON *t, const char *name, PlaceV *ds
 		return fb_error(fb, "%s without a destination", name), false;
 	if (val_kind(d) == VK_SCALAR) {
 		build_store(fb, &op->res[0], dst->addr);
-	} else if (d->kind == RT_TUPLE) {
+	} else if (d->kind == RT_TUPLE && field_has_offset(d, 0, 1)) {
 		build_store(fb, &op->res[0], ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 0)));
 		build_store(fb, &op->res[1], ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 1)));
 	} else if (d->kind == RT_ADT && d->adt_kind == ADT_ENUM && d->nvariant == 2 && d->has_variants &&
-	           !d->niche && d->variants[0].discr.lo == 0 && d->variants[1].discr.lo == 1) {
+	           !d->niche && d->variants[0].discr.lo == 0 && d->variants[1].discr.lo == 1 &&
+	           field_has_offset(d, 0, 0) && field_has_offset(d, 1, 0) && d->tag.type) {
 		build_store(fb, &op->res[0], ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 0)));
 		if (rtype_field_offset(d, 1, 0) != rtype_field_offset(d, 0, 0))
 			build_store(fb, &op->res[0], ptr_add(fb, dst->addr, rtype_field_offset(d, 1, 0)));
@@ -450,6 +478,17 @@ static bool call_atomic_prim(Fb *fb, JPath jp, cJSON *t, const char *sym, PlaceV
 	return build_atomic(fb, jp, t, name, AO_RELAXED, AO_RELAXED, sc, NULL, dst);
 }
 
+/* The first generic argument of an intrinsic (a type index), if any. */
+static RType *generic_arg0(Fb *fb, JPath cp, cJSON *callee)
+{
+	cJSON *ga0 = cJSON_GetArrayItem(json_get_opt(callee, "generic_args"), 0);
+	uint32_t i;
+	if (!ga0 || !cJSON_IsNumber(ga0))
+		return NULL;
+	return json_index_value(jpath_field(fb->a, cp, "generic_args[0]"), NULL, ga0, fb->f->ntype, &i)
+	       ? fb->f->types[i] : NULL;
+}
+
 static bool term_call(Fb *fb, JPath jp, cJSON *t)
 {
 	cJSON *callee = json_get(jp, t, "callee", cJSON_Object);
@@ -479,27 +518,22 @@ static bool term_call(Fb *fb, JPath jp, cJSON *t)
 				                cJSON_GetArraySize(pargs), arity), false;
 			return call_prim(fb, jp, t, OP_MIR_DEVICE, arena_strdup(fb->a, sym), &dst);
 		}
-		if (!in_table(device_prims, countof(device_prims), sym))
+		int k = find_device_prim(sym);
+		if (k < 0)
 			return fb_error(fb, "unknown GPU primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
+		if (!prim_shape_ok(fb, k, (uint32_t)cJSON_GetArraySize(json_get_opt(t, "args")), &dst))
+			return false;
 		return call_prim(fb, jp, t, OP_MIR_DEVICE, arena_strdup(fb->a, sym), &dst);
 	}
 	if (!strcmp(kind, "intrinsic")) {
 		const char *name = json_str(cp, callee, "name");
 		if (!strncmp(name, "atomic_", 7) || !strcmp(name, "fence") || !strcmp(name, "compiler_fence")) {
-			cJSON *ga0 = cJSON_GetArrayItem(json_get_opt(callee, "generic_args"), 0);
-			RType *a0 = cJSON_IsNumber(ga0) && (uint32_t)ga0->valueint < fb->f->ntype
-			            ? fb->f->types[ga0->valueint] : NULL;
+			RType *a0 = generic_arg0(fb, cp, callee);
 			return call_atomic_intrinsic(fb, jp, t, callee, name, a0, &dst);
 		}
 		if (!llir_intrinsic_supported(name))
 			return fb_error(fb, "intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
-		cJSON *ga = json_get_opt(callee, "generic_args");
-		RType *g0 = NULL;
-		if (cJSON_GetArraySize(ga) > 0) {
-			cJSON *first = cJSON_GetArrayItem(ga, 0);
-			if (cJSON_IsNumber(first) && (uint32_t)first->valueint < fb->f->ntype)
-				g0 = fb->f->types[first->valueint];
-		}
+		RType *g0 = generic_arg0(fb, cp, callee);
 		if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, arena_strdup(fb->a, name), &dst))
 			return false;
 		for (Op *o = fb->b.block->last; o; o = o->prev)

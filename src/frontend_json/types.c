@@ -1,6 +1,8 @@
 /* types.c: import the oxide-mir type table into RTypes with rustc's
- * layouts.  Types of several input files are unified by their printed
- * name, so a type shared across crates is one RType. */
+ * layouts.  A type is keyed by its crate and printed name (rustc prints a
+ * crate's own items without the crate, so two crates' `Pair`s are two
+ * types): the same key in two inputs (the crate linked twice) is one
+ * RType when the definitions agree, and an error naming both when not. */
 #include "fe.h"
 
 #include <string.h>
@@ -25,24 +27,22 @@ static bool parse_kind(JPath p, const char *s, RTypeKind *out)
 
 RType *fe_type(JPath p, FeFile *f, cJSON *obj, const char *key)
 {
-	cJSON *v = json_get(p, obj, key, cJSON_Number);
-	if (!v)
+	uint32_t i;
+	if (!json_index(p, obj, key, f->ntype, &i))
 		return NULL;
-	int i = v->valueint;
-	if (i < 0 || (uint32_t)i >= f->ntype || !f->types[i]) {
-		fe_error(p, "type index %d out of range", i);
-		return NULL;
-	}
+	if (!f->types[i])
+		fe_error(p, "type index %u out of range", i);
 	return f->types[i];
 }
 
 static RType *type_ref(JPath p, FeFile *f, cJSON *v)
 {
-	if (!cJSON_IsNumber(v) || v->valueint < 0 || (uint32_t)v->valueint >= f->ntype) {
+	uint32_t i;
+	if (!v) {
 		fe_error(p, "expected a type index");
 		return NULL;
 	}
-	return f->types[v->valueint];
+	return json_index_value(p, NULL, v, f->ntype, &i) ? f->types[i] : NULL;
 }
 
 static Type *prim_type(Module *m, JPath p, const char *prim, bool is_signed)
@@ -93,12 +93,15 @@ static void parse_encoding(JPath p, RType *t, cJSON *enc)
 		return;
 	}
 	t->niche = true;
-	t->untagged_variant = (uint32_t)json_int(p, n, "untagged_variant");
+	t->untagged_variant = json_u32(p, n, "untagged_variant");
 	cJSON *nv = json_get(p, n, "niche_variants", cJSON_Array);
-	if (nv && cJSON_GetArraySize(nv) == 2) {
-		t->niche_first = (uint32_t)cJSON_GetArrayItem(nv, 0)->valueint;
-		t->niche_last = (uint32_t)cJSON_GetArrayItem(nv, 1)->valueint;
-	}
+	int64_t first = 0, last = 0;
+	if (nv && (cJSON_GetArraySize(nv) != 2 ||
+	           !json_int_range(p, "niche_variants", cJSON_GetArrayItem(nv, 0), 0, UINT32_MAX, &first) ||
+	           !json_int_range(p, "niche_variants", cJSON_GetArrayItem(nv, 1), first, UINT32_MAX, &last)))
+		fe_error(p, "\"niche_variants\" must be [first, last]");
+	t->niche_first = (uint32_t)first;
+	t->niche_last = (uint32_t)last;
 	cJSON *ns = json_get(p, n, "niche_start", 0);
 	if (ns)
 		json_u128(p, ns, &t->niche_start);
@@ -121,7 +124,7 @@ static void parse_variants_layout(Module *m, Arena *a, JPath p, RType *t, cJSON 
 		JPath q = jpath_index(a, p, i);
 		VariantLayout *vl = &t->vlayouts[i++];
 		vl->size = json_u64(q, e, "size");
-		vl->align = (uint32_t)json_int(q, e, "align");
+		vl->align = json_align(q, e, "align");
 		cJSON *fs = json_get(q, e, "fields", cJSON_Array);
 		if (fs)
 			vl->fields = parse_offsets(a, q, fs, &vl->nfield);
@@ -132,7 +135,10 @@ static void parse_layout(Module *m, Arena *a, JPath p, RType *t, cJSON *l)
 {
 	static const char *abis[] = { "scalar", "scalar_pair", "vector", "memory", "uninhabited" };
 	t->size = json_u64(p, l, "size");
-	t->align = (uint32_t)json_int(p, l, "align");
+	if (t->size > FE_MAX_TYPE_SIZE)     /* sizes stay far from overflowing in offset arithmetic */
+		fe_error(p, "a type of %llu bytes is larger than oxidec's limit of 2^40",
+		         (unsigned long long)t->size);
+	t->align = json_align(p, l, "align");
 	const char *abi = json_str(p, l, "abi");
 	t->abi = ABI_MEMORY;
 	for (size_t i = 0; i < countof(abis); i++)
@@ -152,8 +158,9 @@ static void parse_layout(Module *m, Arena *a, JPath p, RType *t, cJSON *l)
 	if (fs)
 		t->offsets = parse_offsets(a, p, fs, &t->noffset);
 	cJSON *sv = json_get_opt(l, "single_variant");
-	if (cJSON_IsNumber(sv))
-		t->single_variant = (uint32_t)sv->valueint;
+	int64_t svi = 0;
+	if (sv && json_int_range(p, "single_variant", sv, 0, UINT32_MAX, &svi))
+		t->single_variant = (uint32_t)svi;
 	cJSON *vs = json_get_opt(l, "variants");
 	if (vs)
 		parse_variants_layout(m, a, jpath_field(a, p, "variants"), t, vs);
@@ -198,16 +205,44 @@ static void parse_tuple_fields(Arena *a, JPath p, FeFile *f, RType *t, cJSON *fs
 		var->fields[k++] = type_ref(p, f, e);
 }
 
+/* "bits" of an int (8..128) or float (16..128): a power of two. */
+static uint8_t type_bits(JPath p, cJSON *j, unsigned min)
+{
+	uint32_t b = json_u32(p, j, "bits");
+	if (b < min || b > 128 || (b & (b - 1))) {
+		fe_error(p, "\"bits\": %u is not a width oxidec knows (%u..128, a power of two)", b, min);
+		return (uint8_t)min;
+	}
+	return (uint8_t)b;
+}
+
+/* The size the frontend assumes of a primitive is the layout's size:
+ * scalars are values of their width, pointers 8 bytes or 16 when fat. */
+static void check_prim_layout(JPath p, RType *t)
+{
+	uint64_t want;
+	switch (t->kind) {
+	case RT_BOOL: want = 1; break;
+	case RT_CHAR: want = 4; break;
+	case RT_INT: case RT_FLOAT: want = t->bits / 8; break;
+	case RT_REF: case RT_PTR: want = t->pointee && rtype_is_fat_ptr(t) ? 16 : 8; break;
+	default: return;
+	}
+	if (t->size != want)
+		fe_error(p, "the layout of `%s` says %llu bytes, not %llu", t->name, (unsigned long long)t->size,
+		         (unsigned long long)want);
+}
+
 /* Fill the kind-specific part; other types are referred to by index. */
 static void fill_type(Module *m, Arena *a, JPath p, FeFile *f, RType *t, cJSON *j)
 {
 	switch (t->kind) {
 	case RT_INT:
-		t->bits = (uint8_t)json_int(p, j, "bits");
+		t->bits = type_bits(p, j, 8);
 		t->is_signed = json_bool(p, j, "signed");
 		break;
 	case RT_FLOAT:
-		t->bits = (uint8_t)json_int(p, j, "bits");
+		t->bits = type_bits(p, j, 16);
 		break;
 	case RT_REF: case RT_PTR:
 		t->pointee = type_ref(p, f, json_get(p, j, "pointee", 0));
@@ -250,15 +285,105 @@ static void fill_type(Module *m, Arena *a, JPath p, FeFile *f, RType *t, cJSON *
 	if (l) {
 		t->has_layout = true;
 		parse_layout(m, a, jpath_field(a, p, "layout"), t, l);
+		check_prim_layout(p, t);
 	}
 }
 
-static RType *find_type(Module *m, const char *name)
+/* ------------------------------------------------- same definition?
+ *
+ * Two type definitions (or function bodies) from two inputs agree when
+ * their JSON is equal, type references compared by the RType they name
+ * (indices differ between files) and spans left out. */
+
+static bool is_type_ref_key(const char *k)
 {
-	for (uint32_t i = 0; i < m->nrtype; i++)
-		if (!strcmp(m->rtypes[i]->name, name))
-			return m->rtypes[i];
-	return NULL;
+	static const char *const keys[] = { "ty", "pointee", "elem", "fields", "upvars", "generic_args" };
+	for (size_t i = 0; i < countof(keys); i++)
+		if (!strcmp(k, keys[i]))
+			return true;
+	return false;
+}
+
+static bool same_ref(FeFile *fa, cJSON *a, FeFile *fb, cJSON *b)
+{
+	double x = a->valuedouble, y = b->valuedouble;
+	if (!(x >= 0 && x < fa->ntype && y >= 0 && y < fb->ntype) || x != (uint32_t)x || y != (uint32_t)y)
+		return x == y;
+	return fa->types[(uint32_t)x] == fb->types[(uint32_t)y];
+}
+
+bool fe_same_json(FeFile *fa, cJSON *a, FeFile *fb, cJSON *b, bool ref)
+{
+	if (ref && cJSON_IsNumber(a) && cJSON_IsNumber(b))
+		return same_ref(fa, a, fb, b);
+	if ((a->type & 0xff) != (b->type & 0xff))
+		return false;
+	if (!cJSON_IsArray(a) && !cJSON_IsObject(a))
+		return cJSON_Compare(a, b, true);
+	bool obj = cJSON_IsObject(a);
+	if (cJSON_GetArraySize(a) != cJSON_GetArraySize(b))
+		return false;
+	cJSON *ca, *cb = b->child;
+	cJSON_ArrayForEach(ca, a) {
+		if (obj)
+			cb = cJSON_GetObjectItemCaseSensitive(b, ca->string);
+		if (!cb)
+			return false;
+		if (!(obj && !strcmp(ca->string, "span")) &&
+		    !fe_same_json(fa, ca, fb, cb, obj ? is_type_ref_key(ca->string) : ref))
+			return false;
+		cb = cb->next;
+	}
+	return true;
+}
+
+/* --------------------------------------------------------- the table */
+
+typedef struct {
+	RType *t;
+	FeFile *f;       /* where it is defined first */
+	cJSON *j;
+	uint32_t index;
+} TypeDef;
+
+/* One RType per (crate, name); defs[i] when type i was defined before. */
+static RType *map_type(Module *m, FeFile *f, Arena *a, JPath p, cJSON *j, uint32_t i, TypeDef **defs,
+                       RType ***fresh, uint32_t *nfresh)
+{
+	const char *name = json_str(p, j, "name");
+	TypeDef *d = fe_map_get(f->in->types, f->crate, name);
+	if (d) {
+		defs[i] = d;
+		return d->t;
+	}
+	RType *t = arena_alloc(a, sizeof *t);
+	t->name = name;
+	t->id = m->nrtype + *nfresh;
+	d = arena_alloc(a, sizeof *d);
+	*d = (TypeDef){ t, f, j, i };
+	fe_map_put(f->in->types, f->crate, name, d);
+	(*fresh)[(*nfresh)++] = t;
+	parse_kind(p, json_str(p, j, "kind"), &t->kind);
+	return t;
+}
+
+static void append_types(Module *m, Arena *a, RType **fresh, uint32_t n)
+{
+	RType **all = arena_new_array(a, RType *, m->nrtype + n);
+	if (m->nrtype)
+		memcpy(all, m->rtypes, sizeof(RType *) * m->nrtype);
+	if (n)
+		memcpy(all + m->nrtype, fresh, sizeof(RType *) * n);
+	m->rtypes = all;
+	m->nrtype += n;
+}
+
+static void check_same(JPath p, FeFile *f, cJSON *j, TypeDef *d)
+{
+	if (fe_same_json(d->f, d->j, f, j, false))
+		return;
+	fe_error(p, "type `%s` of crate `%s` is defined differently in %s ($.types[%u])", d->t->name,
+	         f->crate, d->f->path, d->index);
 }
 
 bool fe_import_types(Module *m, FeFile *f, Arena *a)
@@ -268,31 +393,24 @@ bool fe_import_types(Module *m, FeFile *f, Arena *a)
 	int n = cJSON_GetArraySize(arr), errs = diag_errors();
 	f->ntype = (uint32_t)n;
 	f->types = arena_new_array(a, RType *, n);
-	bool *fresh = arena_new_array(a, bool, n);
+	TypeDef **defs = arena_new_array(a, TypeDef *, n);
+	RType **fresh = arena_new_array(a, RType *, n);
+	uint32_t nfresh = 0, i = 0;
 	cJSON *j;
-	int i = 0;
-	cJSON_ArrayForEach(j, arr) {      /* first: one RType per name */
-		JPath p = jpath_index(a, root, i);
-		const char *name = json_str(p, j, "name");
-		RType *t = find_type(m, name);
-		if (!t) {
-			t = arena_alloc(a, sizeof *t);
-			t->name = arena_strdup(a, name);
-			t->id = m->nrtype;
-			RType **grown = arena_new_array(a, RType *, m->nrtype + 1);
-			memcpy(grown, m->rtypes, sizeof(RType *) * m->nrtype);
-			grown[m->nrtype++] = t;
-			m->rtypes = grown;
-			fresh[i] = parse_kind(p, json_str(p, j, "kind"), &t->kind);
-		}
-		f->types[i++] = t;
+	cJSON_ArrayForEach(j, arr) {      /* first: one RType per (crate, name) */
+		f->types[i] = map_type(m, f, a, jpath_index(a, root, (int)i), j, i, defs, &fresh, &nfresh);
+		i++;
 	}
+	append_types(m, a, fresh, nfresh);
 	if (diag_errors() > errs)
 		return false;
 	i = 0;
 	cJSON_ArrayForEach(j, arr) {      /* then: fields referring to others */
-		if (fresh[i])
-			fill_type(m, a, jpath_index(a, root, i), f, f->types[i], j);
+		JPath p = jpath_index(a, root, (int)i);
+		if (defs[i])
+			check_same(p, f, j, defs[i]);
+		else
+			fill_type(m, a, p, f, f->types[i], j);
 		i++;
 	}
 	return diag_errors() == errs;
