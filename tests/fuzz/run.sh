@@ -49,7 +49,8 @@
 #               this tree's)
 #
 # Environment: as tests/conformance/run-host.sh (JOBS, MIR_EXPORT, OXIDEC,
-# PTXAS, CC, CARGO); KERNEL_GEN (default: built into build/cargo);
+# PTXAS, CC, CARGO); B (the build directory, build); KERNEL_GEN (default:
+# built into $B/cargo);
 # FUZZ_DIR (default build/fuzz: everything the run writes).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -70,7 +71,7 @@ while [ $# -gt 0 ]; do
 	--keep) KEEP=1 ;;
 	--no-batch) BATCH=0 ;;
 	--crate) CRATES="$CRATES $(cd "$2" && pwd)" || exit 2; shift ;;
-	-h | --help) sed -n '2,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,54p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "fuzz: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -100,10 +101,10 @@ export JOBS
 start_time=$(date +%s)
 
 # ------------------------------------------------------------- the crates
-KG=${KERNEL_GEN:-build/cargo/release/kernel-gen}
+KG=${KERNEL_GEN:-${B:-build}/cargo/release/kernel-gen}
 if [ -z "${KERNEL_GEN:-}" ] && [ -z "$CRATES" ]; then
 	"$CARGO" build --release --offline --quiet --manifest-path tools/mir-export/Cargo.toml \
-		--target-dir build/cargo -p kernel-gen || { echo "fuzz: cannot build kernel-gen" >&2; exit 1; }
+		--target-dir "${B:-build}/cargo" -p kernel-gen || { echo "fuzz: cannot build kernel-gen" >&2; exit 1; }
 fi
 
 # everything but failed/ (reproducers of earlier runs), the C tools and
