@@ -33,6 +33,9 @@ CJSON_LIBS  = -lcjson
 
 VERSION = 0.1.0
 B = build
+# cargo's target directory (Rust is never sanitized: make sanitize shares
+# the normal build's)
+CARGO_TARGET = $(B)/cargo
 
 UTIL_SRC  = src/util.c
 IR_SRC    = src/ir/ir.c src/ir/printer.c src/ir/verify.c src/ir/layout.c
@@ -63,8 +66,8 @@ $(B)/bin/oxidec: $(call obj,$(OXIDEC_SRC))
 MIR_EXPORT_SRC = $(shell find tools/mir-export -name '*.rs' -o -name Cargo.toml -o -name Cargo.lock 2>/dev/null | grep -v /target/)
 $(B)/bin/mir-export: $(MIR_EXPORT_SRC)
 	@mkdir -p $(@D)
-	$(CARGO) build --release --offline --manifest-path tools/mir-export/Cargo.toml --target-dir $(B)/cargo
-	cp $(B)/cargo/release/mir-export $@
+	$(CARGO) build --release --offline --manifest-path tools/mir-export/Cargo.toml --target-dir $(CARGO_TARGET)
+	cp $(CARGO_TARGET)/release/mir-export $@
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 
@@ -183,7 +186,7 @@ fuzz-json: $(FZ)/fuzz-json
 	FUZZ_TIME=$(FUZZ_TIME) FUZZ_JOBS=$(FUZZ_JOBS) B=$(B) sh tests/fuzz-json/fuzz.sh
 
 check: all emu $(foreach t,$(UNIT_TESTS),$(B)/tests/$(t)) $(FUZZ_CHECK_DEP)
-	B=$(B) sh tests/run.sh
+	B=$(B) CARGO_TARGET=$(CARGO_TARGET) sh tests/run.sh
 
 # ------------------------------------------------------------- install
 install: all
@@ -207,4 +210,5 @@ SAN_ENV     = ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=1 \
               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 sanitize:
 	$(SAN_ENV) FUZZ_SKIP="make sanitize (the fuzzer is ASan+UBSan itself; make check runs it)" \
-	$(MAKE) B=$(SAN_B) CC=clang CFLAGS="-g -O1 $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" FUZZ_CHECK_DEP= check
+	$(MAKE) B=$(SAN_B) CARGO_TARGET=$(B)/cargo CC=clang CFLAGS="-g -O1 $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+	        FUZZ_CHECK_DEP= check

@@ -50,7 +50,7 @@
 #
 # Environment: as tests/conformance/run-host.sh (JOBS, MIR_EXPORT, OXIDEC,
 # PTXAS, CC, CARGO); B (the build directory, build); KERNEL_GEN (default:
-# built into $B/cargo);
+# built into $CARGO_TARGET, default $B/cargo);
 # FUZZ_DIR (default build/fuzz: everything the run writes).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -101,10 +101,11 @@ export JOBS
 start_time=$(date +%s)
 
 # ------------------------------------------------------------- the crates
-KG=${KERNEL_GEN:-${B:-build}/cargo/release/kernel-gen}
+CT=${CARGO_TARGET:-${B:-build}/cargo}
+KG=${KERNEL_GEN:-$CT/release/kernel-gen}
 if [ -z "${KERNEL_GEN:-}" ] && [ -z "$CRATES" ]; then
 	"$CARGO" build --release --offline --quiet --manifest-path tools/mir-export/Cargo.toml \
-		--target-dir "${B:-build}/cargo" -p kernel-gen || { echo "fuzz: cannot build kernel-gen" >&2; exit 1; }
+		--target-dir "$CT" -p kernel-gen || { echo "fuzz: cannot build kernel-gen" >&2; exit 1; }
 fi
 
 # everything but failed/ (reproducers of earlier runs), the C tools and
