@@ -49,24 +49,33 @@ done
 # 2. fuzzing (fork mode: it goes on after a find); a fresh working corpus
 # each time, so that a run depends only on the repository (and timing)
 W=$FZ/check
-rm -rf "$W/corpus" "$W/finds"
+rm -rf "$W/corpus" "$W/finds" "$W/new"
 mkdir -p "$W/corpus" "$W/finds"
 "$BIN" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -max_total_time="$T" -seed=1 \
 	-timeout=10 -rss_limit_mb=2048 -max_len=300000 -close_fd_mask=3 -artifact_prefix="$W/finds/" \
 	"$W/corpus" tests/fuzz-json/corpus >"$log" 2>&1
 execs=$(grep '^#[0-9]*: cov' "$log" | tail -n 1 | sed 's/^#\([0-9]*\):.*/\1/')
 nfind=0
-for f in "$W/finds/"*; do
+: >"$W/sigs"
+for f in "$W/finds/"*-*; do
 	[ -f "$f" ] || continue
 	nfind=$((nfind + 1))
-	ASAN_OPTIONS=fast_unwind_on_malloc=0 "$BIN" -runs=1 "$f" >"$W/find.log" 2>&1
-	sig=$(fuzz_signature "$W/find.log")
+	ASAN_OPTIONS=fast_unwind_on_malloc=0 "$BIN" -runs=1 "$f" >"$f.log" 2>&1
+	sig=$(fuzz_signature "$f.log")
+	printf '%s\t%s\n' "$sig" "$f" >>"$W/sigs"
+done
+# one line per cause: XFAIL when known-open.txt lists it, else FAIL
+cut -f1 "$W/sigs" | sort | uniq -c | while read -r n sig; do
+	f=$(grep -F "$sig	" "$W/sigs" | head -n 1 | cut -f2)
 	if k=$(fuzz_known "$sig"); then
-		echo "XFAIL fuzz-json: $sig: known open bug (tests/fuzz-json/known-open.txt: ${k#*	}); input $f"
+		echo "XFAIL fuzz-json: $n input(s): $sig: known open bug (${k#*	}); e.g. $f"
 	else
-		bad "fuzz-json: $sig (reproduce: $BIN $f)" "$W/find.log"
+		echo "FAIL fuzz-json: $n input(s): $sig (reproduce: $BIN $f)"
+		grep -v '^#\|^INFO\|^MS:' "$f.log" | head -n 30 | sed 's/^/    /'
+		echo x >>"$W/new"
 	fi
 done
+[ -f "$W/new" ] && fail=$((fail + $(wc -l <"$W/new")))
 if grep -q '^#[0-9]*: cov' "$log"; then
 	ok "fuzz-json: ${T} s of fuzzing from the seed corpus, ${execs:-0} executions, $nfind finds"
 else
