@@ -12,6 +12,10 @@
 #   make gpu-all    (GPU machine) examples, compute-sanitizer, conformance and fuzz kernels
 #   make bench      (GPU machine, needs nvcc) oxidec vs nvcc, vecadd
 #   make deps       apt-install what the build needs (idempotent)
+#   make fuzz-json  coverage-guided JSON fuzzer (libFuzzer, clang):
+#                   FUZZ_TIME=seconds FUZZ_JOBS=n (docs/fuzzing.md)
+#   make sanitize   everything built with clang ASan+UBSan into build-asan/,
+#                   then the whole `make check` with that build
 #   make install PREFIX=/usr/local DESTDIR=
 
 LLVM_CONFIG ?= llvm-config-22
@@ -21,6 +25,7 @@ PREFIX      ?= /usr/local
 CC          ?= cc
 
 CFLAGS ?= -g -O2
+LDFLAGS ?=
 WARN    = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -MMD -MP
 LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null | sed 's/-std=[^ ]*//')
@@ -29,6 +34,9 @@ CJSON_LIBS  = -lcjson
 
 VERSION = 0.1.0
 B = build
+# cargo's target directory (Rust is never sanitized: make sanitize shares
+# the normal build's)
+CARGO_TARGET = $(B)/cargo
 
 UTIL_SRC  = src/util.c
 IR_SRC    = src/ir/ir.c src/ir/printer.c src/ir/verify.c src/ir/layout.c
@@ -40,7 +48,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize
+.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -54,13 +62,13 @@ $(B)/obj/%.o: %.c
 
 $(B)/bin/oxidec: $(call obj,$(OXIDEC_SRC))
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LLVM_LIBS) $(CJSON_LIBS) -ldl -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LLVM_LIBS) $(CJSON_LIBS) -ldl -lm
 
 MIR_EXPORT_SRC = $(shell find tools/mir-export -name '*.rs' -o -name Cargo.toml -o -name Cargo.lock 2>/dev/null | grep -v /target/)
 $(B)/bin/mir-export: $(MIR_EXPORT_SRC)
 	@mkdir -p $(@D)
-	$(CARGO) build --release --offline --manifest-path tools/mir-export/Cargo.toml --target-dir $(B)/cargo
-	cp $(B)/cargo/release/mir-export $@
+	$(CARGO) build --release --offline --manifest-path tools/mir-export/Cargo.toml --target-dir $(CARGO_TARGET)
+	cp $(CARGO_TARGET)/release/mir-export $@
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 
@@ -155,18 +163,51 @@ UNIT_CORE = $(UTIL_SRC) $(IR_SRC) src/passes/mem2reg.c
 
 $(B)/tests/test_ir: tests/unit/test_ir.c $(call obj,$(UNIT_CORE))
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -Isrc -o $@ $^
 
 $(B)/tests/test_mem2reg: tests/unit/test_mem2reg.c $(call obj,$(UNIT_CORE))
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -Isrc -o $@ $^
 
 $(B)/tests/test_emit: tests/unit/test_emit.c $(call obj,$(UTIL_SRC) $(IR_SRC) $(EMIT_SRC))
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LLVM_CFLAGS) -Isrc -o $@ $^ $(LLVM_LIBS) -ldl -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LLVM_CFLAGS) -Isrc -o $@ $^ $(LLVM_LIBS) -ldl -lm
 
-check: all emu $(foreach t,$(UNIT_TESTS),$(B)/tests/$(t))
-	sh tests/run.sh
+# ------------------------------------------------------ JSON fuzzer
+# libFuzzer over the input path (tests/fuzz-json/fuzz_json.c), built with
+# clang into $(B)/fuzz-json/ with ASan+UBSan.  `make check` runs it for
+# 60 s (tests/fuzz-json/run.sh); `make fuzz-json` for FUZZ_TIME seconds
+# on FUZZ_JOBS processes, its corpus the repository's seeds plus the
+# build's JSON.  Without clang's libFuzzer the suite says SKIP.
+FUZZ_CC    ?= clang
+FUZZ_TIME  ?= 3600
+FUZZ_JOBS  ?= 1
+FUZZ_SAN    = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN)
+FZ = $(B)/fuzz-json
+FUZZ_OK := $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' | \
+	$(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null && echo yes)
+ifeq ($(FUZZ_OK),yes)
+FUZZ_CHECK_DEP = $(FZ)/fuzz-json
+endif
+fzobj = $(patsubst %.c,$(FZ)/obj/%.o,$(1))
+
+$(FZ)/obj/src/emit/%.o: src/emit/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(LLVM_CFLAGS) -DCUDA_HOME='"$(CUDA_HOME)"' -c $< -o $@
+
+$(FZ)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Isrc -DOXIDEC_VERSION='"$(VERSION)"' -c $< -o $@
+
+$(FZ)/fuzz-json: $(call fzobj,$(CORE_SRC) $(EMIT_SRC) tests/fuzz-json/fuzz_json.c tests/fuzz-json/mutate.c)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LLVM_LIBS) $(CJSON_LIBS) -ldl -lm
+
+fuzz-json: $(FZ)/fuzz-json
+	FUZZ_TIME=$(FUZZ_TIME) FUZZ_JOBS=$(FUZZ_JOBS) B=$(B) sh tests/fuzz-json/fuzz.sh
+
+check: all emu $(foreach t,$(UNIT_TESTS),$(B)/tests/$(t)) $(FUZZ_CHECK_DEP)
+	B=$(B) CARGO_TARGET=$(CARGO_TARGET) sh tests/run.sh
 
 # ------------------------------------------------------------- install
 install: all
@@ -180,5 +221,15 @@ install: all
 	install -m 644 src/runtime/oxrt.h $(DESTDIR)$(PREFIX)/include/oxidec/
 	install -m 644 src/runtime/oxrt.c src/runtime/oxemu.c src/runtime/oxmath.c src/runtime/oxemu.h $(DESTDIR)$(PREFIX)/share/oxidec/runtime/
 
+# ------------------------------------------------------------ sanitize
+# The whole `make check` on a clang ASan+UBSan build in its own directory;
+# any report fails (-fno-sanitize-recover=all, halt_on_error).  LLVM and
+# cJSON themselves are not instrumented.
+SAN_B      ?= build-asan
+SAN_FLAGS   = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_ENV     = ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=1 \
+              UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 sanitize:
-	$(MAKE) B=build/asan CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer" all
+	$(SAN_ENV) FUZZ_SKIP="make sanitize (the fuzzer is ASan+UBSan itself; make check runs it)" \
+	$(MAKE) B=$(SAN_B) CARGO_TARGET=$(B)/cargo CC=clang CFLAGS="-g -O1 $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+	        FUZZ_CHECK_DEP= check

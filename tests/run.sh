@@ -1,8 +1,16 @@
 #!/bin/sh
 # The whole test suite without a GPU: unit tests, golden tests, exporter
 # tests, and the examples run by host emulation.  Each suite ends with "N passed, M failed"; the totals come last.
+# B (make's build directory, default build) picks the build every suite
+# tests: `make sanitize` runs this with B=build-asan.
 set -u
 cd "$(dirname "$0")/.."
+B=${B:-build}
+ROOT=$(pwd)
+export B
+export OXIDEC="${OXIDEC:-$ROOT/$B/bin/oxidec}" MIR_EXPORT="${MIR_EXPORT:-$ROOT/$B/bin/mir-export}"
+export CONF_BUILD="${CONF_BUILD:-$B/conformance}" CONF_WORK="${CONF_WORK:-$B/conformance-work}"
+export FUZZ_DIR="${FUZZ_DIR:-$B/fuzz}"
 total_pass=0 total_fail=0 suites_failed=0
 
 run_suite() {   # name command...
@@ -20,7 +28,7 @@ run_suite() {   # name command...
 	rm -f "$log" "$log.rc"
 }
 
-for t in build/tests/test_*; do
+for t in "$B"/tests/test_*; do
 	[ -x "$t" ] && run_suite "unit: $(basename "$t")" "$t"
 done
 run_suite "golden" sh tests/golden/run.sh
@@ -30,6 +38,7 @@ run_suite "exporter" sh tests/exporter/run.sh
 run_suite "emulation" sh tests/emu/run.sh
 run_suite "conformance" sh tests/conformance/run-host.sh
 run_suite "fuzz" sh tests/fuzz/run.sh --gaps-ok
+run_suite "fuzz-json" sh tests/fuzz-json/run.sh
 echo
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

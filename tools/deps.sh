@@ -4,7 +4,9 @@
 set -eu
 
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-PKGS="llvm-22-dev libcjson-dev rustc-web cargo-web rust-web-src make gcc"
+# clang and its runtime libraries (libFuzzer, ASan, UBSan): the JSON fuzzer
+# (make fuzz-json, a suite of make check) and make sanitize
+PKGS="llvm-22-dev libcjson-dev rustc-web cargo-web rust-web-src make gcc clang libclang-rt-14-dev"
 
 missing=""
 for p in $PKGS; do
@@ -33,5 +35,8 @@ ls "$CUDA_HOME"/lib64/libnvJitLink.so* >/dev/null 2>&1 ||
 	{ echo "deps: missing $CUDA_HOME/lib64/libnvJitLink.so — needed for --emit=cubin" >&2; fail=1; }
 command -v llvm-config-22 >/dev/null || { echo "deps: llvm-config-22 not on PATH" >&2; fail=1; }
 command -v cargo >/dev/null || { echo "deps: no cargo on PATH (rustup stable or Debian cargo-web)" >&2; fail=1; }
+printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' |
+	clang -fsanitize=fuzzer,address,undefined -x c - -o /dev/null 2>/dev/null ||
+	{ echo "deps: clang cannot build a libFuzzer target with ASan+UBSan (clang, libclang-rt-14-dev)" >&2; fail=1; }
 [ $fail -eq 0 ] || exit 1
 echo "deps: ok (LLVM $(llvm-config-22 --version), $(rustc --version 2>/dev/null), CUDA $($CUDA_HOME/bin/ptxas --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'))"

@@ -16,7 +16,7 @@ ok() { pass=$((pass + 1)); echo "PASS $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/    /' "$2" | tail -30; }
 
 # cargo test: count its "test result" lines
-if cargo test --offline --release --manifest-path tools/mir-export/Cargo.toml --target-dir $B/cargo >"$TMP/cargo" 2>&1; then
+if cargo test --offline --release --manifest-path tools/mir-export/Cargo.toml --target-dir "${CARGO_TARGET:-$B/cargo}" >"$TMP/cargo" 2>&1; then
 	n=$(sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' "$TMP/cargo" | awk '{ s += $1 } END { print s + 0 }')
 	ok "cargo test (mir-export: $n tests)"
 else

@@ -66,7 +66,8 @@
 #               this tree's)
 #
 # Environment: as tests/conformance/run-host.sh (JOBS, MIR_EXPORT, OXIDEC,
-# PTXAS, CC, CARGO); KERNEL_GEN (default: built into build/cargo);
+# PTXAS, CC, CARGO); B (the build directory, build); KERNEL_GEN (default:
+# built into $CARGO_TARGET, default $B/cargo);
 # FUZZ_DIR (default build/fuzz: everything the run writes).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -117,10 +118,11 @@ export JOBS
 start_time=$(date +%s)
 
 # ------------------------------------------------------------- the crates
-KG=${KERNEL_GEN:-build/cargo/release/kernel-gen}
+CT=${CARGO_TARGET:-${B:-build}/cargo}
+KG=${KERNEL_GEN:-$CT/release/kernel-gen}
 if [ -z "${KERNEL_GEN:-}" ] && [ -z "$CRATES" ]; then
 	"$CARGO" build --release --offline --quiet --manifest-path tools/mir-export/Cargo.toml \
-		--target-dir build/cargo -p kernel-gen || { echo "fuzz: cannot build kernel-gen" >&2; exit 1; }
+		--target-dir "$CT" -p kernel-gen || { echo "fuzz: cannot build kernel-gen" >&2; exit 1; }
 fi
 
 # everything but failed/ (reproducers of earlier runs), the C tools and
