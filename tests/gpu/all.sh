@@ -12,17 +12,19 @@
 #                                   O3/cubin, O0/ptx, O0/cubin), each line
 #                                   compared with rustc's CPU results
 #   4. the same runner on the generated kernels of build/fuzzgpu
-#      (tests/fuzz/run.sh --gpu-artifacts), every variant
+#      (tests/fuzz/run.sh --gpu-artifacts), every variant, and of
+#      build/fuzz2000 when build/gpu-pack/fuzz2000.tar.xz brought it
+#      (part fuzz2000; docs/conformance.md)
 #   5. the ptxas hazard probe (tests/gpu/hazards, packed by gpu-pack):
 #      fails on a hazard not in its known.txt, or a known one not seen
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
 # runs, default: CPUs), PARTS (default "examples sanitizer conformance
-# fuzz hazards").
+# fuzz fuzz2000 hazards").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance fuzz hazards}
+PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -47,11 +49,16 @@ part sanitizer sh tests/gpu/sanitize.sh
 if ls build/conformance/*.expected >/dev/null 2>&1; then
 	part conformance sh tests/conformance/run-gpu.sh
 fi
-if ls build/fuzzgpu/*.expected >/dev/null 2>&1; then
-	groups=$(cd build/fuzzgpu && ls ./*.kernels | sed 's#^\./##; s#\.kernels$##' | tr '\n' ' ')
+# generated kernels: the sample of make gpu-pack (build/fuzzgpu) and a
+# larger run packed as build/gpu-pack/fuzz2000.tar.xz (build/fuzz2000)
+for d in build/fuzzgpu build/fuzz2000; do
+	ls "$d"/*.expected >/dev/null 2>&1 || continue
+	groups=$(cd "$d" && ls ./*.kernels | sed 's#^\./##; s#\.kernels$##' | tr '\n' ' ')
+	name=fuzz
+	[ "$d" = build/fuzzgpu ] || name=${d#build/}
 	# shellcheck disable=SC2086 # a list of groups
-	part fuzz env CONF_BUILD=build/fuzzgpu sh tests/conformance/run-gpu.sh $groups
-fi
+	part "$name" env CONF_BUILD="$d" sh tests/conformance/run-gpu.sh $groups
+done
 if [ -f build/gpu-hazards/host.c ]; then
 	part hazards sh build/gpu-hazards/run.sh
 fi
