@@ -73,6 +73,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
 F=${FUZZ_DIR:-build/fuzz}
+BUILD_DIR=${B:-build}   # make's B; lib.sh gives B another meaning
 
 SEEDS=24 START=0 PER=8 FEATS="" GAPS_OK=0 GPU=0 GPU_ART=0 KEEP=0 CRATES="" MODE=auto BATCH=1
 while [ $# -gt 0 ]; do
@@ -118,7 +119,7 @@ export JOBS
 start_time=$(date +%s)
 
 # ------------------------------------------------------------- the crates
-CT=${CARGO_TARGET:-${B:-build}/cargo}
+CT=${CARGO_TARGET:-$BUILD_DIR/cargo}
 KG=${KERNEL_GEN:-$CT/release/kernel-gen}
 if [ -z "${KERNEL_GEN:-}" ] && [ -z "$CRATES" ]; then
 	"$CARGO" build --release --offline --quiet --manifest-path tools/mir-export/Cargo.toml \
