@@ -5,6 +5,7 @@
  * hazards"):
  *
  *   neg.s16 %d, %a;            ptxas -O3 takes sext(neg16(a)) for
+ *   abs.s16 %d, %a;            (abs likewise: sext(abs16(a)) as abs32(sext(a)))
  *   sub.s16 %d, 0, %a;         neg32(sext(a)): -(-32768) reads as +32768 in
  *                              every signed use (setp.s16, cvt.s32.s16,
  *                              shr.s16), so i16::saturating_neg(MIN) = MIN.
@@ -115,11 +116,15 @@ static void widen16(Buf *out, const char *g, const char *t, const char *op)
 	buf_printf(out, "%smov.b32 %s, %d; ", g, t, (int)(int16_t)(uint16_t)(v & 0xffff));
 }
 
-/* neg.s16 d, a / sub.{s,u}16 d, a, b  ==>  32-bit arithmetic, truncated. */
+/* neg.s16 d, a / abs.s16 d, a / sub.{s,u}16 d, a, b  ==>  32-bit
+ * arithmetic, truncated.  abs.s16 has the same hazard as neg.s16 (the
+ * H200 sweep: i16::wrapping_abs(MIN) as i32 read +32768 at ptxas -O3). */
 static bool fix_int16(Buf *out, const char *g, const char *line, size_t n, unsigned id)
 {
 	Operand ops[3];
-	bool neg = split_operands(line, n, "neg.s16", ops, 2) == 2;
+	const char *un = split_operands(line, n, "neg.s16", ops, 2) == 2 ? "neg.s32"
+	               : split_operands(line, n, "abs.s16", ops, 2) == 2 ? "abs.s32" : NULL;
+	bool neg = un != NULL;
 	if (!neg && split_operands(line, n, "sub.s16", ops, 3) != 3 && split_operands(line, n, "sub.u16", ops, 3) != 3)
 		return false;
 	char a[24], b[24];
@@ -128,7 +133,7 @@ static bool fix_int16(Buf *out, const char *g, const char *line, size_t n, unsig
 	buf_printf(out, "{ .reg .b32 %s, %s; ", a, b);
 	if (neg) {
 		widen16(out, g, a, ops[1]);
-		buf_printf(out, "%sneg.s32 %s, %s; ", g, a, a);
+		buf_printf(out, "%s%s %s, %s; ", g, un, a, a);
 	} else {
 		widen16(out, g, a, ops[1]);
 		widen16(out, g, b, ops[2]);

@@ -650,6 +650,8 @@ static void test_ptx_fix(void)
 {
 	fix_case("ptxfix: neg.s16", "\tneg.s16 \t%rs2, %rs1;\n",
 	         "\t{ .reg .b32 %oxa0, %oxb0; cvt.s32.s16 %oxa0, %rs1; neg.s32 %oxa0, %oxa0; cvt.u16.u32 %rs2, %oxa0; }\n");
+	fix_case("ptxfix: abs.s16", "\tabs.s16 \t%rs2, %rs1;\n",
+	         "\t{ .reg .b32 %oxa0, %oxb0; cvt.s32.s16 %oxa0, %rs1; abs.s32 %oxa0, %oxa0; cvt.u16.u32 %rs2, %oxa0; }\n");
 	fix_case("ptxfix: sub.s16 from 0, guarded", "\t@!%p1 sub.s16 \t%rs2, 0, %rs1;",
 	         "\t{ .reg .b32 %oxa0, %oxb0; @!%p1 mov.b32 %oxa0, 0; @!%p1 cvt.s32.s16 %oxb0, %rs1; "
 	         "@!%p1 sub.s32 %oxa0, %oxa0, %oxb0; @!%p1 cvt.u16.u32 %rs2, %oxa0; }");
@@ -747,7 +749,7 @@ static char *stack_warnings(const char *log, int *nwarn)
 	dup2(saved, 2);
 	close(saved);
 	size_t n = 0;
-	char *text = read_file(path, &n);
+	char *text = read_file(path, &n, (size_t)1 << 20);
 	close(fd);
 	remove(path);
 	return text ? text : calloc(1, 1);
