@@ -17,11 +17,14 @@
 //! 000000007fc00000 ...`; rustc's values (the CPU) are 7ffffffe,
 //! 7fffffffffffffff, ffa00000, 7ffffffd (thread i: case i % 4). The third
 //! (a negated constant) survives because rustc folds it to an integer.
-//! A fix needs the bits of the constant (rustc's MIR text does not have
-//! them); failing that, mir-export must refuse a `NaN_fN` constant that
-//! reaches a bit-exact operation or `to_bits` rather than guess.
-//! kernel-gen keeps NaN constants out (feature `nan-consts`, off) until
-//! then.
+//! Fixed: when the MIR text has a `NaN_fN`, mir-export runs rustc once
+//! more with -Zverbose-internals, which prints every float constant as
+//! `Scalar(0x...)`, and gives each NaN the bits of its counterpart on the
+//! same line (tools/mir-export/mir-export/src/nanbits.rs); a NaN that
+//! cannot be matched is an error naming its source line, never a guess.
+//! The commands above now print rustc's values. Regression test:
+//! conformance kernel floats/floats_nan_const_bits (run-host.sh floats);
+//! kernel-gen's `nan-consts` is on by default again.
 #![no_std]
 use oxide_device::prelude::*;
 #[kernel]

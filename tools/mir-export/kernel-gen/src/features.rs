@@ -13,9 +13,9 @@ pub const FEATURES: &[(&str, bool, &str)] = &[
                            operations: -, abs, copysign, clamp, min/max with a non-NaN literal, from_bits, selects; \
                            from NaN payloads (quiet and signalling, either sign) built at run time, special patterns \
                            and input words"),
-    ("nan-consts", false, "float-bits also from NaN constants (`f32::from_bits(0x7FA0_0000)`): rustc prints them in \
-                           its MIR as `NaN_f32`, without payload or sign, so mir-export exports the canonical NaN \
-                           (tests/fuzz/reproducers/nan_const_payload.rs): off until that is fixed"),
+    ("nan-consts", true, "float-bits also from NaN constants (`f32::from_bits(0x7FA0_0000)`): rustc prints them in \
+                           its MIR as `NaN_f32`, without payload or sign; mir-export takes their bits from rustc's \
+                           -Zverbose-internals text (tests/fuzz/reproducers/nan_const_payload.rs)"),
     ("float-rem", false, "float `%` (fmod; exact per IEEE, but NVPTX lowers frem inexactly: off by default)"),
     ("plain-arith", true, "plain + - * unary- on integers, wrapping (overflow checks are off in both builds), \
                            plain << >> with any rhs type and amount (masked), `abs()`"),

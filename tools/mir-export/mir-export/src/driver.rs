@@ -299,6 +299,44 @@ impl LayoutProbe<'_> {
     }
 }
 
+/// The kernel crate's MIR text once more, printed with
+/// `-Zverbose-internals` (exact bits of every scalar constant; nanbits.rs):
+/// the recorded command with the MIR written to a file of its own and no
+/// other output, so cargo's files are left alone.
+pub fn verbose_mir(cmd: &RustcCommand, rustc: &RustcInfo, keep_temps: bool, verbose: bool) -> DResult<String> {
+    let out_dir = cmd.out_dir().join(format!("oxide-verbose-mir-{}", std::process::id()));
+    fs::create_dir_all(&out_dir).map_err(|e| io_err(&out_dir, e))?;
+    let mir_file = out_dir.join("verbose.mir");
+    let mut args = Vec::new();
+    let mut skip = false;
+    for a in &cmd.args {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        match a.as_str() {
+            "--out-dir" | "-o" | "--emit" => skip = true,
+            _ if a.starts_with("--emit=") || a.starts_with("--out-dir=") => {}
+            _ => args.push(a.clone()),
+        }
+    }
+    args.push(format!("--emit=mir={}", mir_file.display()));
+    args.push("-Zverbose-internals".into());
+    args.push(format!("--out-dir={}", out_dir.display()));
+    let mut c = Command::new(&rustc.path);
+    c.current_dir(&cmd.cwd).args(&args).env("RUSTC_BOOTSTRAP", "1").envs(cmd.env.iter().cloned());
+    if verbose {
+        eprintln!("mir-export: NaN bits: {c:?}");
+    }
+    let result = run_captured(c, verbose, "rustc -Zverbose-internals failed")
+        .and_then(|_| fs::read_to_string(&mir_file).map_err(|e| io_err(&mir_file, e)));
+    if keep_temps {
+        eprintln!("mir-export: kept {}", mir_file.display());
+    } else {
+        let _ = fs::remove_dir_all(&out_dir);
+    }
+    result
+}
+
 /// Source files listed in a rustc dep-info (`.d`) file.
 pub fn dep_info_sources(d_file: &Path) -> Vec<PathBuf> {
     let Ok(text) = fs::read_to_string(d_file) else { return Vec::new() };

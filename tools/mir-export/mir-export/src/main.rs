@@ -14,6 +14,7 @@ mod export;
 mod json;
 mod layout;
 mod mirparse;
+mod nanbits;
 mod toolchain;
 mod types;
 
@@ -83,7 +84,10 @@ fn export_crate(
     };
     let cmd = build.run_cargo()?;
     let mir_path = cmd.output_file("mir");
-    let text = fs::read_to_string(&mir_path).map_err(|e| driver::io_err(&mir_path, e))?;
+    let mut text = fs::read_to_string(&mir_path).map_err(|e| driver::io_err(&mir_path, e))?;
+    if nanbits::has_nan(&text) {
+        text = recover_nan_bits(opts, info, &cmd, text);
+    }
     let mir = mirparse::parse_mir_file(&text)
         .map_err(|e| Diag::at(format!("{}:{}", mir_path.display(), e.line), format!("cannot parse rustc's MIR: {}", e.msg)))?;
     let adts = read_adt_decls(&cmd);
@@ -100,6 +104,31 @@ fn export_crate(
     };
     let probe = LayoutProbe { cmd: &cmd, rustc: info, keep_temps: opts.keep_temps, verbose: opts.verbose };
     export::export(&input, &mut |names| probe.run(names), left_out)
+}
+
+/// The MIR text with the bits of its NaN constants (nanbits.rs), taken from
+/// a second rustc run with `-Zverbose-internals`. A NaN left without bits
+/// is refused where a body uses it.
+fn recover_nan_bits(opts: &Options, info: &toolchain::RustcInfo, cmd: &RustcCommand, text: String) -> String {
+    let verbose = match driver::verbose_mir(cmd, info, opts.keep_temps, opts.verbose) {
+        Ok(v) => v,
+        Err(d) => {
+            if opts.verbose {
+                eprintln!("mir-export: NaN bits: {d}");
+            }
+            return text;
+        }
+    };
+    let (resolved, report) = nanbits::resolve(&text, &verbose);
+    if opts.verbose {
+        eprintln!(
+            "mir-export: NaN bits: {} constants resolved, {} not{}",
+            report.resolved,
+            report.unresolved,
+            report.mismatch.map(|m| format!(" ({m})")).unwrap_or_default()
+        );
+    }
+    resolved
 }
 
 /// ADT declarations of the kernel crate and its dependencies, from the

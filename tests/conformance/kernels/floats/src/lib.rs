@@ -251,3 +251,25 @@ pub fn floats_specials(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, canon64(-0.0 + -(a as f64) * 0.0));
     put(&mut out, idx, h);
 }
+
+/// NaN constants keep every bit (tests/fuzz/reproducers/nan_const_payload.rs):
+/// rustc folds them and prints `NaN_f32` without payload or sign, mir-export
+/// takes the bits from its -Zverbose-internals text; only bit-exact
+/// operations (abs, neg, copysign, moves, to_bits), so nothing is canonicalised.
+#[kernel]
+pub fn floats_nan_const_bits(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let v = match i % 8 {
+        0 => f32::from_bits(4286578688u32 | (4294967294u32 & 8388607u32)).abs().to_bits() as u64,
+        1 => f64::from_bits(9218868437227405312u64 | (u64::MAX & 9227875636482146303u64))
+            .copysign(f64::from_bits(9223372036854775807u64))
+            .to_bits(),
+        2 => (-f32::from_bits(0x7FA0_0000)).to_bits() as u64,
+        3 => f32::from_bits(2139095040u32 | (4294967293u32 & 8388607u32)).abs().to_bits() as u64,
+        4 => f32::from_bits(0xFFC0_0001).to_bits() as u64,
+        5 => f64::from_bits(0xFFF0_0000_0000_0001).abs().to_bits(),
+        6 => f32::NAN.copysign(-1.0).to_bits() as u64,
+        _ => (-f64::from_bits(0x7FF4_0000_0000_0000)).copysign(-2.5).to_bits(),
+    };
+    put(&mut out, idx, mix(H0, v ^ (at(input, i) & 0) ^ i as u64));
+}

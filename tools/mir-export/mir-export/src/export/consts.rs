@@ -98,6 +98,11 @@ impl<'a> Exporter<'a> {
 
     pub(super) fn const_json(&mut self, c: &Const, ty: &Ty, ctx: Ctx) -> DResult<Json> {
         let unsupported = |ex: &Self| ex.err(ctx, format!("unsupported constant `{}` of type `{ty}`", c.text));
+        if let ConstVal::Float(text) = &c.val {
+            if matches!(text.as_str(), "NaN" | "-NaN" | "+NaN") {
+                return Err(self.err(ctx, unknown_nan(&c.text)));
+            }
+        }
         Ok(match &c.val {
             ConstVal::Int { .. } | ConstVal::Float(_) | ConstVal::Bool(_) | ConstVal::Char(_) => {
                 scalar_json(&c.val, ty).ok_or_else(|| unsupported(self))?
@@ -342,11 +347,15 @@ pub(crate) fn int_bits(negative: bool, text: &str, bits: u32, signed: bool) -> O
 }
 
 /// rustc prints floats with round-trip digits (`3.1400001`, `2.14748365E+9`),
-/// `NaN`, `+Inf`, `-Inf`, `-0`. NaN payloads are not printed; a NaN becomes
-/// the canonical quiet NaN.
+/// `NaN`, `+Inf`, `-Inf`, `-0`. NaN payloads and signs are not printed:
+/// a NaN has bits only as `NaN_0x…` (recovered by nanbits.rs); a bare
+/// `NaN` has none (the caller refuses it, see `unknown_nan`).
 fn float32_bits(text: &str) -> Option<u32> {
+    if let Some(bits) = crate::nanbits::nan_bits(text, 32) {
+        return u32::try_from(bits).ok();
+    }
     match text {
-        "NaN" | "-NaN" | "+NaN" => Some(0x7fc0_0000),
+        "NaN" | "-NaN" | "+NaN" => None,
         "+Inf" | "Inf" => Some(f32::INFINITY.to_bits()),
         "-Inf" => Some(f32::NEG_INFINITY.to_bits()),
         _ => text.parse::<f32>().ok().map(f32::to_bits),
@@ -354,12 +363,24 @@ fn float32_bits(text: &str) -> Option<u32> {
 }
 
 fn float64_bits(text: &str) -> Option<u64> {
+    if let Some(bits) = crate::nanbits::nan_bits(text, 64) {
+        return Some(bits);
+    }
     match text {
-        "NaN" | "-NaN" | "+NaN" => Some(0x7ff8_0000_0000_0000),
+        "NaN" | "-NaN" | "+NaN" => None,
         "+Inf" | "Inf" => Some(f64::INFINITY.to_bits()),
         "-Inf" => Some(f64::NEG_INFINITY.to_bits()),
         _ => text.parse::<f64>().ok().map(f64::to_bits),
     }
+}
+
+/// The refusal of a NaN constant whose bits are not known (rustc's MIR
+/// text prints every NaN as `NaN_f32`; see nanbits.rs): never a guess.
+pub(crate) fn unknown_nan(text: &str) -> String {
+    format!(
+        "NaN constant with unknown payload/sign: `{text}` (rustc's MIR text does not print a NaN's bits, and they \
+         could not be matched in its -Zverbose-internals text)"
+    )
 }
 
 /// `{transmute(0x0000_0001): T}` prints the value as one integer; memory
@@ -449,7 +470,10 @@ mod tests {
         assert_eq!(float32_bits("3.1400001"), Some(0x4048_f5c3));
         assert_eq!(float32_bits("2.14748365E+9"), Some(2147483648f32.to_bits()));
         assert_eq!(float32_bits("-0"), Some(0x8000_0000));
-        assert_eq!(float32_bits("NaN"), Some(0x7fc0_0000));
+        assert_eq!(float32_bits("NaN"), None, "a NaN without its bits is never guessed");
+        assert_eq!(float32_bits("NaN_0x7ffffffe"), Some(0x7fff_fffe));
+        assert_eq!(float64_bits("NaN_0xfff8000000000001"), Some(0xfff8_0000_0000_0001));
+        assert_eq!(float64_bits("-NaN"), None);
         assert_eq!(float64_bits("-Inf"), Some(f64::NEG_INFINITY.to_bits()));
     }
 

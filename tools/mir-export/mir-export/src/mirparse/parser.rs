@@ -987,9 +987,10 @@ fn number_const(negative: bool, n: &str) -> (ConstVal, Option<Ty>) {
     (ConstVal::Int { negative, text: mag.replace('_', "") }, Ty::primitive(suffix))
 }
 
-/// `NaN_f32`, `+Inf_f64`, `-Inf_f32`.
+/// `NaN_f32`, `+Inf_f64`, `-Inf_f32`, and `NaN_0x7ffffffe_f32`: a NaN
+/// with its bits, a spelling of mir-export's own (see nanbits.rs).
 fn float_word(w: &str) -> PResult<(ConstVal, Option<Ty>)> {
-    let (val, suffix) = w.split_once('_').ok_or(format!("bad float constant `{w}`"))?;
+    let (val, suffix) = w.rsplit_once('_').ok_or(format!("bad float constant `{w}`"))?;
     let ty = Ty::primitive(suffix).filter(|t| matches!(t, Ty::Float(_)));
     let ty = ty.ok_or(format!("bad float constant `{w}`"))?;
     Ok((ConstVal::Float(val.to_string()), Some(ty)))
