@@ -166,12 +166,17 @@ static cJSON *new_string(Nodes *ns, cJSON *j)
 
 /* ------------------------------------------------ arrays and objects */
 
+/* x before a's element k, by detaching the tail and adding it back:
+ * cJSON 1.7.15's InsertItemInArray loses elements in the middle (leaks). */
 static void insert_at(cJSON *a, int k, cJSON *x)
 {
-	if (k < cJSON_GetArraySize(a))
-		cJSON_InsertItemInArray(a, k, x);
-	else
-		cJSON_AddItemToArray(a, x);
+	cJSON *tail = cJSON_CreateArray();
+	while (cJSON_GetArraySize(a) > k)
+		cJSON_AddItemToArray(tail, cJSON_DetachItemFromArray(a, k));
+	cJSON_AddItemToArray(a, x);
+	while (cJSON_GetArraySize(tail) > 0)
+		cJSON_AddItemToArray(a, cJSON_DetachItemFromArray(tail, 0));
+	cJSON_Delete(tail);
 }
 
 static void edit_array(cJSON *a)

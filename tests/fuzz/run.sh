@@ -73,7 +73,6 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
 F=${FUZZ_DIR:-build/fuzz}
-BUILD_DIR=${B:-build}   # make's B; lib.sh gives B another meaning
 
 SEEDS=24 START=0 PER=8 FEATS="" GAPS_OK=0 GPU=0 GPU_ART=0 KEEP=0 CRATES="" MODE=auto BATCH=1
 while [ $# -gt 0 ]; do
@@ -101,6 +100,7 @@ case "$SEEDS$START$PER" in *[!0-9]*) echo "fuzz: --seeds, --start, --per-crate t
 # sources stay tests/conformance ($CONF); the two steps that read group
 # crates from $CONF/kernels (cpu_reference, export_group) run with CONF
 # pointed at build/fuzz, where the fuzz crates are.
+BUILD=${B:-build}    # make's build directory (lib.sh takes B for its own)
 LIB=tests/conformance/lib.sh
 RUN_HOST=tests/conformance/run-host.sh
 for f in $LIB $RUN_HOST tests/conformance/cpu-ref/src/main.rs tests/conformance/cpu-ref/build.rs; do
@@ -119,7 +119,7 @@ export JOBS
 start_time=$(date +%s)
 
 # ------------------------------------------------------------- the crates
-CT=${CARGO_TARGET:-$BUILD_DIR/cargo}
+CT=${CARGO_TARGET:-$BUILD/cargo}
 KG=${KERNEL_GEN:-$CT/release/kernel-gen}
 if [ -z "${KERNEL_GEN:-}" ] && [ -z "$CRATES" ]; then
 	"$CARGO" build --release --offline --quiet --manifest-path tools/mir-export/Cargo.toml \
