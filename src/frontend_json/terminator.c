@@ -533,6 +533,9 @@ static bool term_call(Fb *fb, JPath jp, cJSON *t)
 		}
 		if (!llir_intrinsic_supported(name))
 			return fb_error(fb, "intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
+		if (llir_intrinsic_returns_unit(name) && dst.ty && dst.ty->kind != RT_NEVER && !rtype_is_zst(dst.ty))
+			return fb_error(fb, "intrinsic `core::intrinsics::%s` returns nothing, not a `%s`", name,
+			                dst.ty->name), false;
 		RType *g0 = generic_arg0(fb, cp, callee);
 		if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, arena_strdup(fb->a, name), &dst))
 			return false;

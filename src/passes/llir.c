@@ -670,6 +670,15 @@ bool llir_intrinsic_supported(const char *name)
 	return find_intrinsic(name) >= 0 || find_atomic(name) >= 0;
 }
 
+/* Intrinsics lowered to no value (hints, assume, abort): their MIR
+ * destination must be zero-sized, or a use of it would see nothing. */
+bool llir_intrinsic_returns_unit(const char *name)
+{
+	int k = find_intrinsic(name);
+	return k >= 0 && (intrinsics[k].kind == IK_NOP || intrinsics[k].kind == IK_ASSUME ||
+	                  intrinsics[k].kind == IK_TRAP);
+}
+
 /* LLVM syncscope of an AtomicScope on this target. Rust's own atomics
  * (ATOMIC_SCOPE_DEFAULT) are device-wide, like CUDA's atomicAdd; the
  * host target has only the system scope. */

@@ -15,6 +15,7 @@ void pass_nvvm(Module *m);
 /* llir.c: stage 5 (llir), LLVM-shaped ops with layouts applied */
 void pass_llir(Module *m);
 bool llir_intrinsic_supported(const char *name);
+bool llir_intrinsic_returns_unit(const char *name);   /* hints, assume, abort: no value */
 int llir_prim_arity(const char *sym);   /* __oxide_* warp/sync/timer primitive (llir.c): argument count, -1 unknown */
 bool llir_intrinsic_is_atomic(const char *name);     /* atomic_*: orderings on the op (llir.c) */   /* core::intrinsics name, any version's spelling */
 
