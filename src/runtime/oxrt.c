@@ -371,6 +371,19 @@ static char *read_file(const char *path)
 	return buf;
 }
 
+/* Up to cap functions of a module (cuModuleEnumerateFunctions, CUDA 12.4
+ * drivers and later); 0 when the driver cannot list them. */
+static unsigned module_functions(CUmodule mod, CUfunction *fns, unsigned cap)
+{
+	unsigned n = 0;
+	if (drv.module_function_count == NULL || drv.module_enumerate == NULL ||
+	    drv.module_function_count(&n, mod) != CUDA_SUCCESS)
+		return 0;
+	if (n > cap)
+		n = cap;
+	return drv.module_enumerate(fns, n, mod) == CUDA_SUCCESS ? n : 0;
+}
+
 /* Raises the stack limit to the largest local size (stack frame) of the
  * module's kernels.  Best effort, errors ignored: the driver also grows
  * the stack at launch for a kernel's static need, and drivers before
@@ -379,17 +392,9 @@ static char *read_file(const char *path)
 static void fit_stack(CUmodule mod)
 {
 	CUfunction fns[256];
-	unsigned n = 0;
 	size_t limit = 0;
 	int need = 0, local;
-
-	if (drv.module_function_count == NULL || drv.module_enumerate == NULL ||
-	    drv.module_function_count(&n, mod) != CUDA_SUCCESS)
-		return;
-	if (n > 256)
-		n = 256;
-	if (drv.module_enumerate(fns, n, mod) != CUDA_SUCCESS)
-		return;
+	unsigned n = module_functions(mod, fns, 256);
 	for (unsigned i = 0; i < n; i++)
 		if (drv.func_get_attribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
 		                           fns[i]) == CUDA_SUCCESS && local > need)
@@ -451,16 +456,10 @@ void ox_module_unload(OxModule *m)
 static void append_kernel_names(CUmodule mod)
 {
 	CUfunction fns[64];
-	unsigned n = 0;
 	const char *name;
+	unsigned n = drv.func_get_name ? module_functions(mod, fns, 64) : 0;
 
-	if (drv.module_function_count == NULL || drv.module_enumerate == NULL ||
-	    drv.func_get_name == NULL ||
-	    drv.module_function_count(&n, mod) != CUDA_SUCCESS)
-		return;
-	if (n > 64)
-		n = 64;
-	if (drv.module_enumerate(fns, n, mod) != CUDA_SUCCESS)
+	if (n == 0)
 		return;
 	oxrt_append_error("\n  kernels in this module:");
 	for (unsigned i = 0; i < n; i++)
