@@ -5,12 +5,19 @@
  * hazards"):
  *
  *   neg.s16 %d, %a;            ptxas -O3 takes sext(neg16(a)) for
- *   abs.s16 %d, %a;            (abs likewise: sext(abs16(a)) as abs32(sext(a)))
  *   sub.s16 %d, 0, %a;         neg32(sext(a)): -(-32768) reads as +32768 in
  *                              every signed use (setp.s16, cvt.s32.s16,
  *                              shr.s16), so i16::saturating_neg(MIN) = MIN.
  *     ==>  the negation / subtraction at 32 bits, then cvt.u16.u32
  *          (every 16-bit sub, since ptxas finds zeros in registers too)
+ *
+ *   abs.s16/s32/s64 %d, %a;    ptxas takes the result to be >= 0, but
+ *                              abs(MIN) = MIN: a later setp.lt ..., 0 is
+ *                              folded to false (i64::wrapping_abs(MIN)
+ *                              .signum() = 1, i32 saturating_abs of
+ *                              unsigned_abs(MIN) as i32 = MIN).
+ *     ==>  m = a >> (W-1) (arithmetic); d = (a ^ m) - m, the 16-bit one
+ *          at 32 bits
  *
  *   selp.f32 %d, A, B, %p;     ptxas -O3 turns setp.lt/gt.f32 of a value
  *   selp.b32 (same, %p from    and a constant plus this select into
@@ -116,14 +123,11 @@ static void widen16(Buf *out, const char *g, const char *t, const char *op)
 	buf_printf(out, "%smov.b32 %s, %d; ", g, t, (int)(int16_t)(uint16_t)(v & 0xffff));
 }
 
-/* neg.s16 d, a / abs.s16 d, a / sub.{s,u}16 d, a, b  ==>  32-bit
- * arithmetic, truncated.  abs.s16 has the same hazard as neg.s16 (the
- * H200 sweep: i16::wrapping_abs(MIN) as i32 read +32768 at ptxas -O3). */
+/* neg.s16 d, a / sub.{s,u}16 d, a, b  ==>  32-bit arithmetic, truncated. */
 static bool fix_int16(Buf *out, const char *g, const char *line, size_t n, unsigned id)
 {
 	Operand ops[3];
-	const char *un = split_operands(line, n, "neg.s16", ops, 2) == 2 ? "neg.s32"
-	               : split_operands(line, n, "abs.s16", ops, 2) == 2 ? "abs.s32" : NULL;
+	const char *un = split_operands(line, n, "neg.s16", ops, 2) == 2 ? "neg.s32" : NULL;
 	bool neg = un != NULL;
 	if (!neg && split_operands(line, n, "sub.s16", ops, 3) != 3 && split_operands(line, n, "sub.u16", ops, 3) != 3)
 		return false;
@@ -140,6 +144,36 @@ static bool fix_int16(Buf *out, const char *g, const char *line, size_t n, unsig
 		buf_printf(out, "%ssub.s32 %s, %s, %s; ", g, a, a, b);
 	}
 	buf_printf(out, "%scvt.u16.u32 %s, %s; }", g, ops[0], a);
+	return true;
+}
+
+/* abs.sW d, a  ==>  m = a >> (W-1); d = (a ^ m) - m: the same bits, and
+ * no abs for ptxas to assume non-negative.  W = 16 works at 32 bits
+ * (16-bit subtraction is a hazard of its own) and truncates. */
+static bool fix_int_abs(Buf *out, const char *g, const char *line, size_t n, unsigned id)
+{
+	static const char *const names[] = { "abs.s16", "abs.s32", "abs.s64" };
+	Operand ops[2];
+	int k = 0;
+	while (k < 3 && split_operands(line, n, names[k], ops, 2) != 2)
+		k++;
+	if (k == 3)
+		return false;
+	int w = k == 2 ? 64 : 32;
+	char a[24], m[24];
+	snprintf(a, sizeof a, "%%oxa%u", id);
+	snprintf(m, sizeof m, "%%oxm%u", id);
+	buf_printf(out, "{ .reg .b%d %s, %s; ", w, a, m);
+	if (k == 0)
+		widen16(out, g, a, ops[1]);
+	else
+		buf_printf(out, "%smov.b%d %s, %s; ", g, w, a, ops[1]);
+	buf_printf(out, "%sshr.s%d %s, %s, %d; %sxor.b%d %s, %s, %s; %ssub.s%d %s, %s, %s; ", g, w, m, a, w - 1, g, w, a,
+	           a, m, g, w, a, a, m);
+	if (k == 0)
+		buf_printf(out, "%scvt.u16.u32 %s, %s; }", g, ops[0], a);
+	else
+		buf_printf(out, "%smov.b%d %s, %s; }", g, w, ops[0], a);
 	return true;
 }
 
@@ -251,7 +285,7 @@ static void fix_line(Buf *out, const char *p, size_t n, Fix *fx)
 	const char *ins = l + gn;
 	size_t m = n - ind - gn;
 	note_float_pred(fx, ins, m);
-	if (!fix_int16(out, g, ins, m, fx->id) && !fix_selp_f32(out, g, ins, m, fx, fx->id) && !fix_sign(out, g, ins, m))
+	if (!fix_int16(out, g, ins, m, fx->id) && !fix_int_abs(out, g, ins, m, fx->id) && !fix_selp_f32(out, g, ins, m, fx, fx->id) && !fix_sign(out, g, ins, m))
 		buf_add(out, l, n - ind);
 	else
 		fx->id++;

@@ -651,7 +651,14 @@ static void test_ptx_fix(void)
 	fix_case("ptxfix: neg.s16", "\tneg.s16 \t%rs2, %rs1;\n",
 	         "\t{ .reg .b32 %oxa0, %oxb0; cvt.s32.s16 %oxa0, %rs1; neg.s32 %oxa0, %oxa0; cvt.u16.u32 %rs2, %oxa0; }\n");
 	fix_case("ptxfix: abs.s16", "\tabs.s16 \t%rs2, %rs1;\n",
-	         "\t{ .reg .b32 %oxa0, %oxb0; cvt.s32.s16 %oxa0, %rs1; abs.s32 %oxa0, %oxa0; cvt.u16.u32 %rs2, %oxa0; }\n");
+	         "\t{ .reg .b32 %oxa0, %oxm0; cvt.s32.s16 %oxa0, %rs1; shr.s32 %oxm0, %oxa0, 31; "
+	         "xor.b32 %oxa0, %oxa0, %oxm0; sub.s32 %oxa0, %oxa0, %oxm0; cvt.u16.u32 %rs2, %oxa0; }\n");
+	fix_case("ptxfix: abs.s32", "\tabs.s32 \t%r2, %r1;\n",
+	         "\t{ .reg .b32 %oxa0, %oxm0; mov.b32 %oxa0, %r1; shr.s32 %oxm0, %oxa0, 31; "
+	         "xor.b32 %oxa0, %oxa0, %oxm0; sub.s32 %oxa0, %oxa0, %oxm0; mov.b32 %r2, %oxa0; }\n");
+	fix_case("ptxfix: abs.s64, guarded, in place", "\t@%p1 abs.s64 \t%rd1, %rd1;\n",
+	         "\t{ .reg .b64 %oxa0, %oxm0; @%p1 mov.b64 %oxa0, %rd1; @%p1 shr.s64 %oxm0, %oxa0, 63; "
+	         "@%p1 xor.b64 %oxa0, %oxa0, %oxm0; @%p1 sub.s64 %oxa0, %oxa0, %oxm0; @%p1 mov.b64 %rd1, %oxa0; }\n");
 	fix_case("ptxfix: sub.s16 from 0, guarded", "\t@!%p1 sub.s16 \t%rs2, 0, %rs1;",
 	         "\t{ .reg .b32 %oxa0, %oxb0; @!%p1 mov.b32 %oxa0, 0; @!%p1 cvt.s32.s16 %oxb0, %rs1; "
 	         "@!%p1 sub.s32 %oxa0, %oxa0, %oxb0; @!%p1 cvt.u16.u32 %rs2, %oxa0; }");

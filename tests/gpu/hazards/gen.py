@@ -131,6 +131,31 @@ op("i8_neg_sext16", "U8", "%m = sub i8 0, %x\n%r0 = sext i8 %m to i16\n%r = zext
 op("i64_neg_gt0", "U64B", "%m = sub i64 0, %x\n%r = icmp sgt i64 %m, 0", "S(0 - (uint64_t)sx) > 0", "i1")
 op("i64_satneg", "U64B", "%r = call i64 @llvm.ssub.sat.i64(i64 0, i64 %x)", "sx == MIN ? MAX : -sx")
 
+# Integer abs with a use that reads the sign: ptxas takes abs(x) >= 0,
+# but abs(MIN) = MIN (i64::wrapping_abs(MIN).signum() read 1, i32 saturating_abs
+# of unsigned_abs(MIN) as i32 read MIN: fuzz seeds 4001673 and 4001050).
+ABS_A = "S(sx < 0 ? 0 - (uint64_t)sx : (uint64_t)sx)"
+ABS_USES = {
+    "lt0": ("%r = icmp slt {T} %a, 0", "@ < 0", "i1"),
+    "signum": ("%g = icmp sgt {T} %a, 0\n%l = icmp slt {T} %a, 0\n%gz = zext i1 %g to {T}\n%lz = zext i1 %l to {T}\n%r = sub {T} %gz, %lz", "(@ > 0) - (@ < 0)", "T"),
+    "ashr": ("%r = ashr {T} %a, {WM1}", "@ >> (W - 1)", "T"),
+    "satabs": ("%c = icmp slt {T} %a, 0\n%m = call {T} @llvm.ssub.sat.{T}({T} 0, {T} %a)\n%r = select i1 %c, {T} %m, {T} %a", "(@ == MIN ? MAX : @ < 0 ? -@ : @)", "T"),
+}
+# candidate forms of abs for the rewrite, as inline asm that no rewrite reads
+ABS_ASM = {
+    "xorsub": "{ .reg .b{W} m; shr.s{W} m, $1, {WM1}; xor.b{W} $0, $1, m; sub.s{W} $0, $0, m; }",
+    "selp": "{ .reg .b{W} m; .reg .pred p; setp.lt.s{W} p, $1, 0; sub.s{W} m, 0, $1; selp.b{W} $0, m, $1, p; }",
+}
+for W, dom in ((8, "U8"), (16, "U16"), (32, "U32B"), (64, "U64B")):
+    for uname, (ir, c, res) in sorted(ABS_USES.items()):
+        c = c.replace("@", ABS_A)
+        op("i%d_abs_%s" % (W, uname), dom, "%a = call {T} @llvm.abs.{T}({T} %x, i1 false)\n" + ir, c, res)
+        if W >= 32:
+            for aname, text in sorted(ABS_ASM.items()):
+                cons = "=r,r" if W == 32 else "=l,l"
+                asm = text.replace("{W}", str(W)).replace("{WM1}", str(W - 1))
+                op("i%d_abs_%s_%s" % (W, aname, uname), dom, '%a = call {T} asm "' + asm + '", "' + cons + '"({T} %x)\n' + ir, c, res)
+
 # ------------------------------------------------------------- floats
 def fops(F, dom, I):
     T = "float" if F == 32 else "double"

@@ -246,8 +246,12 @@ static Runs runs_of(const struct probe *p)
 	return r;
 }
 
+/* The ANY_ sentinels are references of float probes only: an integer
+ * probe's result may be all ones or 0x80000000 itself. */
 static bool same(uint64_t want, uint64_t got, const char *dom)
 {
+	if (dom[0] != 'F')
+		return want == got;
 	if (want == ANY_NAN)
 		return !strcmp(dom, "F64") ? isnan(f64_at(got)) : got >> 32 == 0 && isnan(f32_at(got));
 	if (want == ANY_ZERO)
@@ -263,7 +267,7 @@ static void report(const struct probe *p, int v, const In *in, uint64_t want, ui
 		return;
 	printf("  %-24s %-12s i=%#x k=%#llx sw=%d: got %#llx, want %#llx%s\n", p->name, var_name[v], in->i,
 	       (unsigned long long)in->k, in->sw, (unsigned long long)got, (unsigned long long)want,
-	       want == ANY_NAN ? " (any NaN)" : "");
+	       want == ANY_NAN && p->dom[0] == 'F' ? " (any NaN)" : "");
 }
 
 /* One run of probe j on every variant: the reference is computed once. */

@@ -189,3 +189,41 @@ pub fn hazards_bytes_transmute(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, u32::from_le_bytes(b) as u64 ^ u64::from_be_bytes(b8));
     put(&mut out, idx, h);
 }
+
+/// Integer abs at every width, with uses that read the result's sign:
+/// ptxas takes `abs.sN` to be non-negative, but abs(MIN) = MIN (the
+/// 2,000-kernel fuzz run: `i64::wrapping_abs(MIN).signum()` read 1, and
+/// `saturating_abs` of `unsigned_abs(MIN) as i32` read MIN, at -O3).
+macro_rules! abs_uses {
+    ($h:ident, $t:ty, $u:ty, $x:expr) => {{
+        let x: $t = $x;
+        let a = x.wrapping_abs();
+        $h = mix($h, a.signum() as $u as u64);
+        $h = mix($h, (a < 0) as u64);
+        $h = mix($h, (a >> (<$t>::BITS - 1)) as $u as u64);
+        $h = mix($h, (x.unsigned_abs() as $t).saturating_abs() as $u as u64);
+        $h = mix($h, a.saturating_abs() as $u as u64);
+        $h = mix($h, x.checked_abs().map_or(7, |v| v as $u as u64 ^ 0x55));
+        let (v, o) = x.overflowing_abs();
+        $h = mix($h, v as $u as u64 ^ (o as u64) << 63);
+        $h = mix($h, if a >= 0 { 1 } else { 2 });
+    }};
+}
+
+/// i8..i64 and isize abs at MIN, MIN+1, -1, 0, 1, MAX (plus an input
+/// offset on odd threads): signum, sign tests, shifts and saturation of it.
+#[kernel]
+pub fn hazards_int_abs(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let r = at(input, i * 3 + 1);
+    let pick = |b: u64| if i % 2 == 0 { b } else { r };
+    // MIN, MIN+1, -1, 0, 1, MAX at each width; odd threads the input
+    let k = (i / 2) % 6;
+    let mut h = H0;
+    abs_uses!(h, i8, u8, [i8::MIN, i8::MIN + 1, -1, 0, 1, i8::MAX][k].wrapping_add(pick(0) as i8));
+    abs_uses!(h, i16, u16, [i16::MIN, i16::MIN + 1, -1, 0, 1, i16::MAX][k].wrapping_add(pick(0) as i16));
+    abs_uses!(h, i32, u32, [i32::MIN, i32::MIN + 1, -1, 0, 1, i32::MAX][k].wrapping_add(pick(0) as i32));
+    abs_uses!(h, i64, u64, [i64::MIN, i64::MIN + 1, -1, 0, 1, i64::MAX][k].wrapping_add(pick(0) as i64));
+    abs_uses!(h, isize, usize, [isize::MIN, isize::MIN + 1, -1, 0, 1, isize::MAX][k].wrapping_add(pick(0) as isize));
+    put(&mut out, idx, h);
+}
