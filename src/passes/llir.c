@@ -67,7 +67,7 @@ static Value *iconst(Lower *l, Type *t, uint64_t lo, uint64_t hi)
 static Value *icmp(Lower *l, Pred p, Value *a, Value *b)
 {
 	Value *r = emit2(l, OP_LLIR_ICMP, ir_type_bool(l->m), a, b);
-	r->def->imm = p;
+	r->def->attr.cmp.pred = p;
 	return r;
 }
 
@@ -76,7 +76,7 @@ static Value *gep_bytes(Lower *l, Value *p, uint64_t off)
 	if (!off)
 		return p;
 	Value *r = emit2(l, OP_LLIR_GEP, p->type, p, iconst(l, ir_type_int(l->m, 64, false), off, 0));
-	r->def->imm2 = 1;
+	r->def->attr.gep.stride = 1;
 	return r;
 }
 
@@ -89,7 +89,7 @@ static unsigned type_bytes(Type *t)
 
 /* Alignment we may claim for a scalar access: its size up to 8.  Places
  * of Rust types are at least this aligned (packed types are rejected). */
-static int64_t natural_align(Type *t)
+static uint32_t natural_align(Type *t)
 {
 	unsigned n = type_bytes(t);
 	return n > 8 ? 8 : n;
@@ -98,29 +98,29 @@ static int64_t natural_align(Type *t)
 /* A mir.load / mir.store's alignment: the type's, or the place's when the
  * front end says it is smaller (a transmute between a scalar and a byte
  * array: `store i32 ..., align 4` into an `[4 x i8]` faults on the GPU). */
-static int64_t access_align(Type *t, int64_t place_align)
+static uint32_t access_align(Type *t, uint32_t place_align)
 {
-	int64_t a = natural_align(t);
+	uint32_t a = natural_align(t);
 	return place_align > 0 && place_align < a ? place_align : a;
 }
 
-static Value *load_aligned(Lower *l, Value *p, Type *t, int64_t place_align)
+static Value *load_aligned(Lower *l, Value *p, Type *t, uint32_t place_align)
 {
 	Type *mem = t->kind == TY_BOOL ? ir_type_int(l->m, 8, false) : t;
 	Value *v = emit1(l, OP_LLIR_LOAD, mem, p);
-	v->def->imm = access_align(mem, place_align);
+	v->def->attr.access.align = access_align(mem, place_align);
 	if (t->kind == TY_BOOL)
 		v = emit1(l, OP_LLIR_TRUNC, t, v);
 	return v;
 }
 
-static void store_aligned(Lower *l, Value *v, Value *p, int64_t place_align)
+static void store_aligned(Lower *l, Value *v, Value *p, uint32_t place_align)
 {
 	if (v->type->kind == TY_BOOL)
 		v = emit1(l, OP_LLIR_ZEXT, ir_type_int(l->m, 8, false), v);
 	Value *opd[2] = { v, p };
 	Op *op = ir_build(&l->b, OP_LLIR_STORE, 0, NULL, 2, opd, 0);
-	op->imm = access_align(v->type, place_align);
+	op->attr.access.align = access_align(v->type, place_align);
 }
 
 static Value *load(Lower *l, Value *p, Type *t)
@@ -197,7 +197,7 @@ static Value *lower_discr(Lower *l, Op *op)
 static void lower_set_discr(Lower *l, Op *op)
 {
 	RType *t = op->rty;
-	uint32_t v = (uint32_t)op->imm;
+	uint32_t v = op->attr.variant.index;
 	if (!t->has_variants || (t->niche && v == t->untagged_variant))
 		return;
 	Type *tt = t->tag.type->kind == TY_PTR ? ir_type_int(l->m, 64, false) : t->tag.type;
@@ -314,7 +314,7 @@ static Value *lower_compare(Lower *l, Op *op)
 	Value *a = op->opd[0], *b = op->opd[1];
 	if (a->type->kind == TY_FLOAT) {
 		Value *r = emit2(l, OP_LLIR_FCMP, ir_type_bool(l->m), a, b);
-		r->def->imm = fpred[k];
+		r->def->attr.cmp.pred = fpred[k];
 		return r;
 	}
 	return icmp(l, ipred[k][a->type->is_signed], a, b);
@@ -329,9 +329,9 @@ static Value *lower_cmp3(Lower *l, Op *op)
 	Value *lt, *gt;
 	if (fl) {
 		lt = emit2(l, OP_LLIR_FCMP, ir_type_bool(l->m), a, b);
-		lt->def->imm = PRED_OLT;
+		lt->def->attr.cmp.pred = PRED_OLT;
 		gt = emit2(l, OP_LLIR_FCMP, ir_type_bool(l->m), a, b);
-		gt->def->imm = PRED_OGT;
+		gt->def->attr.cmp.pred = PRED_OGT;
 	} else {
 		lt = icmp(l, s ? PRED_SLT : PRED_ULT, a, b);
 		gt = icmp(l, s ? PRED_SGT : PRED_UGT, a, b);
@@ -359,7 +359,7 @@ static Value *llvm_intrinsic(Lower *l, const char *name, Overload ovl, Type *rt,
 	Type *t = rt;
 	Op *op = ir_build(&l->b, OP_LLIR_INTRINSIC, t ? 1 : 0, &t, n, opd, 0);
 	op->sym = name;
-	op->imm = ovl;
+	op->attr.intrinsic.overload = ovl;
 	return t ? &op->res[0] : NULL;
 }
 
@@ -385,7 +385,7 @@ static Value *fpow2(Lower *l, Type *t, int e)
 static Value *fcmp(Lower *l, Pred p, Value *a, Value *b)
 {
 	Value *r = emit2(l, OP_LLIR_FCMP, ir_type_bool(l->m), a, b);
-	r->def->imm = p;
+	r->def->attr.cmp.pred = p;
 	return r;
 }
 
@@ -632,8 +632,8 @@ static int find_intrinsic(const char *name)
 
 /* ---- atomics: core::intrinsics::atomic_* (and the core::sync::atomic
  * functions mir-export maps to them) and oxide-device's scoped atomics.
- * The frontend puts the orderings and scope on the mir.intrinsic:
- * imm = success AtomicOrd | AtomicScope << 8, imm2 = failure AtomicOrd. */
+ * The frontend puts the orderings and scope on the mir.intrinsic
+ * (attr.atomic). */
 typedef enum { AK_LOAD, AK_STORE, AK_RMW, AK_CXCHG, AK_FENCE, AK_SINGLE_FENCE } AtomicKind;
 
 static const struct {
@@ -682,7 +682,7 @@ bool llir_intrinsic_returns_unit(const char *name)
 /* LLVM syncscope of an AtomicScope on this target. Rust's own atomics
  * (ATOMIC_SCOPE_DEFAULT) are device-wide, like CUDA's atomicAdd; the
  * host target has only the system scope. */
-static const char *atomic_scope_name(Lower *l, int64_t scope)
+static const char *atomic_scope_name(Lower *l, AtomicScope scope)
 {
 	if (l->m->target == TARGET_HOST)
 		return NULL;
@@ -699,22 +699,22 @@ static Value *lower_atomic(Lower *l, Op *op)
 {
 	int i = find_atomic(op->sym);
 	AtomicKind k = atomic_intrinsics[i].kind;
-	int64_t ord = op->imm & 0xff, fail_ord = op->imm2;
-	const char *scope = atomic_scope_name(l, op->imm >> 8 & 0xff);
+	AtomicOrd ord = op->attr.atomic.order;
+	const char *scope = atomic_scope_name(l, op->attr.atomic.scope);
 	Type *rt = op->nres ? op->res[0].type : NULL;
 	Value *r = NULL;
 	switch (k) {
 	case AK_LOAD:
 		r = emit1(l, OP_LLIR_ATOMIC_LOAD, rt, op->opd[0]);
-		r->def->imm = natural_align(rt);
-		r->def->imm2 = ord;
+		r->def->attr.atomic.align = natural_align(rt);
+		r->def->attr.atomic.order = ord;
 		r->def->sym = scope;
 		return r;
 	case AK_STORE: {
 		Value *opd[2] = { op->opd[1], op->opd[0] };
 		Op *st = ir_build(&l->b, OP_LLIR_ATOMIC_STORE, 0, NULL, 2, opd, 0);
-		st->imm = natural_align(op->opd[1]->type);
-		st->imm2 = ord;
+		st->attr.atomic.align = natural_align(op->opd[1]->type);
+		st->attr.atomic.order = ord;
 		st->sym = scope;
 		return NULL;
 	}
@@ -727,16 +727,16 @@ static Value *lower_atomic(Lower *l, Op *op)
 		bool fenced = l->m->target != TARGET_HOST && ord != AO_RELAXED;
 		if (fenced && ord != AO_ACQUIRE) {
 			Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
-			f->imm2 = ord == AO_SEQ_CST ? AO_SEQ_CST : AO_RELEASE;
+			f->attr.atomic.order = ord == AO_SEQ_CST ? AO_SEQ_CST : AO_RELEASE;
 			f->sym = scope;
 		}
 		r = emit2(l, OP_LLIR_ATOMICRMW, rt ? rt : v->type, op->opd[0], v);
-		r->def->imm = atomic_intrinsics[i].rmw;
-		r->def->imm2 = fenced ? AO_RELAXED : ord;
+		r->def->attr.atomic.rmw = atomic_intrinsics[i].rmw;
+		r->def->attr.atomic.order = fenced ? AO_RELAXED : ord;
 		r->def->sym = scope;
 		if (fenced && ord != AO_RELEASE) {
 			Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
-			f->imm2 = AO_ACQUIRE;
+			f->attr.atomic.order = AO_ACQUIRE;
 			f->sym = scope;
 		}
 		return op->nres ? r : NULL;
@@ -744,8 +744,9 @@ static Value *lower_atomic(Lower *l, Op *op)
 	case AK_CXCHG: {
 		Type *ts[2] = { op->res[0].type, ir_type_bool(l->m) };
 		Op *x = ir_build(&l->b, OP_LLIR_CMPXCHG, 2, ts, 3, op->opd, 0);
-		x->imm2 = ord;
-		x->imm = fail_ord | (int64_t)(strstr(op->sym, "weak") != NULL) << 8;
+		x->attr.atomic.order = ord;
+		x->attr.atomic.fail_order = op->attr.atomic.fail_order;
+		x->attr.atomic.weak = strstr(op->sym, "weak") != NULL;
 		x->sym = scope;
 		ir_replace_all_uses(l->f, &op->res[0], &x->res[0]);
 		ir_replace_all_uses(l->f, &op->res[1], &x->res[1]);
@@ -753,7 +754,7 @@ static Value *lower_atomic(Lower *l, Op *op)
 	}
 	case AK_FENCE: case AK_SINGLE_FENCE: {
 		Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
-		f->imm2 = ord;
+		f->attr.atomic.order = ord;
 		f->sym = k == AK_SINGLE_FENCE ? "singlethread" : scope;
 		return NULL;
 	}
@@ -792,13 +793,13 @@ static void mem_intrinsic(Lower *l, Op *op, IntrinsicKind k)
 		Value *args[4] = { op->opd[0], op->opd[1], len, vol };
 		Op *c = ir_build(&l->b, OP_LLIR_INTRINSIC, 0, NULL, 4, args, 0);
 		c->sym = "llvm.memset";
-		c->imm = OVL_OPD02;
+		c->attr.intrinsic.overload = OVL_OPD02;
 		return;
 	}
 	Value *args[4] = { op->opd[1], op->opd[0], len, vol };
 	Op *c = ir_build(&l->b, OP_LLIR_INTRINSIC, 0, NULL, 4, args, 0);
 	c->sym = k == IK_MEMCPY ? "llvm.memcpy" : "llvm.memmove";
-	c->imm = OVL_OPD012;
+	c->attr.intrinsic.overload = OVL_OPD012;
 }
 
 /* ------------------------------------------------- host-target calls */
@@ -892,7 +893,7 @@ static Func *byte_loop_func(Lower *l, bool compare)
 	b = (Builder){ m, head, NULL, loc };
 	Value *cmp[2] = { i, p[2] };
 	Value *more = ir_build1(&b, OP_LLIR_ICMP, bool_t, 2, cmp);
-	more->def->imm = PRED_ULT;
+	more->def->attr.cmp.pred = PRED_ULT;
 	Op *br = ir_build(&b, OP_LLIR_CONDBR, 0, NULL, 1, &more, 2);
 	ir_op_set_succ(m, br, 0, body, 0, NULL);
 	ir_op_set_succ(m, br, 1, done, 0, NULL);
@@ -902,15 +903,15 @@ static Func *byte_loop_func(Lower *l, bool compare)
 	for (int k = 0; k < 2; k++) {
 		Value *g[2] = { p[k], i };
 		addr[k] = ir_build1(&b, OP_LLIR_GEP, ptr, 2, g);
-		addr[k]->def->imm2 = 1;
+		addr[k]->def->attr.gep.stride = 1;
 		byte[k] = ir_build1(&b, OP_LLIR_LOAD, i8, 1, &addr[k]);
-		byte[k]->def->imm = 1;
+		byte[k]->def->attr.access.align = 1;
 	}
 	Value *one = ir_build_const(&b, OP_LLIR_CONST, i64, 1, 0);
 	Value *inc[2] = { i, one };
 	if (compare) {
 		Value *ne = ir_build1(&b, OP_LLIR_ICMP, bool_t, 2, byte);
-		ne->def->imm = PRED_NE;
+		ne->def->attr.cmp.pred = PRED_NE;
 		Op *c = ir_build(&b, OP_LLIR_CONDBR, 0, NULL, 1, &ne, 2);
 		ir_op_set_succ(m, c, 0, diff, 0, NULL);
 		ir_op_set_succ(m, c, 1, next, 0, NULL);
@@ -929,7 +930,7 @@ static Func *byte_loop_func(Lower *l, bool compare)
 	} else {
 		for (int k = 0; k < 2; k++) {
 			Value *st[2] = { byte[1 - k], addr[k] };
-			ir_build(&b, OP_LLIR_STORE, 0, NULL, 2, st, 0)->imm = 1;
+			ir_build(&b, OP_LLIR_STORE, 0, NULL, 2, st, 0)->attr.access.align = 1;
 		}
 		Value *i1 = ir_build1(&b, OP_LLIR_ADD, i64, 2, inc);
 		ir_op_set_succ(m, ir_build(&b, OP_LLIR_BR, 0, NULL, 0, NULL, 1), 0, head, 1, &i1);
@@ -1005,17 +1006,17 @@ static Value *lower_core_intrinsic(Lower *l, Op *op)
 	case IK_VLOAD: {
 		Value *v = load(l, op->opd[0], rt);
 		Op *ld = v->def->code == OP_LLIR_LOAD ? v->def : v->def->opd[0]->def;
-		ld->imm2 |= LLIR_VOLATILE;
+		ld->attr.access.is_volatile = true;
 		if (strstr(op->sym, "unaligned"))
-			ld->imm = 1;
+			ld->attr.access.align = 1;
 		return v;
 	}
 	case IK_VSTORE: {
 		store(l, op->opd[1], op->opd[0]);
 		Op *st = op->prev;
-		st->imm2 |= LLIR_VOLATILE;
+		st->attr.access.is_volatile = true;
 		if (strstr(op->sym, "unaligned"))
-			st->imm = 1;
+			st->attr.access.align = 1;
 		return NULL;
 	}
 	case IK_MEMCPY: case IK_MEMMOVE: case IK_MEMSET:
@@ -1046,13 +1047,13 @@ static Value *lower_core_intrinsic(Lower *l, Op *op)
 		if (!size)
 			return NULL;
 		Value *tmp = emit(l, OP_LLIR_ALLOCA, ir_type_ptr(l->m, 0), 0, NULL);
-		tmp->def->imm = align;
-		tmp->def->imm2 = (int64_t)size;
+		tmp->def->attr.mem.align = align;
+		tmp->def->attr.mem.size = size;
 		Value *pairs[3][2] = { { tmp, op->opd[0] }, { op->opd[0], op->opd[1] }, { op->opd[1], tmp } };
 		for (int j = 0; j < 3; j++) {
 			Op *c = ir_build(&l->b, OP_LLIR_MEMCPY, 0, NULL, 2, pairs[j], 0);
-			c->imm = align;
-			c->imm2 = (int64_t)size;
+			c->attr.mem.align = align;
+			c->attr.mem.size = size;
 		}
 		return NULL;
 	}
@@ -1194,7 +1195,7 @@ static Value *lower_prim(Lower *l, Op *op)
 		Type *rts[2] = { rt, i1 };
 		Op *c = ir_build(&l->b, OP_LLIR_INTRINSIC, 2, rts, op->nopd, op->opd, 0);
 		c->sym = name;
-		c->imm = OVL_NONE;
+		c->attr.intrinsic.overload = OVL_NONE;
 		return &c->res[0];
 	}
 	}
@@ -1241,37 +1242,38 @@ static Value *lower_memory(Lower *l, Op *op)
 	switch (op->code) {
 	case OP_MIR_SLOT: {
 		Value *r = emit(l, OP_LLIR_ALLOCA, op->res[0].type, 0, NULL);
-		r->def->imm = t->align ? t->align : 1;
-		r->def->imm2 = (int64_t)t->size;
+		r->def->attr.mem.align = t->align ? t->align : 1;
+		r->def->attr.mem.size = t->size;
 		return r;
 	}
 	case OP_MIR_LOAD:
-		return load_aligned(l, op->opd[0], op->res[0].type, op->imm);
+		return load_aligned(l, op->opd[0], op->res[0].type, op->attr.access.align);
 	case OP_MIR_STORE:
-		store_aligned(l, op->opd[0], op->opd[1], op->imm);
+		store_aligned(l, op->opd[0], op->opd[1], op->attr.access.align);
 		return NULL;
 	case OP_MIR_COPY: {
 		if (!t->size)
 			return NULL;
 		Value *opd[2] = { op->opd[0], op->opd[1] };
 		Op *c = ir_build(&l->b, OP_LLIR_MEMCPY, 0, NULL, 2, opd, 0);
-		c->imm = t->align ? t->align : 1;
-		if (op->imm > 0 && op->imm < c->imm)   /* a transmute between arrays */
-			c->imm = op->imm;
-		c->imm2 = (int64_t)t->size;
+		uint32_t place = op->attr.access.align;
+		c->attr.mem.align = t->align ? t->align : 1;
+		if (place > 0 && place < c->attr.mem.align)   /* a transmute between arrays */
+			c->attr.mem.align = place;
+		c->attr.mem.size = t->size;
 		return NULL;
 	}
 	case OP_MIR_FIELD:
-		return gep_bytes(l, op->opd[0], rtype_field_offset(t, 0, (uint32_t)op->imm));
+		return gep_bytes(l, op->opd[0], rtype_field_offset(t, 0, op->attr.field.index));
 	case OP_MIR_VFIELD:
-		return gep_bytes(l, op->opd[0], rtype_field_offset(t, (uint32_t)op->imm, (uint32_t)op->imm2));
+		return gep_bytes(l, op->opd[0], rtype_field_offset(t, op->attr.vfield.variant, op->attr.vfield.field));
 	case OP_MIR_PTR_ADD:
-		return gep_bytes(l, op->opd[0], (uint64_t)op->imm);
+		return gep_bytes(l, op->opd[0], (uint64_t)op->attr.offset.bytes);
 	case OP_MIR_INDEX: {
 		if (!t->size)
 			return op->opd[0];
 		Value *r = emit2(l, OP_LLIR_GEP, op->res[0].type, op->opd[0], op->opd[1]);
-		r->def->imm2 = (int64_t)t->size;
+		r->def->attr.gep.stride = t->size;
 		return r;
 	}
 	case OP_MIR_GLOBAL_ADDR: {

@@ -72,7 +72,7 @@ static void lower_assert(Module *m, Func *f, Op *op)
 {
 	Builder b = { m, op->parent, op, op->loc };
 	Op *sw = ir_build(&b, OP_MIR_SWITCH, 0, NULL, 1, op->opd, 2);
-	U128 fail = { op->imm ? 0 : 1, 0 };
+	U128 fail = { op->attr.expect.value ? 0 : 1, 0 };
 	ir_op_set_vals(m, sw, 1, &fail);
 	ir_op_set_succ(m, sw, 0, trap_block(m, f, op->loc), 0, NULL);
 	ir_op_set_succ(m, sw, 1, op->succ[0].block, op->succ[0].nargs, op->succ[0].args);

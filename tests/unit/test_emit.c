@@ -76,27 +76,27 @@ static Value *op2(Builder *b, Opcode c, Type *t, Value *x, Value *y)
 static Value *cmp(Builder *b, Opcode c, Pred p, Value *x, Value *y)
 {
 	Value *r = op2(b, c, I1, x, y);
-	r->def->imm = p;
+	r->def->attr.cmp.pred = p;
 	return r;
 }
 
-static Value *load(Builder *b, Type *t, Value *p, int align)
+static Value *load(Builder *b, Type *t, Value *p, uint32_t align)
 {
 	Value *r = op1(b, OP_LLIR_LOAD, t, p);
-	r->def->imm = align;
+	r->def->attr.access.align = align;
 	return r;
 }
 
-static void store(Builder *b, Value *v, Value *p, int align)
+static void store(Builder *b, Value *v, Value *p, uint32_t align)
 {
 	Value *o[] = {v, p};
-	ir_build(b, OP_LLIR_STORE, 0, NULL, 2, o, 0)->imm = align;
+	ir_build(b, OP_LLIR_STORE, 0, NULL, 2, o, 0)->attr.access.align = align;
 }
 
-static Value *gep(Builder *b, Value *p, Value *i, int64_t size)
+static Value *gep(Builder *b, Value *p, Value *i, uint64_t size)
 {
 	Value *r = op2(b, OP_LLIR_GEP, p->type, p, i);
-	r->def->imm2 = size;
+	r->def->attr.gep.stride = size;
 	return r;
 }
 
@@ -104,7 +104,7 @@ static Value *intrin(Builder *b, const char *name, Overload ovl, Type *rt, uint3
 {
 	Op *op = ir_build(b, OP_LLIR_INTRINSIC, rt ? 1 : 0, &rt, n, args, 0);
 	op->sym = name;
-	op->imm = ovl;
+	op->attr.intrinsic.overload = ovl;
 	return rt ? &op->res[0] : NULL;
 }
 
@@ -342,11 +342,11 @@ static void build_misc(void)
 	Func *f = func("misc_k", true, ir_type_void(M), 1, (Type *[]){P1});
 	Builder b = at(f->first);
 	Value *tmp = ir_build1(&b, OP_LLIR_ALLOCA, P0, 0, NULL);
-	tmp->def->imm = 16, tmp->def->imm2 = 16;
+	tmp->def->attr.mem.align = 16, tmp->def->attr.mem.size = 16;
 	store(&b, ir_build_const(&b, OP_LLIR_CONST, I128, 0x1122334455667788u, 0x99aabbccddeeff00u), tmp, 16);
 	Value *cp[] = {arg(f, 0), tmp};
 	Op *mc = ir_build(&b, OP_LLIR_MEMCPY, 0, NULL, 2, cp, 0);
-	mc->imm = 4, mc->imm2 = 16;
+	mc->attr.mem.align = 4, mc->attr.mem.size = 16;
 	store(&b, cst(&b, F32, 0x3fc00000u), gep(&b, arg(f, 0), cst(&b, I64, 4), 4), 4);
 	ret(&b);
 }
