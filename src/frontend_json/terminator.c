@@ -327,7 +327,7 @@ static bool call_prim(Fb *fb, JPath jp, cJSON *t, Opcode code, const char *sym, 
  * suffixes `_relaxed`), core::sync::atomic functions mir-export maps to
  * them, and oxide-device's scoped atomics `__oxide_atomic_<op>_<ty>_<scope>`
  * become one mir.intrinsic: sym = the 1.96 intrinsic name, attr.atomic =
- * the orderings and the scope (llir.c). */
+ * the orderings and the scope (llir_atomic.c). */
 
 static int ordering_of(const char *s)
 {

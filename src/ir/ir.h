@@ -272,8 +272,8 @@ struct Func {
 	const char *symbol;  /* PTX symbol */
 	bool is_kernel;
 	bool noinline;       /* #[inline(never)] (oxide-mir "inline": "never"): stays a call */
-	bool is_extern;      /* declaration only, no blocks: defined by the runtime
-	                        the object is linked with (host target, llir.c) */
+	bool is_extern;      /* declaration only, no blocks: vprintf, libdevice's
+	                        __nv_*, the emulator's functions (the targets' hooks) */
 	/* kernel launch attributes ("256" or "16,16,1"; NULL: none), from
 	 * kernel.attrs; the emitter sets nvvm.maxntid / minctasm / reqntid */
 	const char *maxntid, *minnctapersm, *reqntid;
@@ -305,14 +305,29 @@ typedef struct Global {
 	bool is_extern;      /* declared only: extern .shared b8 name[] (dynamic shared) */
 } Global;
 
-/* What the module is compiled for.  TARGET_HOST: the host-emulation
- * target (oxidec --target=host); device primitives become calls into the
- * emulator (src/runtime/oxemu.c) and every address space is 0. */
-typedef enum { TARGET_NVPTX, TARGET_HOST } Target;
+/* What the module is compiled for: one Target per target (src/target.c:
+ * target_nvptx, target_host), chosen once by the driver and kept only in
+ * Module.target.  The passes call its hooks for everything that
+ * differs between targets and never ask which target they are on;
+ * src/emit, which keeps its own per-target code, reads kind.
+ * TARGET_HOST: the host-emulation target (oxidec --target=host); device
+ * primitives become calls into the emulator (src/runtime/oxemu.c) and
+ * every address space is 0. */
+typedef enum { TARGET_NVPTX, TARGET_HOST } TargetKind;
+
+typedef struct NvvmHooks NvvmHooks;   /* src/passes/nvvm.h */
+typedef struct LlirHooks LlirHooks;   /* src/passes/llir.h */
+
+typedef struct {
+	TargetKind kind;
+	const char *name;          /* as --target= spells it */
+	const NvvmHooks *nvvm;     /* stage 4 (nvvm_<name>.c) */
+	const LlirHooks *llir;     /* stage 5 (llir_<name>.c) */
+} Target;
 
 struct Module {
 	Arena *arena;
-	Target target;       /* set by the driver before the passes */
+	const Target *target;  /* given when the module is built (fe_build_module) */
 	const char **files;
 	uint32_t nfile;
 	RType **rtypes;
