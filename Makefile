@@ -43,7 +43,9 @@ IR_SRC    = src/ir/ir.c src/ir/printer.c src/ir/verify.c src/ir/layout.c
 FE_SRC    = $(wildcard src/frontend_json/*.c)
 PASS_SRC  = $(wildcard src/passes/*.c)
 EMIT_SRC  = $(wildcard src/emit/*.c)
-CORE_SRC  = $(UTIL_SRC) $(IR_SRC) $(FE_SRC) $(PASS_SRC)
+# the targets: each one's hooks of the passes' stages (src/target.c)
+TARGET_SRC = src/target.c
+CORE_SRC  = $(UTIL_SRC) $(IR_SRC) $(FE_SRC) $(PASS_SRC) $(TARGET_SRC)
 OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))

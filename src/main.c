@@ -23,6 +23,7 @@
 #include "frontend_json/frontend.h"
 #include "ir/ir.h"
 #include "passes/passes.h"
+#include "target.h"
 #include "util.h"
 
 #ifndef OXIDEC_VERSION
@@ -42,6 +43,7 @@ typedef struct {
 	bool verbose;
 	bool arch_given;
 	size_t max_input;
+	const Target *target;   /* --target: chosen here once, then the module's */
 	EmitOptions eo;
 } Options;
 
@@ -84,16 +86,16 @@ static Stage parse_stage(const char *s)
 
 /* The stage an output file name asks for; anything else: PTX, or on the
  * host target the object file. */
-static Stage stage_from_ext(const char *out, Target t)
+static Stage stage_from_ext(const char *out, const Target *t)
 {
-	Stage dflt = t == TARGET_HOST ? ST_OBJ : ST_PTX;
+	Stage dflt = t->kind == TARGET_HOST ? ST_OBJ : ST_PTX;
 	const char *dot = strrchr(out, '.');
 	if (!dot || strchr(dot, '/'))
 		return dflt;
 	if (!strcmp(dot, ".o"))
 		return ST_OBJ;
 	Stage s = parse_stage(dot + 1);
-	return s == ST_NONE || (s == ST_OBJ && t != TARGET_HOST) ? dflt : s;   /* x.obj stays PTX */
+	return s == ST_NONE || (s == ST_OBJ && t->kind != TARGET_HOST) ? dflt : s;   /* x.obj stays PTX */
 }
 
 NORETURN static void usage_error(const char *fmt, const char *arg)
@@ -117,7 +119,7 @@ static bool valid_arch(const char *a)
 /* Stages and options that belong to the other target are usage errors. */
 static void check_target(const Options *o)
 {
-	bool host = o->eo.target == TARGET_HOST;
+	bool host = o->target->kind == TARGET_HOST;
 	Stage d = o->dump_after;
 	if (host && (o->emit == ST_PTX || o->emit == ST_CUBIN))
 		usage_error("%s output needs --target=nvptx (--target=host writes an object file: -o FILE.o)",
@@ -134,6 +136,7 @@ static void parse_args(int argc, char **argv, Options *o)
 {
 	o->inputs = xmalloc(sizeof(char *) * (size_t)argc);
 	o->emit = o->dump_after = ST_NONE;
+	o->target = &target_nvptx;
 	o->eo.arch = "sm_90";
 	o->eo.opt_level = 3;
 	for (int i = 1; i < argc; i++) {
@@ -160,11 +163,7 @@ static void parse_args(int argc, char **argv, Options *o)
 			o->eo.arch = a + 7;
 			o->arch_given = true;
 		} else if (!strncmp(a, "--target=", 9)) {
-			if (!strcmp(a + 9, "nvptx"))
-				o->eo.target = TARGET_NVPTX;
-			else if (!strcmp(a + 9, "host"))
-				o->eo.target = TARGET_HOST;
-			else
+			if (!(o->target = target_find(a + 9)))
 				usage_error("unknown target '%s' (expected nvptx or host)", a + 9);
 		} else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
 			o->eo.opt_level = a[2] - '0';
@@ -187,8 +186,8 @@ static void parse_args(int argc, char **argv, Options *o)
 	if (!o->output)
 		usage_error("%s", "no output file (-o FILE)");
 	if (o->emit == ST_NONE)
-		o->emit = strcmp(o->output, "-") ? stage_from_ext(o->output, o->eo.target)
-		                                 : o->eo.target == TARGET_HOST ? ST_OBJ : ST_PTX;
+		o->emit = strcmp(o->output, "-") ? stage_from_ext(o->output, o->target)
+		                                 : o->target->kind == TARGET_HOST ? ST_OBJ : ST_PTX;
 	check_target(o);
 }
 
@@ -357,7 +356,7 @@ static bool run_obj(Run *r, EmitCtx *e)
 
 static bool run_llvm(Run *r, Module *m)
 {
-	EmitCtx *e = emit_new(&r->o->eo);
+	EmitCtx *e = emit_new(&r->o->eo, m->target);
 	bool ok = e && emit_module(e, m) && emit_optimize(e);
 	if (ok && (r->o->emit == ST_LL || r->o->dump_after == ST_LL)) {
 		char *text = emit_llvm_text(e);
@@ -398,10 +397,8 @@ static bool run_llvm(Run *r, Module *m)
 static bool run_ir(Run *r, FeInput *in)
 {
 	Arena *a = arena_new();
-	Module *m = fe_build_module(in, a, r->o->eo.target);
+	Module *m = fe_build_module(in, a, r->o->target);
 	bool ok = m != NULL;
-	if (ok)
-		m->target = r->o->eo.target;
 	if (ok && ir_stage(r, m, ST_MIR)) {
 		pass_mem2reg(m);
 		if (ir_stage(r, m, ST_SSA)) {

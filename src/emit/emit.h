@@ -1,8 +1,8 @@
 /* emit.h: the back end of oxidec — llir-dialect IR to an LLVM module
  * (stage "ll"), optimized with LLVM's new pass manager, then PTX from the
  * NVPTX target machine in-process (stage "ptx"), and cubin from PTX through
- * nvJitLink loaded at run time.  The host target (EmitOptions.target ==
- * TARGET_HOST) makes a native object file instead (stage "obj"), with a
+ * nvJitLink loaded at run time.  The host target (the module's Target of
+ * kind TARGET_HOST) makes a native object file instead (stage "obj"), with a
  * launch trampoline per kernel for the emulator in src/runtime/oxemu.c.
  *
  * This header is free of LLVM types so the driver need not see llvm-c; the
@@ -21,21 +21,23 @@ typedef struct {
 	                          ignored for TARGET_HOST */
 	int opt_level;         /* 0..3: middle-end pipeline and codegen level */
 	bool verify_each;      /* run LLVMVerifyModule also after optimization */
-	Target target;         /* TARGET_NVPTX (the default, 0) or TARGET_HOST */
 } EmitOptions;
 
 typedef struct EmitCtx EmitCtx;
 
-/* target.c: returns NULL after a diag_error (unknown arch, bad level). */
-EmitCtx *emit_new(const EmitOptions *o);
+/* target.c: an emitter for the modules of target t (Module.target: the
+ * emitter reads the kind of the one the module has); NULL after a
+ * diag_error (unknown arch, bad level). */
+EmitCtx *emit_new(const EmitOptions *o, const Target *t);
 bool emit_optimize(EmitCtx *e);
 char *emit_llvm_text(EmitCtx *e);                 /* malloc'd, NUL-terminated */
 char *emit_ptx(EmitCtx *e, size_t *len);          /* malloc'd, NUL-terminated; nvptx only */
 uint8_t *emit_object(EmitCtx *e, size_t *len);    /* malloc'd ELF object; host only */
 void emit_free(EmitCtx *e);
 
-/* module.c: translate the llir-dialect module and verify the result.
- * Uses Value.aux and Block.aux of m as scratch. */
+/* module.c: translate the llir-dialect module and verify the result; m's
+ * target must be emit_new's.  Uses Value.aux and Block.aux of m as
+ * scratch. */
 bool emit_module(EmitCtx *e, Module *m);
 
 /* cubin.c: PTX -> cubin with nvJitLink (dlopen'ed); NULL after a

@@ -11,6 +11,7 @@
 
 struct EmitCtx {
 	EmitOptions opt;
+	const Target *target;      /* the modules' (emit_new) */
 	char arch[16];             /* CPU of the target machine: sm_XX, or "generic" on the host */
 	char triple[128];          /* nvptx64-nvidia-cuda, or LLVM's default (host) triple */
 	LLVMContextRef ctx;

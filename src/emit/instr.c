@@ -63,12 +63,11 @@ static bool set_res(Op *op, LLVMValueRef v)
 	return true;
 }
 
-/* Alignment from imm: 0 means "unknown, use the type's ABI alignment". */
-static bool get_align(FuncEmit *fe, Op *op, unsigned *out)
+/* An alignment attribute: 0 means "unknown, use the type's ABI alignment". */
+static bool get_align(FuncEmit *fe, Op *op, uint32_t a, unsigned *out)
 {
-	int64_t a = op->imm;
-	if (a < 0 || a > (1 << 29) || (a & (a - 1))) {
-		emit_op_error(fe, op, "alignment %" PRId64 " is not a power of two", a);
+	if (a > (1u << 29) || (a & (a - 1))) {
+		emit_op_error(fe, op, "alignment %" PRIu32 " is not a power of two", a);
 		return false;
 	}
 	*out = (unsigned)a;
@@ -145,11 +144,11 @@ static bool emit_global_addr(FuncEmit *fe, Op *op)
 static bool emit_alloca(FuncEmit *fe, Op *op)
 {
 	unsigned align;
-	if (!get_align(fe, op, &align))
+	if (!get_align(fe, op, op->attr.mem.align, &align))
 		return false;
-	if (op->imm2 < 0 || !is_ptr(op->res[0].type))
+	if (op->attr.mem.size > INT64_MAX || !is_ptr(op->res[0].type))
 		return fail(fe, op, "needs a size >= 0 and a pointer result");
-	LLVMTypeRef bytes = LLVMArrayType2(LLVMInt8TypeInContext(fe->e->ctx), (uint64_t)op->imm2);
+	LLVMTypeRef bytes = LLVMArrayType2(LLVMInt8TypeInContext(fe->e->ctx), op->attr.mem.size);
 	LLVMValueRef a = LLVMBuildAlloca(fe->alloca_b, bytes, "");
 	if (align)
 		LLVMSetAlignment(a, align);
@@ -162,14 +161,14 @@ static bool emit_alloca(FuncEmit *fe, Op *op)
 static bool emit_load(FuncEmit *fe, Op *op)
 {
 	unsigned align;
-	if (!get_align(fe, op, &align))
+	if (!get_align(fe, op, op->attr.access.align, &align))
 		return false;
 	if (!is_ptr(op->opd[0]->type))
 		return fail(fe, op, "address is not a pointer");
 	LLVMValueRef v = LLVMBuildLoad2(fe->b, res_type(fe, op), opd(op, 0), "");
 	if (align)
 		LLVMSetAlignment(v, align);
-	if (op->imm2 & LLIR_VOLATILE)
+	if (op->attr.access.is_volatile)
 		LLVMSetVolatile(v, 1);
 	return set_res(op, v);
 }
@@ -177,14 +176,14 @@ static bool emit_load(FuncEmit *fe, Op *op)
 static bool emit_store(FuncEmit *fe, Op *op)
 {
 	unsigned align;
-	if (!get_align(fe, op, &align))
+	if (!get_align(fe, op, op->attr.access.align, &align))
 		return false;
 	if (!is_ptr(op->opd[1]->type) || op->opd[0]->type->kind == TY_VOID)
 		return fail(fe, op, "needs a value and a pointer");
 	LLVMValueRef s = LLVMBuildStore(fe->b, opd(op, 0), opd(op, 1));
 	if (align)
 		LLVMSetAlignment(s, align);
-	if (op->imm2 & LLIR_VOLATILE)
+	if (op->attr.access.is_volatile)
 		LLVMSetVolatile(s, 1);
 	return true;
 }
@@ -192,11 +191,11 @@ static bool emit_store(FuncEmit *fe, Op *op)
 static bool emit_memcpy(FuncEmit *fe, Op *op)
 {
 	unsigned align;
-	if (!get_align(fe, op, &align))
+	if (!get_align(fe, op, op->attr.mem.align, &align))
 		return false;
-	if (!is_ptr(op->opd[0]->type) || !is_ptr(op->opd[1]->type) || op->imm2 < 0)
+	if (!is_ptr(op->opd[0]->type) || !is_ptr(op->opd[1]->type) || op->attr.mem.size > INT64_MAX)
 		return fail(fe, op, "needs two pointers and a size >= 0");
-	LLVMValueRef size = LLVMConstInt(LLVMInt64TypeInContext(fe->e->ctx), (uint64_t)op->imm2, 0);
+	LLVMValueRef size = LLVMConstInt(LLVMInt64TypeInContext(fe->e->ctx), op->attr.mem.size, 0);
 	LLVMBuildMemCpy(fe->b, opd(op, 0), align, opd(op, 1), align, size);
 	return true;
 }
@@ -205,14 +204,15 @@ static bool emit_memcpy(FuncEmit *fe, Op *op)
  * (the index is scaled by N bytes; LLVM sign-extends it to 64 bits). */
 static bool emit_gep(FuncEmit *fe, Op *op)
 {
-	if (!is_ptr(op->opd[0]->type) || !is_int(op->opd[1]->type) || op->imm2 < 0)
+	uint64_t stride = op->attr.gep.stride;
+	if (!is_ptr(op->opd[0]->type) || !is_int(op->opd[1]->type) || stride > INT64_MAX)
 		return fail(fe, op, "needs a pointer, an integer index and a size >= 0");
 	if (op->res[0].type != op->opd[0]->type)
 		return fail(fe, op, "result type differs from the pointer's");
-	if (op->imm2 == 0)
+	if (stride == 0)
 		return set_res(op, opd(op, 0));
 	LLVMTypeRef i8 = LLVMInt8TypeInContext(fe->e->ctx);
-	LLVMTypeRef elem = op->imm2 == 1 ? i8 : LLVMArrayType2(i8, (uint64_t)op->imm2);
+	LLVMTypeRef elem = stride == 1 ? i8 : LLVMArrayType2(i8, stride);
 	LLVMValueRef idx = opd(op, 1);
 	return set_res(op, LLVMBuildInBoundsGEP2(fe->b, elem, opd(op, 0), &idx, 1, ""));
 }
@@ -267,14 +267,15 @@ static bool emit_cmp(FuncEmit *fe, Op *op)
 	const Type *t = op->opd[0]->type;
 	if (op->opd[1]->type != t || op->res[0].type->kind != TY_BOOL)
 		return fail(fe, op, "operands differ in type or the result is not a bool");
+	unsigned p = op->attr.cmp.pred;
 	if (op->code == OP_LLIR_ICMP) {
-		if (op->imm < PRED_EQ || op->imm > PRED_SGE || !(is_int(t) || is_ptr(t)))
+		if (p > PRED_SGE || !(is_int(t) || is_ptr(t)))
 			return fail(fe, op, "needs an integer predicate and integer or pointer operands");
-		return set_res(op, LLVMBuildICmp(fe->b, int_preds[op->imm], opd(op, 0), opd(op, 1), ""));
+		return set_res(op, LLVMBuildICmp(fe->b, int_preds[p], opd(op, 0), opd(op, 1), ""));
 	}
-	if (op->imm < PRED_OEQ || op->imm > PRED_UNO || !is_float(t))
+	if (p < PRED_OEQ || p > PRED_UNO || !is_float(t))
 		return fail(fe, op, "needs a float predicate and float operands");
-	return set_res(op, LLVMBuildFCmp(fe->b, real_preds[op->imm], opd(op, 0), opd(op, 1), ""));
+	return set_res(op, LLVMBuildFCmp(fe->b, real_preds[p], opd(op, 0), opd(op, 1), ""));
 }
 
 static bool emit_select(FuncEmit *fe, Op *op)
@@ -497,14 +498,14 @@ static bool emit_ret(FuncEmit *fe, Op *op)
 
 /* ------------------------------------------------------------ atomics */
 
-static LLVMAtomicOrdering llvm_ordering(int64_t o)
+static LLVMAtomicOrdering llvm_ordering(AtomicOrd o)
 {
 	static const LLVMAtomicOrdering t[] = {
 		[AO_RELAXED] = LLVMAtomicOrderingMonotonic, [AO_ACQUIRE] = LLVMAtomicOrderingAcquire,
 		[AO_RELEASE] = LLVMAtomicOrderingRelease, [AO_ACQ_REL] = LLVMAtomicOrderingAcquireRelease,
 		[AO_SEQ_CST] = LLVMAtomicOrderingSequentiallyConsistent,
 	};
-	return o >= 0 && o <= AO_SEQ_CST ? t[o] : LLVMAtomicOrderingSequentiallyConsistent;
+	return (unsigned)o <= AO_SEQ_CST ? t[o] : LLVMAtomicOrderingSequentiallyConsistent;
 }
 
 /* sym: an LLVM syncscope name; NULL or "" is the system scope. */
@@ -526,12 +527,13 @@ static bool emit_atomicrmw(FuncEmit *fe, Op *op)
 	};
 	if (!is_ptr(op->opd[0]->type) || op->opd[1]->type != op->res[0].type)
 		return fail(fe, op, "needs a pointer and a value of the result's type");
-	if (op->imm < 0 || op->imm > RMW_FADD)
+	AtomicRmw rmw = op->attr.atomic.rmw;
+	if ((unsigned)rmw > RMW_FADD)
 		return fail(fe, op, "unknown atomicrmw operation");
-	if ((op->imm == RMW_FADD) != is_float(op->res[0].type) && op->imm != RMW_XCHG)
+	if ((rmw == RMW_FADD) != is_float(op->res[0].type) && rmw != RMW_XCHG)
 		return fail(fe, op, "operation does not suit the value type");
-	LLVMValueRef v = LLVMBuildAtomicRMWSyncScope(fe->b, ops[op->imm], opd(op, 0), opd(op, 1),
-	                                             llvm_ordering(op->imm2), sync_scope(fe, op->sym));
+	LLVMValueRef v = LLVMBuildAtomicRMWSyncScope(fe->b, ops[rmw], opd(op, 0), opd(op, 1),
+	                                             llvm_ordering(op->attr.atomic.order), sync_scope(fe, op->sym));
 	return set_res(op, v);
 }
 
@@ -541,9 +543,9 @@ static bool emit_cmpxchg(FuncEmit *fe, Op *op)
 	    op->opd[2]->type != op->res[0].type || op->res[1].type->kind != TY_BOOL)
 		return fail(fe, op, "needs a pointer, two values of the result's type and a bool result");
 	LLVMValueRef x = LLVMBuildAtomicCmpXchgSyncScope(fe->b, opd(op, 0), opd(op, 1), opd(op, 2),
-	                                                 llvm_ordering(op->imm2), llvm_ordering(op->imm & 0xff),
-	                                                 sync_scope(fe, op->sym));
-	if (op->imm >> 8 & 1)
+	                                                 llvm_ordering(op->attr.atomic.order),
+	                                                 llvm_ordering(op->attr.atomic.fail_order), sync_scope(fe, op->sym));
+	if (op->attr.atomic.weak)
 		LLVMSetWeak(x, 1);
 	op->res[0].aux = LLVMBuildExtractValue(fe->b, x, 0, "");
 	op->res[1].aux = LLVMBuildExtractValue(fe->b, x, 1, "");
@@ -553,7 +555,7 @@ static bool emit_cmpxchg(FuncEmit *fe, Op *op)
 static bool emit_atomic_access(FuncEmit *fe, Op *op)
 {
 	unsigned align;
-	if (!get_align(fe, op, &align))
+	if (!get_align(fe, op, op->attr.atomic.align, &align))
 		return false;
 	LLVMValueRef v;
 	if (op->code == OP_LLIR_ATOMIC_LOAD) {
@@ -567,7 +569,7 @@ static bool emit_atomic_access(FuncEmit *fe, Op *op)
 	}
 	if (align)
 		LLVMSetAlignment(v, align);
-	LLVMSetOrdering(v, llvm_ordering(op->imm2));
+	LLVMSetOrdering(v, llvm_ordering(op->attr.atomic.order));
 	LLVMSetAtomicSyncScopeID(v, sync_scope(fe, op->sym));
 	return op->code == OP_LLIR_ATOMIC_LOAD ? set_res(op, v) : true;
 }
@@ -599,7 +601,7 @@ static bool emit_op_checked(FuncEmit *fe, Op *op)
 		return emit_cast(fe, op);
 	case OP_LLIR_FPTOUI_SAT: case OP_LLIR_FPTOSI_SAT: return emit_fpto_sat(fe, op);
 	case OP_LLIR_CALL: return emit_call(fe, op);
-	case OP_LLIR_INTRINSIC: return emit_intrinsic(fe, op, op->sym, op->imm);
+	case OP_LLIR_INTRINSIC: return emit_intrinsic(fe, op, op->sym, op->attr.intrinsic.overload);
 	case OP_LLIR_BR: return emit_br(fe, op);
 	case OP_LLIR_CONDBR: return emit_condbr(fe, op);
 	case OP_LLIR_SWITCH: return emit_switch(fe, op);
@@ -608,7 +610,7 @@ static bool emit_op_checked(FuncEmit *fe, Op *op)
 	case OP_LLIR_ATOMICRMW: return emit_atomicrmw(fe, op);
 	case OP_LLIR_CMPXCHG: return emit_cmpxchg(fe, op);
 	case OP_LLIR_FENCE:
-		return LLVMBuildFenceSyncScope(fe->b, llvm_ordering(op->imm2), sync_scope(fe, op->sym), "") != NULL;
+		return LLVMBuildFenceSyncScope(fe->b, llvm_ordering(op->attr.atomic.order), sync_scope(fe, op->sym), "") != NULL;
 	case OP_LLIR_ATOMIC_LOAD: case OP_LLIR_ATOMIC_STORE: return emit_atomic_access(fe, op);
 	default: return fail(fe, op, "is not an llir op (the llir lowering must run before emission)");
 	}

@@ -78,7 +78,7 @@ static void internalize_libdevice(LLVMModuleRef mod)
 
 bool emit_link_libdevice(EmitCtx *e)
 {
-	if (e->opt.target != TARGET_NVPTX || !uses_libdevice(e->mod))
+	if (e->target->kind != TARGET_NVPTX || !uses_libdevice(e->mod))
 		return true;
 	LLVMModuleRef lib = load_libdevice(e);
 	if (!lib)

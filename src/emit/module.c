@@ -268,7 +268,7 @@ static bool declare_func(EmitCtx *e, Func *f)
 			unsigned k = LLVMGetEnumAttributeKindForName("noinline", 8);
 			LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(e->ctx, k, 0));
 		}
-		if (f->is_kernel && e->opt.target == TARGET_NVPTX) {
+		if (f->is_kernel && e->target->kind == TARGET_NVPTX) {
 			LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
 			/* launch attributes: LLVM 22's NVPTX reads these string
 			 * attributes and prints .maxntid / .minnctapersm / .reqntid */
@@ -525,7 +525,10 @@ static void new_llvm_module(EmitCtx *e)
 bool emit_module(EmitCtx *e, Module *m)
 {
 	new_llvm_module(e);
-	bool ok = true;
+	bool ok = m->target == e->target;
+	if (!ok)
+		diag_error("oxidec", "a module for target %s given to the emitter of %s",
+		           m->target ? m->target->name : "(none)", e->target->name);
 	for (Global *g = m->globals; g && ok; g = g->next)
 		ok = declare_global(e, m, g);
 	for (Func *f = m->funcs; f && ok; f = f->next)
@@ -535,7 +538,7 @@ bool emit_module(EmitCtx *e, Module *m)
 	for (Func *f = m->funcs; f && ok; f = f->next)
 		if (f->first)
 			ok = emit_body(e, m, f);
-	if (ok && e->opt.target == TARGET_HOST)
+	if (ok && e->target->kind == TARGET_HOST)
 		ok = emit_host_entries(e, m);
 	ok = ok && verify(e) && emit_link_libdevice(e);
 	if (!ok) {

@@ -113,7 +113,7 @@ static LLVMTargetMachineRef create_target_machine(const EmitCtx *e, const char *
 {
 	LLVMTargetRef target;
 	char *err = NULL;
-	bool host = e->opt.target == TARGET_HOST;
+	bool host = e->target->kind == TARGET_HOST;
 	if (LLVMGetTargetFromTriple(e->triple, &target, &err)) {
 		diag_error("oxidec", "no %s target in this LLVM: %s", host ? e->triple : "NVPTX", err ? err : "?");
 		LLVMDisposeMessage(err);
@@ -126,7 +126,7 @@ static LLVMTargetMachineRef create_target_machine(const EmitCtx *e, const char *
 /* The triple and CPU of o's target into e; false after a diag_error. */
 static bool choose_target(EmitCtx *e, const EmitOptions *o)
 {
-	if (o->target != TARGET_HOST) {
+	if (e->target->kind != TARGET_HOST) {
 		snprintf(e->triple, sizeof e->triple, "%s", nvptx_triple);
 		snprintf(e->arch, sizeof e->arch, "%s", o->arch ? o->arch : "sm_90");
 		return true;
@@ -142,10 +142,10 @@ static bool choose_target(EmitCtx *e, const EmitOptions *o)
 	return true;
 }
 
-EmitCtx *emit_new(const EmitOptions *o)
+EmitCtx *emit_new(const EmitOptions *o, const Target *t)
 {
 	const char *arch = o->arch ? o->arch : "sm_90";
-	const char *features = o->target == TARGET_HOST ? "" : arch_features(arch);
+	const char *features = t->kind == TARGET_HOST ? "" : arch_features(arch);
 	if (!features) {
 		diag_error("oxidec", "unknown GPU architecture '%s' (LLVM 22 NVPTX knows sm_20 to sm_121f, e.g. sm_90)", arch);
 		return NULL;
@@ -158,6 +158,7 @@ EmitCtx *emit_new(const EmitOptions *o)
 	EmitCtx *e = xmalloc(sizeof *e);
 	memset(e, 0, sizeof *e);
 	e->opt = *o;
+	e->target = t;
 	if (!choose_target(e, o)) {
 		free(e);
 		return NULL;
@@ -268,7 +269,7 @@ static char *emit_code(EmitCtx *e, LLVMCodeGenFileType kind, size_t *len)
 	if (failed || diag_errors() > errors) {
 		if (failed)
 			diag_error("oxidec", "%s code generation failed: %s",
-			           e->opt.target == TARGET_HOST ? "host" : "NVPTX", err ? err : "?");
+			           e->target->kind == TARGET_HOST ? "host" : "NVPTX", err ? err : "?");
 		LLVMDisposeMessage(err);
 		if (buf)
 			LLVMDisposeMemoryBuffer(buf);
@@ -282,9 +283,9 @@ static char *emit_code(EmitCtx *e, LLVMCodeGenFileType kind, size_t *len)
 	return out;
 }
 
-static bool has_target(EmitCtx *e, Target t, const char *what)
+static bool has_target(EmitCtx *e, TargetKind t, const char *what)
 {
-	if (e->opt.target == t)
+	if (e->target->kind == t)
 		return true;
 	diag_error("oxidec", "%s needs --target=%s", what, t == TARGET_HOST ? "host" : "nvptx");
 	return false;

@@ -191,7 +191,7 @@ Value *ptr_add(Fb *fb, Value *p, uint64_t off)
 	if (!off)
 		return p;
 	Value *r = ir_build1(&fb->b, OP_MIR_PTR_ADD, ir_type_ptr(fb->m, 0), 1, &p);
-	r->def->imm = (int64_t)off;
+	r->def->attr.offset.bytes = (int64_t)off;
 	return r;
 }
 
@@ -300,8 +300,12 @@ Value *field_addr(Fb *fb, Value *base, RType *t, uint32_t variant, uint32_t i)
 	bool multi = t->has_variants;
 	Value *r = ir_build1(&fb->b, multi ? OP_MIR_VFIELD : OP_MIR_FIELD, pt, 1, &base);
 	r->def->rty = t;
-	r->def->imm = multi ? variant : i;
-	r->def->imm2 = multi ? i : 0;
+	if (multi) {
+		r->def->attr.vfield.variant = variant;
+		r->def->attr.vfield.field = i;
+	} else {
+		r->def->attr.field.index = i;
+	}
 	return r;
 }
 

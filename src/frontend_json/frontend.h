@@ -19,6 +19,6 @@ char *fe_print_json(FeInput *in);
 void fe_free(FeInput *in);
 
 /* build.c: stage 2.  Returns NULL after reporting errors. */
-Module *fe_build_module(FeInput *in, Arena *a, Target target);
+Module *fe_build_module(FeInput *in, Arena *a, const Target *target);
 
 #endif

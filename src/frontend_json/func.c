@@ -293,7 +293,7 @@ static void drop_repeated_inputs(FeInput *in)
 	in->nfile = n;
 }
 
-Module *fe_build_module(FeInput *in, Arena *a, Target target)
+Module *fe_build_module(FeInput *in, Arena *a, const Target *target)
 {
 	Module *m = ir_module_new(a);
 	m->target = target;

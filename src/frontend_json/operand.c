@@ -226,7 +226,7 @@ static bool const_adt(Fb *fb, JPath jp, cJSON *c, RType *t, Val *out)
 	if (t->kind == RT_ADT && t->adt_kind == ADT_ENUM) {
 		Op *op = ir_build(&fb->b, OP_MIR_SET_DISCR, 0, NULL, 1, &s, 0);
 		op->rty = t;
-		op->imm = variant;
+		op->attr.variant.index = variant;
 	}
 	*out = (Val){ t, { NULL, NULL }, s };
 	return true;

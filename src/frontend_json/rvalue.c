@@ -165,7 +165,7 @@ static void limit_align(Fb *fb, Op *mark, uint32_t align)
 {
 	for (Op *o = mark ? mark->next : fb->b.block->first; o; o = o->next)
 		if (o->code == OP_MIR_LOAD || o->code == OP_MIR_STORE || o->code == OP_MIR_COPY)
-			o->imm = align ? align : 1;
+			o->attr.access.align = align ? align : 1;
 }
 
 static void transmute_bytes(Fb *fb, Val v, PlaceV *dst, Type *to)
@@ -420,7 +420,7 @@ static bool rv_aggregate(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 	if (dst->ty->kind == RT_ADT && dst->ty->adt_kind == ADT_ENUM) {
 		Op *op = ir_build(&fb->b, OP_MIR_SET_DISCR, 0, NULL, 1, &dst->addr, 0);
 		op->rty = dst->ty;
-		op->imm = variant;
+		op->attr.variant.index = variant;
 	}
 	return true;
 }
@@ -563,7 +563,7 @@ bool build_statement(Fb *fb, JPath jp, cJSON *stmt)
 			return fb_error(fb, "set_discriminant on a `%s`", p.ty->name), false;
 		Op *op = ir_build(&fb->b, OP_MIR_SET_DISCR, 0, NULL, 1, &p.addr, 0);
 		op->rty = p.ty;
-		op->imm = variant;
+		op->attr.variant.index = variant;
 		return true;
 	}
 	if (!strcmp(kind, "assume")) {

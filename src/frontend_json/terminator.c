@@ -193,7 +193,7 @@ static bool term_assert(Fb *fb, JPath jp, cJSON *t)
 	if (!val_type(c) || val_type(c)->kind != TY_BOOL)
 		return fb_error(fb, "assert on a `%s`, not a bool", c.ty->name), false;
 	Op *op = ir_build(&fb->b, OP_MIR_ASSERT, 0, NULL, 1, c.v, 1);
-	op->imm = json_bool(jp, t, "expected");
+	op->attr.expect.value = json_bool(jp, t, "expected");
 	cJSON *text = json_get_opt(t, "text");
 	op->sym = arena_strdup(fb->a, cJSON_IsString(text) ? text->valuestring : kind);
 	ir_op_set_succ(fb->m, op, 0, target, 0, NULL);
@@ -326,8 +326,8 @@ static bool call_prim(Fb *fb, JPath jp, cJSON *t, Opcode code, const char *sym, 
  * 1.96 spell them `AtomicOrdering::Relaxed`, older releases as name
  * suffixes `_relaxed`), core::sync::atomic functions mir-export maps to
  * them, and oxide-device's scoped atomics `__oxide_atomic_<op>_<ty>_<scope>`
- * become one mir.intrinsic: sym = the 1.96 intrinsic name, imm = success
- * AtomicOrd | AtomicScope << 8, imm2 = failure AtomicOrd (llir.c). */
+ * become one mir.intrinsic: sym = the 1.96 intrinsic name, attr.atomic =
+ * the orderings and the scope (llir_atomic.c). */
 
 static int ordering_of(const char *s)
 {
@@ -412,8 +412,9 @@ static bool build_atomic(Fb *fb, JPath jp, cJSON *t, const char *name, int ord, 
 		op = last_intrinsic(fb);
 	}
 	if (op) {
-		op->imm = ord | scope << 8;
-		op->imm2 = fail;
+		op->attr.atomic.order = (AtomicOrd)ord;
+		op->attr.atomic.fail_order = (AtomicOrd)fail;
+		op->attr.atomic.scope = (AtomicScope)scope;
 		op->rty = g0;
 	}
 	return true;

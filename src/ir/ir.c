@@ -5,7 +5,8 @@
 #include <string.h>
 
 const OpInfo opinfo[OP_COUNT] = {
-#define OP(d, name, text, nres, nopd, traits) [OP_##d##_##name] = { DIALECT_##d, text, nres, nopd, traits },
+#define OP(d, name, text, nres, nopd, traits, attr) \
+	[OP_##d##_##name] = { DIALECT_##d, text, nres, nopd, traits, ATTR_##attr },
 #include "ops.def"
 #undef OP
 };

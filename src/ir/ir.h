@@ -31,22 +31,30 @@ enum {
 typedef enum { DIALECT_MIR, DIALECT_NVVM, DIALECT_LLIR } Dialect;
 
 typedef enum {
-#define OP(d, name, text, nres, nopd, traits) OP_##d##_##name,
+#define OP(d, name, text, nres, nopd, traits, attr) OP_##d##_##name,
 #include "ops.def"
 #undef OP
 	OP_COUNT
 } Opcode;
+
+/* Attribute classes: which member of Op.attr an opcode uses (ops.def's
+ * last column). */
+typedef enum {
+	ATTR_NONE, ATTR_ACCESS, ATTR_MEM, ATTR_OFFSET, ATTR_FIELD, ATTR_VFIELD, ATTR_VARIANT,
+	ATTR_EXPECT, ATTR_GEP, ATTR_CMP, ATTR_INTRINSIC, ATTR_ATOMIC,
+} AttrClass;
 
 typedef struct {
 	Dialect dialect;
 	const char *name;
 	int nres, nopd;
 	unsigned traits;
+	AttrClass attr;
 } OpInfo;
 
 extern const OpInfo opinfo[OP_COUNT];
 
-/* llir.icmp / llir.fcmp predicates (imm); names follow LLVM. */
+/* llir.icmp / llir.fcmp predicates (attr.cmp); names follow LLVM. */
 typedef enum {
 	PRED_EQ, PRED_NE, PRED_ULT, PRED_ULE, PRED_UGT, PRED_UGE,
 	PRED_SLT, PRED_SLE, PRED_SGT, PRED_SGE,
@@ -55,7 +63,7 @@ typedef enum {
 	PRED_ORD, PRED_UNO,
 } Pred;
 
-/* llir.intrinsic overload rule (imm): which types complete the name. */
+/* llir.intrinsic overload rule (attr.intrinsic): which types complete the name. */
 typedef enum {
 	OVL_NONE,        /* llvm.nvvm.read.ptx.sreg.tid.x */
 	OVL_RES,         /* llvm.foo.<res> */
@@ -65,21 +73,48 @@ typedef enum {
 	OVL_OPD02,       /* llvm.memset.<opd0>.<opd2> */
 } Overload;
 
-/* llir.load / llir.store flags (imm2) */
-enum { LLIR_VOLATILE = 1 };
-
-/* Atomic orderings (llir atomics' imm2), LLVM's: Relaxed = monotonic. */
+/* Atomic orderings (attr.atomic), LLVM's: Relaxed = monotonic. */
 typedef enum { AO_RELAXED, AO_ACQUIRE, AO_RELEASE, AO_ACQ_REL, AO_SEQ_CST } AtomicOrd;
 
-/* Scope of an atomic (mir.intrinsic atomic_*: imm >> 8): DEFAULT is Rust's
- * core atomics, device-wide on the GPU. */
+/* Scope of an atomic (mir.intrinsic atomic_*): DEFAULT is Rust's core
+ * atomics, device-wide on the GPU.  llir atomics carry the LLVM syncscope
+ * name in sym instead. */
 typedef enum { ATOMIC_SCOPE_DEFAULT, ATOMIC_SCOPE_BLOCK, ATOMIC_SCOPE_DEVICE, ATOMIC_SCOPE_SYSTEM } AtomicScope;
 
-/* llir.atomicrmw operation (imm) */
+/* llir.atomicrmw operation (attr.atomic.rmw) */
 typedef enum {
 	RMW_XCHG, RMW_ADD, RMW_SUB, RMW_AND, RMW_NAND, RMW_OR, RMW_XOR,
 	RMW_MAX, RMW_MIN, RMW_UMAX, RMW_UMIN, RMW_FADD,
 } AtomicRmw;
+
+/* An op's attributes: the member its AttrClass names (OpInfo.attr);
+ * which fields of it each op sets is in ops.def's comments. */
+typedef union {
+	struct {                 /* ATTR_ACCESS: mir/llir.load, .store, mir.copy */
+		uint32_t align;      /* bytes; 0 in mir: the type's own */
+		bool is_volatile;    /* llir only */
+	} access;
+	struct {                 /* ATTR_MEM: llir.alloca, llir.memcpy */
+		uint64_t size;       /* bytes */
+		uint32_t align;
+	} mem;
+	struct { int64_t bytes; } offset;           /* ATTR_OFFSET: mir.ptr_add */
+	struct { uint32_t index; } field;           /* ATTR_FIELD: mir.field (variant 0's) */
+	struct { uint32_t variant, field; } vfield; /* ATTR_VFIELD: mir.variant_field */
+	struct { uint32_t index; } variant;         /* ATTR_VARIANT: mir.set_discriminant */
+	struct { bool value; } expect;              /* ATTR_EXPECT: mir.assert's expected condition */
+	struct { uint64_t stride; } gep;            /* ATTR_GEP: llir.gep, bytes per index */
+	struct { Pred pred; } cmp;                  /* ATTR_CMP: llir.icmp, llir.fcmp */
+	struct { Overload overload; } intrinsic;    /* ATTR_INTRINSIC: llir.intrinsic */
+	struct {                 /* ATTR_ATOMIC: mir.intrinsic atomic_*, llir atomics */
+		AtomicOrd order;     /* success ordering */
+		AtomicOrd fail_order; /* cmpxchg's failure ordering */
+		AtomicScope scope;   /* mir only (llir: sym) */
+		AtomicRmw rmw;       /* llir.atomicrmw */
+		bool weak;           /* llir.cmpxchg may fail spuriously */
+		uint32_t align;      /* llir.atomic_load / atomic_store */
+	} atomic;
+} OpAttr;
 
 /* -------------------------------------------------------------- types */
 
@@ -207,7 +242,7 @@ struct Op {
 	Succ *succ;
 	/* attributes; which ones an opcode uses is documented in ops.def */
 	RType *rty;
-	int64_t imm, imm2;
+	OpAttr attr;         /* the member opinfo[code].attr names */
 	U128 *vals;
 	const char *sym;
 	void *aux;           /* pass scratch */
@@ -237,8 +272,8 @@ struct Func {
 	const char *symbol;  /* PTX symbol */
 	bool is_kernel;
 	bool noinline;       /* #[inline(never)] (oxide-mir "inline": "never"): stays a call */
-	bool is_extern;      /* declaration only, no blocks: defined by the runtime
-	                        the object is linked with (host target, llir.c) */
+	bool is_extern;      /* declaration only, no blocks: vprintf, libdevice's
+	                        __nv_*, the emulator's functions (the targets' hooks) */
 	/* kernel launch attributes ("256" or "16,16,1"; NULL: none), from
 	 * kernel.attrs; the emitter sets nvvm.maxntid / minctasm / reqntid */
 	const char *maxntid, *minnctapersm, *reqntid;
@@ -270,14 +305,29 @@ typedef struct Global {
 	bool is_extern;      /* declared only: extern .shared b8 name[] (dynamic shared) */
 } Global;
 
-/* What the module is compiled for.  TARGET_HOST: the host-emulation
- * target (oxidec --target=host); device primitives become calls into the
- * emulator (src/runtime/oxemu.c) and every address space is 0. */
-typedef enum { TARGET_NVPTX, TARGET_HOST } Target;
+/* What the module is compiled for: one Target per target (src/target.c:
+ * target_nvptx, target_host), chosen once by the driver and kept only in
+ * Module.target.  The passes call its hooks for everything that
+ * differs between targets and never ask which target they are on;
+ * src/emit, which keeps its own per-target code, reads kind.
+ * TARGET_HOST: the host-emulation target (oxidec --target=host); device
+ * primitives become calls into the emulator (src/runtime/oxemu.c) and
+ * every address space is 0. */
+typedef enum { TARGET_NVPTX, TARGET_HOST } TargetKind;
+
+typedef struct NvvmHooks NvvmHooks;   /* src/passes/nvvm.h */
+typedef struct LlirHooks LlirHooks;   /* src/passes/llir.h */
+
+typedef struct {
+	TargetKind kind;
+	const char *name;          /* as --target= spells it */
+	const NvvmHooks *nvvm;     /* stage 4 (nvvm_<name>.c) */
+	const LlirHooks *llir;     /* stage 5 (llir_<name>.c) */
+} Target;
 
 struct Module {
 	Arena *arena;
-	Target target;       /* set by the driver before the passes */
+	const Target *target;  /* given when the module is built (fe_build_module) */
 	const char **files;
 	uint32_t nfile;
 	RType **rtypes;

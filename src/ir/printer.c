@@ -83,47 +83,38 @@ static void print_succ(FILE *out, Succ *s)
 	fputc(')', out);
 }
 
-/* Attributes that matter for an op, in a fixed order. */
+/* The name of variant v of op's enum type, or "?". */
+static const char *variant_name(const Op *op, uint32_t v)
+{
+	return op->rty && op->rty->nvariant > v ? op->rty->variants[v].name : "?";
+}
+
+/* An op's attributes by their class (ops.def), after the operands; a
+ * list of numbers starts with a comma when operands precede it. */
 static void print_attrs(FILE *out, Op *op)
 {
-	switch (op->code) {
-	case OP_MIR_PTR_ADD:
-		fprintf(out, " + %" PRId64, op->imm);
+	const OpAttr *a = &op->attr;
+	const char *sep = op->nopd ? ", " : " ";
+	switch (opinfo[op->code].attr) {
+	case ATTR_ACCESS:
+		if (a->access.align)
+			fprintf(out, "%salign %" PRIu32, sep, a->access.align);
+		if (a->access.is_volatile)
+			fputs(", volatile", out);
 		break;
-	case OP_MIR_FIELD:
-		fprintf(out, " .%" PRId64, op->imm);
+	case ATTR_MEM:
+		fprintf(out, "%s%" PRIu64 " bytes, align %" PRIu32, sep, a->mem.size, a->mem.align);
 		break;
-	case OP_MIR_VFIELD:
-		fprintf(out, " as %s.%" PRId64,
-		        op->rty && op->rty->nvariant > op->imm ? op->rty->variants[op->imm].name : "?", op->imm2);
+	case ATTR_OFFSET: fprintf(out, " + %" PRId64, a->offset.bytes); break;
+	case ATTR_FIELD: fprintf(out, " .%" PRIu32, a->field.index); break;
+	case ATTR_VFIELD:
+		fprintf(out, " as %s.%" PRIu32, variant_name(op, a->vfield.variant), a->vfield.field);
 		break;
-	case OP_MIR_SET_DISCR:
-		fprintf(out, " %s", op->rty && op->rty->nvariant > op->imm ? op->rty->variants[op->imm].name : "?");
-		break;
-	case OP_MIR_ASSERT:
-		fprintf(out, " == %s", op->imm ? "true" : "false");
-		break;
-	case OP_MIR_LOAD:
-	case OP_MIR_STORE:
-	case OP_MIR_COPY:
-		if (op->imm)
-			fprintf(out, ", align %" PRId64, op->imm);
-		break;
-	case OP_LLIR_ALLOCA:
-		fprintf(out, " %" PRId64 " bytes, align %" PRId64, op->imm2, op->imm);
-		break;
-	case OP_LLIR_LOAD:
-	case OP_LLIR_STORE:
-		fprintf(out, ", align %" PRId64 "%s", op->imm, op->imm2 & LLIR_VOLATILE ? ", volatile" : "");
-		break;
-	case OP_LLIR_MEMCPY:
-		fprintf(out, ", %" PRId64 " bytes, align %" PRId64, op->imm2, op->imm);
-		break;
-	case OP_LLIR_GEP:
-		fprintf(out, " x %" PRId64, op->imm2);
-		break;
-	default:
-		break;
+	case ATTR_VARIANT: fprintf(out, " %s", variant_name(op, a->variant.index)); break;
+	case ATTR_EXPECT: fprintf(out, " == %s", a->expect.value ? "true" : "false"); break;
+	case ATTR_GEP: fprintf(out, " x %" PRIu64, a->gep.stride); break;
+	case ATTR_NONE: case ATTR_CMP: case ATTR_INTRINSIC: case ATTR_ATOMIC:
+		break;     /* the predicate comes after the op's name */
 	}
 	if (op->rty)
 		fprintf(out, " {%s}", op->rty->name);
@@ -144,8 +135,8 @@ static void print_op(FILE *out, Module *m, Op *op)
 	if (op->nres)
 		fputs(" = ", out);
 	fputs(opinfo[op->code].name, out);
-	if (op->code == OP_LLIR_ICMP || op->code == OP_LLIR_FCMP)
-		fprintf(out, " %s", ir_pred_name((Pred)op->imm));
+	if (opinfo[op->code].attr == ATTR_CMP)
+		fprintf(out, " %s", ir_pred_name(op->attr.cmp.pred));
 	if (op->sym && op->code != OP_MIR_ASSERT && op->code != OP_MIR_PANIC)
 		fprintf(out, " @%s", op->sym);
 	if (op->nval && op->code != OP_MIR_SWITCH && op->code != OP_LLIR_SWITCH) {

@@ -75,6 +75,32 @@ static void verify_succ(Verifier *v, Op *op, Succ *s)
 	}
 }
 
+/* Enumerated attributes hold one of their enum's values (the numbers,
+ * sizes and alignments come from the input and are checked where they
+ * are used). */
+static void verify_attrs(Verifier *v, const Op *op)
+{
+	const OpAttr *a = &op->attr;
+	const char *name = opinfo[op->code].name;
+	switch (opinfo[op->code].attr) {
+	case ATTR_CMP:
+		if ((unsigned)a->cmp.pred > PRED_UNO || (op->code == OP_LLIR_ICMP) != (a->cmp.pred <= PRED_SGE))
+			fail(v, "%s has predicate %d", name, (int)a->cmp.pred);
+		break;
+	case ATTR_INTRINSIC:
+		if ((unsigned)a->intrinsic.overload > OVL_OPD02)
+			fail(v, "%s has overload rule %d", name, (int)a->intrinsic.overload);
+		break;
+	case ATTR_ATOMIC:
+		if ((unsigned)a->atomic.order > AO_SEQ_CST || (unsigned)a->atomic.fail_order > AO_SEQ_CST ||
+		    (unsigned)a->atomic.scope > ATOMIC_SCOPE_SYSTEM || (unsigned)a->atomic.rmw > RMW_FADD)
+			fail(v, "%s has an ordering, scope or operation out of range", name);
+		break;
+	default:
+		break;
+	}
+}
+
 static void verify_op(Verifier *v, Block *b, Op *op)
 {
 	const OpInfo *info = &opinfo[op->code];
@@ -92,6 +118,7 @@ static void verify_op(Verifier *v, Block *b, Op *op)
 		verify_succ(v, op, &op->succ[i]);
 	if ((op->code == OP_MIR_SWITCH || op->code == OP_LLIR_SWITCH) && op->nsucc != op->nval + 1)
 		fail(v, "%s has %u cases but %u successors", info->name, op->nval, op->nsucc);
+	verify_attrs(v, op);
 }
 
 static void verify_func(Verifier *v, Func *f)

@@ -3,24 +3,26 @@
  *   mir.device @__oxide_tid_x        ==>  nvvm.tid.x (and the other special registers)
  *   mir.device @__oxide_barrier_sync ==>  nvvm.barrier0 (convergent)
  *   mir.device @__oxide_trap, mir.panic  ==>  nvvm.trap; mir.unreachable
- *   mir.device @__oxide_assertfail(...)  ==>  mir.call @__assertfail(..., 1); nvvm.trap
+ *   mir.device @__oxide_assertfail(...)  ==>  mir.call @__assertfail(..., 1); nvvm.trap  (nvptx)
  *   mir.device @__nv_sinf(%x)    ==>  nvvm.libdevice @__nv_sinf(%x)   (libdevice math)
  *   mir.device @__oxide_shfl_down(...)  ==>  nvvm.prim @__oxide_shfl_down(...)  (warp, sync,
- *                                    timers: llir.c's prims table)
+ *                                    timers: llir_prim.c's table)
  *   mir.assert %c == E ^ok           ==>  mir.switch %c [!E: ^trap, otherwise: ^ok]
  *                                         ^trap: nvvm.trap; mir.unreachable
- *   kernel parameter of type ptr     ==>  ptr<1> (global) + nvvm.addrspace_cast to generic
  *
- * Host target (m->target == TARGET_HOST): the same nvvm ops (llir.c turns
- * them into calls to the emulator), but no address spaces: kernel pointer
- * parameters stay generic and every global moves to address space 0.
+ * What differs between targets is the target's NvvmHooks (nvvm.h):
+ * nvvm_nvptx.c gives kernel pointer parameters the global address space
+ * and calls CUDA's vprintf and __assertfail; nvvm_host.c keeps no address
+ * spaces (every global moves to address space 0) and calls the emulator.
+ * The nvvm ops are the same on both (llir_host.c turns them into calls to
+ * the emulator).
  *
  * A failed assert or panic must trap, never become `unreachable`: LLVM
  * would delete the check and a bounds violation would go silently wrong.
  *
  * Requires: mir dialect (stage 2 or 3).  Preserves: everything else.
  */
-#include "passes.h"
+#include "nvvm.h"
 
 #include <string.h>
 
@@ -72,7 +74,7 @@ static void lower_assert(Module *m, Func *f, Op *op)
 {
 	Builder b = { m, op->parent, op, op->loc };
 	Op *sw = ir_build(&b, OP_MIR_SWITCH, 0, NULL, 1, op->opd, 2);
-	U128 fail = { op->imm ? 0 : 1, 0 };
+	U128 fail = { op->attr.expect.value ? 0 : 1, 0 };
 	ir_op_set_vals(m, sw, 1, &fail);
 	ir_op_set_succ(m, sw, 0, trap_block(m, f, op->loc), 0, NULL);
 	ir_op_set_succ(m, sw, 1, op->succ[0].block, op->succ[0].nargs, op->succ[0].args);
@@ -87,28 +89,8 @@ static void lower_panic(Module *m, Op *op)
 	ir_op_unlink(op);
 }
 
-/* Kernel pointer parameters point to global memory: say so, and convert
- * to generic once so the rest of the body is address-space agnostic
- * (LLVM's InferAddressSpaces then gives ld.global/st.global). */
-static void kernel_params_global(Module *m, Func *f)
-{
-	Block *entry = f->first;
-	Type *gptr = ir_type_ptr(m, AS_GLOBAL);
-	for (uint32_t i = 0; i < f->nparam; i++) {
-		if (f->params[i].type->kind != TY_PTR || f->params[i].byval_size)
-			continue;
-		Value *arg = entry->args[i];
-		f->params[i].type = gptr;
-		Builder b = { m, entry, entry->first, f->loc };
-		Value *tmp = ir_build1(&b, OP_NVVM_ADDRSPACE_CAST, arg->type, 1, &arg);
-		ir_replace_all_uses(f, arg, tmp);
-		tmp->def->opd[0] = arg;
-		arg->type = gptr;
-	}
-}
-
 /* An external function (vprintf, the emulator's helpers), declared once. */
-static Func *extern_func(Module *m, const char *sym, Type *ret, uint32_t n, Type **params)
+Func *nvvm_extern_func(Module *m, const char *sym, Type *ret, uint32_t n, Type **params)
 {
 	Func *f = ir_func_find(m, sym);
 	if (f)
@@ -123,67 +105,26 @@ static Func *extern_func(Module *m, const char *sym, Type *ret, uint32_t n, Type
 	return f;
 }
 
-/* mir.device @__oxide_assertfail(msg, file, line, func)  ==>
- *   mir.call @__assertfail(msg, file, line, func, 1 : i64); nvvm.trap
- * CUDA's device assert (the driver's __assertfail prints the message and
- * fails the launch with CUDA_ERROR_ASSERT; the trap stops the thread
- * should it return). Host: mir.call @__oxide_host_assertfail(msg, file,
- * line, func), which reports and traps itself; the nvvm.trap stays. */
-static Op *build_assertfail(Module *m, Builder *b, Op *op)
-{
-	bool host = m->target == TARGET_HOST;
-	Type *ptr = ir_type_ptr(m, 0), *u32 = ir_type_int(m, 32, false), *i64 = ir_type_int(m, 64, false);
-	Type *ps[5] = { ptr, ptr, u32, ptr, i64 };
-	Value *args[5] = { op->opd[0], op->opd[1], op->opd[2], op->opd[3], NULL };
-	uint32_t n = host ? 4 : 5;
-	if (op->nopd != 4)
-		die("__oxide_assertfail with %u arguments", op->nopd);
-	if (!host)
-		args[4] = ir_build_const(b, OP_MIR_CONST, i64, 1, 0);   /* charSize: bytes */
-	Func *f = extern_func(m, host ? "__oxide_host_assertfail" : "__assertfail", ir_type_void(m), n, ps);
-	Op *c = ir_build(b, OP_MIR_CALL, 0, NULL, n, args, 0);
-	c->sym = f->symbol;
-	ir_build(b, OP_NVVM_TRAP, 0, NULL, 0, NULL, 0);
-	return c;
-}
-
-/* Primitives that are not instructions:
- *   mir.device @__oxide_assertfail(...)     ==>  build_assertfail above
- *   mir.device @__oxide_vprintf(fmt, args)  ==>  mir.call @vprintf (CUDA's; host: @__oxide_host_vprintf)
- *   mir.device @__oxide_dynamic_shared()    ==>  mir.global_addr @__oxide_dynamic_shared
- *       (extern .shared .align 16 .b8 __oxide_dynamic_shared[]; host: mir.call @__oxide_host_dynamic_shared)
+/* Primitives that are not instructions, each the target's hook:
+ *   mir.device @__oxide_vprintf(fmt, args)  ==>  a call of the target's printf
+ *   mir.device @__oxide_assertfail(...)     ==>  a call of the target's assert
+ *                                                handler; nvvm.trap
+ *   mir.device @__oxide_dynamic_shared()    ==>  the dynamic shared memory's address
  * false when op is another primitive. */
 static bool lower_runtime_prim(Module *m, Op *op)
 {
-	bool host = m->target == TARGET_HOST;
+	const NvvmHooks *h = m->target->nvvm;
 	Builder b = { m, op->parent, op, op->loc };
-	Type *ptr = ir_type_ptr(m, 0);
 	Op *n;
 	if (!strcmp(op->sym, "__oxide_vprintf")) {
-		Type *ps[2] = { ptr, ptr };
-		Func *f = extern_func(m, host ? "__oxide_host_vprintf" : "vprintf", ir_type_int(m, 32, true), 2, ps);
-		Type *rt = f->ret;
-		n = ir_build(&b, OP_MIR_CALL, op->nres ? 1 : 0, &rt, op->nopd, op->opd, 0);
-		n->sym = f->symbol;
+		n = h->vprintf(m, &b, op);
 	} else if (!strcmp(op->sym, "__oxide_assertfail")) {
-		n = build_assertfail(m, &b, op);
+		if (op->nopd != 4)
+			die("__oxide_assertfail with %u arguments", op->nopd);
+		n = h->assertfail(m, &b, op);
+		ir_build(&b, OP_NVVM_TRAP, 0, NULL, 0, NULL, 0);   /* should it return */
 	} else if (!strcmp(op->sym, "__oxide_dynamic_shared")) {
-		if (host) {
-			Func *f = extern_func(m, "__oxide_host_dynamic_shared", ptr, 0, NULL);
-			n = ir_build(&b, OP_MIR_CALL, 1, &ptr, 0, NULL, 0);
-			n->sym = f->symbol;
-		} else {
-			Global *g = ir_global_find(m, "__oxide_dynamic_shared");
-			if (!g) {
-				g = ir_global_new(m, "__oxide_dynamic_shared");
-				g->addrspace = AS_SHARED;
-				g->align = 16;
-				g->is_mut = true;
-				g->is_extern = true;
-			}
-			n = ir_build(&b, OP_MIR_GLOBAL_ADDR, 1, &ptr, 0, NULL, 0);
-			n->sym = g->name;
-		}
+		n = h->dynamic_shared(m, &b, op);
 	} else {
 		return false;
 	}
@@ -195,8 +136,8 @@ static bool lower_runtime_prim(Module *m, Op *op)
 
 static void lower_func(Module *m, Func *f)
 {
-	if (f->is_kernel && m->target == TARGET_NVPTX)
-		kernel_params_global(m, f);
+	if (f->is_kernel)
+		m->target->nvvm->kernel_params(m, f);
 	Block *last = f->last;     /* trap blocks are appended after it */
 	for (Block *b = f->first; b; b = b->next) {
 		Op *next;
@@ -218,9 +159,7 @@ static void lower_func(Module *m, Func *f)
 
 void pass_nvvm(Module *m)
 {
-	if (m->target == TARGET_HOST)
-		for (Global *g = m->globals; g; g = g->next)
-			g->addrspace = AS_GENERIC;
+	m->target->nvvm->globals(m);
 	for (Func *f = m->funcs; f; f = f->next)
 		lower_func(m, f);
 	m->stage = DIALECT_NVVM;

@@ -25,6 +25,7 @@
 #include "frontend_json/frontend.h"
 #include "ir/ir.h"
 #include "passes/passes.h"
+#include "target.h"
 #include "util.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -62,17 +63,17 @@ static void verify(Module *m, const char *stage)
 }
 
 /* The LLVM module of m, built and verified, no optimisation or codegen. */
-static void run_emit(Module *m, Target t)
+static void run_emit(Module *m)
 {
-	EmitOptions eo = { .arch = "sm_90", .opt_level = 3, .target = t };
-	EmitCtx *e = emit_new(&eo);
+	EmitOptions eo = { .arch = "sm_90", .opt_level = 3 };
+	EmitCtx *e = emit_new(&eo, m->target);
 	if (e) {
 		emit_module(e, m);
 		emit_free(e);
 	}
 }
 
-static void run_target(FeInput *in, Target t)
+static void run_target(FeInput *in, const Target *t)
 {
 	Arena *a = arena_new();
 	Module *m = fe_build_module(in, a, t);
@@ -85,7 +86,7 @@ static void run_target(FeInput *in, Target t)
 		pass_llir(m);
 		verify(m, "llir");
 		if (with_emit)
-			run_emit(m, t);
+			run_emit(m);
 	}
 	arena_free(a);
 	diag_reset();
@@ -97,8 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *path = memfd_path;
 	FeInput *in = fe_parse(&path, 1);
 	if (in) {
-		run_target(in, TARGET_NVPTX);
-		run_target(in, TARGET_HOST);
+		run_target(in, &target_nvptx);
+		run_target(in, &target_host);
 	}
 	fe_free(in);
 	diag_reset();

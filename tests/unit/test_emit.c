@@ -76,27 +76,27 @@ static Value *op2(Builder *b, Opcode c, Type *t, Value *x, Value *y)
 static Value *cmp(Builder *b, Opcode c, Pred p, Value *x, Value *y)
 {
 	Value *r = op2(b, c, I1, x, y);
-	r->def->imm = p;
+	r->def->attr.cmp.pred = p;
 	return r;
 }
 
-static Value *load(Builder *b, Type *t, Value *p, int align)
+static Value *load(Builder *b, Type *t, Value *p, uint32_t align)
 {
 	Value *r = op1(b, OP_LLIR_LOAD, t, p);
-	r->def->imm = align;
+	r->def->attr.access.align = align;
 	return r;
 }
 
-static void store(Builder *b, Value *v, Value *p, int align)
+static void store(Builder *b, Value *v, Value *p, uint32_t align)
 {
 	Value *o[] = {v, p};
-	ir_build(b, OP_LLIR_STORE, 0, NULL, 2, o, 0)->imm = align;
+	ir_build(b, OP_LLIR_STORE, 0, NULL, 2, o, 0)->attr.access.align = align;
 }
 
-static Value *gep(Builder *b, Value *p, Value *i, int64_t size)
+static Value *gep(Builder *b, Value *p, Value *i, uint64_t size)
 {
 	Value *r = op2(b, OP_LLIR_GEP, p->type, p, i);
-	r->def->imm2 = size;
+	r->def->attr.gep.stride = size;
 	return r;
 }
 
@@ -104,7 +104,7 @@ static Value *intrin(Builder *b, const char *name, Overload ovl, Type *rt, uint3
 {
 	Op *op = ir_build(b, OP_LLIR_INTRINSIC, rt ? 1 : 0, &rt, n, args, 0);
 	op->sym = name;
-	op->imm = ovl;
+	op->attr.intrinsic.overload = ovl;
 	return rt ? &op->res[0] : NULL;
 }
 
@@ -342,11 +342,11 @@ static void build_misc(void)
 	Func *f = func("misc_k", true, ir_type_void(M), 1, (Type *[]){P1});
 	Builder b = at(f->first);
 	Value *tmp = ir_build1(&b, OP_LLIR_ALLOCA, P0, 0, NULL);
-	tmp->def->imm = 16, tmp->def->imm2 = 16;
+	tmp->def->attr.mem.align = 16, tmp->def->attr.mem.size = 16;
 	store(&b, ir_build_const(&b, OP_LLIR_CONST, I128, 0x1122334455667788u, 0x99aabbccddeeff00u), tmp, 16);
 	Value *cp[] = {arg(f, 0), tmp};
 	Op *mc = ir_build(&b, OP_LLIR_MEMCPY, 0, NULL, 2, cp, 0);
-	mc->imm = 4, mc->imm2 = 16;
+	mc->attr.mem.align = 4, mc->attr.mem.size = 16;
 	store(&b, cst(&b, F32, 0x3fc00000u), gep(&b, arg(f, 0), cst(&b, I64, 4), 4), 4);
 	ret(&b);
 }
@@ -370,9 +370,15 @@ static void build_entry_loop(void)
 	br(&b, dec, 0, NULL);
 }
 
+/* The targets as emit sees them: their kind (the passes' hooks are
+ * src/target.c's, not linked here). */
+static const Target nvptx = { TARGET_NVPTX, "nvptx", NULL, NULL };
+static const Target host = { TARGET_HOST, "host", NULL, NULL };
+
 static void build_module(void)
 {
 	M = ir_module_new(arena_new());
+	M->target = &nvptx;
 	M->stage = DIALECT_LLIR;
 	I1 = ir_type_bool(M), I8 = ir_type_int(M, 8, false), I32 = ir_type_int(M, 32, false);
 	I64 = ir_type_int(M, 64, false), I128 = ir_type_int(M, 128, false);
@@ -537,7 +543,7 @@ static void test_level(int level)
 {
 	char lv[4];
 	snprintf(lv, sizeof lv, "O%d", level);
-	EmitCtx *e = emit_new(&(EmitOptions){.arch = "sm_90", .opt_level = level, .verify_each = true});
+	EmitCtx *e = emit_new(&(EmitOptions){.arch = "sm_90", .opt_level = level, .verify_each = true}, &nvptx);
 	check(e != NULL, "emit_new sm_90", NULL);
 	if (!e)
 		return;
@@ -584,7 +590,7 @@ static void test_host(void)
 	Module *saved = M;
 	M = ir_module_new(arena_new());
 	M->stage = DIALECT_LLIR;
-	M->target = TARGET_HOST;
+	M->target = &host;
 	Type *p = ir_type_ptr(M, AS_GENERIC), *b1 = ir_type_bool(M), *i32 = ir_type_int(M, 32, false);
 	Func *tid = ir_func_new(M, "__oxide_host_tid_x", "__oxide_host_tid_x");
 	tid->is_extern = true;
@@ -601,7 +607,7 @@ static void test_host(void)
 	ret(&b);
 	check(ir_verify(M, "test_host", stdout), "host: IR with an extern function verifies", NULL);
 
-	EmitCtx *e = emit_new(&(EmitOptions){.opt_level = 2, .target = TARGET_HOST});
+	EmitCtx *e = emit_new(&(EmitOptions){.opt_level = 2}, &host);
 	bool ok = e && emit_module(e, M);
 	char *ll = ok ? emit_llvm_text(e) : NULL;
 	if (verbose && ll)
@@ -685,23 +691,25 @@ static void test_ptx_fix(void)
 static void test_errors(void)
 {
 	int before = diag_errors();
-	EmitCtx *bad = emit_new(&(EmitOptions){.arch = "sm_999", .opt_level = 2});
+	EmitCtx *bad = emit_new(&(EmitOptions){.arch = "sm_999", .opt_level = 2}, &nvptx);
 	check(!bad && diag_errors() == before + 1, "error: unknown arch", NULL);
 
 	Module *saved = M;
 	Module *m1 = M = ir_module_new(arena_new());
+	M->target = &nvptx;
 	Type *p1 = ir_type_ptr(M, AS_GLOBAL);
 	Func *f = func("bad_intrinsic", true, ir_type_void(M), 1, (Type *[]){p1});
 	Builder b = at(f->first);
 	intrin(&b, "llvm.nvvm.no.such.thing", OVL_NONE, NULL, 0, NULL);
 	ret(&b);
-	EmitCtx *e = emit_new(&(EmitOptions){.opt_level = 0});
+	EmitCtx *e = emit_new(&(EmitOptions){.opt_level = 0}, &nvptx);
 	before = diag_errors();
 	check(e && !emit_module(e, M) && diag_errors() > before, "error: unknown intrinsic", NULL);
 	check(e && emit_ptx(e, NULL) == NULL, "error: no PTX after a failed module", NULL);
 
 	Module *m2 = ir_module_new(arena_new());
 	M = m2;
+	M->target = &nvptx;
 	f = func("mir_left", true, ir_type_void(M), 0, NULL);
 	b = at(f->first);
 	ir_build(&b, OP_MIR_RETURN, 0, NULL, 0, NULL, 0);

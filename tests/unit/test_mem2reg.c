@@ -251,7 +251,7 @@ static void test_escapes(void)
 	store(&b, param(t, 0), a);
 	Op *fld = ir_build(&b, OP_MIR_FIELD, 1, &t->ptr, 1, &a, 0);
 	fld->rty = &rt_i32;
-	fld->imm = 0;
+	fld->attr.field.index = 0;
 	store(&b, param(t, 0), &fld->res[0]);
 	store(&b, bs, p);
 	Value *pv = load(&b, p, t->ptr);

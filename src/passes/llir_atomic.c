@@ -1,0 +1,106 @@
+/* llir_atomic.c: atomics — core::intrinsics::atomic_* (and the
+ * core::sync::atomic functions mir-export maps to them) and oxide-device's
+ * scoped atomics, one table, lowered to llir atomics with the target's
+ * LLVM syncscope.  The frontend puts the orderings and scope on the
+ * mir.intrinsic (attr.atomic). */
+#include "llir.h"
+
+#include <string.h>
+
+typedef enum { AK_LOAD, AK_STORE, AK_RMW, AK_CXCHG, AK_FENCE, AK_SINGLE_FENCE } AtomicKind;
+
+static const struct {
+	const char *name;
+	AtomicKind kind;
+	AtomicRmw rmw;
+} atomic_intrinsics[] = {
+	{ "atomic_load", AK_LOAD, 0 }, { "atomic_store", AK_STORE, 0 },
+	{ "atomic_xchg", AK_RMW, RMW_XCHG }, { "atomic_xadd", AK_RMW, RMW_ADD },
+	{ "atomic_xsub", AK_RMW, RMW_SUB }, { "atomic_and", AK_RMW, RMW_AND },
+	{ "atomic_nand", AK_RMW, RMW_NAND }, { "atomic_or", AK_RMW, RMW_OR },
+	{ "atomic_xor", AK_RMW, RMW_XOR }, { "atomic_max", AK_RMW, RMW_MAX },
+	{ "atomic_min", AK_RMW, RMW_MIN }, { "atomic_umax", AK_RMW, RMW_UMAX },
+	{ "atomic_umin", AK_RMW, RMW_UMIN }, { "atomic_fadd", AK_RMW, RMW_FADD },
+	{ "atomic_cxchg", AK_CXCHG, 0 }, { "atomic_cxchgweak", AK_CXCHG, 0 },
+	{ "atomic_fence", AK_FENCE, 0 }, { "atomic_singlethreadfence", AK_SINGLE_FENCE, 0 },
+};
+
+static int find_atomic(const char *name)
+{
+	for (size_t i = 0; i < countof(atomic_intrinsics); i++)
+		if (!strcmp(atomic_intrinsics[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+bool llir_intrinsic_is_atomic(const char *name)
+{
+	return find_atomic(name) >= 0;
+}
+
+/* Returns the replacement of op's single result, NULL when it has none;
+ * a compare-exchange's two results are replaced here. */
+Value *lower_atomic(Lower *l, Op *op)
+{
+	int i = find_atomic(op->sym);
+	AtomicKind k = atomic_intrinsics[i].kind;
+	AtomicOrd ord = op->attr.atomic.order;
+	const char *scope = l->hooks->syncscope(op->attr.atomic.scope);
+	Type *rt = op->nres ? op->res[0].type : NULL;
+	Value *r = NULL;
+	switch (k) {
+	case AK_LOAD:
+		r = emit1(l, OP_LLIR_ATOMIC_LOAD, rt, op->opd[0]);
+		r->def->attr.atomic.align = natural_align(rt);
+		r->def->attr.atomic.order = ord;
+		r->def->sym = scope;
+		return r;
+	case AK_STORE: {
+		Value *opd[2] = { op->opd[1], op->opd[0] };
+		Op *st = ir_build(&l->b, OP_LLIR_ATOMIC_STORE, 0, NULL, 2, opd, 0);
+		st->attr.atomic.align = natural_align(op->opd[1]->type);
+		st->attr.atomic.order = ord;
+		st->sym = scope;
+		return NULL;
+	}
+	case AK_RMW: {
+		Value *v = op->opd[1];
+		/* where the target says so (NVPTX), a relaxed atomicrmw
+		 * between fences: before it unless acquire, after unless release */
+		bool fenced = l->hooks->atomicrmw_fenced(ord);
+		if (fenced && ord != AO_ACQUIRE) {
+			Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
+			f->attr.atomic.order = ord == AO_SEQ_CST ? AO_SEQ_CST : AO_RELEASE;
+			f->sym = scope;
+		}
+		r = emit2(l, OP_LLIR_ATOMICRMW, rt ? rt : v->type, op->opd[0], v);
+		r->def->attr.atomic.rmw = atomic_intrinsics[i].rmw;
+		r->def->attr.atomic.order = fenced ? AO_RELAXED : ord;
+		r->def->sym = scope;
+		if (fenced && ord != AO_RELEASE) {
+			Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
+			f->attr.atomic.order = AO_ACQUIRE;
+			f->sym = scope;
+		}
+		return op->nres ? r : NULL;
+	}
+	case AK_CXCHG: {
+		Type *ts[2] = { op->res[0].type, ir_type_bool(l->m) };
+		Op *x = ir_build(&l->b, OP_LLIR_CMPXCHG, 2, ts, 3, op->opd, 0);
+		x->attr.atomic.order = ord;
+		x->attr.atomic.fail_order = op->attr.atomic.fail_order;
+		x->attr.atomic.weak = strstr(op->sym, "weak") != NULL;
+		x->sym = scope;
+		ir_replace_all_uses(l->f, &op->res[0], &x->res[0]);
+		ir_replace_all_uses(l->f, &op->res[1], &x->res[1]);
+		return NULL;
+	}
+	case AK_FENCE: case AK_SINGLE_FENCE: {
+		Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
+		f->attr.atomic.order = ord;
+		f->sym = k == AK_SINGLE_FENCE ? "singlethread" : scope;
+		return NULL;
+	}
+	}
+	unreachable();
+}

@@ -1,0 +1,63 @@
+/* llir_memory.c: places and memory with rustc's layouts applied — slots
+ * become allocas, fields byte offsets, loads and stores get the place's
+ * alignment:
+ *
+ *   mir.field %p .i {T}       ==>  llir.gep %p, off x 1     (offset of field i)
+ *   mir.load %p : bool        ==>  llir.trunc (llir.load i8)
+ */
+#include "llir.h"
+
+Value *lower_memory(Lower *l, Op *op)
+{
+	RType *t = op->rty;
+	switch (op->code) {
+	case OP_MIR_SLOT: {
+		Value *r = emit(l, OP_LLIR_ALLOCA, op->res[0].type, 0, NULL);
+		r->def->attr.mem.align = t->align ? t->align : 1;
+		r->def->attr.mem.size = t->size;
+		return r;
+	}
+	case OP_MIR_LOAD:
+		return load_aligned(l, op->opd[0], op->res[0].type, op->attr.access.align);
+	case OP_MIR_STORE:
+		store_aligned(l, op->opd[0], op->opd[1], op->attr.access.align);
+		return NULL;
+	case OP_MIR_COPY: {
+		if (!t->size)
+			return NULL;
+		Value *opd[2] = { op->opd[0], op->opd[1] };
+		Op *c = ir_build(&l->b, OP_LLIR_MEMCPY, 0, NULL, 2, opd, 0);
+		uint32_t place = op->attr.access.align;
+		c->attr.mem.align = t->align ? t->align : 1;
+		if (place > 0 && place < c->attr.mem.align)   /* a transmute between arrays */
+			c->attr.mem.align = place;
+		c->attr.mem.size = t->size;
+		return NULL;
+	}
+	case OP_MIR_FIELD:
+		return gep_bytes(l, op->opd[0], rtype_field_offset(t, 0, op->attr.field.index));
+	case OP_MIR_VFIELD:
+		return gep_bytes(l, op->opd[0], rtype_field_offset(t, op->attr.vfield.variant, op->attr.vfield.field));
+	case OP_MIR_PTR_ADD:
+		return gep_bytes(l, op->opd[0], (uint64_t)op->attr.offset.bytes);
+	case OP_MIR_INDEX: {
+		if (!t->size)
+			return op->opd[0];
+		Value *r = emit2(l, OP_LLIR_GEP, op->res[0].type, op->opd[0], op->opd[1]);
+		r->def->attr.gep.stride = t->size;
+		return r;
+	}
+	case OP_MIR_GLOBAL_ADDR: {
+		Value *r = emit(l, OP_LLIR_GLOBAL_ADDR, op->res[0].type, 0, NULL);
+		r->def->sym = op->sym;
+		return r;
+	}
+	case OP_MIR_DISCR:
+		return lower_discr(l, op);
+	case OP_MIR_SET_DISCR:
+		lower_set_discr(l, op);
+		return NULL;
+	default:
+		unreachable();
+	}
+}

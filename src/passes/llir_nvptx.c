@@ -1,0 +1,119 @@
+/* llir_nvptx.c: stage 5's target hooks on NVPTX — nvvm ops become NVVM
+ * intrinsics, libdevice math an extern call that emit links, atomics get
+ * CUDA's scopes:
+ *
+ *   nvvm.tid.x                ==>  llir.intrinsic @llvm.nvvm.read.ptx.sreg.tid.x : i32
+ *   nvvm.barrier0             ==>  llir.intrinsic @llvm.nvvm.barrier.cta.sync.aligned.all(0)
+ *   nvvm.trap                 ==>  llir.intrinsic @llvm.trap
+ *   nvvm.prim @__oxide_vote_all(%m, %p)  ==>  llir.intrinsic @llvm.nvvm.vote.all.sync(%m, %p != 0)
+ *   mir.rem %x, %y (floats)   ==>  llir.call @__nv_fmodf(%x, %y)
+ */
+#include "llir.h"
+
+#include <string.h>
+
+static Value *sreg(Lower *l, Op *op)
+{
+	static const char *names[] = {
+		"llvm.nvvm.read.ptx.sreg.tid.x", "llvm.nvvm.read.ptx.sreg.tid.y", "llvm.nvvm.read.ptx.sreg.tid.z",
+		"llvm.nvvm.read.ptx.sreg.ntid.x", "llvm.nvvm.read.ptx.sreg.ntid.y", "llvm.nvvm.read.ptx.sreg.ntid.z",
+		"llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y", "llvm.nvvm.read.ptx.sreg.ctaid.z",
+		"llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z",
+	};
+	if (op->code < OP_NVVM_TID_X || op->code > OP_NVVM_NCTAID_Z)
+		die("%s is not a special register", opinfo[op->code].name);
+	return llvm_intrinsic(l, names[op->code - OP_NVVM_TID_X], OVL_NONE, op->res[0].type, 0, NULL);
+}
+
+static void barrier(Lower *l)
+{
+	Value *zero = iconst(l, ir_type_int(l->m, 32, false), 0, 0);
+	llvm_intrinsic(l, "llvm.nvvm.barrier.cta.sync.aligned.all", OVL_NONE, NULL, 1, &zero);
+}
+
+static void trap(Lower *l)
+{
+	llvm_intrinsic(l, "llvm.trap", OVL_NONE, NULL, 0, NULL);
+}
+
+/* An extern call (emit links libdevice), but for sqrt: libdevice's is
+ * sqrt.approx.f32 unless __CUDA_PREC_SQRT, which NVVMReflect answers 0
+ * here; llvm.sqrt is sqrt.rn (IEEE), what nvcc's default
+ * -prec-sqrt=true gives. */
+static Value *libdevice(Lower *l, Op *op)
+{
+	if (!strcmp(op->sym, "__nv_sqrtf") || !strcmp(op->sym, "__nv_sqrt"))
+		return llvm_intrinsic(l, "llvm.sqrt", OVL_RES, op->res[0].type, 1, op->opd);
+	return extern_call(l, op->sym, op->nres ? op->res[0].type : NULL, op->nopd, op->opd);
+}
+
+/* a predicate u32 as the intrinsic's i1 */
+static Value *pred(Lower *l, Value *v)
+{
+	return icmp(l, PRED_NE, v, iconst(l, v->type, 0, 0));
+}
+
+static Value *prim(Lower *l, Op *op, const Prim *p)
+{
+	Type *rt = op->nres ? op->res[0].type : NULL;
+	Type *i1 = ir_type_bool(l->m), *i32 = ir_type_int(l->m, 32, false);
+	const char *name = p->llvm;
+	switch (p->kind) {
+	case PK_SAME:
+		return llvm_intrinsic(l, name, OVL_NONE, rt, op->nopd, op->opd);
+	case PK_VOTE: case PK_BALLOT: {
+		Value *args[2] = { op->opd[0], pred(l, op->opd[1]) };
+		if (p->kind == PK_BALLOT)
+			return llvm_intrinsic(l, name, OVL_NONE, rt, 2, args);
+		return int_resize(l, llvm_intrinsic(l, name, OVL_NONE, i1, 2, args), false, rt);
+	}
+	case PK_REDUX: {
+		Value *args[2] = { op->opd[1], op->opd[0] };
+		return llvm_intrinsic(l, name, OVL_NONE, rt, 2, args);
+	}
+	case PK_BAR_POPC: case PK_BAR_BOOL: {
+		Value *args[2] = { iconst(l, i32, 0, 0), pred(l, op->opd[0]) };
+		if (p->kind == PK_BAR_POPC)
+			return llvm_intrinsic(l, name, OVL_NONE, rt, 2, args);
+		return int_resize(l, llvm_intrinsic(l, name, OVL_NONE, i1, 2, args), false, rt);
+	}
+	case PK_PAIR0: {
+		Type *rts[2] = { rt, i1 };
+		Op *c = ir_build(&l->b, OP_LLIR_INTRINSIC, 2, rts, op->nopd, op->opd, 0);
+		c->sym = name;
+		c->attr.intrinsic.overload = OVL_NONE;
+		return &c->res[0];
+	}
+	}
+	unreachable();
+}
+
+/* NVPTX expands frem as x - trunc(x/y)*y, which is not fmod: libdevice's
+ * exact one. */
+static Value *float_rem(Lower *l, Value *a, Value *b, Type *t)
+{
+	Value *args[2] = { a, b };
+	return extern_call(l, a->type->bits == 32 ? "__nv_fmodf" : "__nv_fmod", t, 2, args);
+}
+
+/* Rust's own atomics (ATOMIC_SCOPE_DEFAULT) are device-wide, like CUDA's
+ * atomicAdd. */
+static const char *syncscope(AtomicScope s)
+{
+	switch (s) {
+	case ATOMIC_SCOPE_BLOCK: return "block";
+	case ATOMIC_SCOPE_SYSTEM: return NULL;
+	default: return "device";
+	}
+}
+
+/* LLVM 22's NVPTX backend emits every atomicrmw as a relaxed `atom`
+ * whatever its ordering (cmpxchg, loads and stores keep theirs): fences
+ * instead, the PTX memory model's mapping (fence.sc / fence.acq_rel
+ * around a relaxed atom). */
+static bool atomicrmw_fenced(AtomicOrd o)
+{
+	return o != AO_RELAXED;
+}
+
+const LlirHooks llir_nvptx = { sreg, barrier, trap, libdevice, prim, float_rem, syncscope, atomicrmw_fenced };
