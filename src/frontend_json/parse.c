@@ -277,7 +277,8 @@ static bool declare_func(PState *s, PFile *f, cJSON *jfn, JPath p)
 		fe_map_put(s->names, f->in->crate, fn->name, fn);
 	cJSON *inl = json_get_opt(jfn, "inline");
 	fn->noinline = cJSON_IsString(inl) && !strcmp(inl->valuestring, "never");
-	if (!parse_fn_kind(p, json_str(p, jfn, "kind"), &fn->kind) ||
+	const char *kind = json_str(p, jfn, "kind");
+	if (ps_failed(s) || !parse_fn_kind(p, kind, &fn->kind) ||
 	    (fn->kind == OX_FN_KERNEL && !kernel_attrs(s, jfn, fn)) || !parse_locals(s, f, p, jfn, fn))
 		return false;
 	vec_push(s->a, &s->m->funcs, &s->m->nfunc, &s->funcs_cap, fn);

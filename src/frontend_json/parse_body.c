@@ -175,6 +175,8 @@ static bool parse_const(PB *b, JPath p, cJSON *c, OxType *t, OxConst *out)
 	if (ps_failed(b->s))
 		return false;
 	int k = find_name(names, (int)countof(names), kind);
+	if (k < 0 && t && ox_type_is_zst(t))
+		k = OX_CONST_ZST;         /* a zero-sized value needs no bytes, whatever its kind says */
 	out->kind = (OxConstKind)k;
 	if (k == OX_CONST_UNEVALUATED) {
 		out->def = arena_strdup(b->s->a, json_str(p, c, "def"));
