@@ -25,32 +25,35 @@ void fb_error(Fb *fb, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* [file, line, col, ...]: a file of this input, line and col u32s. */
-static bool span_ok(Fb *fb, cJSON *span, uint32_t *file, int64_t *line, int64_t *col)
+/* The span of the statement at hand (file < 0: the function's). */
+void fb_set_span(Fb *fb, Loc span)
 {
-	JPath p = jpath_field(fb->a, fb->path, "span");
-	uint32_t nfile = fb->m->nfile - fb->f->file_base;
-	return json_index_value(p, NULL, cJSON_GetArrayItem(span, 0), nfile, file) &&
-	       json_int_range(p, NULL, cJSON_GetArrayItem(span, 1), 0, UINT32_MAX, line) &&
-	       json_int_range(p, NULL, cJSON_GetArrayItem(span, 2), 0, UINT32_MAX, col);
-}
-
-void fb_set_span(Fb *fb, cJSON *span)
-{
-	Module *m = fb->m;
-	uint32_t file;
-	int64_t line, col;
-	if (!cJSON_IsArray(span) || cJSON_GetArraySize(span) < 3 || !span_ok(fb, span, &file, &line, &col)) {
+	if (span.file < 0) {
 		fb->b.loc = fb->fn_loc;
 		snprintf(fb->where, sizeof fb->where, "%s", fb->fn_where);
 		return;
 	}
-	file += fb->f->file_base;
-	fb->b.loc.file = (int32_t)file;
-	fb->b.loc.line = (uint32_t)line;
-	fb->b.loc.col = (uint32_t)col;
-	snprintf(fb->where, sizeof fb->where, "%s:%u:%u", fb->b.loc.file >= 0 ? m->files[file] : "?",
-	         fb->b.loc.line, fb->b.loc.col);
+	fb->b.loc = span;
+	snprintf(fb->where, sizeof fb->where, "%s:%u:%u", fb->m->files[span.file], span.line, span.col);
+}
+
+RType *fb_rtype(Fb *fb, OxType *t)
+{
+	return fb->m->rtypes[t->id];
+}
+
+/* v, already an integer, is an index into a table of n that only the
+ * layouts know (a type's variants): the message of stage 1's checks. */
+bool fb_index(Fb *fb, JPath p, uint32_t v, uint32_t n)
+{
+	(void)fb;
+	if (v < n)
+		return true;
+	if (n == 0)
+		fe_error(p, "must be an index into an empty table, not %u", v);
+	else
+		fe_error(p, "must be an integer in 0..%u, not %u", n - 1, v);
+	return false;
 }
 
 /* ------------------------------------------------------ poison guard
@@ -317,17 +320,11 @@ static RType *variant_field_type(Fb *fb, RType *base, int variant, uint32_t i, R
 	return rtype_field_type(base, variant < 0 ? 0 : (uint32_t)variant, i);
 }
 
-static bool place_field(Fb *fb, PlaceV *p, JPath jp, cJSON *proj)
+static bool place_field(Fb *fb, PlaceV *p, const OxProj *proj)
 {
-	int64_t i64 = 0;
-	cJSON *iv = json_get(jp, proj, "index", 0);
-	if (!iv || !json_int_range(jp, "index", iv, 0, UINT32_MAX, &i64))
-		return false;
-	uint32_t i = (uint32_t)i64;
-	RType *fty = fe_type(jp, fb->f, proj, "ty");
+	uint32_t i = proj->index;
+	RType *fty = fb_rtype(fb, proj->ty);
 	RType *base = p->ty;
-	if (!fty)
-		return false;
 	if (base->kind != RT_ADT && base->kind != RT_TUPLE && base->kind != RT_CLOSURE) {
 		fb_error(fb, "field projection on a value of type `%s` is not supported", base->name);
 		return false;
@@ -398,24 +395,22 @@ static void place_index_by(Fb *fb, PlaceV *p, Value *idx)
 	p->meta = NULL;
 }
 
-static bool place_index(Fb *fb, PlaceV *p, JPath jp, cJSON *proj, const char *kind)
+static bool place_index(Fb *fb, PlaceV *p, JPath jp, const OxProj *proj)
 {
 	if (p->ty->kind != RT_ARRAY && p->ty->kind != RT_SLICE) {
 		fb_error(fb, "indexing `%s` is not supported", p->ty->name);
 		return false;
 	}
 	Value *idx;
-	if (!strcmp(kind, "index")) {
-		uint32_t l;
-		if (!json_index(jp, proj, "local", fb->nlocal, &l))
-			return false;
+	if (proj->kind == OX_PROJ_INDEX) {
+		uint32_t l = proj->index;
 		RType *lt = fb->lty[l];
 		if (lt->kind != RT_INT || lt->bits != 64 || lt->is_signed || !fb->slot[l])
 			return fe_error(jp, "index local _%u is a `%s`, not a usize", l, lt->name), false;
 		idx = build_load(fb, fb->slot[l], usize_type(fb));
 	} else {
-		uint64_t off = json_u64(jp, proj, "offset");
-		if (cJSON_IsTrue(json_get_opt(proj, "from_end"))) {
+		uint64_t off = proj->offset;
+		if (proj->from_end) {
 			Value *opd[2] = { place_len(fb, p), const_int(fb, usize_type(fb), off) };
 			idx = ir_build1(&fb->b, OP_MIR_SUB, usize_type(fb), 2, opd);
 		} else {
@@ -426,10 +421,10 @@ static bool place_index(Fb *fb, PlaceV *p, JPath jp, cJSON *proj, const char *ki
 	return true;
 }
 
-static bool place_subslice(Fb *fb, PlaceV *p, JPath jp, cJSON *proj)
+static bool place_subslice(Fb *fb, PlaceV *p, const OxProj *proj)
 {
-	uint64_t from = json_u64(jp, proj, "from"), to = json_u64(jp, proj, "to");
-	bool from_end = cJSON_IsTrue(json_get_opt(proj, "from_end"));
+	uint64_t from = proj->offset, to = proj->to;
+	bool from_end = proj->from_end;
 	if (p->ty->kind != RT_SLICE || !from_end) {
 		fb_error(fb, "subslice pattern on `%s` is not supported", p->ty->name);
 		return false;
@@ -443,44 +438,46 @@ static bool place_subslice(Fb *fb, PlaceV *p, JPath jp, cJSON *proj)
 	return true;
 }
 
-bool build_place(Fb *fb, JPath jp, cJSON *j, PlaceV *out)
+static bool place_downcast(Fb *fb, PlaceV *p, JPath q, const OxProj *proj)
 {
-	uint32_t l;
-	if (!j || !json_index(jp, j, "local", fb->nlocal, &l))
-		return false;
+	uint32_t v = proj->index;
+	p->variant = v < INT32_MAX ? (int)v : -1;
+	if (p->ty->kind == RT_ADT && p->variant >= 0 && (uint32_t)p->variant < p->ty->nvariant)
+		return true;
+	(void)fb;
+	fe_error(q, "downcast to variant %u of `%s`", v, p->ty->name);
+	return false;
+}
+
+static bool build_proj(Fb *fb, PlaceV *p, JPath q, const OxProj *proj)
+{
+	switch (proj->kind) {
+	case OX_PROJ_DEREF:
+		return place_deref(fb, p);
+	case OX_PROJ_FIELD:
+		return place_field(fb, p, proj);
+	case OX_PROJ_INDEX: case OX_PROJ_CONSTANT_INDEX:
+		return place_index(fb, p, q, proj);
+	case OX_PROJ_SUBSLICE:
+		return place_subslice(fb, p, proj);
+	case OX_PROJ_DOWNCAST:
+		return place_downcast(fb, p, q, proj);
+	}
+	unreachable();
+}
+
+bool build_place(Fb *fb, JPath jp, const OxPlace *pl, PlaceV *out)
+{
+	uint32_t l = pl->local;
 	if (!fb->slot[l]) {
 		fb_error(fb, "local _%u of type `%s` has no layout (unsized values and unnamed types cannot be "
 		         "stored in a kernel's locals)", l, fb->lty[l]->name);
 		return false;
 	}
 	PlaceV p = { fb->lty[l], fb->slot[l], NULL, -1 };
-	cJSON *projs = json_get_opt(j, "projection"), *proj;
-	int i = 0;
-	cJSON_ArrayForEach(proj, projs) {
-		JPath q = jpath_index(fb->a, jpath_field(fb->a, jp, "projection"), i++);
-		const char *kind = json_str(q, proj, "kind");
-		bool ok;
-		if (!strcmp(kind, "deref"))
-			ok = place_deref(fb, &p);
-		else if (!strcmp(kind, "field"))
-			ok = place_field(fb, &p, q, proj);
-		else if (!strcmp(kind, "index") || !strcmp(kind, "constant_index"))
-			ok = place_index(fb, &p, q, proj, kind);
-		else if (!strcmp(kind, "subslice"))
-			ok = place_subslice(fb, &p, q, proj);
-		else if (!strcmp(kind, "downcast")) {
-			int64_t v = -1;
-			cJSON *vj = json_get(q, proj, "variant", 0);
-			ok = vj && json_int_range(q, "variant", vj, 0, UINT32_MAX, &v);
-			p.variant = ok && v < INT32_MAX ? (int)v : -1;
-			ok = ok && p.ty->kind == RT_ADT && p.variant >= 0 && (uint32_t)p.variant < p.ty->nvariant;
-			if (vj && !ok)
-				fe_error(q, "downcast to variant %lld of `%s`", (long long)v, p.ty->name);
-		} else {
-			fe_error(q, "unknown projection \"%s\"", kind);
-			ok = false;
-		}
-		if (!ok)
+	for (uint32_t i = 0; i < pl->nproj; i++) {
+		JPath q = jpath_index(fb->a, jpath_field(fb->a, jp, "projection"), (int)i);
+		if (!build_proj(fb, &p, q, &pl->proj[i]))
 			return false;
 	}
 	*out = p;

@@ -1,11 +1,12 @@
-/* build.h: private interface between the files of the stage-2 builder. */
+/* build.h: private interface between the files of stage 2, which builds
+ * mir-dialect IR from the typed model (oxmir.h) and never sees JSON. */
 #ifndef OXIDEC_BUILD_H
 #define OXIDEC_BUILD_H
 
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "fe.h"
+#include "oxmir.h"
 
 typedef enum { VK_ZST, VK_SCALAR, VK_FAT, VK_MEM } ValKind;
 
@@ -28,7 +29,8 @@ typedef struct {
 typedef struct {
 	Module *m;
 	Arena *a;
-	FeFile *f;
+	OxInput *in;             /* the input the body comes from */
+	Func **funcs;            /* OxFunc id -> Func */
 	Func *fn;
 	JPath path;
 	Builder b;
@@ -56,7 +58,9 @@ Value *fe_build_const(Builder *b, Opcode code, Type *t, uint64_t lo, uint64_t hi
 #define ir_build_const(...) fe_build_const(__VA_ARGS__)
 
 void fb_error(Fb *fb, const char *fmt, ...) PRINTF(2, 3);
-void fb_set_span(Fb *fb, cJSON *span);
+void fb_set_span(Fb *fb, Loc span);
+RType *fb_rtype(Fb *fb, OxType *t);
+bool fb_index(Fb *fb, JPath p, uint32_t v, uint32_t n);
 ValKind val_kind(RType *t);
 bool fb_fits(Fb *fb, RType *t, Val v, const char *what);
 Type *val_type(Val v);
@@ -73,19 +77,21 @@ void store_val(Fb *fb, Value *addr, Val v);
 Value *val_in_memory(Fb *fb, Val v);
 Value *field_addr(Fb *fb, Value *base, RType *t, uint32_t variant, uint32_t i);
 bool field_has_offset(RType *t, uint32_t variant, uint32_t i);
-bool build_place(Fb *fb, JPath jp, cJSON *j, PlaceV *out);
+bool build_place(Fb *fb, JPath jp, const OxPlace *pl, PlaceV *out);
 
 /* operand.c */
-bool build_operand(Fb *fb, JPath jp, cJSON *j, Val *out);
-const char *alloc_symbol(Fb *fb, int64_t id);
-bool fe_import_allocs(Module *m, FeFile *f, Arena *a);
+bool build_operand(Fb *fb, JPath jp, const OxOperand *o, Val *out);
+const char *alloc_symbol(Arena *a, OxInput *in, int64_t id);
+void fe_import_allocs(Module *m, OxModule *ox);
+
+/* types.c */
+void fe_import_types(Module *m, OxModule *ox);
 
 /* rvalue.c */
-bool build_assign(Fb *fb, JPath jp, cJSON *stmt);
-bool build_statement(Fb *fb, JPath jp, cJSON *stmt);
+bool build_statement(Fb *fb, JPath jp, const OxStmt *st);
 
 /* terminator.c */
-bool build_terminator(Fb *fb, JPath jp, cJSON *term);
+bool build_terminator(Fb *fb, JPath jp, const OxTerm *t);
 void abi_lower(Fb *fb, RType *t, bool kernel, Param *out, uint32_t *n);
 Type *abi_return(Fb *fb, RType *t, bool *sret);
 void abi_store_params(Fb *fb, RType *t, Value **params, Value *slot);

@@ -1,6 +1,8 @@
-/* json.c: stage 1 — read oxide-mir JSON files with cJSON, check the format
- * header and version, and offer checked accessors whose errors name the
- * file and the JSON path ("k.mir.json: $.functions[3].blocks[2]: error"). */
+/* json.c: stage 1's entry — read oxide-mir JSON files with cJSON, check
+ * the format header and version, leave out repeated inputs, and have
+ * parse.c build the typed model (oxmir.h); the checked accessors the
+ * parsers use, whose errors name the file and the JSON path
+ * ("k.mir.json: $.functions[3].blocks[2]: error"). */
 #include "fe.h"
 
 #include <errno.h>
@@ -8,28 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
-
-JPath jpath_field(Arena *a, JPath p, const char *key)
-{
-	JPath r = { p.file, arena_printf(a, "%s.%s", p.path, key) };
-	return r;
-}
-
-JPath jpath_index(Arena *a, JPath p, int i)
-{
-	JPath r = { p.file, arena_printf(a, "%s[%d]", p.path, i) };
-	return r;
-}
-
-void fe_error(JPath p, const char *fmt, ...)
-{
-	char where[1024];
-	va_list ap;
-	snprintf(where, sizeof where, "%s: %s", p.file ? p.file->path : "oxidec", p.path);
-	va_start(ap, fmt);
-	diag_verror(where, fmt, ap);
-	va_end(ap);
-}
 
 static const char *json_type_name(int type)
 {
@@ -221,9 +201,8 @@ bool json_index(JPath p, cJSON *obj, const char *key, uint32_t n, uint32_t *out)
 /* "123", "-5" (two's complement), "0x1f" or a JSON number into 128 bits,
  * for constants of any integer type; false (not reported) when v is not
  * an integer of that form or needs more than 128 bits. */
-bool json_u128(JPath p, cJSON *v, U128 *out)
+bool json_u128(cJSON *v, U128 *out)
 {
-	(void)p;
 	uint128 x;
 	bool neg;
 	if (!v || !json_exact(v, &x, &neg) || (neg && x > (uint128)1 << 127))
@@ -235,10 +214,21 @@ bool json_u128(JPath p, cJSON *v, U128 *out)
 	return true;
 }
 
-static bool check_header(FeFile *f)
+struct FeInput {
+	Arena *a;                /* the model's */
+	cJSON **roots;           /* every input as read, for fe_print_json */
+	int nroot;
+	OxModule m;
+};
+
+OxModule *fe_model(FeInput *in)
 {
-	JPath p = { f, "$" };
-	cJSON *r = f->root;
+	return &in->m;
+}
+
+static bool check_header(OxInput *in, cJSON *r)
+{
+	JPath p = { in->path, "$" };
 	if (!cJSON_IsObject(r)) {
 		fe_error(p, "not an oxide-mir file: the top level must be an object");
 		return false;
@@ -256,9 +246,6 @@ static bool check_header(FeFile *f)
 		free(text);
 		return false;
 	}
-	/* items are keyed by crate: two crates may both define a `Pair` */
-	cJSON *crate = json_get_opt(r, "crate");
-	f->crate = cJSON_IsString(crate) && *crate->valuestring ? crate->valuestring : f->path;
 	cJSON *allocs = json_get_opt(r, "allocs");
 	if (allocs && !cJSON_IsArray(allocs))
 		return fe_error(p, "field \"allocs\" must be an array"), false;
@@ -273,23 +260,22 @@ void fe_limit_input(size_t bytes)
 	max_input = bytes;
 }
 
-static bool parse_one(FeFile *f, const char *path)
+static cJSON *read_one(const char *path)
 {
 	size_t len;
-	f->path = path;
 	errno = 0;
 	char *text = read_file(path, &len, max_input);
 	if (!text && errno == EFBIG) {
 		diag_error(path, "input larger than %zu MiB (the limit; --max-input=MIB raises it)", max_input >> 20);
-		return false;
+		return NULL;
 	}
 	if (!text) {
 		diag_error(path, "cannot read: %s", errno ? strerror(errno) : "read error");
-		return false;
+		return NULL;
 	}
 	const char *end = NULL;
-	f->root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	if (!f->root) {
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (!root) {
 		size_t off = end ? (size_t)(end - text) : 0, line = 1, col = 1;
 		for (size_t i = 0; i < off && i < len; i++, col++)
 			if (text[i] == '\n')
@@ -297,23 +283,57 @@ static bool parse_one(FeFile *f, const char *path)
 		char where[1024];
 		snprintf(where, sizeof where, "%s:%zu:%zu", path, line, col);
 		diag_error(where, "malformed JSON");
-		free(text);
-		return false;
 	}
 	free(text);
-	return check_header(f);
+	return root;
+}
+
+/* Items are keyed by crate: two crates may both define a `Pair`. */
+static const char *crate_of(cJSON *root, const char *path)
+{
+	cJSON *crate = json_get_opt(root, "crate");
+	return cJSON_IsString(crate) && *crate->valuestring ? crate->valuestring : path;
+}
+
+/* An input identical to an earlier one (the same crate named twice on
+ * the command line) adds nothing: it is left out, Constant statics and
+ * all.  The others become PFiles, in order. */
+static void add_inputs(PState *s, FeInput *in, const char **paths)
+{
+	OxModule *m = s->m;
+	m->inputs = arena_new_array(s->a, OxInput, in->nroot);
+	s->files = arena_new_array(s->a, PFile, in->nroot);
+	for (int k = 0; k < in->nroot; k++) {
+		bool seen = false;
+		for (int j = 0; j < k && !seen; j++)
+			seen = cJSON_Compare(in->roots[j], in->roots[k], true);
+		if (seen)
+			continue;
+		OxInput *oi = &m->inputs[m->ninput++];
+		oi->path = arena_strdup(s->a, paths[k]);
+		oi->crate = arena_strdup(s->a, crate_of(in->roots[k], paths[k]));
+		oi->index = (uint32_t)k;
+		s->files[s->nfile++] = (PFile){ .in = oi, .root = in->roots[k] };
+	}
 }
 
 FeInput *fe_parse(const char **paths, int npath)
 {
 	FeInput *in = xmalloc(sizeof *in);
-	in->nfile = npath;
-	in->files = calloc((size_t)npath, sizeof *in->files);
+	memset(in, 0, sizeof *in);
+	in->a = arena_new();
+	in->nroot = npath;
+	in->roots = calloc((size_t)npath, sizeof *in->roots);
 	bool ok = true;
 	for (int i = 0; i < npath; i++) {
-		in->files[i].index = (uint32_t)i;
-		in->files[i].in = in;
-		ok &= parse_one(&in->files[i], paths[i]);
+		OxInput hdr = { .path = paths[i] };
+		in->roots[i] = read_one(paths[i]);
+		ok &= in->roots[i] && check_header(&hdr, in->roots[i]);
+	}
+	if (ok) {
+		PState s = { .a = in->a, .m = &in->m, .errs = diag_errors() };
+		add_inputs(&s, in, paths);
+		ok = parse_input(&s);
 	}
 	if (!ok) {
 		fe_free(in);
@@ -326,11 +346,11 @@ FeInput *fe_parse(const char **paths, int npath)
  * object when there is one input). */
 char *fe_print_json(FeInput *in)
 {
-	if (in->nfile == 1)
-		return cJSON_Print(in->files[0].root);
+	if (in->nroot == 1)
+		return cJSON_Print(in->roots[0]);
 	cJSON *arr = cJSON_CreateArray();
-	for (int i = 0; i < in->nfile; i++)
-		cJSON_AddItemReferenceToArray(arr, in->files[i].root);
+	for (int i = 0; i < in->nroot; i++)
+		cJSON_AddItemReferenceToArray(arr, in->roots[i]);
 	char *s = cJSON_Print(arr);
 	cJSON_Delete(arr);
 	return s;
@@ -340,8 +360,9 @@ void fe_free(FeInput *in)
 {
 	if (!in)
 		return;
-	for (int i = 0; i < in->nfile; i++)
-		cJSON_Delete(in->files[i].root);
-	free(in->files);
+	for (int i = 0; i < in->nroot; i++)
+		cJSON_Delete(in->roots[i]);
+	free(in->roots);
+	arena_free(in->a);
 	free(in);
 }

@@ -1,38 +1,24 @@
-/* rvalue.c: MIR statements and rvalues to mir-dialect ops.  Every rvalue
+/* rvalue.c: stage 2 — MIR statements and rvalues to mir-dialect ops.  Every rvalue
  * is evaluated straight into the address of its destination place. */
 #include "build.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-	const char *name;
-	Opcode code;
-} BinOp;
-
-static const BinOp binops[] = {
-	{ "Add", OP_MIR_ADD }, { "Sub", OP_MIR_SUB }, { "Mul", OP_MIR_MUL },
-	{ "Div", OP_MIR_DIV }, { "Rem", OP_MIR_REM }, { "BitXor", OP_MIR_XOR },
-	{ "BitAnd", OP_MIR_AND }, { "BitOr", OP_MIR_OR }, { "Shl", OP_MIR_SHL },
-	{ "Shr", OP_MIR_SHR }, { "Eq", OP_MIR_EQ }, { "Lt", OP_MIR_LT }, { "Le", OP_MIR_LE },
-	{ "Ne", OP_MIR_NE }, { "Ge", OP_MIR_GE }, { "Gt", OP_MIR_GT }, { "Cmp", OP_MIR_CMP },
-	/* Unchecked forms: overflow is UB in Rust, so wrapping is a valid refinement. */
-	{ "AddUnchecked", OP_MIR_ADD }, { "SubUnchecked", OP_MIR_SUB }, { "MulUnchecked", OP_MIR_MUL },
-	{ "ShlUnchecked", OP_MIR_SHL }, { "ShrUnchecked", OP_MIR_SHR },
-	{ "AddWithOverflow", OP_MIR_ADD_OVF }, { "SubWithOverflow", OP_MIR_SUB_OVF },
-	{ "MulWithOverflow", OP_MIR_MUL_OVF },
-};
-
-static bool scalar_operand(Fb *fb, JPath jp, cJSON *j, const char *key, Val *v)
+static bool scalar_operand(Fb *fb, JPath jp, const OxOperand *o, const char *key, Val *v)
 {
-	cJSON *o = json_get(jp, j, key, cJSON_Object);
-	if (!o || !build_operand(fb, jpath_field(fb->a, jp, key), o, v))
+	if (!build_operand(fb, jpath_field(fb->a, jp, key), o, v))
 		return false;
 	if (val_kind(v->ty) != VK_SCALAR) {
 		fb_error(fb, "operation on a value of type `%s` is not supported", v->ty->name);
 		return false;
 	}
 	return true;
+}
+
+static bool one_operand(Fb *fb, JPath jp, const OxRvalue *rv, Val *v)
+{
+	return build_operand(fb, jpath_field(fb->a, jp, "operand"), &rv->ops[0], v);
 }
 
 static bool is_shift(Opcode c)
@@ -81,13 +67,13 @@ static bool overflow_dst_ok(Fb *fb, PlaceV *dst, Type *t)
 	return ok;
 }
 
-static bool rv_binary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+static bool rv_binary(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 {
-	const char *op = json_str(jp, rv, "op");
+	const char *op = ox_binops[rv->binop].name;
 	Val l, r;
-	if (!scalar_operand(fb, jp, rv, "lhs", &l) || !scalar_operand(fb, jp, rv, "rhs", &r))
+	if (!scalar_operand(fb, jp, &rv->ops[0], "lhs", &l) || !scalar_operand(fb, jp, &rv->ops[1], "rhs", &r))
 		return false;
-	if (!strcmp(op, "Offset")) {
+	if (rv->binop == OX_BIN_OFFSET) {
 		Type *d = scalar_type_of(fb, dst->ty);
 		if (!l.ty->pointee || val_type(r)->kind != TY_INT || !d || d->kind != TY_PTR)
 			return fb_error(fb, "`Offset` of a `%s` into a `%s`", l.ty->name, dst->ty->name), false;
@@ -97,11 +83,9 @@ static bool rv_binary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 		build_store(fb, p, dst->addr);
 		return true;
 	}
-	for (size_t i = 0; i < countof(binops); i++) {
-		if (strcmp(binops[i].name, op))
-			continue;
+	{
 		Value *opd[2] = { l.v[0], r.v[0] };
-		Opcode code = binops[i].code;
+		Opcode code = ox_binops[rv->binop].code;
 		Type *rt = scalar_type_of(fb, dst->ty);
 		if (!binary_types_ok(fb, op, code, val_type(l), val_type(r), rt))
 			return false;
@@ -117,17 +101,16 @@ static bool rv_binary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 		build_store(fb, ir_build1(&fb->b, code, rt, 2, opd), dst->addr);
 		return true;
 	}
-	fb_error(fb, "binary operator `%s` is not supported", op);
-	return false;
 }
 
-static bool rv_unary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+static bool rv_unary(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 {
-	const char *op = json_str(jp, rv, "op");
+	static const char *const names[] = { [OX_UN_NOT] = "Not", [OX_UN_NEG] = "Neg", [OX_UN_PTR_METADATA] = "PtrMetadata" };
+	const char *op = names[rv->unop];
 	Val v;
-	if (!build_operand(fb, jpath_field(fb->a, jp, "operand"), json_get(jp, rv, "operand", cJSON_Object), &v))
+	if (!one_operand(fb, jp, rv, &v))
 		return false;
-	if (!strcmp(op, "PtrMetadata")) {
+	if (rv->unop == OX_UN_PTR_METADATA) {
 		Type *u = scalar_type_of(fb, dst->ty);
 		if (val_kind(v.ty) == VK_FAT && (!u || u->kind != TY_INT || u->bits != 64))
 			return fb_error(fb, "`PtrMetadata` into a `%s`", dst->ty->name), false;
@@ -139,11 +122,7 @@ static bool rv_unary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 		fb_error(fb, "`%s` on `%s` is not supported", op, v.ty->name);
 		return false;
 	}
-	Opcode code = !strcmp(op, "Not") ? OP_MIR_NOT : !strcmp(op, "Neg") ? OP_MIR_NEG : OP_COUNT;
-	if (code == OP_COUNT) {
-		fb_error(fb, "unary operator `%s` is not supported", op);
-		return false;
-	}
+	Opcode code = rv->unop == OX_UN_NOT ? OP_MIR_NOT : OP_MIR_NEG;
 	Type *t = val_type(v);
 	bool ok = code == OP_MIR_NOT ? t->kind == TY_INT || t->kind == TY_BOOL : t->kind == TY_INT || t->kind == TY_FLOAT;
 	if (!ok || !fb_fits(fb, dst->ty, v, op))
@@ -202,18 +181,18 @@ static bool cast_transmute(Fb *fb, Val v, PlaceV *dst)
 	return true;
 }
 
-static bool cast_numeric(Fb *fb, const char *kind, Val v, PlaceV *dst)
+static bool cast_numeric(Fb *fb, OxCastKind ck, const char *kind, Val v, PlaceV *dst)
 {
 	Type *to = scalar_type_of(fb, dst->ty);
 	if (val_kind(v.ty) != VK_SCALAR || !to) {
 		fb_error(fb, "cast %s from `%s` to `%s` is not supported", kind, v.ty->name, dst->ty->name);
 		return false;
 	}
-	Opcode code = !strcmp(kind, "IntToInt") ? OP_MIR_INT_CAST
-	            : !strcmp(kind, "IntToFloat") ? OP_MIR_INT_TO_FLOAT
-	            : !strcmp(kind, "FloatToInt") ? OP_MIR_FLOAT_TO_INT
-	            : !strcmp(kind, "FloatToFloat") ? OP_MIR_FLOAT_CAST
-	            : !strcmp(kind, "PointerExposeProvenance") ? OP_MIR_PTR_TO_INT
+	Opcode code = ck == OX_CAST_INT_TO_INT ? OP_MIR_INT_CAST
+	            : ck == OX_CAST_INT_TO_FLOAT ? OP_MIR_INT_TO_FLOAT
+	            : ck == OX_CAST_FLOAT_TO_INT ? OP_MIR_FLOAT_TO_INT
+	            : ck == OX_CAST_FLOAT_TO_FLOAT ? OP_MIR_FLOAT_CAST
+	            : ck == OX_CAST_EXPOSE_PROVENANCE ? OP_MIR_PTR_TO_INT
 	            : OP_MIR_INT_TO_PTR;
 	Value *x = v.v[0];
 	TypeKind from = x->type->kind, tk = to->kind;
@@ -264,14 +243,14 @@ static bool is_pointer(RType *t)
 	return t->kind == RT_REF || t->kind == RT_PTR;
 }
 
-static bool cast_pointer(Fb *fb, const char *kind, Val v, PlaceV *dst)
+static bool cast_pointer(Fb *fb, OxCastKind ck, Val v, PlaceV *dst)
 {
 	if (!is_pointer(v.ty) || !is_pointer(dst->ty) || val_kind(v.ty) == VK_MEM || val_kind(dst->ty) == VK_MEM) {
 		fb_error(fb, "pointer cast from `%s` to `%s` is not supported", v.ty->name, dst->ty->name);
 		return false;
 	}
 	bool to_fat = val_kind(dst->ty) == VK_FAT, from_fat = val_kind(v.ty) == VK_FAT;
-	if (!strncmp(kind, "PointerCoercion(Unsize", 22)) {
+	if (ck == OX_CAST_UNSIZE) {
 		RType *pe = v.ty->pointee, *to_pe = dst->ty->pointee;
 		uint64_t n;
 		if (to_fat && !from_fat && pe && to_pe && unsize_length(pe, to_pe, &n)) {
@@ -313,31 +292,32 @@ static bool cast_pointer(Fb *fb, const char *kind, Val v, PlaceV *dst)
 	return true;
 }
 
-static bool rv_cast(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+static bool rv_cast(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 {
-	const char *kind = json_str(jp, rv, "cast");
+	const char *kind = rv->cast_name;
 	Val v;
-	if (!build_operand(fb, jpath_field(fb->a, jp, "operand"), json_get(jp, rv, "operand", cJSON_Object), &v))
+	if (!one_operand(fb, jp, rv, &v))
 		return false;
-	if (!strcmp(kind, "Transmute"))
+	switch (rv->cast) {
+	case OX_CAST_TRANSMUTE:
 		return cast_transmute(fb, v, dst);
-	if (!strcmp(kind, "IntToInt") || !strcmp(kind, "IntToFloat") || !strcmp(kind, "FloatToInt") ||
-	    !strcmp(kind, "FloatToFloat") || !strcmp(kind, "PointerExposeProvenance") ||
-	    !strcmp(kind, "PointerWithExposedProvenance"))
-		return cast_numeric(fb, kind, v, dst);
-	if (!strcmp(kind, "PtrToPtr") || !strncmp(kind, "PointerCoercion(Unsize", 22) ||
-	    !strncmp(kind, "PointerCoercion(MutToConstPointer", 33) ||
-	    !strncmp(kind, "PointerCoercion(ArrayToPointer", 30))
-		return cast_pointer(fb, kind, v, dst);
+	case OX_CAST_INT_TO_INT: case OX_CAST_INT_TO_FLOAT: case OX_CAST_FLOAT_TO_INT: case OX_CAST_FLOAT_TO_FLOAT:
+	case OX_CAST_EXPOSE_PROVENANCE: case OX_CAST_WITH_EXPOSED_PROVENANCE:
+		return cast_numeric(fb, rv->cast, kind, v, dst);
+	case OX_CAST_PTR_TO_PTR: case OX_CAST_UNSIZE: case OX_CAST_MUT_TO_CONST: case OX_CAST_ARRAY_TO_POINTER:
+		return cast_pointer(fb, rv->cast, v, dst);
+	case OX_CAST_UNSUPPORTED:
+		break;
+	}
 	fb_error(fb, "cast `%s` from `%s` to `%s` is not supported (function pointers and closures "
 	         "as values cannot be called on the GPU yet)", kind, v.ty->name, dst->ty->name);
 	return false;
 }
 
-static bool rv_ref(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+static bool rv_ref(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 {
 	PlaceV p;
-	if (!build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, rv, "place", cJSON_Object), &p))
+	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &rv->place, &p))
 		return false;
 	if (!is_pointer(dst->ty) || val_kind(dst->ty) == VK_MEM || val_kind(dst->ty) == VK_ZST)
 		return fb_error(fb, "a reference stored into a `%s`", dst->ty->name), false;
@@ -375,16 +355,13 @@ static bool aggregate_shape_ok(Fb *fb, RType *t, uint32_t variant, uint32_t n)
 	return ok;
 }
 
-static bool rv_aggregate(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+static bool rv_aggregate(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 {
-	const char *kind = json_str(jp, rv, "aggregate");
-	uint32_t variant = json_get_opt(rv, "variant") ? json_u32(jp, rv, "variant") : 0;
-	cJSON *fs = json_get(jp, rv, "fields", cJSON_Array), *fj;
-	if (!strcmp(kind, "raw_ptr")) {
+	uint32_t variant = rv->variant, n = rv->nops;
+	if (rv->agg == OX_AGG_RAW_PTR) {
 		Val d, meta;
-		if (cJSON_GetArraySize(fs) != 2 || !build_operand(fb, jp, cJSON_GetArrayItem(fs, 0), &d) ||
-		    !build_operand(fb, jp, cJSON_GetArrayItem(fs, 1), &meta))
-			return fb_error(fb, "raw pointer built from %d fields", cJSON_GetArraySize(fs)), false;
+		if (!build_operand(fb, jp, &rv->ops[0], &d) || !build_operand(fb, jp, &rv->ops[1], &meta))
+			return fb_error(fb, "raw pointer built from %u fields", n), false;
 		Type *mt = val_type(meta);
 		if (!is_pointer(dst->ty) || val_kind(dst->ty) == VK_MEM || !val_type(d) || val_type(d)->kind != TY_PTR ||
 		    (val_kind(dst->ty) == VK_FAT && (!mt || mt->kind != TY_INT || mt->bits != 64)))
@@ -397,25 +374,22 @@ static bool rv_aggregate(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 	if (dst->ty->kind == RT_ADT && dst->ty->adt_kind == ADT_UNION) {
 		/* one operand, the active field; every union field is at offset 0 */
 		Val v;
-		if (cJSON_GetArraySize(fs) != 1 ||
-		    !build_operand(fb, jpath_index(fb->a, jpath_field(fb->a, jp, "fields"), 0), cJSON_GetArrayItem(fs, 0), &v))
-			return fb_error(fb, "union `%s` built from %d fields", dst->ty->name, cJSON_GetArraySize(fs)), false;
+		if (n != 1 || !build_operand(fb, jpath_index(fb->a, jpath_field(fb->a, jp, "fields"), 0), &rv->ops[0], &v))
+			return fb_error(fb, "union `%s` built from %u fields", dst->ty->name, n), false;
 		store_val(fb, dst->addr, v);
 		return true;
 	}
-	if (!aggregate_shape_ok(fb, dst->ty, variant, (uint32_t)cJSON_GetArraySize(fs)))
+	if (!aggregate_shape_ok(fb, dst->ty, variant, n))
 		return false;
-	uint32_t i = 0;
-	cJSON_ArrayForEach(fj, fs) {
+	for (uint32_t i = 0; i < n; i++) {
 		Val v;
-		if (!build_operand(fb, jpath_index(fb->a, jpath_field(fb->a, jp, "fields"), (int)i), fj, &v))
+		if (!build_operand(fb, jpath_index(fb->a, jpath_field(fb->a, jp, "fields"), (int)i), &rv->ops[i], &v))
 			return false;
 		RType *ft = rtype_field_type(dst->ty, variant, i);
 		if (ft && !fb_fits(fb, ft, v, "aggregate field"))
 			return false;
 		if (val_kind(v.ty) != VK_ZST)
 			store_val(fb, field_addr(fb, dst->addr, dst->ty, variant, i), v);
-		i++;
 	}
 	if (dst->ty->kind == RT_ADT && dst->ty->adt_kind == ADT_ENUM) {
 		Op *op = ir_build(&fb->b, OP_MIR_SET_DISCR, 0, NULL, 1, &dst->addr, 0);
@@ -426,11 +400,11 @@ static bool rv_aggregate(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 }
 
 /* [x; N]: a counted loop storing x into each element. */
-static bool rv_repeat(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+static bool rv_repeat(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 {
 	Val v;
-	uint64_t n = json_u64(jp, rv, "count");
-	if (!build_operand(fb, jpath_field(fb->a, jp, "operand"), json_get(jp, rv, "operand", cJSON_Object), &v))
+	uint64_t n = rv->count;
+	if (!one_operand(fb, jp, rv, &v))
 		return false;
 	if (dst->ty->kind != RT_ARRAY || n != dst->ty->len || !fb_fits(fb, dst->ty->elem, v, "array element"))
 		return fb_error(fb, "[x; %llu] into a `%s`", (unsigned long long)n, dst->ty->name), false;
@@ -466,10 +440,10 @@ static bool rv_repeat(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 	return true;
 }
 
-static bool rv_discriminant(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+static bool rv_discriminant(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 {
 	PlaceV p;
-	if (!build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, rv, "place", cJSON_Object), &p))
+	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &rv->place, &p))
 		return false;
 	Type *t = scalar_type_of(fb, dst->ty);
 	if (!t || t->kind != TY_INT || val_kind(dst->ty) != VK_SCALAR || !p.ty->has_layout)
@@ -480,116 +454,121 @@ static bool rv_discriminant(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
 	return true;
 }
 
-static bool rv_nullary(Fb *fb, JPath jp, cJSON *rv, PlaceV *dst)
+static bool rv_nullary(Fb *fb, const OxRvalue *rv, PlaceV *dst)
 {
-	const char *op = json_str(jp, rv, "op");
-	RType *t = fe_type(jp, fb->f, rv, "ty");
+	static const char *const names[] = { [OX_NULLARY_SIZE_OF] = "SizeOf", [OX_NULLARY_ALIGN_OF] = "AlignOf",
+	                                     [OX_NULLARY_UB_CHECKS] = "UbChecks" };
+	const char *op = names[rv->nullop];
+	RType *t = fb_rtype(fb, rv->ty);
 	Type *ty = scalar_type_of(fb, dst->ty);
-	if (!t)
-		return false;
 	if (!ty || ty->kind != TY_INT || val_kind(dst->ty) != VK_SCALAR)
 		return fb_error(fb, "`%s` into a `%s`", op, dst->ty->name), false;
-	uint64_t v;
-	if (!strcmp(op, "SizeOf"))
-		v = t->size;
-	else if (!strcmp(op, "AlignOf"))
-		v = t->align;
-	else if (!strcmp(op, "UbChecks"))
-		v = 0;                 /* debug assertions are off in exported MIR */
-	else
-		return fb_error(fb, "nullary operation `%s` is not supported", op), false;
+	uint64_t v = rv->nullop == OX_NULLARY_SIZE_OF ? t->size
+	           : rv->nullop == OX_NULLARY_ALIGN_OF ? t->align
+	           : 0;                 /* UbChecks: debug assertions are off in exported MIR */
 	build_store(fb, const_int(fb, ty, v), dst->addr);
 	return true;
 }
 
-bool build_assign(Fb *fb, JPath jp, cJSON *stmt)
+static bool rv_use(Fb *fb, JPath rp, const OxRvalue *rv, PlaceV *dst)
 {
-	PlaceV dst;
-	cJSON *rv = json_get(jp, stmt, "rvalue", cJSON_Object);
-	if (!rv || !build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, stmt, "place", cJSON_Object), &dst))
-		return false;
-	JPath rp = jpath_field(fb->a, jp, "rvalue");
-	const char *kind = json_str(rp, rv, "kind");
-	if (!strcmp(kind, "use") || !strcmp(kind, "copy_for_deref")) {
-		Val v;
-		if (!strcmp(kind, "use")) {
-			if (!build_operand(fb, jpath_field(fb->a, rp, "operand"), json_get(rp, rv, "operand", cJSON_Object), &v))
-				return false;
-		} else {
-			PlaceV p;
-			if (!build_place(fb, rp, json_get(rp, rv, "place", cJSON_Object), &p))
-				return false;
-			v = load_val(fb, p.ty, p.addr);
-		}
-		if (!fb_fits(fb, dst.ty, v, kind))
+	Val v;
+	if (rv->kind == OX_RV_USE) {
+		if (!one_operand(fb, rp, rv, &v))
 			return false;
-		store_val(fb, dst.addr, v);
-		return true;
+	} else {
+		PlaceV p;
+		if (!build_place(fb, rp, &rv->place, &p))
+			return false;
+		v = load_val(fb, p.ty, p.addr);
 	}
-	if (!strcmp(kind, "binary"))
-		return rv_binary(fb, rp, rv, &dst);
-	if (!strcmp(kind, "unary"))
-		return rv_unary(fb, rp, rv, &dst);
-	if (!strcmp(kind, "cast"))
-		return rv_cast(fb, rp, rv, &dst);
-	if (!strcmp(kind, "ref") || !strcmp(kind, "raw_ptr"))
-		return rv_ref(fb, rp, rv, &dst);
-	if (!strcmp(kind, "aggregate"))
-		return rv_aggregate(fb, rp, rv, &dst);
-	if (!strcmp(kind, "repeat"))
-		return rv_repeat(fb, rp, rv, &dst);
-	if (!strcmp(kind, "discriminant"))
-		return rv_discriminant(fb, rp, rv, &dst);
-	if (!strcmp(kind, "nullary"))
-		return rv_nullary(fb, rp, rv, &dst);
-	fb_error(fb, "rvalue `%s` is not supported", kind);
-	return false;
+	if (!fb_fits(fb, dst->ty, v, rv->kind == OX_RV_USE ? "use" : "copy_for_deref"))
+		return false;
+	store_val(fb, dst->addr, v);
+	return true;
 }
 
-bool build_statement(Fb *fb, JPath jp, cJSON *stmt)
+static bool build_assign(Fb *fb, JPath jp, const OxStmt *st)
 {
-	const char *kind = json_str(jp, stmt, "kind");
-	fb_set_span(fb, json_get_opt(stmt, "span"));
-	if (!strcmp(kind, "assign"))
-		return build_assign(fb, jp, stmt);
-	if (!strcmp(kind, "set_discriminant")) {
-		PlaceV p;
-		if (!build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, stmt, "place", cJSON_Object), &p))
-			return false;
-		uint32_t variant;
-		if (!json_index(jp, stmt, "variant", p.ty->nvariant, &variant))
-			return false;
-		if (p.ty->kind != RT_ADT || p.ty->adt_kind != ADT_ENUM || !p.ty->has_layout)
-			return fb_error(fb, "set_discriminant on a `%s`", p.ty->name), false;
-		Op *op = ir_build(&fb->b, OP_MIR_SET_DISCR, 0, NULL, 1, &p.addr, 0);
-		op->rty = p.ty;
-		op->attr.variant.index = variant;
-		return true;
+	PlaceV dst;
+	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &st->place, &dst))
+		return false;
+	JPath rp = jpath_field(fb->a, jp, "rvalue");
+	const OxRvalue *rv = &st->rv;
+	switch (rv->kind) {
+	case OX_RV_USE: case OX_RV_COPY_FOR_DEREF:
+		return rv_use(fb, rp, rv, &dst);
+	case OX_RV_BINARY:
+		return rv_binary(fb, rp, rv, &dst);
+	case OX_RV_UNARY:
+		return rv_unary(fb, rp, rv, &dst);
+	case OX_RV_CAST:
+		return rv_cast(fb, rp, rv, &dst);
+	case OX_RV_REF:
+		return rv_ref(fb, rp, rv, &dst);
+	case OX_RV_AGGREGATE:
+		return rv_aggregate(fb, rp, rv, &dst);
+	case OX_RV_REPEAT:
+		return rv_repeat(fb, rp, rv, &dst);
+	case OX_RV_DISCRIMINANT:
+		return rv_discriminant(fb, rp, rv, &dst);
+	case OX_RV_NULLARY:
+		return rv_nullary(fb, rv, &dst);
 	}
-	if (!strcmp(kind, "assume")) {
+	unreachable();
+}
+
+static bool set_discriminant(Fb *fb, JPath jp, const OxStmt *st)
+{
+	PlaceV p;
+	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &st->place, &p))
+		return false;
+	if (!fb_index(fb, jpath_field(fb->a, jp, "variant"), st->variant, p.ty->nvariant))
+		return false;
+	if (p.ty->kind != RT_ADT || p.ty->adt_kind != ADT_ENUM || !p.ty->has_layout)
+		return fb_error(fb, "set_discriminant on a `%s`", p.ty->name), false;
+	Op *op = ir_build(&fb->b, OP_MIR_SET_DISCR, 0, NULL, 1, &p.addr, 0);
+	op->rty = p.ty;
+	op->attr.variant.index = st->variant;
+	return true;
+}
+
+static bool copy_nonoverlapping(Fb *fb, JPath jp, const OxStmt *st)
+{
+	Val src, dst, count;
+	if (!build_operand(fb, jpath_field(fb->a, jp, "src"), &st->ops[0], &src) ||
+	    !build_operand(fb, jpath_field(fb->a, jp, "dst"), &st->ops[1], &dst) ||
+	    !build_operand(fb, jpath_field(fb->a, jp, "count"), &st->ops[2], &count))
+		return false;
+	if (val_kind(src.ty) != VK_SCALAR || val_kind(dst.ty) != VK_SCALAR || !src.ty->pointee ||
+	    !dst.ty->pointee || !val_type(count) || val_type(count)->kind != TY_INT)
+		return fb_error(fb, "copy_nonoverlapping of `%s`", src.ty->name), false;
+	Value *opd[3] = { src.v[0], dst.v[0], count.v[0] };
+	Op *op = ir_build(&fb->b, OP_MIR_INTRINSIC, 0, NULL, 3, opd, 0);
+	op->sym = "copy_nonoverlapping";    /* same operand order as the intrinsic call */
+	op->rty = src.ty->pointee;
+	return true;
+}
+
+bool build_statement(Fb *fb, JPath jp, const OxStmt *st)
+{
+	fb_set_span(fb, st->span);
+	switch (st->kind) {
+	case OX_STMT_ASSIGN:
+		return build_assign(fb, jp, st);
+	case OX_STMT_SET_DISCRIMINANT:
+		return set_discriminant(fb, jp, st);
+	case OX_STMT_ASSUME: {
 		Val v;
-		if (!build_operand(fb, jpath_field(fb->a, jp, "operand"), json_get(jp, stmt, "operand", cJSON_Object), &v))
+		if (!build_operand(fb, jpath_field(fb->a, jp, "operand"), &st->ops[0], &v))
 			return false;
 		if (!val_type(v) || val_type(v)->kind != TY_BOOL)
 			return fb_error(fb, "assume of a `%s`", v.ty->name), false;
 		ir_build(&fb->b, OP_MIR_ASSUME, 0, NULL, 1, v.v, 0);
 		return true;
 	}
-	if (!strcmp(kind, "copy_nonoverlapping")) {
-		Val src, dst, count;
-		if (!build_operand(fb, jpath_field(fb->a, jp, "src"), json_get(jp, stmt, "src", cJSON_Object), &src) ||
-		    !build_operand(fb, jpath_field(fb->a, jp, "dst"), json_get(jp, stmt, "dst", cJSON_Object), &dst) ||
-		    !build_operand(fb, jpath_field(fb->a, jp, "count"), json_get(jp, stmt, "count", cJSON_Object), &count))
-			return false;
-		if (val_kind(src.ty) != VK_SCALAR || val_kind(dst.ty) != VK_SCALAR || !src.ty->pointee ||
-		    !dst.ty->pointee || !val_type(count) || val_type(count)->kind != TY_INT)
-			return fb_error(fb, "copy_nonoverlapping of `%s`", src.ty->name), false;
-		Value *opd[3] = { src.v[0], dst.v[0], count.v[0] };
-		Op *op = ir_build(&fb->b, OP_MIR_INTRINSIC, 0, NULL, 3, opd, 0);
-		op->sym = "copy_nonoverlapping";    /* same operand order as the intrinsic call */
-		op->rty = src.ty->pointee;
-		return true;
+	case OX_STMT_COPY_NONOVERLAPPING:
+		return copy_nonoverlapping(fb, jp, st);
 	}
-	fb_error(fb, "statement `%s` is not supported", kind);
-	return false;
+	unreachable();
 }

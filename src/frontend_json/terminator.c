@@ -1,4 +1,4 @@
-/* terminator.c: MIR terminators (control flow, calls, asserts) and the
+/* terminator.c: stage 2 — MIR terminators (control flow, calls, asserts) and the
  * function ABI shared by definitions and calls. */
 #include "build.h"
 #include "../passes/passes.h"
@@ -114,11 +114,6 @@ void abi_store_params(Fb *fb, RType *t, Value **params, Value *slot)
 	}
 }
 
-static Block *target_block(Fb *fb, JPath jp, cJSON *j, const char *key)
-{
-	uint32_t i;
-	return json_index(jp, j, key, fb->nblock, &i) ? fb->blocks[i] : NULL;
-}
 
 static void build_goto(Fb *fb, Block *target)
 {
@@ -126,33 +121,22 @@ static void build_goto(Fb *fb, Block *target)
 	ir_op_set_succ(fb->m, op, 0, target, 0, NULL);
 }
 
-static bool term_switch(Fb *fb, JPath jp, cJSON *t)
+static bool term_switch(Fb *fb, JPath jp, const OxTerm *t)
 {
 	Val d;
-	if (!build_operand(fb, jpath_field(fb->a, jp, "discr"), json_get(jp, t, "discr", cJSON_Object), &d))
+	if (!build_operand(fb, jpath_field(fb->a, jp, "discr"), &t->op, &d))
 		return false;
 	if (val_kind(d.ty) != VK_SCALAR || val_type(d)->kind == TY_PTR || val_type(d)->kind == TY_FLOAT)
 		return fb_error(fb, "switchInt on `%s`", d.ty->name), false;
-	cJSON *targets = json_get(jp, t, "targets", cJSON_Array), *e;
-	uint32_t n = (uint32_t)cJSON_GetArraySize(targets), i = 0;
+	uint32_t n = t->ntarget;
 	Op *op = ir_build(&fb->b, OP_MIR_SWITCH, 0, NULL, 1, d.v, n + 1);
 	U128 *vals = arena_new_array(fb->a, U128, n);
-	cJSON_ArrayForEach(e, targets) {
-		JPath q = jpath_index(fb->a, jpath_field(fb->a, jp, "targets"), (int)i);
-		Block *b = target_block(fb, q, e, "target");
-		cJSON *v = json_get(q, e, "value", 0);
-		if (!b || !v)
-			return false;
-		if (!json_u128(q, v, &vals[i]))
-			return fe_error(jpath_field(fb->a, q, "value"), "must be an integer constant (decimal or "
-			                "0x-hex, in 128 bits)"), false;
-		ir_op_set_succ(fb->m, op, i++, b, 0, NULL);
+	for (uint32_t i = 0; i < n; i++) {
+		vals[i] = t->targets[i].value;
+		ir_op_set_succ(fb->m, op, i, fb->blocks[t->targets[i].target], 0, NULL);
 	}
 	ir_op_set_vals(fb->m, op, n, vals);
-	Block *other = target_block(fb, jp, t, "otherwise");
-	if (!other)
-		return false;
-	ir_op_set_succ(fb->m, op, n, other, 0, NULL);
+	ir_op_set_succ(fb->m, op, n, fb->blocks[t->otherwise], 0, NULL);
 	return true;
 }
 
@@ -168,34 +152,25 @@ static bool term_return(Fb *fb)
 	return true;
 }
 
-/* Optional overflow asserts vanish when overflow checks are off, exactly
- * as rustc's own codegen does (MIR-EXPORT.md); bounds, division by zero
- * and division overflow asserts always stay. */
-static bool term_assert(Fb *fb, JPath jp, cJSON *t)
+/* Optional overflow asserts (parse_body.c says which) vanish when
+ * overflow checks are off, exactly as rustc's own codegen does
+ * (MIR-EXPORT.md); bounds, division by zero and division overflow
+ * asserts always stay. */
+static bool term_assert(Fb *fb, JPath jp, const OxTerm *t)
 {
-	Block *target = target_block(fb, jp, t, "target");
-	cJSON *msg = json_get(jp, t, "msg", cJSON_Object);
-	if (!target || !msg)
-		return false;
-	const char *kind = json_str(jp, msg, "kind");
-	cJSON *opj = json_get_opt(msg, "op");
-	const char *aop = cJSON_IsString(opj) ? opj->valuestring : "";
-	/* Overflow(Div|Rem) is `MIN / -1`: never optional. */
-	bool optional = !strcmp(kind, "OverflowNeg") ||
-	                (!strcmp(kind, "Overflow") && strcmp(aop, "Div") && strcmp(aop, "Rem"));
-	if (optional) {
+	Block *target = fb->blocks[t->target];
+	if (t->optional) {
 		build_goto(fb, target);
 		return true;
 	}
 	Val c;
-	if (!build_operand(fb, jpath_field(fb->a, jp, "cond"), json_get(jp, t, "cond", cJSON_Object), &c))
+	if (!build_operand(fb, jpath_field(fb->a, jp, "cond"), &t->op, &c))
 		return false;
 	if (!val_type(c) || val_type(c)->kind != TY_BOOL)
 		return fb_error(fb, "assert on a `%s`, not a bool", c.ty->name), false;
 	Op *op = ir_build(&fb->b, OP_MIR_ASSERT, 0, NULL, 1, c.v, 1);
-	op->attr.expect.value = json_bool(jp, t, "expected");
-	cJSON *text = json_get_opt(t, "text");
-	op->sym = arena_strdup(fb->a, cJSON_IsString(text) ? text->valuestring : kind);
+	op->attr.expect.value = t->expected;
+	op->sym = t->text;
 	ir_op_set_succ(fb->m, op, 0, target, 0, NULL);
 	return true;
 }
@@ -245,18 +220,17 @@ static bool prim_shape_ok(Fb *fb, int k, uint32_t nargs, PlaceV *dst)
 	return ok;
 }
 
-static bool call_args(Fb *fb, JPath jp, cJSON *t, Value ***out, uint32_t *n, Value *sret)
+static bool call_args(Fb *fb, JPath jp, const OxTerm *t, Value ***out, uint32_t *n, Value *sret)
 {
-	cJSON *args = json_get(jp, t, "args", cJSON_Array), *a;
-	uint32_t cap = 2 * (uint32_t)cJSON_GetArraySize(args) + 1, i = 0;
+	uint32_t cap = 2 * t->nargs + 1;
 	Value **vs = arena_new_array(fb->a, Value *, cap);
 	*n = 0;
 	if (sret)
 		vs[(*n)++] = sret;
-	cJSON_ArrayForEach(a, args) {
+	for (uint32_t i = 0; i < t->nargs; i++) {
 		Val v;
 		uint32_t k;
-		if (!build_operand(fb, jpath_index(fb->a, jpath_field(fb->a, jp, "args"), (int)i++), a, &v))
+		if (!build_operand(fb, jpath_index(fb->a, jpath_field(fb->a, jp, "args"), (int)i), &t->args[i], &v))
 			return false;
 		abi_args(fb, v, vs + *n, &k);
 		*n += k;
@@ -265,27 +239,18 @@ static bool call_args(Fb *fb, JPath jp, cJSON *t, Value ***out, uint32_t *n, Val
 	return true;
 }
 
-static void finish_call(Fb *fb, JPath jp, cJSON *t)
+static void finish_call(Fb *fb, const OxTerm *t)
 {
-	cJSON *target = json_get_opt(t, "target");
-	if (target) {
-		Block *b = target_block(fb, jp, t, "target");
-		if (b)
-			build_goto(fb, b);
+	if (t->has_target) {
+		build_goto(fb, fb->blocks[t->target]);
 	} else {
 		ir_build(&fb->b, OP_MIR_UNREACHABLE, 0, NULL, 0, NULL, 0);
 	}
 }
 
-static bool call_function(Fb *fb, JPath jp, cJSON *t, cJSON *callee, PlaceV *dst)
+static bool call_function(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 {
-	const char *sym = json_str(jp, callee, "symbol");
-	Func *f = fe_func(fb->f, sym);
-	if (!f) {
-		fb_error(fb, "call to `%s`: its body is in none of the inputs (pass the JSON of the crate "
-		         "that defines it, or mark it #[inline])", json_str(jp, callee, "name"));
-		return false;
-	}
+	Func *f = fb->funcs[t->callee.fn->id];     /* resolved by parse_body.c */
 	bool sret = f->nparam && f->ret->kind == TY_VOID && dst->ty && val_kind(dst->ty) == VK_MEM &&
 	            dst->ty->abi != ABI_SCALAR;
 	Value **args;
@@ -299,11 +264,11 @@ static bool call_function(Fb *fb, JPath jp, cJSON *t, cJSON *callee, PlaceV *dst
 	op->sym = f->symbol;
 	if (op->nres)
 		build_store(fb, &op->res[0], dst->addr);
-	finish_call(fb, jp, t);
+	finish_call(fb, t);
 	return true;
 }
 
-static bool call_prim(Fb *fb, JPath jp, cJSON *t, Opcode code, const char *sym, PlaceV *dst)
+static bool call_prim(Fb *fb, JPath jp, const OxTerm *t, Opcode code, const char *sym, PlaceV *dst)
 {
 	Value **args;
 	uint32_t n;
@@ -316,7 +281,7 @@ static bool call_prim(Fb *fb, JPath jp, cJSON *t, Opcode code, const char *sym, 
 	op->sym = sym;
 	if (op->nres)
 		build_store(fb, &op->res[0], dst->addr);
-	finish_call(fb, jp, t);
+	finish_call(fb, t);
 	return true;
 }
 
@@ -328,22 +293,6 @@ static bool call_prim(Fb *fb, JPath jp, cJSON *t, Opcode code, const char *sym, 
  * them, and oxide-device's scoped atomics `__oxide_atomic_<op>_<ty>_<scope>`
  * become one mir.intrinsic: sym = the 1.96 intrinsic name, attr.atomic =
  * the orderings and the scope (llir_atomic.c). */
-
-static int ordering_of(const char *s)
-{
-	static const char *const names[] = { "relaxed", "acquire", "release", "acqrel", "seqcst" };
-	const char *last = strrchr(s, ':');
-	char buf[32];
-	size_t n = 0;
-	for (s = last ? last + 1 : s; *s && n + 1 < sizeof buf; s++)
-		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))
-			buf[n++] = (char)(*s | 0x20);
-	buf[n] = 0;
-	for (int i = 0; i < (int)countof(names); i++)
-		if (!strcmp(buf, names[i]))
-			return i;
-	return -1;
-}
 
 /* Rust's rule: failure is success without its release part. */
 static int default_failure(int ord)
@@ -362,7 +311,7 @@ static Op *last_intrinsic(Fb *fb)
 /* atomic_cxchg: (old, ok) into a (T, bool), a Result<T, T> (the
  * core::sync::atomic functions: Ok(old) on success, else Err(old)), or
  * just old into a T (oxide-device's atomic_cas). */
-static bool build_cxchg(Fb *fb, JPath jp, cJSON *t, const char *name, PlaceV *dst, Op **out)
+static bool build_cxchg(Fb *fb, JPath jp, const OxTerm *t, const char *name, PlaceV *dst, Op **out)
 {
 	Value **args;
 	uint32_t n;
@@ -395,11 +344,11 @@ static bool build_cxchg(Fb *fb, JPath jp, cJSON *t, const char *name, PlaceV *ds
 	} else {
 		return fb_error(fb, "%s into a `%s`: expected (T, bool) or Result<T, T>", name, d->name), false;
 	}
-	finish_call(fb, jp, t);
+	finish_call(fb, t);
 	return true;
 }
 
-static bool build_atomic(Fb *fb, JPath jp, cJSON *t, const char *name, int ord, int fail, int scope,
+static bool build_atomic(Fb *fb, JPath jp, const OxTerm *t, const char *name, int ord, int fail, int scope,
                          RType *g0, PlaceV *dst)
 {
 	Op *op = NULL;
@@ -422,22 +371,17 @@ static bool build_atomic(Fb *fb, JPath jp, cJSON *t, const char *name, int ord, 
 
 /* core intrinsics: `atomic_xadd` + const_args, or `atomic_xadd_relaxed`,
  * `atomic_cxchg_acqrel_acquire`, `atomic_load` (SeqCst) of old releases. */
-static bool call_atomic_intrinsic(Fb *fb, JPath jp, cJSON *t, cJSON *callee, const char *name, RType *g0,
+static bool call_atomic_intrinsic(Fb *fb, JPath jp, const OxTerm *t, const char *name, RType *g0,
                                   PlaceV *dst)
 {
 	char base[64];
-	int ords[2] = { -1, -1 }, nord = 0;
+	int ords[2] = { t->callee.ords[0], t->callee.ords[1] }, nord = t->callee.nord;
 	snprintf(base, sizeof base, "%s", name);
-	cJSON *ca = json_get_opt(callee, "const_args"), *c;
-	cJSON_ArrayForEach(c, ca) {
-		if (cJSON_IsString(c) && nord < 2 && ordering_of(c->valuestring) >= 0)
-			ords[nord++] = ordering_of(c->valuestring);
-	}
 	if (!strcmp(base, "fence") || !strcmp(base, "compiler_fence"))
 		snprintf(base, sizeof base, "%s", name[0] == 'f' ? "atomic_fence" : "atomic_singlethreadfence");
 	while (!nord && !llir_intrinsic_is_atomic(base)) {     /* strip _relaxed.. suffixes */
 		char *u = strrchr(base, '_');
-		int o = u ? ordering_of(u + 1) : -1;
+		int o = u ? ox_ordering(u + 1) : -1;
 		if (o < 0)
 			break;
 		*u = 0;
@@ -453,7 +397,7 @@ static bool call_atomic_intrinsic(Fb *fb, JPath jp, cJSON *t, cJSON *callee, con
 
 /* oxide-device: __oxide_atomic_<op>_<ty>_<scope>, relaxed like CUDA's
  * atomicAdd_block & co.; cas returns the old value only. */
-static bool call_atomic_prim(Fb *fb, JPath jp, cJSON *t, const char *sym, PlaceV *dst)
+static bool call_atomic_prim(Fb *fb, JPath jp, const OxTerm *t, const char *sym, PlaceV *dst)
 {
 	static const struct { const char *op, *name; } ops[] = {
 		{ "add", "atomic_xadd" }, { "sub", "atomic_xsub" }, { "and", "atomic_and" }, { "or", "atomic_or" },
@@ -479,76 +423,68 @@ static bool call_atomic_prim(Fb *fb, JPath jp, cJSON *t, const char *sym, PlaceV
 	return build_atomic(fb, jp, t, name, AO_RELAXED, AO_RELAXED, sc, NULL, dst);
 }
 
-/* The first generic argument of an intrinsic (a type index), if any. */
-static RType *generic_arg0(Fb *fb, JPath cp, cJSON *callee)
+static bool call_device(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 {
-	cJSON *ga0 = cJSON_GetArrayItem(json_get_opt(callee, "generic_args"), 0);
-	uint32_t i;
-	if (!ga0 || !cJSON_IsNumber(ga0))
-		return NULL;
-	return json_index_value(jpath_field(fb->a, cp, "generic_args[0]"), NULL, ga0, fb->f->ntype, &i)
-	       ? fb->f->types[i] : NULL;
+	const char *sym = t->callee.symbol;
+	if (!strncmp(sym, "__oxide_atomic_", 15))
+		return call_atomic_prim(fb, jp, t, sym, dst);
+	/* libdevice math (__nv_*) and the warp/sync/timer primitives of
+	 * llir.c's table: nvvm.libdevice / nvvm.prim */
+	int arity = llir_prim_arity(sym);
+	if (!strncmp(sym, "__nv_", 5) || arity >= 0) {
+		if (arity >= 0 && t->nargs != (uint32_t)arity)
+			return fb_error(fb, "GPU primitive `%s` called with %u arguments, expected %d", sym, t->nargs,
+			                arity), false;
+		return call_prim(fb, jp, t, OP_MIR_DEVICE, sym, dst);
+	}
+	int k = find_device_prim(sym);
+	if (k < 0)
+		return fb_error(fb, "unknown GPU primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
+	if (!prim_shape_ok(fb, k, t->nargs, dst))
+		return false;
+	return call_prim(fb, jp, t, OP_MIR_DEVICE, sym, dst);
 }
 
-static bool term_call(Fb *fb, JPath jp, cJSON *t)
+static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 {
-	cJSON *callee = json_get(jp, t, "callee", cJSON_Object);
-	PlaceV dst = { NULL, NULL, NULL, -1 };
-	if (!callee || !build_place(fb, jpath_field(fb->a, jp, "dest"), json_get(jp, t, "dest", cJSON_Object), &dst))
+	const char *name = t->callee.name;
+	RType *g0 = t->callee.generic0 ? fb_rtype(fb, t->callee.generic0) : NULL;
+	if (!strncmp(name, "atomic_", 7) || !strcmp(name, "fence") || !strcmp(name, "compiler_fence"))
+		return call_atomic_intrinsic(fb, jp, t, name, g0, dst);
+	if (!llir_intrinsic_supported(name))
+		return fb_error(fb, "intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
+	if (llir_intrinsic_returns_unit(name) && dst->ty && dst->ty->kind != RT_NEVER && !rtype_is_zst(dst->ty))
+		return fb_error(fb, "intrinsic `core::intrinsics::%s` returns nothing, not a `%s`", name,
+		                dst->ty->name), false;
+	if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, name, dst))
 		return false;
-	JPath cp = jpath_field(fb->a, jp, "callee");
-	const char *kind = json_str(cp, callee, "kind");
-	if (!strcmp(kind, "function"))
-		return call_function(fb, jp, t, callee, &dst);
-	if (!strcmp(kind, "panic")) {
+	for (Op *o = fb->b.block->last; o; o = o->prev)
+		if (o->code == OP_MIR_INTRINSIC) {
+			o->rty = g0;
+			break;
+		}
+	return true;
+}
+
+static bool term_call(Fb *fb, JPath jp, const OxTerm *t)
+{
+	PlaceV dst = { NULL, NULL, NULL, -1 };
+	if (!build_place(fb, jpath_field(fb->a, jp, "dest"), &t->place, &dst))
+		return false;
+	switch (t->callee.kind) {
+	case OX_CALLEE_FUNCTION:
+		return call_function(fb, jp, t, &dst);
+	case OX_CALLEE_PANIC: {
 		Op *op = ir_build(&fb->b, OP_MIR_PANIC, 0, NULL, 0, NULL, 0);
-		op->sym = arena_strdup(fb->a, json_str(cp, callee, "name"));
+		op->sym = t->callee.name;
 		return true;
 	}
-	if (!strcmp(kind, "device")) {
-		const char *sym = json_str(cp, callee, "symbol");
-		if (!strncmp(sym, "__oxide_atomic_", 15))
-			return call_atomic_prim(fb, jp, t, sym, &dst);
-		/* libdevice math (__nv_*) and the warp/sync/timer primitives of
-		 * llir.c's table: nvvm.libdevice / nvvm.prim */
-		int arity = llir_prim_arity(sym);
-		if (!strncmp(sym, "__nv_", 5) || arity >= 0) {
-			cJSON *pargs = json_get_opt(t, "args");
-			if (arity >= 0 && cJSON_GetArraySize(pargs) != arity)
-				return fb_error(fb, "GPU primitive `%s` called with %d arguments, expected %d", sym,
-				                cJSON_GetArraySize(pargs), arity), false;
-			return call_prim(fb, jp, t, OP_MIR_DEVICE, arena_strdup(fb->a, sym), &dst);
-		}
-		int k = find_device_prim(sym);
-		if (k < 0)
-			return fb_error(fb, "unknown GPU primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
-		if (!prim_shape_ok(fb, k, (uint32_t)cJSON_GetArraySize(json_get_opt(t, "args")), &dst))
-			return false;
-		return call_prim(fb, jp, t, OP_MIR_DEVICE, arena_strdup(fb->a, sym), &dst);
+	case OX_CALLEE_DEVICE:
+		return call_device(fb, jp, t, &dst);
+	case OX_CALLEE_INTRINSIC:
+		return call_intrinsic(fb, jp, t, &dst);
 	}
-	if (!strcmp(kind, "intrinsic")) {
-		const char *name = json_str(cp, callee, "name");
-		if (!strncmp(name, "atomic_", 7) || !strcmp(name, "fence") || !strcmp(name, "compiler_fence")) {
-			RType *a0 = generic_arg0(fb, cp, callee);
-			return call_atomic_intrinsic(fb, jp, t, callee, name, a0, &dst);
-		}
-		if (!llir_intrinsic_supported(name))
-			return fb_error(fb, "intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
-		if (llir_intrinsic_returns_unit(name) && dst.ty && dst.ty->kind != RT_NEVER && !rtype_is_zst(dst.ty))
-			return fb_error(fb, "intrinsic `core::intrinsics::%s` returns nothing, not a `%s`", name,
-			                dst.ty->name), false;
-		RType *g0 = generic_arg0(fb, cp, callee);
-		if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, arena_strdup(fb->a, name), &dst))
-			return false;
-		for (Op *o = fb->b.block->last; o; o = o->prev)
-			if (o->code == OP_MIR_INTRINSIC) {
-				o->rty = g0;
-				break;
-			}
-		return true;
-	}
-	fb_error(fb, "call of kind \"%s\" is not supported", kind);
-	return false;
+	unreachable();
 }
 
 /* `for x in [a, b, c]` drops a core::array::IntoIter, whose Drop impl
@@ -576,10 +512,10 @@ static bool drop_is_noop(RType *t)
 	return false;
 }
 
-static bool term_drop(Fb *fb, JPath jp, cJSON *t)
+static bool term_drop(Fb *fb, JPath jp, const OxTerm *t)
 {
 	PlaceV p;
-	if (!build_place(fb, jpath_field(fb->a, jp, "place"), json_get(jp, t, "place", cJSON_Object), &p))
+	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &t->place, &p))
 		return false;
 	if (!drop_is_noop(p.ty)) {
 		fb_error(fb, "dropping a `%s` runs drop glue (a `Drop` impl, its own or a field's), which is not "
@@ -587,37 +523,31 @@ static bool term_drop(Fb *fb, JPath jp, cJSON *t)
 		         "cleanup explicitly", p.ty->name);
 		return false;
 	}
-	Block *b = target_block(fb, jp, t, "target");
-	if (b)
-		build_goto(fb, b);
-	return b != NULL;
+	build_goto(fb, fb->blocks[t->target]);
+	return true;
 }
 
-bool build_terminator(Fb *fb, JPath jp, cJSON *t)
+bool build_terminator(Fb *fb, JPath jp, const OxTerm *t)
 {
-	const char *kind = json_str(jp, t, "kind");
-	fb_set_span(fb, json_get_opt(t, "span"));
-	if (!strcmp(kind, "goto")) {
-		Block *b = target_block(fb, jp, t, "target");
-		if (b)
-			build_goto(fb, b);
-		return b != NULL;
-	}
-	if (!strcmp(kind, "switch_int"))
+	fb_set_span(fb, t->span);
+	switch (t->kind) {
+	case OX_TERM_GOTO:
+		build_goto(fb, fb->blocks[t->target]);
+		return true;
+	case OX_TERM_SWITCH_INT:
 		return term_switch(fb, jp, t);
-	if (!strcmp(kind, "return"))
+	case OX_TERM_RETURN:
 		return term_return(fb);
-	if (!strcmp(kind, "unreachable") || !strcmp(kind, "unwind_resume") || !strcmp(kind, "unwind_terminate")) {
+	case OX_TERM_UNREACHABLE:
 		/* unwinding never happens: kernels are built with panic=abort */
 		ir_build(&fb->b, OP_MIR_UNREACHABLE, 0, NULL, 0, NULL, 0);
 		return true;
-	}
-	if (!strcmp(kind, "assert"))
+	case OX_TERM_ASSERT:
 		return term_assert(fb, jp, t);
-	if (!strcmp(kind, "call"))
+	case OX_TERM_CALL:
 		return term_call(fb, jp, t);
-	if (!strcmp(kind, "drop"))
+	case OX_TERM_DROP:
 		return term_drop(fb, jp, t);
-	fb_error(fb, "terminator `%s` is not supported", kind);
-	return false;
+	}
+	unreachable();
 }
