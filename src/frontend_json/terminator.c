@@ -461,6 +461,10 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	for (Op *o = fb->b.block->last; o; o = o->prev)
 		if (o->code == OP_MIR_INTRINSIC) {
 			o->rty = g0;
+			char why[96];
+			const char *bad = llir_intrinsic_check(o, why, sizeof why);
+			if (bad)
+				return fb_error(fb, "intrinsic `core::intrinsics::%s` %s", name, bad), false;
 			break;
 		}
 	return true;

@@ -3,6 +3,7 @@
  * llir_atomic.c's, the byte loops llir_byteloop.c's. */
 #include "llir.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Bit counting returns T in LLVM and u32 in Rust. */
@@ -95,6 +96,108 @@ static int find_intrinsic(const char *name)
 bool llir_intrinsic_supported(const char *name)
 {
 	return find_intrinsic(name) >= 0 || llir_intrinsic_is_atomic(name);
+}
+
+/* The operand and result shapes the lowering of each kind relies on, as
+ * "OPERANDS>RESULT": i integer, f float, p pointer, b bool, k integer or
+ * bool, a any value, T the shape of operand 0 (kind and width); '*' any
+ * operands, result '-' none, '?' any or none. */
+static const char *intrinsic_shape(int i)
+{
+	switch (intrinsics[i].kind) {
+	case IK_ID: return "a>T";
+	case IK_NOP: case IK_TRAP: return "*>-";
+	case IK_ASSUME: return "b>-";
+	case IK_CTPOP: case IK_CTLZ: case IK_CTTZ: return "i>i";
+	case IK_SAME: {
+		const char *l = intrinsics[i].llvm;
+		if (!strcmp(l, "llvm.bswap") || !strcmp(l, "llvm.bitreverse"))
+			return "i>T";
+		if (!strcmp(l, "llvm.fma") || !strcmp(l, "llvm.fmuladd"))
+			return "fTT>T";
+		if (!strcmp(l, "llvm.copysign") || strstr(l, "min") || strstr(l, "max"))
+			return "fT>T";
+		return "f>T";
+	}
+	case IK_SAT_ADD: case IK_SAT_SUB: case IK_ADD: case IK_SUB: case IK_MUL: case IK_DIV: case IK_REM:
+	case IK_OR: return "iT>T";
+	case IK_ROTL: case IK_ROTR: case IK_SHL: case IK_SHR: return "ii>T";
+	case IK_CMP3: return "aT>i";
+	case IK_OFFSET_FROM: return "pp>i";
+	case IK_VLOAD: return "p>a";
+	case IK_VSTORE: return "pa>-";
+	case IK_MEMCPY: case IK_MEMMOVE: return "ppi>-";
+	case IK_MEMSET: return "pii>-";
+	case IK_SIZE_OF: case IK_ALIGN_OF: case IK_SIZE_OF_VAL: return "*>i";
+	case IK_FTOI: return "f>i";
+	case IK_FALSE: return "*>k";
+	case IK_ARITH_OFFSET: return "pi>p";
+	case IK_SWAP: return "pp>-";
+	case IK_ISQRT: return "i>T";
+	case IK_COMPARE_BYTES: return "ppi>i";
+	case IK_SWAP_BYTES: return "ppi>-";
+	}
+	unreachable();
+}
+
+static bool shape_fits(char c, const Type *t, const Type *first)
+{
+	switch (c) {
+	case 'i': return t->kind == TY_INT;
+	case 'f': return t->kind == TY_FLOAT;
+	case 'p': return t->kind == TY_PTR;
+	case 'b': return t->kind == TY_BOOL;
+	case 'k': return t->kind == TY_INT || t->kind == TY_BOOL;
+	case 'T': return first && t->kind == first->kind && t->bits == first->bits;
+	default: return t->kind != TY_VOID;
+	}
+}
+
+static const char *type_word(const Type *t)
+{
+	switch (t->kind) {
+	case TY_INT: return "an integer";
+	case TY_FLOAT: return "a float";
+	case TY_PTR: return "a pointer";
+	case TY_BOOL: return "a bool";
+	default: return "nothing";
+	}
+}
+
+/* Whether a mir.intrinsic (built by the frontend) has the operands and
+ * result its lowering needs; NULL when it has, else what is wrong, for
+ * the frontend's error (the MIR is malformed or of another rustc). */
+const char *llir_intrinsic_check(const Op *op, char *buf, size_t cap)
+{
+	int i = find_intrinsic(op->sym);
+	if (i < 0)
+		return NULL;          /* atomics: checked by the frontend as it builds them */
+	const char *s = intrinsic_shape(i), *r = strchr(s, '>') + 1;
+	const Type *first = op->nopd ? op->opd[0]->type : NULL;
+	if (s[0] != '*') {
+		uint32_t want = (uint32_t)(r - 1 - s);
+		if (op->nopd != want) {
+			snprintf(buf, cap, "takes %u argument%s, not %u", want, want == 1 ? "" : "s", op->nopd);
+			return buf;
+		}
+		for (uint32_t k = 0; k < want; k++)
+			if (!shape_fits(s[k], op->opd[k]->type, first)) {
+				snprintf(buf, cap, "argument %u is %s, which it does not take", k + 1,
+				         type_word(op->opd[k]->type));
+				return buf;
+			}
+	}
+	if (*r == '-' ? op->nres != 0 : op->nres != 1 || !shape_fits(*r, op->res[0].type, first)) {
+		snprintf(buf, cap, "does not return %s", op->nres ? type_word(op->res[0].type) : "nothing");
+		return buf;
+	}
+	if (intrinsics[i].kind == IK_SIZE_OF_VAL && op->rty &&
+	    (op->rty->kind == RT_OPAQUE || ((op->rty->kind == RT_SLICE || op->rty->kind == RT_STR) &&
+	                                    (op->nopd < 2 || op->opd[1]->type->kind != TY_INT)))) {
+		snprintf(buf, cap, "of a `%s` needs its length", op->rty->name);
+		return buf;
+	}
+	return NULL;
 }
 
 /* Intrinsics lowered to no value (hints, assume, abort): their MIR
