@@ -5,15 +5,13 @@
  * `oxidec --target=host` output, and its kernels run on the CPU. Device
  * memory is host memory, so a device pointer is a host address.
  *
- * The second half is the emulator's side of the ABI of those objects:
- * oxidec lowers the device primitives to calls of the __oxide_host_*
- * functions, which the host program defines by linking oxemu.c and exports
- * to the module by linking with -rdynamic; each module exports
- * __oxide_launch_<kernel>(void **args) and the list __oxide_kernels. */
+ * The ABI of those objects (the __oxide_host_* functions the emulator
+ * defines for them) is oxide_host_abi.h. */
 #ifndef OXEMU_H
 #define OXEMU_H
 
 #include "oxrt.h"
+#include "oxide_host_abi.h"
 
 /* CUDA error codes the emulator reports (the driver's values). */
 enum {
@@ -56,8 +54,6 @@ int oxemu_set_stack_size(size_t bytes);
 int oxemu_stack_size(size_t *bytes);
 int oxemu_module_global(const OxModule *m, const char *name, OxDevPtr *ptr,
                         size_t *size);
-int __oxide_host_vprintf(const char *fmt, const unsigned char *args);
-void *__oxide_host_dynamic_shared(void);
 
 /* oxemu.c: memory (host memory) and events (host time) */
 int oxemu_alloc(OxDevPtr *p, size_t bytes);   /* freed by oxemu_shutdown */
@@ -70,71 +66,5 @@ int oxemu_event_create(OxEvent *e);
 int oxemu_event_record(OxEvent *e);
 int oxemu_event_elapsed_ms(float *ms, OxEvent *start, OxEvent *end);
 void oxemu_event_destroy(OxEvent *e);
-
-/* oxemu.c: called by emulated kernels (the PTX special registers, bar.sync
- * and trap of the thread that calls them). Outside a launch they describe
- * a grid of one thread. */
-unsigned __oxide_host_tid_x(void);
-unsigned __oxide_host_tid_y(void);
-unsigned __oxide_host_tid_z(void);
-unsigned __oxide_host_ntid_x(void);
-unsigned __oxide_host_ntid_y(void);
-unsigned __oxide_host_ntid_z(void);
-unsigned __oxide_host_ctaid_x(void);
-unsigned __oxide_host_ctaid_y(void);
-unsigned __oxide_host_ctaid_z(void);
-unsigned __oxide_host_nctaid_x(void);
-unsigned __oxide_host_nctaid_y(void);
-unsigned __oxide_host_nctaid_z(void);
-void __oxide_host_barrier(void);
-_Noreturn void __oxide_host_trap(void);
-/* CUDA's __assertfail (device_assert!): prints CUDA's message and traps;
- * the launch fails with CUDA_ERROR_ASSERT */
-_Noreturn void __oxide_host_assertfail(const char *msg, const char *file,
-                                       unsigned line, const char *func);
-
-/* oxemu.c: warp operations (a rendezvous of the warp's lanes, like a
- * barrier), barriers with a reduction, fences (no-ops), timers (host
- * nanoseconds); oxidec's nvvm.prim ops call them. Predicates and bool
- * results are 0 / 1. */
-unsigned __oxide_host_laneid(void);
-unsigned __oxide_host_warpid(void);
-unsigned __oxide_host_smid(void);
-unsigned __oxide_host_activemask(void);
-unsigned __oxide_host_shfl_idx(unsigned mask, unsigned v, unsigned b, unsigned c);
-unsigned __oxide_host_shfl_up(unsigned mask, unsigned v, unsigned b, unsigned c);
-unsigned __oxide_host_shfl_down(unsigned mask, unsigned v, unsigned b, unsigned c);
-unsigned __oxide_host_shfl_bfly(unsigned mask, unsigned v, unsigned b, unsigned c);
-unsigned __oxide_host_vote_all(unsigned mask, unsigned pred);
-unsigned __oxide_host_vote_any(unsigned mask, unsigned pred);
-unsigned __oxide_host_vote_ballot(unsigned mask, unsigned pred);
-unsigned __oxide_host_match_any_b32(unsigned mask, unsigned v);
-unsigned __oxide_host_match_any_b64(unsigned mask, unsigned long long v);
-unsigned __oxide_host_match_all_b32(unsigned mask, unsigned v);
-unsigned __oxide_host_match_all_b64(unsigned mask, unsigned long long v);
-void __oxide_host_syncwarp(unsigned mask);
-unsigned __oxide_host_redux_add(unsigned mask, unsigned v);
-unsigned __oxide_host_redux_umin(unsigned mask, unsigned v);
-unsigned __oxide_host_redux_umax(unsigned mask, unsigned v);
-unsigned __oxide_host_redux_min(unsigned mask, unsigned v);
-unsigned __oxide_host_redux_max(unsigned mask, unsigned v);
-unsigned __oxide_host_redux_and(unsigned mask, unsigned v);
-unsigned __oxide_host_redux_or(unsigned mask, unsigned v);
-unsigned __oxide_host_redux_xor(unsigned mask, unsigned v);
-unsigned __oxide_host_barrier_popc(unsigned pred);
-unsigned __oxide_host_barrier_and(unsigned pred);
-unsigned __oxide_host_barrier_or(unsigned pred);
-/* barrier.sync / barrier.arrive id, threads (named barriers, counted by
- * warps); a bad id or count, or a barrier that cannot complete, fails the
- * launch */
-void __oxide_host_barrier_sync_count(unsigned id, unsigned threads);
-void __oxide_host_barrier_arrive_count(unsigned id, unsigned threads);
-void __oxide_host_fence_block(void);
-void __oxide_host_fence_device(void);
-void __oxide_host_fence_system(void);
-unsigned __oxide_host_clock(void);
-unsigned long long __oxide_host_clock64(void);
-unsigned long long __oxide_host_globaltimer(void);
-void __oxide_host_nanosleep(unsigned ns);
 
 #endif
