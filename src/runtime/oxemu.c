@@ -1,5 +1,8 @@
-/* oxemu.c: runs the kernels of `oxidec --target=host` modules on the CPU,
- * behind the oxrt.h API (see oxemu.h). Device memory is host memory.
+/* oxemu.c: the host emulator backend of oxrt (oxbackend.h): runs the
+ * kernels of `oxidec --target=host` modules (shared objects, opened with
+ * dlopen) on the CPU, and defines the __oxide_host_* functions they call
+ * (oxide_host_abi.h). Device memory is host memory, so a device pointer is
+ * a host address.
  *
  * A launch runs its blocks one after another, in the GPU's order (x
  * fastest). The threads of a block are cooperative fibers (ucontext), so
@@ -60,7 +63,8 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE             /* MAP_ANONYMOUS, MAP_STACK, ucontext */
 #endif
-#include "oxemu.h"
+#include "oxbackend.h"
+#include "oxide_host_abi.h"
 
 #include <dlfcn.h>
 #include <link.h>                /* ElfW: ox_module_global's size */
@@ -428,7 +432,7 @@ static int check_dims(const OxFunc *f, OxDim3 grid, OxDim3 block)
 		why = "grid x is at most 2^31-1, y and z at most 65535";
 	if (why == NULL)
 		return 0;
-	return oxrt_set_error(OXEMU_INVALID_VALUE, "ox_launch(%s in %s, grid "
+	return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_launch(%s in %s, grid "
 	                      "%ux%ux%u, block %ux%ux%u): "
 	                      "CUDA_ERROR_INVALID_VALUE (emulated: %s)",
 	                      f->name, f->path, grid.x, grid.y, grid.z,
@@ -455,14 +459,14 @@ static void end_launch(Launch *l, const OxFunc *f)
 	trap.thread = l->trap_thread;
 }
 
-int oxemu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, void **args)
+static int run_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, void **args)
 {
 	Launch l;
 
 	if (check_dims(f, grid, block) != 0)
 		return -1;
 	if (running != NULL)
-		return oxrt_set_error(OXEMU_INVALID_VALUE, "ox_launch(%s): "
+		return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_launch(%s): "
 		                      "called from an emulated kernel", f->name);
 	memset(&l, 0, sizeof l);
 	memcpy(&l.entry, &f->handle, sizeof l.entry);
@@ -470,14 +474,14 @@ int oxemu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, void **args)
 	l.nthreads = block.x * block.y * block.z;
 	l.all = calloc(4 * (size_t)l.nthreads, sizeof *l.all);
 	if (l.all == NULL)
-		return oxrt_set_error(OXEMU_OUT_OF_MEMORY, "ox_launch(%s): "
+		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_launch(%s): "
 		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated)",
 		                      f->name);
 	l.nwarps = (l.nthreads + 31) / 32;
 	l.warps = calloc(l.nwarps, sizeof *l.warps);
 	if (l.warps == NULL) {
 		free(l.all);
-		return oxrt_set_error(OXEMU_OUT_OF_MEMORY, "ox_launch(%s): "
+		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_launch(%s): "
 		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated)",
 		                      f->name);
 	}
@@ -490,14 +494,14 @@ int oxemu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, void **args)
 	run_grid(&l, grid);
 	end_launch(&l, f);
 	if (l.failed)
-		return oxrt_set_error(OXEMU_OUT_OF_MEMORY, "ox_launch(%s in %s): "
+		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_launch(%s in %s): "
 		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated: no "
 		                      "memory for a thread's stack)", f->name,
 		                      f->path);
 	return 0;
 }
 
-int oxemu_synchronize(const char *call, const char *what)
+static int emu_synchronize(const char *call, const char *what)
 {
 	int kind = trap.pending;
 
@@ -505,7 +509,7 @@ int oxemu_synchronize(const char *call, const char *what)
 		return 0;
 	trap.pending = 0;
 	if (kind == STOP_ASSERT) {
-		oxrt_set_error(OXEMU_ASSERT, "%s(%s): CUDA_ERROR_ASSERT (emulated: "
+		oxrt_set_error(OX_CUDA_ASSERT, "%s(%s): CUDA_ERROR_ASSERT (emulated: "
 		               "device-side assert failed in block (%u,%u,%u) "
 		               "thread (%u,%u,%u))", call, what, trap.block.x,
 		               trap.block.y, trap.block.z, trap.thread.x,
@@ -517,7 +521,7 @@ int oxemu_synchronize(const char *call, const char *what)
 		return -1;
 	}
 	if (kind == STOP_ERROR) {
-		oxrt_set_error(OXEMU_LAUNCH_FAILED, "%s(%s): "
+		oxrt_set_error(OX_CUDA_LAUNCH_FAILED, "%s(%s): "
 		               "CUDA_ERROR_LAUNCH_FAILED (emulated: stopped in "
 		               "block (%u,%u,%u) thread (%u,%u,%u))", call, what,
 		               trap.block.x, trap.block.y, trap.block.z,
@@ -526,7 +530,7 @@ int oxemu_synchronize(const char *call, const char *what)
 		                  trap.path, trap.why);
 		return -1;
 	}
-	oxrt_set_error(OXEMU_LAUNCH_FAILED, "%s(%s): CUDA_ERROR_LAUNCH_FAILED "
+	oxrt_set_error(OX_CUDA_LAUNCH_FAILED, "%s(%s): CUDA_ERROR_LAUNCH_FAILED "
 	               "(emulated: kernel trapped in block (%u,%u,%u) thread "
 	               "(%u,%u,%u))", call, what, trap.block.x, trap.block.y,
 	               trap.block.z, trap.thread.x, trap.thread.y,
@@ -1007,7 +1011,7 @@ void __oxide_host_nanosleep(unsigned ns) { (void)ns; }
 
 /* ------------------------------------------------- modules and kernels */
 
-int oxemu_module_load(OxModule *m, const char *path)
+static int emu_module_load(OxModule *m, const char *path)
 {
 	char local[600];
 	const char *file = path, *err;
@@ -1024,7 +1028,7 @@ int oxemu_module_load(OxModule *m, const char *path)
 	h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
 	if (h == NULL) {
 		err = dlerror();
-		oxrt_set_error(OXEMU_INVALID_IMAGE, "ox_module_load(%s): "
+		oxrt_set_error(OX_CUDA_INVALID_IMAGE, "ox_module_load(%s): "
 		               "CUDA_ERROR_INVALID_IMAGE (emulated: %s)", path,
 		               err != NULL ? err : "dlopen failed");
 		if (err != NULL && strstr(err, "__oxide_host_") != NULL)
@@ -1036,7 +1040,7 @@ int oxemu_module_load(OxModule *m, const char *path)
 	}
 	if (dlsym(h, "__oxide_kernels") == NULL) {
 		dlclose(h);
-		return oxrt_set_error(OXEMU_INVALID_IMAGE, "ox_module_load(%s): "
+		return oxrt_set_error(OX_CUDA_INVALID_IMAGE, "ox_module_load(%s): "
 		                      "CUDA_ERROR_INVALID_IMAGE (emulated: not a "
 		                      "module made by oxidec --target=host)", path);
 	}
@@ -1044,29 +1048,26 @@ int oxemu_module_load(OxModule *m, const char *path)
 	return 0;
 }
 
-void oxemu_module_unload(OxModule *m)
+static void emu_module_unload(OxModule *m)
 {
 	if (m->handle != NULL)
 		dlclose(m->handle);
 	m->handle = NULL;
 }
 
-int oxemu_function(OxFunc *f, const OxModule *m, const char *name)
+static int emu_function(OxFunc *f, const OxModule *m, const char *name)
 {
 	char sym[300];
 	const char *names;
 
-	snprintf(f->name, sizeof f->name, "%s", name);
-	snprintf(f->path, sizeof f->path, "%s", m->path);
-	f->handle = NULL;
 	if (m->handle == NULL)
-		return oxrt_set_error(OXEMU_INVALID_VALUE, "ox_function(%s): "
+		return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_function(%s): "
 		                      "module %s is not loaded", name, m->path);
 	snprintf(sym, sizeof sym, "__oxide_launch_%s", name);
 	f->handle = dlsym(m->handle, sym);
 	if (f->handle != NULL)
 		return 0;
-	oxrt_set_error(OXEMU_NOT_FOUND, "ox_function(%s): CUDA_ERROR_NOT_FOUND "
+	oxrt_set_error(OX_CUDA_NOT_FOUND, "ox_function(%s): CUDA_ERROR_NOT_FOUND "
 	               "(emulated: no kernel of that name)\n  in module %s",
 	               name, m->path);
 	names = dlsym(m->handle, "__oxide_kernels");
@@ -1099,17 +1100,17 @@ enum { ALLOC_HEADER = 256 };
 
 static Alloc allocs = {&allocs, &allocs, 0};
 
-int oxemu_alloc(OxDevPtr *p, size_t bytes)
+static int emu_alloc(OxDevPtr *p, size_t bytes)
 {
 	void *mem = NULL;
 	Alloc *a;
 
 	if (bytes == 0)
-		return oxrt_set_error(OXEMU_INVALID_VALUE, "ox_alloc(0 bytes): "
+		return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_alloc(0 bytes): "
 		                      "CUDA_ERROR_INVALID_VALUE (emulated)");
 	if (bytes > SIZE_MAX - ALLOC_HEADER ||
 	    posix_memalign(&mem, 256, ALLOC_HEADER + bytes) != 0)
-		return oxrt_set_error(OXEMU_OUT_OF_MEMORY, "ox_alloc(%zu bytes): "
+		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_alloc(%zu bytes): "
 		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated)", bytes);
 	a = mem;
 	a->bytes = bytes;
@@ -1130,7 +1131,7 @@ static void release(Alloc *a)
 
 /* The list is searched (not a header read) so that a bad or freed
  * pointer is an error, never a read of memory it may not point into. */
-int oxemu_free(OxDevPtr p)
+static int emu_free(OxDevPtr p)
 {
 	Alloc *a;
 
@@ -1141,40 +1142,40 @@ int oxemu_free(OxDevPtr p)
 			release(a);
 			return 0;
 		}
-	return oxrt_set_error(OXEMU_INVALID_VALUE, "ox_free(0x%llx): "
+	return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_free(0x%llx): "
 		                      "CUDA_ERROR_INVALID_VALUE (emulated: not "
 		                      "an allocation of ox_alloc, or freed "
 		                      "already)", (unsigned long long)p);
 }
 
-void oxemu_shutdown(void)
+static void emu_close(void)
 {
 	while (allocs.next != &allocs)
 		release(allocs.next);
 	trap.pending = 0;
 }
 
-int oxemu_copy_to_device(OxDevPtr dst, const void *src, size_t bytes)
+static int emu_copy_to_device(OxDevPtr dst, const void *src, size_t bytes)
 {
 	memcpy(host_ptr(dst), src, bytes);
 	return 0;
 }
 
-int oxemu_copy_from_device(void *dst, OxDevPtr src, size_t bytes)
+static int emu_copy_from_device(void *dst, OxDevPtr src, size_t bytes)
 {
-	if (oxemu_synchronize("ox_copy_from_device", "device to host") != 0)
+	if (emu_synchronize("ox_copy_from_device", "device to host") != 0)
 		return -1;
 	memcpy(dst, host_ptr(src), bytes);
 	return 0;
 }
 
-int oxemu_memset8(OxDevPtr p, unsigned char value, size_t bytes)
+static int emu_memset8(OxDevPtr p, unsigned char value, size_t bytes)
 {
 	memset(host_ptr(p), value, bytes);
 	return 0;
 }
 
-int oxemu_memset32(OxDevPtr p, uint32_t value, size_t count)
+static int emu_memset32(OxDevPtr p, uint32_t value, size_t count)
 {
 	uint32_t *w = host_ptr(p);
 
@@ -1183,33 +1184,33 @@ int oxemu_memset32(OxDevPtr p, uint32_t value, size_t count)
 	return 0;
 }
 
-int oxemu_event_create(OxEvent *e)
+static int emu_event_create(OxEvent *e)
 {
 	e->handle = calloc(1, sizeof(struct timespec));
 	if (e->handle == NULL)
-		return oxrt_set_error(OXEMU_OUT_OF_MEMORY, "ox_event_create: "
+		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_event_create: "
 		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated)");
 	return 0;
 }
 
-int oxemu_event_record(OxEvent *e)
+static int emu_event_record(OxEvent *e)
 {
 	clock_gettime(CLOCK_MONOTONIC, e->handle);
 	return 0;
 }
 
-int oxemu_event_elapsed_ms(float *ms, OxEvent *start, OxEvent *end)
+static int emu_event_elapsed_ms(float *ms, OxEvent *start, OxEvent *end)
 {
 	const struct timespec *a = start->handle, *b = end->handle;
 
-	if (oxemu_synchronize("ox_event_elapsed_ms", "end event") != 0)
+	if (emu_synchronize("ox_event_elapsed_ms", "end event") != 0)
 		return -1;
 	*ms = (float)((double)(b->tv_sec - a->tv_sec) * 1e3 +
 	              (double)(b->tv_nsec - a->tv_nsec) / 1e6);
 	return 0;
 }
 
-void oxemu_event_destroy(OxEvent *e)
+static void emu_event_destroy(OxEvent *e)
 {
 	free(e->handle);
 	e->handle = NULL;
@@ -1225,7 +1226,7 @@ static struct {
 	size_t cap;
 } dyn_shared;
 
-int oxemu_set_dynamic_shared(size_t bytes)
+static int emu_set_dynamic_shared(size_t bytes)
 {
 	if (bytes <= dyn_shared.cap)
 		return 0;
@@ -1233,20 +1234,20 @@ int oxemu_set_dynamic_shared(size_t bytes)
 	dyn_shared.cap = 0;
 	dyn_shared.buf = aligned_alloc(16, (bytes + 15) / 16 * 16);
 	if (dyn_shared.buf == NULL)
-		return oxrt_set_error(OXEMU_OUT_OF_MEMORY, "ox_launch: %zu bytes of "
+		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_launch: %zu bytes of "
 		                      "dynamic shared memory: CUDA_ERROR_OUT_OF_MEMORY "
 		                      "(emulated)", bytes);
 	dyn_shared.cap = bytes;
 	return 0;
 }
 
-int oxemu_set_stack_size(size_t bytes)
+static int emu_set_stack_size(size_t bytes)
 {
 	stack_limit = bytes;
 	return 0;
 }
 
-int oxemu_stack_size(size_t *bytes)
+static int emu_stack_size(size_t *bytes)
 {
 	*bytes = stack_limit;
 	return 0;
@@ -1261,15 +1262,15 @@ void *__oxide_host_dynamic_shared(void)
 /* A module's global (a Constant<T> static, exported under its name): its
  * address in the .so is its "device" address; the size from the ELF
  * symbol. */
-int oxemu_module_global(const OxModule *m, const char *name, OxDevPtr *ptr,
-                        size_t *size)
+static int emu_module_global(const OxModule *m, const char *name,
+                             OxDevPtr *ptr, size_t *size)
 {
 	void *p = m->handle != NULL ? dlsym(m->handle, name) : NULL;
 	Dl_info info;
 	const ElfW(Sym) *sym = NULL;
 
 	if (p == NULL)
-		return oxrt_set_error(OXEMU_NOT_FOUND, "ox_module_global(%s): "
+		return oxrt_set_error(OX_CUDA_NOT_FOUND, "ox_module_global(%s): "
 		                      "CUDA_ERROR_NOT_FOUND (emulated: no symbol "
 		                      "in %s)", name, m->path);
 	if (ptr != NULL)
@@ -1361,3 +1362,85 @@ int __oxide_host_vprintf(const char *fmt, const unsigned char *args)
 	fflush(stdout);
 	return nargs;
 }
+
+/* ------------------------------------------------------ the backend */
+
+/* Always there: nothing to open. */
+static int emu_open(void)
+{
+	return 0;
+}
+
+static int emu_device_name(char *buf, int len)
+{
+	snprintf(buf, (size_t)len, "host CPU (oxrt emulation)");
+	return 0;
+}
+
+static int emu_func_attribute(int *value, int attrib, const OxFunc *f)
+{
+	(void)value, (void)attrib;
+	return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_func_attribute(%s): "
+	                      "CUDA_ERROR_INVALID_VALUE (emulated: kernel "
+	                      "attributes exist only on the GPU)", f->name);
+}
+
+/* The whole grid runs before it returns (see the header). */
+static int emu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                      unsigned shared_bytes, void **args)
+{
+	if (emu_set_dynamic_shared(shared_bytes) != 0)
+		return -1;
+	return run_launch(f, grid, block, args);
+}
+
+/* The names of the codes the emulator reports (no driver needed). */
+static const char *emu_error_name(int code)
+{
+	static const struct {
+		int code;
+		const char *name;
+	} names[] = {
+		{OX_CUDA_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE"},
+		{OX_CUDA_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY"},
+		{OX_CUDA_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE"},
+		{OX_CUDA_NOT_FOUND, "CUDA_ERROR_NOT_FOUND"},
+		{OX_CUDA_ASSERT, "CUDA_ERROR_ASSERT"},
+		{OX_CUDA_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED"},
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].code == code)
+			return names[i].name;
+	return NULL;
+}
+
+const OxBackend oxemu_backend = {
+	.name = "host emulation",
+	.device = "host emulation",
+	.absent = "no emulator",
+	.absent_hint = "",
+	.open = emu_open,
+	.close = emu_close,
+	.device_name = emu_device_name,
+	.module_load = emu_module_load,
+	.module_unload = emu_module_unload,
+	.function = emu_function,
+	.func_attribute = emu_func_attribute,
+	.module_global = emu_module_global,
+	.mem_alloc = emu_alloc,
+	.mem_free = emu_free,
+	.copy_to_device = emu_copy_to_device,
+	.copy_from_device = emu_copy_from_device,
+	.memset8 = emu_memset8,
+	.memset32 = emu_memset32,
+	.launch = emu_launch,
+	.synchronize = emu_synchronize,
+	.set_stack_size = emu_set_stack_size,
+	.stack_size = emu_stack_size,
+	.event_create = emu_event_create,
+	.event_record = emu_event_record,
+	.event_elapsed_ms = emu_event_elapsed_ms,
+	.event_destroy = emu_event_destroy,
+	.error_name = emu_error_name,
+};

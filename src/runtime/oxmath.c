@@ -5,26 +5,19 @@
  * wrappers over the host's <math.h>, linked into the host program with the
  * rest of src/runtime/. Accuracy is the host libm's (glibc: within the
  * bounds libdevice documents); the fast_* variants are the accurate
- * functions here. */
+ * functions here. Every definition is checked against its declaration in
+ * oxide_host_abi.h (the ABI of emulated modules). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "oxide_host_abi.h"
+
 #include <math.h>
 
-/* Every definition is declared just before it (no header: only
- * oxidec-compiled modules call them). */
-#define F1(name, expr) \
-	float __nv_##name##f(float x); \
-	float __nv_##name##f(float x) { return (expr); }
-#define D1(name, expr) \
-	double __nv_##name(double x); \
-	double __nv_##name(double x) { return (expr); }
-#define F2(name, expr) \
-	float __nv_##name##f(float x, float y); \
-	float __nv_##name##f(float x, float y) { return (expr); }
-#define D2(name, expr) \
-	double __nv_##name(double x, double y); \
-	double __nv_##name(double x, double y) { return (expr); }
+#define F1(name, expr) float __nv_##name##f(float x) { return (expr); }
+#define D1(name, expr) double __nv_##name(double x) { return (expr); }
+#define F2(name, expr) float __nv_##name##f(float x, float y) { return (expr); }
+#define D2(name, expr) double __nv_##name(double x, double y) { return (expr); }
 
 F1(sqrt, sqrtf(x))
 D1(sqrt, sqrt(x))
@@ -93,13 +86,9 @@ D2(fmax, fmax(x, y))
 F2(copysign, copysignf(x, y))
 D2(copysign, copysign(x, y))
 
-float __nv_powif(float x, int n);
 float __nv_powif(float x, int n) { return powf(x, (float)n); }
-double __nv_powi(double x, int n);
 double __nv_powi(double x, int n) { return pow(x, (double)n); }
-float __nv_fmaf(float a, float b, float c);
 float __nv_fmaf(float a, float b, float c) { return fmaf(a, b, c); }
-double __nv_fma(double a, double b, double c);
 double __nv_fma(double a, double b, double c) { return fma(a, b, c); }
 
 /* the approximate (fast_*) functions: the accurate ones */

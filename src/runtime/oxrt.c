@@ -1,159 +1,47 @@
-/* oxrt.c: the host runtime behind oxrt.h.
+/* oxrt.c: the API of oxrt.h, served by a backend (oxbackend.h): the CUDA
+ * driver (oxcuda.c), or the host emulator (oxemu.c) for modules whose path
+ * ends in ".so" (built from `oxidec --target=host` output).
  *
- * Two backends serve the API: the CUDA driver, and the host emulator of
- * oxemu.c for modules whose path ends in ".so" (built from `oxidec
- * --target=host` output). ox_init opens the driver when there is one but
- * succeeds without it; a GPU module then fails to load, saying why. The
- * first module loaded picks the backend of the process; before any module,
- * the first call that needs a backend picks the GPU if ox_init found one,
- * else the emulator. Modules of the other kind cannot be loaded after that
- * (device pointers of one backend mean nothing to the other).
+ * ox_init opens every backend it can: the driver when there is one (and
+ * succeeds without it; a GPU module then fails to load, saying why), the
+ * emulator always. ox_module_load picks a module's backend once, by what
+ * the file is (file_backend, the only place that asks), and stores it in
+ * the module and in its kernels' handles; their calls go to it. The first
+ * module loaded also picks the backend of the process, which serves the
+ * calls that name no module (memory, events, synchronization, the stack
+ * limit); before any module, the first such call picks the first backend
+ * that opened (the GPU if ox_init found one, else the emulator). Modules
+ * of the other kind cannot be loaded after that (device pointers of one
+ * backend mean nothing to the other).
  *
- * The CUDA driver is opened with dlopen and its entry points are bound by
- * name (the _v2 names where the driver exports them), so only the few
- * driver types below are declared here, ABI-compatible with cuda.h. Each
- * driver call goes through cu_check, which turns a failure into one
- * readable message: the call, the module or kernel, the CUDA error name and
- * text, and a hint for the errors a kernel author meets (traps, JIT logs,
- * missing kernel names).
- *
- * The stack: CUDA gives every thread a stack of CU_LIMIT_STACK_SIZE bytes
- * (1,024 by default) and grows it at launch for what a kernel needs
- * statically; a recursive kernel's need depends on its data, which no one
- * but the program knows.  ox_module_load raises the limit to the largest
- * local size of the module's kernels (best effort); ox_set_stack_size
- * raises it further, by the figures of oxidec's recursion warning. */
+ * The error state lives here: ox_error() is the message of the last
+ * failure, which the backends set through oxrt_set_error. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
-#include "oxrt.h"
-#include "oxemu.h"
+#include "oxbackend.h"
 
-#include <dlfcn.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef int CUresult;
-typedef int CUdevice;
-typedef int CUjit_option;
-typedef unsigned long long CUdeviceptr;
-typedef struct CUctx_st *CUcontext;
-typedef struct CUmod_st *CUmodule;
-typedef struct CUfunc_st *CUfunction;
-typedef struct CUevent_st *CUevent;
-typedef struct CUstream_st *CUstream;
-
-enum {
-	CUDA_SUCCESS = 0,
-	CUDA_ERROR_NOT_FOUND = 500,
-	CUDA_ERROR_ILLEGAL_ADDRESS = 700,
-	CUDA_ERROR_ASSERT = 710,
-	CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
-	CUDA_ERROR_LAUNCH_FAILED = 719,
-	CU_JIT_INFO_LOG_BUFFER = 3,
-	CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
-	CU_JIT_ERROR_LOG_BUFFER = 5,
-	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
-	CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
-	CU_LIMIT_STACK_SIZE = 0,
-};
-
-static struct {
-	void *lib;
-	CUdevice dev;
-	CUcontext ctx;
-	CUresult (*init)(unsigned);
-	CUresult (*device_get)(CUdevice *, int);
-	CUresult (*device_get_name)(char *, int, CUdevice);
-	CUresult (*primary_retain)(CUcontext *, CUdevice);
-	CUresult (*primary_release)(CUdevice);
-	CUresult (*ctx_set_current)(CUcontext);
-	CUresult (*ctx_synchronize)(void);
-	CUresult (*ctx_set_limit)(int, size_t);
-	CUresult (*ctx_get_limit)(size_t *, int);
-	CUresult (*module_load)(CUmodule *, const void *, unsigned,
-	                        CUjit_option *, void **);
-	CUresult (*module_unload)(CUmodule);
-	CUresult (*module_get_function)(CUfunction *, CUmodule, const char *);
-	CUresult (*module_get_global)(CUdeviceptr *, size_t *, CUmodule,
-	                              const char *);
-	CUresult (*module_function_count)(unsigned *, CUmodule);
-	CUresult (*module_enumerate)(CUfunction *, unsigned, CUmodule);
-	CUresult (*func_get_name)(const char **, CUfunction);
-	CUresult (*func_get_attribute)(int *, int, CUfunction);
-	CUresult (*mem_alloc)(CUdeviceptr *, size_t);
-	CUresult (*mem_free)(CUdeviceptr);
-	CUresult (*copy_htod)(CUdeviceptr, const void *, size_t);
-	CUresult (*copy_dtoh)(void *, CUdeviceptr, size_t);
-	CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t);
-	CUresult (*memset_d32)(CUdeviceptr, unsigned, size_t);
-	CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned,
-	                   unsigned, unsigned, unsigned, CUstream, void **,
-	                   void **);
-	CUresult (*event_create)(CUevent *, unsigned);
-	CUresult (*event_record)(CUevent, CUstream);
-	CUresult (*event_synchronize)(CUevent);
-	CUresult (*event_elapsed)(float *, CUevent, CUevent);
-	CUresult (*event_destroy)(CUevent);
-	CUresult (*error_name)(CUresult, const char **);
-	CUresult (*error_string)(CUresult, const char **);
-} drv;
-
-_Static_assert(sizeof drv.init == sizeof(void *),
-               "dlsym results are stored into function pointers");
-
-/* name, fallback name (older drivers), optional (newer drivers only) */
-static const struct {
-	void *slot;
-	const char *name, *fallback;
-	int optional;
-} syms[] = {
-	{&drv.init, "cuInit", NULL, 0},
-	{&drv.device_get, "cuDeviceGet", NULL, 0},
-	{&drv.device_get_name, "cuDeviceGetName", NULL, 0},
-	{&drv.primary_retain, "cuDevicePrimaryCtxRetain", NULL, 0},
-	{&drv.primary_release, "cuDevicePrimaryCtxRelease_v2",
-	 "cuDevicePrimaryCtxRelease", 0},
-	{&drv.ctx_set_current, "cuCtxSetCurrent", NULL, 0},
-	{&drv.ctx_synchronize, "cuCtxSynchronize", NULL, 0},
-	{&drv.ctx_set_limit, "cuCtxSetLimit", NULL, 0},
-	{&drv.ctx_get_limit, "cuCtxGetLimit", NULL, 0},
-	{&drv.module_load, "cuModuleLoadDataEx", NULL, 0},
-	{&drv.module_unload, "cuModuleUnload", NULL, 0},
-	{&drv.module_get_function, "cuModuleGetFunction", NULL, 0},
-	{&drv.module_get_global, "cuModuleGetGlobal_v2", NULL, 0},
-	{&drv.module_function_count, "cuModuleGetFunctionCount", NULL, 1},
-	{&drv.module_enumerate, "cuModuleEnumerateFunctions", NULL, 1},
-	{&drv.func_get_name, "cuFuncGetName", NULL, 1},
-	{&drv.func_get_attribute, "cuFuncGetAttribute", NULL, 0},
-	{&drv.mem_alloc, "cuMemAlloc_v2", NULL, 0},
-	{&drv.mem_free, "cuMemFree_v2", NULL, 0},
-	{&drv.copy_htod, "cuMemcpyHtoD_v2", NULL, 0},
-	{&drv.copy_dtoh, "cuMemcpyDtoH_v2", NULL, 0},
-	{&drv.memset_d8, "cuMemsetD8_v2", NULL, 0},
-	{&drv.memset_d32, "cuMemsetD32_v2", NULL, 0},
-	{&drv.launch, "cuLaunchKernel", NULL, 0},
-	{&drv.event_create, "cuEventCreate", NULL, 0},
-	{&drv.event_record, "cuEventRecord", NULL, 0},
-	{&drv.event_synchronize, "cuEventSynchronize", NULL, 0},
-	{&drv.event_elapsed, "cuEventElapsedTime_v2", "cuEventElapsedTime", 0},
-	{&drv.event_destroy, "cuEventDestroy_v2", NULL, 0},
-	{&drv.error_name, "cuGetErrorName", NULL, 0},
-	{&drv.error_string, "cuGetErrorString", NULL, 0},
-};
-
 static char err_msg[16384];
 static int err_code;
 
-enum { BK_NONE, BK_GPU, BK_EMU };
+/* Every backend, in the order a call without a module prefers them. */
+static const OxBackend *const backends[] = {&oxcuda_backend, &oxemu_backend};
+enum { NBACKENDS = sizeof backends / sizeof backends[0] };
+
+/* What ox_init found of each backend: open, or why not (its error). */
+static struct {
+	int open;
+	char why[sizeof err_msg];
+	int why_code;
+} found[NBACKENDS];
 
 static int inited;                /* ox_init succeeded */
-static int backend;               /* BK_*: who serves memory and launches */
-static char gpu_why[sizeof err_msg]; /* why there is no GPU: ox_init's error */
-static int gpu_why_code;
+static const OxBackend *proc;     /* the process's: memory, events, sync */
 
 int oxrt_set_error(int code, const char *fmt, ...)
 {
@@ -176,94 +64,18 @@ void oxrt_append_error(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* What a kernel author should conclude from a failed launch or sync. */
-static const char *error_hint(CUresult r)
-{
-	switch (r) {
-	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
-		return "the kernel trapped: a Rust panic (a failed bounds check, "
-		       "unwrap, overflow check...) lowers to PTX trap; the CUDA "
-		       "context is now unusable";
-	case CUDA_ERROR_LAUNCH_FAILED:
-		return "the kernel failed while running, most likely it trapped "
-		       "(a Rust panic); the CUDA context is now unusable";
-	case CUDA_ERROR_ASSERT:
-		return "a device-side assert fired; the CUDA context is now "
-		       "unusable";
-	case CUDA_ERROR_ILLEGAL_ADDRESS:
-		return "the kernel accessed invalid memory: a bad pointer, or "
-		       "arguments that do not match the kernel's PTX parameters";
-	default:
-		return NULL;
-	}
-}
-
-/* 0 on success; else records "call(what): NAME: text" and returns -1. */
-static int cu_check(CUresult r, const char *call, const char *what)
-{
-	const char *name = NULL, *text = NULL;
-	const char *hint = error_hint(r);
-
-	if (r == CUDA_SUCCESS)
-		return 0;
-	if (drv.error_name == NULL || drv.error_name(r, &name) != CUDA_SUCCESS)
-		name = "CUDA_ERROR_UNKNOWN_CODE";
-	if (drv.error_string == NULL ||
-	    drv.error_string(r, &text) != CUDA_SUCCESS)
-		text = "no description";
-	oxrt_set_error(r, "%s(%s): %s (%d): %s", call, what, name, r, text);
-	if (hint != NULL)
-		oxrt_append_error("\n  %s", hint);
-	return -1;
-}
-
-static int bind_symbols(void)
-{
-	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-		void *sym = dlsym(drv.lib, syms[i].name);
-
-		if (sym == NULL && syms[i].fallback != NULL)
-			sym = dlsym(drv.lib, syms[i].fallback);
-		if (sym == NULL && !syms[i].optional)
-			return oxrt_set_error(-1, "libcuda.so.1 lacks %s: driver too "
-			                 "old", syms[i].name);
-		memcpy(syms[i].slot, &sym, sizeof sym);
-	}
-	return 0;
-}
-
-static int gpu_open(void)
-{
-	CUcontext ctx = NULL;
-
-	if (drv.ctx != NULL)
-		return 0;
-	if (drv.lib == NULL)
-		drv.lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (drv.lib == NULL)
-		return oxrt_set_error(-1, "dlopen(libcuda.so.1): %s: is the NVIDIA "
-		                 "driver installed on this machine?", dlerror());
-	if (bind_symbols() != 0 ||
-	    cu_check(drv.init(0), "cuInit", "0") != 0 ||
-	    cu_check(drv.device_get(&drv.dev, 0), "cuDeviceGet", "0") != 0 ||
-	    cu_check(drv.primary_retain(&ctx, drv.dev),
-	             "cuDevicePrimaryCtxRetain", "device 0") != 0 ||
-	    cu_check(drv.ctx_set_current(ctx), "cuCtxSetCurrent",
-	             "device 0") != 0)
-		return -1;
-	drv.ctx = ctx;
-	return 0;
-}
-
-/* Opens the GPU when there is one; without, only emulation is possible
- * and gpu_why says why. */
+/* Opens the backends; one that fails (no GPU) keeps its error, for the
+ * module that would need it. */
 int ox_init(void)
 {
 	if (inited)
 		return 0;
-	if (gpu_open() != 0) {
-		snprintf(gpu_why, sizeof gpu_why, "%s", err_msg);
-		gpu_why_code = err_code;
+	for (int i = 0; i < NBACKENDS; i++) {
+		found[i].open = backends[i]->open() == 0;
+		if (found[i].open)
+			continue;
+		snprintf(found[i].why, sizeof found[i].why, "%s", err_msg);
+		found[i].why_code = err_code;
 		err_msg[0] = '\0';
 		err_code = 0;
 	}
@@ -273,13 +85,13 @@ int ox_init(void)
 
 void ox_shutdown(void)
 {
-	if (backend == BK_EMU)
-		oxemu_shutdown();
-	if (drv.ctx != NULL)
-		drv.primary_release(drv.dev);
-	drv.ctx = NULL;
+	for (int i = 0; i < NBACKENDS; i++) {
+		if (found[i].open)
+			backends[i]->close();
+		found[i].open = 0;
+	}
 	inited = 0;
-	backend = BK_NONE;
+	proc = NULL;
 }
 
 static int need_init(const char *call)
@@ -289,22 +101,24 @@ static int need_init(const char *call)
 	return oxrt_set_error(-1, "%s: ox_init() was not called or failed", call);
 }
 
-/* The backend of a call that names no module: the process's, or when no
- * module is loaded yet the GPU if there is one; BK_NONE after an error. */
-static int backend_for(const char *call)
+/* The first backend ox_init opened; NULL before ox_init. */
+static const OxBackend *first_open(void)
 {
-	if (need_init(call) != 0)
-		return BK_NONE;
-	if (backend == BK_NONE)
-		backend = drv.ctx != NULL ? BK_GPU : BK_EMU;
-	return backend;
+	for (int i = 0; i < NBACKENDS; i++)
+		if (found[i].open)
+			return backends[i];
+	return NULL;
 }
 
-static int is_emulated(const char *path)
+/* The backend of a call that names no module: the process's, picked now
+ * when no module is loaded yet; NULL after need_init's error. */
+static const OxBackend *backend_for(const char *call)
 {
-	size_t n = strlen(path);
-
-	return n >= 3 && strcmp(path + n - 3, ".so") == 0;
+	if (need_init(call) != 0)
+		return NULL;
+	if (proc == NULL)
+		proc = first_open();
+	return proc;
 }
 
 /* The GPU's name, unless the process emulates (or must: no GPU). */
@@ -312,276 +126,149 @@ int ox_device_name(char *buf, int len)
 {
 	if (need_init("ox_device_name") != 0)
 		return -1;
-	if (backend == BK_EMU || drv.ctx == NULL) {
-		snprintf(buf, (size_t)len, "host CPU (oxrt emulation)");
-		return 0;
-	}
-	return cu_check(drv.device_get_name(buf, len, drv.dev),
-	                "cuDeviceGetName", "device 0");
+	return (proc != NULL ? proc : first_open())->device_name(buf, len);
 }
 
-/* Whether a module of this kind may be loaded; picks the backend. */
-static int choose_backend(const char *path)
+/* The backend of a module file: the only place that tells them apart. */
+static const OxBackend *file_backend(const char *path)
 {
-	int want = is_emulated(path) ? BK_EMU : BK_GPU;
+	size_t n = strlen(path);
+	int emulated = n >= 3 && strcmp(path + n - 3, ".so") == 0;
+
+	return emulated ? &oxemu_backend : &oxcuda_backend;
+}
+
+static int index_of(const OxBackend *b)
+{
+	int i = 0;
+
+	while (i < NBACKENDS - 1 && backends[i] != b)
+		i++;
+	return i;
+}
+
+/* Whether a module of backend b may be loaded in this process. */
+static int admit(const OxBackend *b, const char *path)
+{
+	int i = index_of(b);
 
 	if (need_init("ox_module_load") != 0)
 		return -1;
-	if (backend != BK_NONE && backend != want)
+	if (proc != NULL && proc != b)
 		return oxrt_set_error(-1, "ox_module_load(%s): this process "
 		                      "already uses %s; GPU modules (.ptx, "
 		                      ".cubin) and emulated modules (.so) cannot "
 		                      "be mixed (load the module before "
-		                      "allocating memory)", path,
-		                      backend == BK_GPU ? "the GPU" :
-		                      "host emulation");
-	if (want == BK_GPU && drv.ctx == NULL) {
-		oxrt_set_error(gpu_why_code, "ox_module_load(%s): no GPU: %s",
-		               path, gpu_why);
-		oxrt_append_error("\n  (oxidec --target=host output linked "
-		                  "into a .so, 'cc -shared M.o -o M.so -lm', "
-		                  "runs without a GPU)");
+		                      "allocating memory)", path, proc->name);
+	if (!found[i].open) {
+		oxrt_set_error(found[i].why_code, "ox_module_load(%s): %s: %s",
+		               path, b->absent, found[i].why);
+		oxrt_append_error("%s", b->absent_hint);
 		return -1;
 	}
-	backend = want;
 	return 0;
-}
-
-/* The whole file plus a NUL, which PTX text needs and cubin ignores. */
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long end;
-	size_t size;
-
-	if (f == NULL)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (end = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size = (size_t)end) + 1)) != NULL) {
-		if (fread(buf, 1, size, f) != size) {
-			free(buf);
-			buf = NULL;
-		} else {
-			buf[size] = '\0';
-		}
-	}
-	fclose(f);
-	return buf;
-}
-
-/* Up to cap functions of a module (cuModuleEnumerateFunctions, CUDA 12.4
- * drivers and later); 0 when the driver cannot list them. */
-static unsigned module_functions(CUmodule mod, CUfunction *fns, unsigned cap)
-{
-	unsigned n = 0;
-	if (drv.module_function_count == NULL || drv.module_enumerate == NULL ||
-	    drv.module_function_count(&n, mod) != CUDA_SUCCESS)
-		return 0;
-	if (n > cap)
-		n = cap;
-	return drv.module_enumerate(fns, n, mod) == CUDA_SUCCESS ? n : 0;
-}
-
-/* Raises the stack limit to the largest local size (stack frame) of the
- * module's kernels.  Best effort, errors ignored: the driver also grows
- * the stack at launch for a kernel's static need, and drivers before
- * CUDA 12.4 cannot list a module's kernels.  Recursion is not covered:
- * its depth is the program's to know (ox_set_stack_size). */
-static void fit_stack(CUmodule mod)
-{
-	CUfunction fns[256];
-	size_t limit = 0;
-	int need = 0, local;
-	unsigned n = module_functions(mod, fns, 256);
-	for (unsigned i = 0; i < n; i++)
-		if (drv.func_get_attribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
-		                           fns[i]) == CUDA_SUCCESS && local > need)
-			need = local;
-	if (drv.ctx_get_limit(&limit, CU_LIMIT_STACK_SIZE) == CUDA_SUCCESS &&
-	    (size_t)need > limit)
-		(void)drv.ctx_set_limit(CU_LIMIT_STACK_SIZE, (size_t)need);
 }
 
 int ox_module_load(OxModule *m, const char *path)
 {
-	static char jit_err[8192], jit_info[8192];
-	CUjit_option opt[] = {
-		CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-		CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-	};
-	void *val[] = {
-		jit_err, (void *)(uintptr_t)sizeof jit_err,
-		jit_info, (void *)(uintptr_t)sizeof jit_info,
-	};
-	CUmodule mod = NULL;
-	char *image;
-	CUresult r;
+	const OxBackend *b = file_backend(path);
 
 	snprintf(m->path, sizeof m->path, "%s", path);
 	m->handle = NULL;
-	if (choose_backend(path) != 0)
+	m->backend = NULL;
+	if (admit(b, path) != 0)
 		return -1;
-	if (is_emulated(path))
-		return oxemu_module_load(m, path);
-	if ((image = read_file(path)) == NULL)
-		return oxrt_set_error(-1, "cannot read module %s: %s", path,
-		                 strerror(errno));
-	jit_err[0] = jit_info[0] = '\0';
-	r = drv.module_load(&mod, image, 4, opt, val);
-	free(image);
-	if (cu_check(r, "cuModuleLoadDataEx", path) != 0) {
-		if (jit_err[0] != '\0')
-			oxrt_append_error("\n  JIT error log:\n%s", jit_err);
-		if (jit_info[0] != '\0')
-			oxrt_append_error("\n  JIT info log:\n%s", jit_info);
-		return -1;
-	}
-	m->handle = mod;
-	fit_stack(mod);
-	return 0;
+	proc = m->backend = b;
+	return b->module_load(m, path);
 }
 
 void ox_module_unload(OxModule *m)
 {
-	if (is_emulated(m->path))
-		oxemu_module_unload(m);
-	else if (m->handle != NULL && drv.module_unload != NULL)
-		drv.module_unload((CUmodule)m->handle);
+	if (m->backend != NULL)
+		m->backend->module_unload(m);
 	m->handle = NULL;
-}
-
-/* After CUDA_ERROR_NOT_FOUND: name the kernels the module does have. */
-static void append_kernel_names(CUmodule mod)
-{
-	CUfunction fns[64];
-	const char *name;
-	unsigned n = drv.func_get_name ? module_functions(mod, fns, 64) : 0;
-
-	if (n == 0)
-		return;
-	oxrt_append_error("\n  kernels in this module:");
-	for (unsigned i = 0; i < n; i++)
-		if (drv.func_get_name(&name, fns[i]) == CUDA_SUCCESS)
-			oxrt_append_error(" %s", name);
 }
 
 int ox_function(OxFunc *f, const OxModule *m, const char *name)
 {
-	CUfunction fn = NULL;
-	CUresult r;
-
-	if (is_emulated(m->path))
-		return oxemu_function(f, m, name);
-	if (need_init("ox_function") != 0)
-		return -1;
-	r = drv.module_get_function(&fn, (CUmodule)m->handle, name);
 	snprintf(f->name, sizeof f->name, "%s", name);
 	snprintf(f->path, sizeof f->path, "%s", m->path);
-	f->handle = fn;
-	if (cu_check(r, "cuModuleGetFunction", name) == 0)
-		return 0;
-	oxrt_append_error("\n  in module %s", m->path);
-	if (r == CUDA_ERROR_NOT_FOUND)
-		append_kernel_names((CUmodule)m->handle);
-	return -1;
+	f->handle = NULL;
+	f->backend = m->backend;
+	if (m->backend == NULL)
+		return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_function(%s): "
+		                      "module %s is not loaded", name, m->path);
+	return m->backend->function(f, m, name);
+}
+
+/* The backend of a kernel; NULL (with the error) when f is none. */
+static const OxBackend *func_backend(const OxFunc *f, const char *call)
+{
+	if (f->backend != NULL)
+		return f->backend;
+	oxrt_set_error(OX_CUDA_INVALID_VALUE, "%s(%s): not a kernel of a loaded "
+	               "module (ox_function failed or was not called)", call,
+	               f->name);
+	return NULL;
 }
 
 /* cuFuncGetAttribute; the emulator knows no attributes. */
 int ox_func_attribute(int *value, int attrib, const OxFunc *f)
 {
-	char what[700];
+	const OxBackend *b = func_backend(f, "ox_func_attribute");
 
-	if (is_emulated(f->path))
-		return oxrt_set_error(1, "ox_func_attribute(%s): "
-		                      "CUDA_ERROR_INVALID_VALUE (emulated: kernel "
-		                      "attributes exist only on the GPU)", f->name);
-	if (need_init("ox_func_attribute") != 0)
-		return -1;
-	snprintf(what, sizeof what, "%s, attribute %d", f->name, attrib);
-	return cu_check(drv.func_get_attribute(value, attrib,
-	                                       (CUfunction)f->handle),
-	                "cuFuncGetAttribute", what);
+	return b != NULL ? b->func_attribute(value, attrib, f) : -1;
 }
 
 int ox_module_global(const OxModule *m, const char *name, OxDevPtr *ptr,
                      size_t *size)
 {
-	CUdeviceptr p = 0;
-	size_t n = 0;
-	char what[700];
-
-	if (is_emulated(m->path))
-		return oxemu_module_global(m, name, ptr, size);
-	if (need_init("ox_module_global") != 0)
-		return -1;
-	snprintf(what, sizeof what, "%s in %s", name, m->path);
-	if (cu_check(drv.module_get_global(&p, &n, (CUmodule)m->handle, name),
-	             "cuModuleGetGlobal", what) != 0)
-		return -1;
-	if (ptr != NULL)
-		*ptr = (OxDevPtr)p;
-	if (size != NULL)
-		*size = n;
-	return 0;
+	if (m->backend == NULL)
+		return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_module_global(%s): "
+		                      "module %s is not loaded", name, m->path);
+	return m->backend->module_global(m, name, ptr, size);
 }
 
 int ox_alloc(OxDevPtr *p, size_t bytes)
 {
-	CUdeviceptr d = 0;
-	char what[64];
-	int bk = backend_for("ox_alloc");
+	const OxBackend *b = backend_for("ox_alloc");
 
-	if (bk != BK_GPU)
-		return bk == BK_EMU ? oxemu_alloc(p, bytes) : -1;
-	snprintf(what, sizeof what, "%zu bytes", bytes);
-	if (cu_check(drv.mem_alloc(&d, bytes), "cuMemAlloc_v2", what) != 0)
-		return -1;
-	*p = d;
-	return 0;
+	return b != NULL ? b->mem_alloc(p, bytes) : -1;
 }
-
-/* The start of a memory, event or sync call: returns the emulator's
- * answer, or -1 after backend_for's error; goes on for the GPU. */
-#define DISPATCH(call, emu_call) do { \
-	int bk_ = backend_for(call); \
-	if (bk_ != BK_GPU) \
-		return bk_ == BK_EMU ? (emu_call) : -1; \
-} while (0)
 
 int ox_free(OxDevPtr p)
 {
-	DISPATCH("ox_free", oxemu_free(p));
-	return cu_check(drv.mem_free(p), "cuMemFree_v2", "device buffer");
+	const OxBackend *b = backend_for("ox_free");
+
+	return b != NULL ? b->mem_free(p) : -1;
 }
 
 int ox_copy_to_device(OxDevPtr dst, const void *src, size_t bytes)
 {
-	DISPATCH("ox_copy_to_device", oxemu_copy_to_device(dst, src, bytes));
-	return cu_check(drv.copy_htod(dst, src, bytes), "cuMemcpyHtoD_v2",
-	                "host to device");
+	const OxBackend *b = backend_for("ox_copy_to_device");
+
+	return b != NULL ? b->copy_to_device(dst, src, bytes) : -1;
 }
 
 int ox_copy_from_device(void *dst, OxDevPtr src, size_t bytes)
 {
-	DISPATCH("ox_copy_from_device", oxemu_copy_from_device(dst, src, bytes));
-	return cu_check(drv.copy_dtoh(dst, src, bytes), "cuMemcpyDtoH_v2",
-	                "device to host");
+	const OxBackend *b = backend_for("ox_copy_from_device");
+
+	return b != NULL ? b->copy_from_device(dst, src, bytes) : -1;
 }
 
 int ox_memset8(OxDevPtr p, unsigned char value, size_t bytes)
 {
-	DISPATCH("ox_memset8", oxemu_memset8(p, value, bytes));
-	return cu_check(drv.memset_d8(p, value, bytes), "cuMemsetD8_v2",
-	                "device buffer");
+	const OxBackend *b = backend_for("ox_memset8");
+
+	return b != NULL ? b->memset8(p, value, bytes) : -1;
 }
 
 int ox_memset32(OxDevPtr p, uint32_t value, size_t count)
 {
-	DISPATCH("ox_memset32", oxemu_memset32(p, value, count));
-	return cu_check(drv.memset_d32(p, value, count), "cuMemsetD32_v2",
-	                "device buffer");
+	const OxBackend *b = backend_for("ox_memset32");
+
+	return b != NULL ? b->memset32(p, value, count) : -1;
 }
 
 OxDim3 ox_dim(unsigned x, unsigned y, unsigned z)
@@ -599,20 +286,9 @@ unsigned ox_blocks_for(size_t n, unsigned block)
 int ox_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
               unsigned shared_bytes, void **args)
 {
-	char what[700];
-	CUresult r;
+	const OxBackend *b = func_backend(f, "ox_launch");
 
-	if (is_emulated(f->path))
-		return oxemu_set_dynamic_shared(shared_bytes) != 0 ? -1
-		       : oxemu_launch(f, grid, block, args);
-	if (need_init("ox_launch") != 0)
-		return -1;
-	r = drv.launch((CUfunction)f->handle, grid.x, grid.y, grid.z, block.x,
-	               block.y, block.z, shared_bytes, NULL, args, NULL);
-	snprintf(what, sizeof what, "%s in %s, grid %ux%ux%u, block %ux%ux%u",
-	         f->name, f->path, grid.x, grid.y, grid.z, block.x, block.y,
-	         block.z);
-	return cu_check(r, "cuLaunchKernel", what);
+	return b != NULL ? b->launch(f, grid, block, shared_bytes, args) : -1;
 }
 
 int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,
@@ -623,71 +299,56 @@ int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,
 	if (ox_launch(f, grid, block, shared_bytes, args) != 0)
 		return -1;
 	snprintf(what, sizeof what, "after kernel %s in %s", f->name, f->path);
-	if (is_emulated(f->path))
-		return oxemu_synchronize("ox_launch_sync", what);
-	return cu_check(drv.ctx_synchronize(), "cuCtxSynchronize", what);
+	return f->backend->synchronize("ox_launch_sync", what);
 }
 
 int ox_set_stack_size(size_t bytes)
 {
-	char what[64];
+	const OxBackend *b = backend_for("ox_set_stack_size");
 
-	DISPATCH("ox_set_stack_size", oxemu_set_stack_size(bytes));
-	snprintf(what, sizeof what, "CU_LIMIT_STACK_SIZE, %zu bytes", bytes);
-	return cu_check(drv.ctx_set_limit(CU_LIMIT_STACK_SIZE, bytes),
-	                "cuCtxSetLimit", what);
+	return b != NULL ? b->set_stack_size(bytes) : -1;
 }
 
 int ox_stack_size(size_t *bytes)
 {
-	DISPATCH("ox_stack_size", oxemu_stack_size(bytes));
-	return cu_check(drv.ctx_get_limit(bytes, CU_LIMIT_STACK_SIZE),
-	                "cuCtxGetLimit", "CU_LIMIT_STACK_SIZE");
+	const OxBackend *b = backend_for("ox_stack_size");
+
+	return b != NULL ? b->stack_size(bytes) : -1;
 }
 
 int ox_synchronize(void)
 {
-	DISPATCH("ox_synchronize",
-	         oxemu_synchronize("ox_synchronize", "host emulation"));
-	return cu_check(drv.ctx_synchronize(), "cuCtxSynchronize", "device 0");
+	const OxBackend *b = backend_for("ox_synchronize");
+
+	return b != NULL ? b->synchronize("ox_synchronize", b->device) : -1;
 }
 
 int ox_event_create(OxEvent *e)
 {
-	CUevent ev = NULL;
+	const OxBackend *b = backend_for("ox_event_create");
 
-	DISPATCH("ox_event_create", oxemu_event_create(e));
-	if (cu_check(drv.event_create(&ev, 0), "cuEventCreate", "default") != 0)
-		return -1;
-	e->handle = ev;
-	return 0;
+	return b != NULL ? b->event_create(e) : -1;
 }
 
 int ox_event_record(OxEvent *e)
 {
-	DISPATCH("ox_event_record", oxemu_event_record(e));
-	return cu_check(drv.event_record((CUevent)e->handle, NULL),
-	                "cuEventRecord", "default stream");
+	const OxBackend *b = backend_for("ox_event_record");
+
+	return b != NULL ? b->event_record(e) : -1;
 }
 
 /* Waits for end, then the time between start and end in milliseconds. */
 int ox_event_elapsed_ms(float *ms, OxEvent *start, OxEvent *end)
 {
-	DISPATCH("ox_event_elapsed_ms", oxemu_event_elapsed_ms(ms, start, end));
-	if (cu_check(drv.event_synchronize((CUevent)end->handle),
-	             "cuEventSynchronize", "end event") != 0)
-		return -1;
-	return cu_check(drv.event_elapsed(ms, (CUevent)start->handle,
-	                                  (CUevent)end->handle),
-	                "cuEventElapsedTime", "start, end");
+	const OxBackend *b = backend_for("ox_event_elapsed_ms");
+
+	return b != NULL ? b->event_elapsed_ms(ms, start, end) : -1;
 }
 
 void ox_event_destroy(OxEvent *e)
 {
-	if (backend == BK_EMU)
-		oxemu_event_destroy(e);
-	else if (e->handle != NULL && drv.event_destroy != NULL)
-		drv.event_destroy((CUevent)e->handle);
+	if (proc != NULL)
+		proc->event_destroy(e);
 	e->handle = NULL;
 }
 
@@ -705,33 +366,19 @@ int ox_error_code(void)
  * codes the emulator reports. */
 const char *ox_error_name(void)
 {
-	static const struct {
-		int code;
-		const char *name;
-	} emu_names[] = {
-		{OXEMU_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE"},
-		{OXEMU_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY"},
-		{OXEMU_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE"},
-		{OXEMU_NOT_FOUND, "CUDA_ERROR_NOT_FOUND"},
-		{OXEMU_ASSERT, "CUDA_ERROR_ASSERT"},
-		{OXEMU_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED"},
-	};
-	const char *name = NULL;
+	const char *name;
 
-	if (err_code > 0 && drv.error_name != NULL &&
-	    drv.error_name(err_code, &name) == CUDA_SUCCESS)
-		return name;
-	for (size_t i = 0; i < sizeof emu_names / sizeof emu_names[0]; i++)
-		if (emu_names[i].code == err_code)
-			return emu_names[i].name;
+	for (int i = 0; i < NBACKENDS; i++)
+		if ((name = backends[i]->error_name(err_code)) != NULL)
+			return name;
 	return "not a CUDA error";
 }
 
 int ox_error_is_trap(void)
 {
-	return err_code == CUDA_ERROR_ILLEGAL_INSTRUCTION ||
-	       err_code == CUDA_ERROR_LAUNCH_FAILED ||
-	       err_code == CUDA_ERROR_ASSERT;
+	return err_code == OX_CUDA_ILLEGAL_INSTRUCTION ||
+	       err_code == OX_CUDA_LAUNCH_FAILED ||
+	       err_code == OX_CUDA_ASSERT;
 }
 
 _Noreturn void ox_die(const char *what, const char *file, int line)

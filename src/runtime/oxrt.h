@@ -10,8 +10,9 @@
  * Without a GPU: a module whose path ends in ".so" (`oxidec --target=host`
  * output linked with `cc -shared M.o -o M.so -lm`) runs on the CPU by
  * emulation, through the same calls; device memory is then host memory.
- * Build the program with src/runtime/oxrt.c and oxemu.c and link it with
- * -rdynamic (the module calls the emulator's __oxide_host_* functions).
+ * Build the program with every .c file of src/runtime/ (oxrt.c,
+ * oxcuda.c, oxemu.c, oxmath.c) and link it with -rdynamic (the module
+ * calls the emulator's __oxide_host_* functions, oxide_host_abi.h).
  * ox_init() succeeds without a driver; a .ptx or .cubin module then fails
  * to load, saying why. One process uses one kind of module. */
 #ifndef OXRT_H
@@ -22,15 +23,19 @@
 
 typedef uint64_t OxDevPtr;            /* a device address (CUdeviceptr) */
 
+struct OxBackend;                     /* src/runtime/oxbackend.h */
+
 typedef struct {
-	void *handle;                 /* CUmodule */
+	void *handle;                 /* CUmodule, or the emulator's */
 	char  path[512];              /* for error messages */
+	const struct OxBackend *backend;  /* picked by ox_module_load */
 } OxModule;
 
 typedef struct {
-	void *handle;                 /* CUfunction */
+	void *handle;                 /* CUfunction, or the emulator's */
 	char  name[128];              /* kernel name */
 	char  path[512];              /* module it came from */
+	const struct OxBackend *backend;  /* its module's */
 } OxFunc;
 
 typedef struct {

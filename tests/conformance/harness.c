@@ -17,7 +17,8 @@
  * kernel. A child that dies while a kernel runs (signal, timeout) costs
  * that kernel an error line (SIGILL / SIGTRAP during a launch count as a
  * trap: that is how an emulated trap may end a process). Build:
- *   cc -O2 -std=c11 -o harness harness.c ../../src/runtime/oxrt.c -ldl -lm */
+ *   cc -O2 -std=c11 -rdynamic -o harness harness.c ../../src/runtime/oxrt.c \
+ *      ../../src/runtime/oxcuda.c ../../src/runtime/oxemu.c -ldl -lm -lpthread */
 #define _POSIX_C_SOURCE 200809L
 #include "../../src/runtime/oxrt.h"
 

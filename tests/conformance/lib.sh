@@ -50,13 +50,13 @@ build_tools() {
 	fi
 }
 
-# The C harness; $1 = "host" also links the emulator (oxemu.c).
+# The C harness, with both backends of the runtime (the driver's and the
+# emulator's: oxrt.c picks one per module).
 build_harness() {
 	mkdir -p "$W/tools"
-	emu=""
-	[ -f src/runtime/oxemu.c ] && emu="src/runtime/oxemu.c"
 	$CC -O2 -std=c11 -rdynamic -o "$W/tools/harness" "$CONF/harness.c" \
-		src/runtime/oxrt.c $emu -ldl -lm -lpthread ||
+		src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c \
+		-ldl -lm -lpthread ||
 		conf_die "cannot build the harness"
 }
 

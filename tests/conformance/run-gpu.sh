@@ -7,8 +7,8 @@
 #
 # For each GPU variant (GPU_VARIANTS, default: each of O3/ptx O3/cubin
 # O0/ptx O0/cubin that has modules here: GROUP.O3.ptx, ...) and each group:
-# builds the C harness once (tests/conformance/harness.c with
-# src/runtime/oxrt.c), runs every kernel of GROUP.kernels from the
+# builds the C harness once (tests/conformance/harness.c with the
+# runtime: src/runtime/oxrt.c and its backends), runs every kernel of GROUP.kernels from the
 # variant's module (2 blocks x 64 threads, in a harness child process so
 # that a trap does not take the others down; JOBS groups at once), and
 # compares each line with the CPU reference's byte for byte. Kernels that

@@ -5,7 +5,9 @@
  * functions, which the test program exports (-rdynamic).
  * The "shared memory" of a block is the part of a global buffer the block
  * owns. Built by tests/emu/run.sh into build/emu/test_kernels.so. */
-#include "../../src/runtime/oxemu.h"
+#include "../../src/runtime/oxide_host_abi.h"
+
+#include <stddef.h>
 
 const char __oxide_kernels[] = "reverse\0reduce\0early_exit\0trap_at\0"
                                "indices\0warp_ops\0named_partial\0"

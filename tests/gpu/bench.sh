@@ -35,7 +35,7 @@ set -e
 "$NVCC" -O3 -arch="$ARCH" -cubin -o "$OUT/vecadd_ref.cubin" \
 	bench/vecadd/vecadd_ref.cu
 $CC -O2 -std=c11 -ffp-contract=off -Wall -Wextra -o "$OUT/bench_vecadd" \
-	bench/vecadd/bench.c src/runtime/oxrt.c src/runtime/oxemu.c -ldl -lm
+	bench/vecadd/bench.c src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c -ldl -lm
 set +e
 
 status=0

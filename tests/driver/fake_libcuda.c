@@ -1,0 +1,176 @@
+/* tests/driver/fake_libcuda.c: a stand-in for the CUDA driver
+ * (libcuda.so.1), so that oxrt's driver backend (src/runtime/oxcuda.c)
+ * runs on a machine without a GPU. Device memory is host memory; modules
+ * are text files, and "bad" in one makes the JIT fail; every module has
+ * one kernel, k (local size 4096 bytes), and one global, g (16 bytes).
+ * fake_last_launch and fake_fail_next_sync let the test see and steer
+ * what the driver got. Built by tests/driver/run.sh. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+
+enum { OK = 0, INVALID_VALUE = 1, INVALID_PTX = 218, NOT_FOUND = 500,
+       LAUNCH_FAILED = 719 };
+
+static int ctx, mod, fn, ev;
+static size_t stack_limit = 1024;
+static int fail_sync;
+static unsigned last[7];          /* grid x y z, block x y z, shared */
+
+/* fake_*: the test's view (not driver functions) */
+const unsigned *fake_last_launch(void);
+void fake_fail_next_sync(void);
+const unsigned *fake_last_launch(void) { return last; }
+void fake_fail_next_sync(void) { fail_sync = 1; }
+
+/* the driver entry points oxcuda.c binds, as cuda.h declares them */
+CUresult cuInit(unsigned flags);
+CUresult cuDeviceGet(int *dev, int ordinal);
+CUresult cuDeviceGetName(char *name, int len, int dev);
+CUresult cuDevicePrimaryCtxRetain(void **c, int dev);
+CUresult cuDevicePrimaryCtxRelease_v2(int dev);
+CUresult cuCtxSetCurrent(void *c);
+CUresult cuCtxSynchronize(void);
+CUresult cuCtxSetLimit(int limit, size_t value);
+CUresult cuCtxGetLimit(size_t *value, int limit);
+CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *opts, void **vals);
+CUresult cuModuleUnload(void *m);
+CUresult cuModuleGetFunction(void **f, void *m, const char *name);
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *p, size_t *size, void *m, const char *name);
+CUresult cuModuleGetFunctionCount(unsigned *n, void *m);
+CUresult cuModuleEnumerateFunctions(void **fns, unsigned n, void *m);
+CUresult cuFuncGetName(const char **name, void *f);
+CUresult cuFuncGetAttribute(int *value, int attrib, void *f);
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes);
+CUresult cuMemFree_v2(CUdeviceptr p);
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes);
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes);
+CUresult cuMemsetD8_v2(CUdeviceptr p, unsigned char v, size_t n);
+CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned v, size_t n);
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                        void *stream, void **args, void **extra);
+CUresult cuEventCreate(void **e, unsigned flags);
+CUresult cuEventRecord(void *e, void *stream);
+CUresult cuEventSynchronize(void *e);
+CUresult cuEventElapsedTime(float *ms, void *start, void *end);
+CUresult cuEventDestroy_v2(void *e);
+CUresult cuGetErrorName(CUresult r, const char **name);
+CUresult cuGetErrorString(CUresult r, const char **text);
+
+static void *host(CUdeviceptr p) { return (void *)(size_t)p; }
+
+CUresult cuInit(unsigned flags) { (void)flags; return OK; }
+CUresult cuDeviceGet(int *dev, int ordinal) { *dev = ordinal; return OK; }
+CUresult cuDeviceGetName(char *name, int len, int dev) { snprintf(name, (size_t)len, "Fake GPU %d", dev); return OK; }
+CUresult cuDevicePrimaryCtxRetain(void **c, int dev) { (void)dev; *c = &ctx; return OK; }
+CUresult cuDevicePrimaryCtxRelease_v2(int dev) { (void)dev; return OK; }
+CUresult cuCtxSetCurrent(void *c) { (void)c; return OK; }
+CUresult cuCtxSetLimit(int limit, size_t value) { (void)limit; stack_limit = value; return OK; }
+CUresult cuCtxGetLimit(size_t *value, int limit) { (void)limit; *value = stack_limit; return OK; }
+
+CUresult cuCtxSynchronize(void)
+{
+	int fail = fail_sync;
+
+	fail_sync = 0;
+	return fail ? LAUNCH_FAILED : OK;
+}
+
+CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *opts, void **vals)
+{
+	(void)n, (void)opts;
+	if (strstr(image, "bad") != NULL) {
+		snprintf(vals[0], 64, "ptxas fatal: the module says bad");
+		return INVALID_PTX;
+	}
+	*m = &mod;
+	return OK;
+}
+
+CUresult cuModuleUnload(void *m) { (void)m; return OK; }
+
+CUresult cuModuleGetFunction(void **f, void *m, const char *name)
+{
+	(void)m;
+	if (strcmp(name, "k") != 0)
+		return NOT_FOUND;
+	*f = &fn;
+	return OK;
+}
+
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *p, size_t *size, void *m, const char *name)
+{
+	static unsigned char g[16];
+
+	(void)m;
+	if (strcmp(name, "g") != 0)
+		return NOT_FOUND;
+	*p = (CUdeviceptr)(size_t)g;
+	*size = sizeof g;
+	return OK;
+}
+
+CUresult cuModuleGetFunctionCount(unsigned *n, void *m) { (void)m; *n = 1; return OK; }
+CUresult cuModuleEnumerateFunctions(void **fns, unsigned n, void *m) { (void)n, (void)m; fns[0] = &fn; return OK; }
+CUresult cuFuncGetName(const char **name, void *f) { (void)f; *name = "k"; return OK; }
+CUresult cuFuncGetAttribute(int *value, int attrib, void *f) { (void)f; *value = attrib == 3 ? 4096 : 7; return OK; }
+
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes)
+{
+	void *mem = bytes != 0 ? malloc(bytes) : NULL;
+
+	if (mem == NULL)
+		return INVALID_VALUE;
+	*p = (CUdeviceptr)(size_t)mem;
+	return OK;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr p) { free(host(p)); return OK; }
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) { memcpy(host(dst), src, bytes); return OK; }
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) { memcpy(dst, host(src), bytes); return OK; }
+CUresult cuMemsetD8_v2(CUdeviceptr p, unsigned char v, size_t n) { memset(host(p), v, n); return OK; }
+
+CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned v, size_t n)
+{
+	unsigned *w = host(p);
+
+	for (size_t i = 0; i < n; i++)
+		w[i] = v;
+	return OK;
+}
+
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                        void *stream, void **args, void **extra)
+{
+	unsigned v[7] = {gx, gy, gz, bx, by, bz, shared};
+
+	(void)f, (void)stream, (void)args, (void)extra;
+	if (bx * by * bz > 1024)
+		return INVALID_VALUE;
+	memcpy(last, v, sizeof last);
+	return OK;
+}
+
+CUresult cuEventCreate(void **e, unsigned flags) { (void)flags; *e = &ev; return OK; }
+CUresult cuEventRecord(void *e, void *stream) { (void)e, (void)stream; return OK; }
+CUresult cuEventSynchronize(void *e) { (void)e; return OK; }
+CUresult cuEventElapsedTime(float *ms, void *start, void *end) { (void)start, (void)end; *ms = 1.5f; return OK; }
+CUresult cuEventDestroy_v2(void *e) { (void)e; return OK; }
+
+CUresult cuGetErrorName(CUresult r, const char **name)
+{
+	switch (r) {
+	case INVALID_VALUE: *name = "CUDA_ERROR_INVALID_VALUE"; return OK;
+	case INVALID_PTX: *name = "CUDA_ERROR_INVALID_PTX"; return OK;
+	case NOT_FOUND: *name = "CUDA_ERROR_NOT_FOUND"; return OK;
+	case LAUNCH_FAILED: *name = "CUDA_ERROR_LAUNCH_FAILED"; return OK;
+	default: return INVALID_VALUE;
+	}
+}
+
+CUresult cuGetErrorString(CUresult r, const char **text) { (void)r; *text = "fake driver"; return OK; }

@@ -1,0 +1,154 @@
+/* tests/driver/test_driver.c: oxrt's driver backend (src/runtime/oxcuda.c)
+ * without a GPU, against tests/driver/fake_libcuda.c (found as
+ * libcuda.so.1 through LD_LIBRARY_PATH). Checks that the API reaches the
+ * driver through the backend a .ptx module picks, with the arguments and
+ * the error messages of the driver path.
+ *   test_driver MODULE.ptx BAD.ptx EMULATED.so
+ * Prints PASS/FAIL lines; exits 1 on a failure. Run by tests/driver/run.sh. */
+#define _POSIX_C_SOURCE 200809L
+#include "../../src/runtime/oxrt.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failed;
+
+static void check(int ok, const char *what)
+{
+	printf("%s %s\n", ok ? "PASS" : "FAIL", what);
+	if (!ok) {
+		printf("    last error: %s\n", ox_error());
+		failed = 1;
+	}
+}
+
+static int says(const char *text)
+{
+	return strstr(ox_error(), text) != NULL;
+}
+
+/* what the stand-in driver got at the last launch */
+static const unsigned *last_launch(void)
+{
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	const unsigned *(*get)(void) = NULL;
+	void *sym = lib != NULL ? dlsym(lib, "fake_last_launch") : NULL;
+
+	memcpy(&get, &sym, sizeof get);
+	return get != NULL ? get() : NULL;
+}
+
+static void fail_next_sync(void)
+{
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	void *sym = lib != NULL ? dlsym(lib, "fake_fail_next_sync") : NULL;
+	void (*fail)(void) = NULL;
+
+	memcpy(&fail, &sym, sizeof fail);
+	if (fail != NULL)
+		fail();
+}
+
+static void modules(OxModule *m, const char *good, const char *bad,
+                    const char *so)
+{
+	OxModule b, e;
+	char name[64];
+	size_t stack = 0;
+
+	check(ox_init() == 0 && ox_device_name(name, sizeof name) == 0 &&
+	      strcmp(name, "Fake GPU 0") == 0, "ox_init opens the driver");
+	check(ox_module_load(&b, bad) != 0 && says("cuModuleLoadDataEx") &&
+	      says("JIT error log:\nptxas fatal: the module says bad") &&
+	      strcmp(ox_error_name(), "CUDA_ERROR_INVALID_PTX") == 0,
+	      "a module the JIT rejects: the driver's error and the JIT log");
+	check(ox_module_load(m, good) == 0, "a .ptx module loads");
+	check(ox_stack_size(&stack) == 0 && stack == 4096,
+	      "loading raises the stack limit to the kernels' local size");
+	check(ox_module_load(&e, so) != 0 && says("cannot be mixed") &&
+	      says("already uses the GPU"),
+	      "an emulated module after a GPU module is refused");
+}
+
+static void kernels(const OxModule *m, OxFunc *f)
+{
+	OxFunc g;
+	OxDevPtr gp = 0;
+	size_t size = 0;
+	int value = 0;
+
+	check(ox_function(&g, m, "nosuch") != 0 &&
+	      strcmp(ox_error_name(), "CUDA_ERROR_NOT_FOUND") == 0 &&
+	      says("kernels in this module: k"),
+	      "a missing kernel: NOT_FOUND, naming the module's kernels");
+	check(ox_function(f, m, "k") == 0, "ox_function finds k");
+	check(ox_func_attribute(&value, OX_FUNC_MAX_THREADS_PER_BLOCK, f) == 0 &&
+	      value == 7, "ox_func_attribute asks the driver");
+	check(ox_module_global(m, "g", &gp, &size) == 0 && gp != 0 && size == 16,
+	      "ox_module_global: the driver's address and size");
+}
+
+static void memory(void)
+{
+	OxDevPtr p = 0;
+	unsigned v[2] = {1, 2}, out[2] = {0, 0};
+
+	check(ox_alloc(&p, sizeof v) == 0 &&
+	      ox_copy_to_device(p, v, sizeof v) == 0 &&
+	      ox_memset32(p, 9, 1) == 0 && ox_memset8(p + 4, 3, 1) == 0 &&
+	      ox_copy_from_device(out, p, sizeof out) == 0 && out[0] == 9 &&
+	      out[1] == 3 && ox_free(p) == 0,
+	      "alloc, copies, memsets and free reach the driver");
+	check(ox_alloc(&p, 0) != 0 && says("cuMemAlloc_v2(0 bytes)") &&
+	      ox_error_code() == 1, "a failed allocation: the driver's error");
+}
+
+static void launches(const OxFunc *f)
+{
+	const unsigned want[7] = {3, 2, 1, 64, 2, 1, 128};
+	const unsigned *got;
+	OxEvent a, b;
+	float ms = 0;
+
+	check(ox_launch_sync(f, ox_dim(3, 2, 1), ox_dim(64, 2, 1), 128, NULL) == 0 &&
+	      (got = last_launch()) != NULL && memcmp(got, want, sizeof want) == 0,
+	      "ox_launch_sync passes grid, block and shared bytes to the driver");
+	check(ox_launch(f, ox_dim(1, 1, 1), ox_dim(1024, 2, 1), 0, NULL) != 0 &&
+	      says("cuLaunchKernel(k in") && says("block 1024x2x1"),
+	      "a launch the driver refuses names the kernel and the launch");
+	fail_next_sync();
+	check(ox_launch_sync(f, ox_dim(1, 1, 1), ox_dim(1, 1, 1), 0, NULL) != 0 &&
+	      ox_error_is_trap() && says("cuCtxSynchronize(after kernel k in") &&
+	      says("most likely it trapped"),
+	      "a kernel that fails: a trap, blamed on the kernel");
+	check(ox_synchronize() == 0 && ox_event_create(&a) == 0 &&
+	      ox_event_create(&b) == 0 && ox_event_record(&a) == 0 &&
+	      ox_event_record(&b) == 0 &&
+	      ox_event_elapsed_ms(&ms, &a, &b) == 0 && ms == 1.5f,
+	      "ox_synchronize and events reach the driver");
+	ox_event_destroy(&a);
+	ox_event_destroy(&b);
+}
+
+int main(int argc, char **argv)
+{
+	OxModule m;
+	OxFunc f;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: test_driver MODULE.ptx BAD.ptx EMULATED.so\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	modules(&m, argv[1], argv[2], argv[3]);
+	kernels(&m, &f);
+	memory();
+	launches(&f);
+	ox_module_unload(&m);
+	ox_shutdown();
+	check(ox_launch(&f, ox_dim(1, 1, 1), ox_dim(1, 1, 1), 0, NULL) != 0 &&
+	      says("ox_init() was not called"),
+	      "after ox_shutdown a launch fails, saying why");
+	return failed;
+}
