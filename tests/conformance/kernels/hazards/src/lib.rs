@@ -227,3 +227,23 @@ pub fn hazards_int_abs(input: &[u64], mut out: DisjointSlice<u64>) {
     abs_uses!(h, isize, usize, [isize::MIN, isize::MIN + 1, -1, 0, 1, isize::MAX][k].wrapping_add(pick(0) as isize));
     put(&mut out, idx, h);
 }
+
+#[inline]
+fn bump_by_pi(p: &mut f32) -> u8 {
+    *p = 3.1415927f32 + *p;
+    13
+}
+
+/// An f32 add of two constants at a rounding tie (-7.3333335 + 3.1415927,
+/// IEEE: 0xC08622BE): the CUDA driver's JIT folded it to 0xC08622BD when
+/// -O0 PTX still had the add (tests/fuzz/reproducers/jit_const_fadd.rs);
+/// the input-dependent sum is digested with NaNs canonical (arithmetic).
+#[kernel]
+pub fn hazards_const_fadd_tie(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut v: f32 = (7.333333333333333f64 as f32).copysign(-0.0f32);
+    let r = bump_by_pi(&mut v);
+    let mut w: f32 = f32::from_bits(at(input, i) as u32 | 0x4000_0000);
+    let s = bump_by_pi(&mut w);
+    put(&mut out, idx, mix(mix(H0, v.to_bits() as u64 | (r as u64) << 32), canon32(w) ^ s as u64));
+}
