@@ -429,7 +429,7 @@ static bool call_device(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	if (!strncmp(sym, "__oxide_atomic_", 15))
 		return call_atomic_prim(fb, jp, t, sym, dst);
 	/* libdevice math (__nv_*) and the warp/sync/timer primitives of
-	 * llir.c's table: nvvm.libdevice / nvvm.prim */
+	 * llir_prim.c's table: nvvm.libdevice / nvvm.prim */
 	int arity = llir_prim_arity(sym);
 	if (!strncmp(sym, "__nv_", 5) || arity >= 0) {
 		if (arity >= 0 && t->nargs != (uint32_t)arity)
