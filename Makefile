@@ -185,7 +185,7 @@ FUZZ_CC    ?= clang
 FUZZ_TIME  ?= 3600
 FUZZ_JOBS  ?= 1
 FUZZ_SAN    = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
-FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN)
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer -MMD -MP $(FUZZ_SAN)
 FZ = $(B)/fuzz-json
 FUZZ_OK := $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' | \
 	$(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null && echo yes)
@@ -202,8 +202,12 @@ $(FZ)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Isrc -DOXIDEC_VERSION='"$(VERSION)"' -c $< -o $@
 
-$(FZ)/fuzz-json: $(call fzobj,$(CORE_SRC) $(EMIT_SRC) tests/fuzz-json/fuzz_json.c tests/fuzz-json/mutate.c)
+FZ_OBJS = $(call fzobj,$(CORE_SRC) $(EMIT_SRC) tests/fuzz-json/fuzz_json.c tests/fuzz-json/mutate.c)
+$(FZ)/fuzz-json: $(FZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LLVM_LIBS) $(CJSON_LIBS) -ldl -lm
+# headers too: objects built against another ir.h were linked together
+# (a fuzz binary that crashed on most valid inputs after Op's layout changed)
+-include $(FZ_OBJS:.o=.d)
 
 fuzz-json: $(FZ)/fuzz-json
 	FUZZ_TIME=$(FUZZ_TIME) FUZZ_JOBS=$(FUZZ_JOBS) B=$(B) sh tests/fuzz-json/fuzz.sh
