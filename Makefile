@@ -12,6 +12,7 @@
 #   make gpu-all    (GPU machine) examples, compute-sanitizer, conformance and fuzz kernels
 #   make bench      (GPU machine, needs nvcc) oxidec vs nvcc, vecadd
 #   make deps       apt-install what the build needs (idempotent)
+#   make prims      write oxide-device's prims.rs and atomic.rs from src/ir/prims.def
 #   make fuzz-json  coverage-guided JSON fuzzer (libFuzzer, clang):
 #                   FUZZ_TIME=seconds FUZZ_JOBS=n (docs/fuzzing.md)
 #   make sanitize   everything built with clang ASan+UBSan into build-asan/,
@@ -39,7 +40,7 @@ B = build
 CARGO_TARGET = $(B)/cargo
 
 UTIL_SRC  = src/util.c
-IR_SRC    = src/ir/ir.c src/ir/printer.c src/ir/verify.c src/ir/layout.c
+IR_SRC    = src/ir/ir.c src/ir/printer.c src/ir/verify.c src/ir/layout.c src/ir/prims.c
 FE_SRC    = $(wildcard src/frontend_json/*.c)
 PASS_SRC  = $(wildcard src/passes/*.c)
 EMIT_SRC  = $(wildcard src/emit/*.c)
@@ -50,7 +51,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json
+.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -215,6 +216,15 @@ fuzz-json: $(FZ)/fuzz-json
 check: all emu $(foreach t,$(UNIT_TESTS),$(B)/tests/$(t)) $(FUZZ_CHECK_DEP)
 	B=$(B) CARGO_TARGET=$(CARGO_TARGET) sh tests/run.sh
 
+# ------------------------------------------ the registry's Rust side
+# oxide-device's prims.rs and atomic.rs, written from src/ir/prims.def by
+# tools/prims-gen; tests/abi fails when they are out of date.
+prims:
+	@mkdir -p $(B)/bin
+	$(CC) -std=c11 -Wall -Wextra -Werror -o $(B)/bin/prims-gen tools/prims-gen/prims-gen.c
+	$(B)/bin/prims-gen prims >tools/mir-export/oxide-device/src/prims.rs
+	$(B)/bin/prims-gen atomic >tools/mir-export/oxide-device/src/atomic.rs
+
 # ------------------------------------------------------------- install
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
@@ -227,6 +237,8 @@ install: all
 	install -m 644 src/runtime/oxrt.h $(DESTDIR)$(PREFIX)/include/oxidec/
 	install -m 644 src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c src/runtime/oxmath.c \
 	        src/runtime/oxbackend.h src/runtime/oxide_host_abi.h $(DESTDIR)$(PREFIX)/share/oxidec/runtime/
+	install -d $(DESTDIR)$(PREFIX)/share/oxidec/ir
+	install -m 644 src/ir/prims.def $(DESTDIR)$(PREFIX)/share/oxidec/ir/   # oxide_host_abi.h includes it
 
 # ------------------------------------------------------------ sanitize
 # The whole `make check` on a clang ASan+UBSan build in its own directory;

@@ -397,6 +397,39 @@ static bool emit_call(FuncEmit *fe, Op *op)
 	return build_call(fe, op, LLVMGetNamedFunction(fe->e->mod, f->symbol));
 }
 
+/* llir.asm "TEMPLATE" (args), constraints "..."  ==>  call asm sideeffect
+ * convergent: the results are one value, a struct of several (taken apart
+ * here), or none.  Side effects and convergence keep LLVM from moving,
+ * merging or deleting it: the templates are warp-collective (mma,
+ * ldmatrix) or read shared memory. */
+static bool emit_asm(FuncEmit *fe, Op *op)
+{
+	const char *tmpl = op->sym, *cons = op->attr.inline_asm.constraints;
+	if (!tmpl || !cons)
+		return fail(fe, op, "has no template or constraints");
+	LLVMTypeRef *rts = op->nres ? (LLVMTypeRef *)xmalloc(sizeof *rts * op->nres) : NULL;
+	LLVMTypeRef *pts = op->nopd ? (LLVMTypeRef *)xmalloc(sizeof *pts * op->nopd) : NULL;
+	LLVMValueRef *args = op->nopd ? (LLVMValueRef *)xmalloc(sizeof *args * op->nopd) : NULL;
+	for (uint32_t i = 0; i < op->nres; i++)
+		rts[i] = emit_type(fe->e, op->res[i].type);
+	for (uint32_t i = 0; i < op->nopd; i++) {
+		pts[i] = emit_type(fe->e, op->opd[i]->type);
+		args[i] = opd(op, i);
+	}
+	LLVMTypeRef ret = op->nres == 0 ? LLVMVoidTypeInContext(fe->e->ctx)
+	                : op->nres == 1 ? rts[0] : LLVMStructTypeInContext(fe->e->ctx, rts, op->nres, 0);
+	LLVMTypeRef fnty = LLVMFunctionType(ret, pts, op->nopd, 0);
+	LLVMValueRef fn = LLVMGetInlineAsm(fnty, (char *)tmpl, strlen(tmpl), (char *)cons, strlen(cons), 1, 0,
+	                                   LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef call = LLVMBuildCall2(fe->b, fnty, fn, args, op->nopd, "");
+	unsigned conv = LLVMGetEnumAttributeKindForName("convergent", strlen("convergent"));
+	LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(fe->e->ctx, conv, 0));
+	free(rts);
+	free(pts);
+	free(args);
+	return bind_results(fe, op, call, ret);
+}
+
 /* The declaration comes from LLVM itself (LLVMGetIntrinsicDeclaration),
  * so the intrinsic's attributes — convergent on barriers and shuffles,
  * noreturn on llvm.trap — come with it. */
@@ -602,6 +635,7 @@ static bool emit_op_checked(FuncEmit *fe, Op *op)
 	case OP_LLIR_FPTOUI_SAT: case OP_LLIR_FPTOSI_SAT: return emit_fpto_sat(fe, op);
 	case OP_LLIR_CALL: return emit_call(fe, op);
 	case OP_LLIR_INTRINSIC: return emit_intrinsic(fe, op, op->sym, op->attr.intrinsic.overload);
+	case OP_LLIR_ASM: return emit_asm(fe, op);
 	case OP_LLIR_BR: return emit_br(fe, op);
 	case OP_LLIR_CONDBR: return emit_condbr(fe, op);
 	case OP_LLIR_SWITCH: return emit_switch(fe, op);

@@ -1,7 +1,7 @@
 /* terminator.c: stage 2 — MIR terminators (control flow, calls, asserts) and the
  * function ABI shared by definitions and calls. */
 #include "build.h"
-#include "../passes/passes.h"
+#include "../ir/prims.h"
 
 #include <string.h>
 
@@ -175,51 +175,6 @@ static bool term_assert(Fb *fb, JPath jp, const OxTerm *t)
 	return true;
 }
 
-/* The primitives nvvm.c lowers, with the shape the lowering relies on:
- * argument count and result (none, a 32-bit integer, a pointer, or an
- * i32 the caller may drop). */
-typedef enum { PR_NONE, PR_I32, PR_PTR, PR_I32_OPT } PrimResult;
-
-static const struct { const char *sym; int nargs; PrimResult res; } device_prims[] = {
-	{ "__oxide_tid_x", 0, PR_I32 }, { "__oxide_tid_y", 0, PR_I32 }, { "__oxide_tid_z", 0, PR_I32 },
-	{ "__oxide_ntid_x", 0, PR_I32 }, { "__oxide_ntid_y", 0, PR_I32 }, { "__oxide_ntid_z", 0, PR_I32 },
-	{ "__oxide_ctaid_x", 0, PR_I32 }, { "__oxide_ctaid_y", 0, PR_I32 }, { "__oxide_ctaid_z", 0, PR_I32 },
-	{ "__oxide_nctaid_x", 0, PR_I32 }, { "__oxide_nctaid_y", 0, PR_I32 }, { "__oxide_nctaid_z", 0, PR_I32 },
-	{ "__oxide_barrier_sync", 0, PR_NONE }, { "__oxide_trap", 0, PR_NONE },
-	{ "__oxide_vprintf", 2, PR_I32_OPT }, { "__oxide_dynamic_shared", 0, PR_PTR },   /* nvvm.c: lower_runtime_prim */
-	{ "__oxide_assertfail", 4, PR_NONE },
-};
-
-static int find_device_prim(const char *s)
-{
-	for (size_t i = 0; i < countof(device_prims); i++)
-		if (!strcmp(device_prims[i].sym, s))
-			return (int)i;
-	return -1;
-}
-
-/* The destination of primitive k fits what it returns. */
-static bool prim_shape_ok(Fb *fb, int k, uint32_t nargs, PlaceV *dst)
-{
-	PrimResult r = device_prims[k].res;
-	Type *t = dst->ty && (val_kind(dst->ty) == VK_SCALAR || dst->ty->abi == ABI_SCALAR)
-	          ? scalar_type_of(fb, dst->ty) : NULL;
-	bool ok = (int)nargs == device_prims[k].nargs;
-	if (r == PR_NONE)
-		ok &= !t;
-	else if (r == PR_I32)
-		ok &= t && t->kind == TY_INT && t->bits == 32;
-	else if (r == PR_PTR)
-		ok &= t && t->kind == TY_PTR;
-	else
-		ok &= !t || (t->kind == TY_INT && t->bits == 32);
-	if (!ok)
-		fb_error(fb, "GPU primitive `%s` called with %u arguments into a `%s`: it takes %d and returns %s",
-		         device_prims[k].sym, nargs, dst->ty ? dst->ty->name : "?", device_prims[k].nargs,
-		         r == PR_NONE ? "nothing" : r == PR_PTR ? "a pointer" : "a 32-bit integer");
-	return ok;
-}
-
 static bool call_args(Fb *fb, JPath jp, const OxTerm *t, Value ***out, uint32_t *n, Value *sret)
 {
 	uint32_t cap = 2 * t->nargs + 1;
@@ -287,12 +242,11 @@ static bool call_prim(Fb *fb, JPath jp, const OxTerm *t, Opcode code, const char
 
 /* ---------------------------------------------------------- atomics
  *
- * core::intrinsics::atomic_* (orderings in "const_args": rustc 1.95 and
- * 1.96 spell them `AtomicOrdering::Relaxed`, older releases as name
- * suffixes `_relaxed`), core::sync::atomic functions mir-export maps to
- * them, and oxide-device's scoped atomics `__oxide_atomic_<op>_<ty>_<scope>`
- * become one mir.intrinsic: sym = the 1.96 intrinsic name, attr.atomic =
- * the orderings and the scope (llir_atomic.c). */
+ * core::intrinsics::atomic_* (orderings in "const_args"), the
+ * core::sync::atomic functions mir-export maps to them, and oxide-device's
+ * scoped atomics `__oxide_atomic_<op>_<ty>_<scope>` become one
+ * mir.intrinsic: sym = the registry's intrinsic name, attr.atomic = the
+ * orderings and the scope (llir_atomic.c). */
 
 /* Rust's rule: failure is success without its release part. */
 static int default_failure(int ord)
@@ -300,10 +254,12 @@ static int default_failure(int ord)
 	return ord == AO_RELEASE ? AO_RELAXED : ord == AO_ACQ_REL ? AO_ACQUIRE : ord;
 }
 
-static Op *last_intrinsic(Fb *fb)
+/* The last op of `code` in the block being built: the one a call just
+ * made (a call's stores and its goto follow it). */
+static Op *last_op(Fb *fb, Opcode code)
 {
 	for (Op *o = fb->b.block->last; o; o = o->prev)
-		if (o->code == OP_MIR_INTRINSIC)
+		if (o->code == code)
 			return o;
 	return NULL;
 }
@@ -348,17 +304,17 @@ static bool build_cxchg(Fb *fb, JPath jp, const OxTerm *t, const char *name, Pla
 	return true;
 }
 
-static bool build_atomic(Fb *fb, JPath jp, const OxTerm *t, const char *name, int ord, int fail, int scope,
+static bool build_atomic(Fb *fb, JPath jp, const OxTerm *t, const Intrinsic *in, int ord, int fail, int scope,
                          RType *g0, PlaceV *dst)
 {
 	Op *op = NULL;
-	if (!strncmp(name, "atomic_cxchg", 12)) {
-		if (!build_cxchg(fb, jp, t, name, dst, &op))
+	if (in->kind == AK_CXCHG) {
+		if (!build_cxchg(fb, jp, t, in->name, dst, &op))
 			return false;
 	} else {
-		if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, name, dst))
+		if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, in->name, dst))
 			return false;
-		op = last_intrinsic(fb);
+		op = last_op(fb, OP_MIR_INTRINSIC);
 	}
 	if (op) {
 		op->attr.atomic.order = (AtomicOrd)ord;
@@ -369,104 +325,71 @@ static bool build_atomic(Fb *fb, JPath jp, const OxTerm *t, const char *name, in
 	return true;
 }
 
-/* core intrinsics: `atomic_xadd` + const_args, or `atomic_xadd_relaxed`,
- * `atomic_cxchg_acqrel_acquire`, `atomic_load` (SeqCst) of old releases. */
-static bool call_atomic_intrinsic(Fb *fb, JPath jp, const OxTerm *t, const char *name, RType *g0,
+/* core intrinsics: `atomic_xadd` with its orderings in const_args (the
+ * registry's ATOMIC_INTRINSIC rows; mir-export spells every rustc's the
+ * same); without them, SeqCst like Rust's oldest atomics. */
+static bool call_atomic_intrinsic(Fb *fb, JPath jp, const OxTerm *t, const Intrinsic *in, RType *g0,
                                   PlaceV *dst)
 {
-	char base[64];
-	int ords[2] = { t->callee.ords[0], t->callee.ords[1] }, nord = t->callee.nord;
-	snprintf(base, sizeof base, "%s", name);
-	if (!strcmp(base, "fence") || !strcmp(base, "compiler_fence"))
-		snprintf(base, sizeof base, "%s", name[0] == 'f' ? "atomic_fence" : "atomic_singlethreadfence");
-	while (!nord && !llir_intrinsic_is_atomic(base)) {     /* strip _relaxed.. suffixes */
-		char *u = strrchr(base, '_');
-		int o = u ? ox_ordering(u + 1) : -1;
-		if (o < 0)
-			break;
-		*u = 0;
-		ords[1] = ords[0];
-		ords[0] = o;
-	}
-	if (!llir_intrinsic_is_atomic(base))
-		return fb_error(fb, "atomic intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
-	int ord = ords[0] >= 0 ? ords[0] : AO_SEQ_CST;
-	int fail = ords[1] >= 0 ? ords[1] : default_failure(ord);
-	return build_atomic(fb, jp, t, arena_strdup(fb->a, base), ord, fail, ATOMIC_SCOPE_DEFAULT, g0, dst);
+	int ord = t->callee.nord > 0 ? t->callee.ords[0] : AO_SEQ_CST;
+	int fail = t->callee.nord > 1 ? t->callee.ords[1] : default_failure(ord);
+	return build_atomic(fb, jp, t, in, ord, fail, ATOMIC_SCOPE_DEFAULT, g0, dst);
 }
 
-/* oxide-device: __oxide_atomic_<op>_<ty>_<scope>, relaxed like CUDA's
- * atomicAdd_block & co.; cas returns the old value only. */
-static bool call_atomic_prim(Fb *fb, JPath jp, const OxTerm *t, const char *sym, PlaceV *dst)
-{
-	static const struct { const char *op, *name; } ops[] = {
-		{ "add", "atomic_xadd" }, { "sub", "atomic_xsub" }, { "and", "atomic_and" }, { "or", "atomic_or" },
-		{ "xor", "atomic_xor" }, { "exch", "atomic_xchg" }, { "cas", "atomic_cxchg" },
-		{ "min", "atomic_umin" }, { "max", "atomic_umax" }, { "load", "atomic_load" },
-		{ "store", "atomic_store" },
-	};
-	char op[16], ty[8], scope[16];
-	if (sscanf(sym, "__oxide_atomic_%15[a-z]_%7[a-z0-9]_%15[a-z]", op, ty, scope) != 3)
-		return fb_error(fb, "malformed atomic primitive `%s`", sym), false;
-	int sc = !strcmp(scope, "block") ? ATOMIC_SCOPE_BLOCK : !strcmp(scope, "device") ? ATOMIC_SCOPE_DEVICE
-	       : !strcmp(scope, "system") ? ATOMIC_SCOPE_SYSTEM : -1;
-	const char *name = NULL;
-	for (size_t i = 0; i < countof(ops); i++)
-		if (!strcmp(ops[i].op, op))
-			name = ops[i].name;
-	if (name && ty[0] == 'f' && !strcmp(op, "add"))
-		name = "atomic_fadd";
-	else if (name && ty[0] == 'i' && (!strcmp(op, "min") || !strcmp(op, "max")))
-		name = op[1] == 'i' ? "atomic_min" : "atomic_max";
-	if (!name || sc < 0)
-		return fb_error(fb, "unknown atomic primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
-	return build_atomic(fb, jp, t, name, AO_RELAXED, AO_RELAXED, sc, NULL, dst);
-}
-
+/* __oxide_* GPU primitives and __nv_* libdevice math, by their registry
+ * rows (src/ir/prims.def); oxide-device's scoped atomics
+ * (__oxide_atomic_<op>_<ty>_<scope>, relaxed like CUDA's atomicAdd_block
+ * & co.; cas returns the old value only) become the row's core atomic. */
 static bool call_device(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 {
 	const char *sym = t->callee.symbol;
-	if (!strncmp(sym, "__oxide_atomic_", 15))
-		return call_atomic_prim(fb, jp, t, sym, dst);
-	/* libdevice math (__nv_*) and the warp/sync/timer primitives of
-	 * llir_prim.c's table: nvvm.libdevice / nvvm.prim */
-	int arity = llir_prim_arity(sym);
-	if (!strncmp(sym, "__nv_", 5) || arity >= 0) {
-		if (arity >= 0 && t->nargs != (uint32_t)arity)
-			return fb_error(fb, "GPU primitive `%s` called with %u arguments, expected %d", sym, t->nargs,
-			                arity), false;
-		return call_prim(fb, jp, t, OP_MIR_DEVICE, sym, dst);
-	}
-	int k = find_device_prim(sym);
-	if (k < 0)
+	const DevicePrim *p = prim_find(sym);
+	if (!p)
 		return fb_error(fb, "unknown GPU primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
-	if (!prim_shape_ok(fb, k, t->nargs, dst))
+	if (p->cls == PC_ATOMIC) {
+		const Intrinsic *in = intrinsic_find(p->nvvm);
+		if (!build_atomic(fb, jp, t, in, AO_RELAXED, AO_RELAXED, p->lower, NULL, dst))
+			return false;
+		Op *op = last_op(fb, OP_MIR_INTRINSIC);
+		char why[128];
+		const char *bad = op ? prim_check(p, op->nopd, op->opd, op->nres ? op->res[0].type : NULL, why,
+		                                  sizeof why) : NULL;
+		return bad ? fb_error(fb, "GPU primitive `%s` %s", sym, bad), false : true;
+	}
+	if (!call_prim(fb, jp, t, OP_MIR_DEVICE, sym, dst))
 		return false;
-	return call_prim(fb, jp, t, OP_MIR_DEVICE, sym, dst);
+	Op *op = last_op(fb, OP_MIR_DEVICE);
+	char why[128];
+	const char *bad = prim_check(p, op->nopd, op->opd, op->nres ? op->res[0].type : NULL, why, sizeof why);
+	if (bad)
+		return fb_error(fb, "GPU primitive `%s` %s", sym, bad), false;
+	return true;
 }
 
 static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 {
 	const char *name = t->callee.name;
 	RType *g0 = t->callee.generic0 ? fb_rtype(fb, t->callee.generic0) : NULL;
-	if (!strncmp(name, "atomic_", 7) || !strcmp(name, "fence") || !strcmp(name, "compiler_fence"))
-		return call_atomic_intrinsic(fb, jp, t, name, g0, dst);
-	if (!llir_intrinsic_supported(name))
-		return fb_error(fb, "intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
-	if (llir_intrinsic_returns_unit(name) && dst->ty && dst->ty->kind != RT_NEVER && !rtype_is_zst(dst->ty))
+	const Intrinsic *in = intrinsic_find(name);
+	if (!in)
+		return fb_error(fb, "%sintrinsic `core::intrinsics::%s` is not supported by oxidec yet",
+		                !strncmp(name, "atomic_", 7) ? "atomic " : "", name), false;
+	bool returns_unit = !strcmp(strchr(in->shape, '>'), ">-");
+	if (returns_unit && dst->ty && dst->ty->kind != RT_NEVER && !rtype_is_zst(dst->ty))
 		return fb_error(fb, "intrinsic `core::intrinsics::%s` returns nothing, not a `%s`", name,
 		                dst->ty->name), false;
-	if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, name, dst))
-		return false;
-	for (Op *o = fb->b.block->last; o; o = o->prev)
-		if (o->code == OP_MIR_INTRINSIC) {
-			o->rty = g0;
-			char why[96];
-			const char *bad = llir_intrinsic_check(o, why, sizeof why);
-			if (bad)
-				return fb_error(fb, "intrinsic `core::intrinsics::%s` %s", name, bad), false;
-			break;
-		}
+	if (in->atomic) {
+		if (!call_atomic_intrinsic(fb, jp, t, in, g0, dst))
+			return false;
+	} else {
+		if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, name, dst))
+			return false;
+		last_op(fb, OP_MIR_INTRINSIC)->rty = g0;
+	}
+	char why[96];
+	const char *bad = intrinsic_check(in, last_op(fb, OP_MIR_INTRINSIC), why, sizeof why);
+	if (bad)
+		return fb_error(fb, "intrinsic `core::intrinsics::%s` %s", name, bad), false;
 	return true;
 }
 

@@ -41,7 +41,7 @@ typedef enum {
  * last column). */
 typedef enum {
 	ATTR_NONE, ATTR_ACCESS, ATTR_MEM, ATTR_OFFSET, ATTR_FIELD, ATTR_VFIELD, ATTR_VARIANT,
-	ATTR_EXPECT, ATTR_GEP, ATTR_CMP, ATTR_INTRINSIC, ATTR_ATOMIC,
+	ATTR_EXPECT, ATTR_GEP, ATTR_CMP, ATTR_INTRINSIC, ATTR_ATOMIC, ATTR_ASM,
 } AttrClass;
 
 typedef struct {
@@ -114,6 +114,7 @@ typedef union {
 		bool weak;           /* llir.cmpxchg may fail spuriously */
 		uint32_t align;      /* llir.atomic_load / atomic_store */
 	} atomic;
+	struct { const char *constraints; } inline_asm;   /* ATTR_ASM: llir.asm, LLVM's constraint string */
 } OpAttr;
 
 /* -------------------------------------------------------------- types */

@@ -113,6 +113,7 @@ static void print_attrs(FILE *out, Op *op)
 	case ATTR_VARIANT: fprintf(out, " %s", variant_name(op, a->variant.index)); break;
 	case ATTR_EXPECT: fprintf(out, " == %s", a->expect.value ? "true" : "false"); break;
 	case ATTR_GEP: fprintf(out, " x %" PRIu64, a->gep.stride); break;
+	case ATTR_ASM: fprintf(out, "%sconstraints \"%s\"", sep, a->inline_asm.constraints); break;
 	case ATTR_NONE: case ATTR_CMP: case ATTR_INTRINSIC: case ATTR_ATOMIC:
 		break;     /* the predicate comes after the op's name */
 	}
@@ -137,7 +138,9 @@ static void print_op(FILE *out, Module *m, Op *op)
 	fputs(opinfo[op->code].name, out);
 	if (opinfo[op->code].attr == ATTR_CMP)
 		fprintf(out, " %s", ir_pred_name(op->attr.cmp.pred));
-	if (op->sym && op->code != OP_MIR_ASSERT && op->code != OP_MIR_PANIC)
+	if (op->code == OP_LLIR_ASM)
+		fprintf(out, " \"%s\"", op->sym);     /* the PTX template */
+	else if (op->sym && op->code != OP_MIR_ASSERT && op->code != OP_MIR_PANIC)
 		fprintf(out, " @%s", op->sym);
 	if (op->nval && op->code != OP_MIR_SWITCH && op->code != OP_LLIR_SWITCH) {
 		fputc(' ', out);

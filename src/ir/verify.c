@@ -91,6 +91,10 @@ static void verify_attrs(Verifier *v, const Op *op)
 		if ((unsigned)a->intrinsic.overload > OVL_OPD02)
 			fail(v, "%s has overload rule %d", name, (int)a->intrinsic.overload);
 		break;
+	case ATTR_ASM:
+		if (!a->inline_asm.constraints || !op->sym)
+			fail(v, "%s without its template or constraints", name);
+		break;
 	case ATTR_ATOMIC:
 		if ((unsigned)a->atomic.order > AO_SEQ_CST || (unsigned)a->atomic.fail_order > AO_SEQ_CST ||
 		    (unsigned)a->atomic.scope > ATOMIC_SCOPE_SYSTEM || (unsigned)a->atomic.rmw > RMW_FADD)

@@ -8,10 +8,10 @@
  *   llir_enum.c       enum discriminants in rustc's tag encodings
  *   llir_arith.c      Rust's operators and casts on scalars
  *   llir_i128.c       128-bit int <-> float conversions and isqrt
- *   llir_intrinsic.c  core::intrinsics: the table and the lowering
- *   llir_atomic.c     atomics: the table and the lowering
+ *   llir_intrinsic.c  core::intrinsics: the lowering of their registry rows
+ *   llir_atomic.c     atomics: the lowering of their registry rows
  *   llir_byteloop.c   compare_bytes / swap bytes as functions of the module
- *   llir_prim.c       warp, sync and timer primitives (nvvm.prim): the table
+ *   llir_prim.c       warp, sync and timer primitives (nvvm.prim), by their registry rows
  *   llir_nvptx.c      the target hooks on NVPTX: NVVM intrinsics, libdevice
  *   llir_host.c       the target hooks on the host: calls of the emulator
  */
@@ -19,6 +19,7 @@
 #define OXIDEC_LLIR_H
 
 #include "passes.h"
+#include "../ir/prims.h"
 
 typedef struct {
 	Module *m;
@@ -27,28 +28,6 @@ typedef struct {
 	const LlirHooks *hooks;   /* m->target->llir */
 } Lower;
 
-/* The __oxide_* primitives that become nvvm.prim (nvvm.c), one row each
- * (llir_prim.c): one NVVM intrinsic on nvptx, and on the host target a
- * call of the emulator's __oxide_host_<name> (src/runtime/oxemu.c) with
- * the same arguments.  Predicates and bool results are u32 (0 / 1) at
- * this level, so the host functions need no _Bool ABI. */
-typedef enum {
-	PK_SAME,      /* arguments and result as the intrinsic's */
-	PK_VOTE,      /* (mask, pred u32) -> u32: intrinsic (mask, i1) -> i1 */
-	PK_BALLOT,    /* (mask, pred u32) -> u32: intrinsic (mask, i1) -> i32 */
-	PK_REDUX,     /* (mask, v) -> v: intrinsic (v, mask) */
-	PK_BAR_POPC,  /* (pred u32) -> u32: intrinsic (i32 0, i1) -> i32 */
-	PK_BAR_BOOL,  /* (pred u32) -> u32: intrinsic (i32 0, i1) -> i1 */
-	PK_PAIR0,     /* (mask, v) -> u32: intrinsic -> {i32, i1}, its i32 */
-} PrimKind;
-
-typedef struct {
-	const char *sym;
-	PrimKind kind;
-	const char *llvm;     /* the NVVM intrinsic */
-	int nargs;
-} Prim;
-
 /* Stage 5's target hooks (Target.llir): everything the lowering does
  * differently per target.  The lowering never asks which target it is on. */
 struct LlirHooks {
@@ -56,7 +35,7 @@ struct LlirHooks {
 	void (*barrier)(Lower *l);                 /* nvvm.barrier0 */
 	void (*trap)(Lower *l);                    /* nvvm.trap, core::intrinsics::abort */
 	Value *(*libdevice)(Lower *l, Op *op);     /* nvvm.libdevice @__nv_*(args) */
-	Value *(*prim)(Lower *l, Op *op, const Prim *p);   /* nvvm.prim, p its row */
+	Value *(*prim)(Lower *l, Op *op, const DevicePrim *p);   /* nvvm.prim, p its registry row */
 	Value *(*float_rem)(Lower *l, Value *a, Value *b, Type *t);   /* Rust's % on floats */
 	const char *(*syncscope)(AtomicScope s);   /* LLVM syncscope; NULL: system */
 	bool (*atomicrmw_fenced)(AtomicOrd o);     /* relaxed atomicrmw between fences */
@@ -101,7 +80,7 @@ Value *int128_to_float(Lower *l, Value *x, Type *to);  /* llir_i128.c */
 Value *float_to_int128(Lower *l, Value *x, Type *to);
 Value *lower_isqrt(Lower *l, Value *n);
 Value *lower_core_intrinsic(Lower *l, Op *op);         /* llir_intrinsic.c */
-Value *lower_atomic(Lower *l, Op *op);                 /* llir_atomic.c */
+Value *lower_atomic(Lower *l, Op *op, const Intrinsic *in);                 /* llir_atomic.c */
 Value *byte_loop_call(Lower *l, Op *op, bool compare); /* llir_byteloop.c */
 Value *lower_prim(Lower *l, Op *op);                   /* llir_prim.c */
 

@@ -1,49 +1,17 @@
 /* llir_atomic.c: atomics — core::intrinsics::atomic_* (and the
  * core::sync::atomic functions mir-export maps to them) and oxide-device's
- * scoped atomics, one table, lowered to llir atomics with the target's
- * LLVM syncscope.  The frontend puts the orderings and scope on the
- * mir.intrinsic (attr.atomic). */
+ * scoped atomics, ATOMIC_INTRINSIC rows of the registry (src/ir/prims.def),
+ * lowered to llir atomics with the target's LLVM syncscope.  The frontend
+ * puts the orderings and scope on the mir.intrinsic (attr.atomic). */
 #include "llir.h"
 
 #include <string.h>
 
-typedef enum { AK_LOAD, AK_STORE, AK_RMW, AK_CXCHG, AK_FENCE, AK_SINGLE_FENCE } AtomicKind;
-
-static const struct {
-	const char *name;
-	AtomicKind kind;
-	AtomicRmw rmw;
-} atomic_intrinsics[] = {
-	{ "atomic_load", AK_LOAD, 0 }, { "atomic_store", AK_STORE, 0 },
-	{ "atomic_xchg", AK_RMW, RMW_XCHG }, { "atomic_xadd", AK_RMW, RMW_ADD },
-	{ "atomic_xsub", AK_RMW, RMW_SUB }, { "atomic_and", AK_RMW, RMW_AND },
-	{ "atomic_nand", AK_RMW, RMW_NAND }, { "atomic_or", AK_RMW, RMW_OR },
-	{ "atomic_xor", AK_RMW, RMW_XOR }, { "atomic_max", AK_RMW, RMW_MAX },
-	{ "atomic_min", AK_RMW, RMW_MIN }, { "atomic_umax", AK_RMW, RMW_UMAX },
-	{ "atomic_umin", AK_RMW, RMW_UMIN }, { "atomic_fadd", AK_RMW, RMW_FADD },
-	{ "atomic_cxchg", AK_CXCHG, 0 }, { "atomic_cxchgweak", AK_CXCHG, 0 },
-	{ "atomic_fence", AK_FENCE, 0 }, { "atomic_singlethreadfence", AK_SINGLE_FENCE, 0 },
-};
-
-static int find_atomic(const char *name)
-{
-	for (size_t i = 0; i < countof(atomic_intrinsics); i++)
-		if (!strcmp(atomic_intrinsics[i].name, name))
-			return (int)i;
-	return -1;
-}
-
-bool llir_intrinsic_is_atomic(const char *name)
-{
-	return find_atomic(name) >= 0;
-}
-
 /* Returns the replacement of op's single result, NULL when it has none;
  * a compare-exchange's two results are replaced here. */
-Value *lower_atomic(Lower *l, Op *op)
+Value *lower_atomic(Lower *l, Op *op, const Intrinsic *in)
 {
-	int i = find_atomic(op->sym);
-	AtomicKind k = atomic_intrinsics[i].kind;
+	AtomicKind k = (AtomicKind)in->kind;
 	AtomicOrd ord = op->attr.atomic.order;
 	const char *scope = l->hooks->syncscope(op->attr.atomic.scope);
 	Type *rt = op->nres ? op->res[0].type : NULL;
@@ -74,7 +42,7 @@ Value *lower_atomic(Lower *l, Op *op)
 			f->sym = scope;
 		}
 		r = emit2(l, OP_LLIR_ATOMICRMW, rt ? rt : v->type, op->opd[0], v);
-		r->def->attr.atomic.rmw = atomic_intrinsics[i].rmw;
+		r->def->attr.atomic.rmw = in->rmw;
 		r->def->attr.atomic.order = fenced ? AO_RELAXED : ord;
 		r->def->sym = scope;
 		if (fenced && ord != AO_RELEASE) {

@@ -1,6 +1,7 @@
-/* llir_intrinsic.c: the core::intrinsics that oxidec lowers, as one
- * table (name -> kind, LLVM intrinsic), and their lowering; atomics are
- * llir_atomic.c's, the byte loops llir_byteloop.c's. */
+/* llir_intrinsic.c: the lowering of the core::intrinsics that oxidec
+ * supports, each an INTRINSIC row of the registry (src/ir/prims.def: kind,
+ * operand shape, LLVM intrinsic; the frontend has checked the shape);
+ * atomics are llir_atomic.c's, the byte loops llir_byteloop.c's. */
 #include "llir.h"
 
 #include <stdio.h>
@@ -15,200 +16,6 @@ static Value *bit_count(Lower *l, Op *op, const char *name, bool zero_poison)
 	Value *r = llvm_intrinsic(l, name, OVL_OPD0, x->type, n, args);
 	return int_resize(l, r, false, op->res[0].type);
 }
-
-typedef enum {
-	IK_ID, IK_NOP, IK_ASSUME, IK_TRAP, IK_CTPOP, IK_CTLZ, IK_CTTZ, IK_SAME, IK_SAT_ADD, IK_SAT_SUB,
-	IK_ROTL, IK_ROTR, IK_ADD, IK_SUB, IK_MUL, IK_DIV, IK_REM, IK_SHL, IK_SHR, IK_OR, IK_CMP3,
-	IK_OFFSET_FROM, IK_VLOAD, IK_VSTORE, IK_MEMCPY, IK_MEMMOVE, IK_MEMSET, IK_SIZE_OF, IK_ALIGN_OF,
-	IK_FTOI, IK_FALSE, IK_ARITH_OFFSET, IK_SWAP, IK_ISQRT, IK_COMPARE_BYTES, IK_SWAP_BYTES,
-	IK_SIZE_OF_VAL,
-} IntrinsicKind;
-
-/* core::intrinsics that oxidec lowers; float intrinsics are named without
- * their f16/f32/f64 suffix (rustc 1.95 spells fabsf32, 1.96 fabs::<f32>). */
-static const struct {
-	const char *name;
-	IntrinsicKind kind;
-	const char *llvm;     /* IK_SAME: the LLVM intrinsic, same type in and out */
-} intrinsics[] = {
-	{ "likely", IK_ID, 0 }, { "unlikely", IK_ID, 0 }, { "black_box", IK_ID, 0 },
-	{ "cold_path", IK_NOP, 0 }, { "assert_inhabited", IK_NOP, 0 }, { "assert_zero_valid", IK_NOP, 0 },
-	{ "assert_mem_uninitialized_valid", IK_NOP, 0 }, { "unreachable", IK_NOP, 0 },
-	{ "assume", IK_ASSUME, 0 }, { "abort", IK_TRAP, 0 },
-	{ "ctpop", IK_CTPOP, 0 }, { "ctlz", IK_CTLZ, 0 }, { "ctlz_nonzero", IK_CTLZ, 0 },
-	{ "cttz", IK_CTTZ, 0 }, { "cttz_nonzero", IK_CTTZ, 0 },
-	{ "bswap", IK_SAME, "llvm.bswap" }, { "bitreverse", IK_SAME, "llvm.bitreverse" },
-	{ "fabs", IK_SAME, "llvm.fabs" }, { "sqrt", IK_SAME, "llvm.sqrt" }, { "floor", IK_SAME, "llvm.floor" },
-	{ "ceil", IK_SAME, "llvm.ceil" }, { "trunc", IK_SAME, "llvm.trunc" }, { "round", IK_SAME, "llvm.round" },
-	{ "rint", IK_SAME, "llvm.roundeven" }, { "round_ties_even", IK_SAME, "llvm.roundeven" },
-	{ "nearbyint", IK_SAME, "llvm.nearbyint" },
-	{ "copysign", IK_SAME, "llvm.copysign" }, { "minnum", IK_SAME, "llvm.minnum" },
-	{ "maxnum", IK_SAME, "llvm.maxnum" }, { "minimum_number_nsz", IK_SAME, "llvm.minnum" },
-	{ "maximum_number_nsz", IK_SAME, "llvm.maxnum" }, { "minimum", IK_SAME, "llvm.minimum" },
-	{ "maximum", IK_SAME, "llvm.maximum" }, { "fma", IK_SAME, "llvm.fma" },
-	{ "fmuladd", IK_SAME, "llvm.fmuladd" },
-	{ "saturating_add", IK_SAT_ADD, 0 }, { "saturating_sub", IK_SAT_SUB, 0 },
-	{ "rotate_left", IK_ROTL, 0 }, { "rotate_right", IK_ROTR, 0 },
-	{ "unchecked_add", IK_ADD, 0 }, { "wrapping_add", IK_ADD, 0 },
-	{ "unchecked_sub", IK_SUB, 0 }, { "wrapping_sub", IK_SUB, 0 },
-	{ "unchecked_mul", IK_MUL, 0 }, { "wrapping_mul", IK_MUL, 0 },
-	{ "unchecked_div", IK_DIV, 0 }, { "exact_div", IK_DIV, 0 }, { "unchecked_rem", IK_REM, 0 },
-	{ "unchecked_shl", IK_SHL, 0 }, { "unchecked_shr", IK_SHR, 0 }, { "disjoint_bitor", IK_OR, 0 },
-	{ "three_way_compare", IK_CMP3, 0 },
-	{ "ptr_offset_from", IK_OFFSET_FROM, 0 }, { "ptr_offset_from_unsigned", IK_OFFSET_FROM, 0 },
-	{ "volatile_load", IK_VLOAD, 0 }, { "unaligned_volatile_load", IK_VLOAD, 0 },
-	{ "volatile_store", IK_VSTORE, 0 }, { "unaligned_volatile_store", IK_VSTORE, 0 },
-	{ "copy_nonoverlapping", IK_MEMCPY, 0 }, { "copy", IK_MEMMOVE, 0 }, { "write_bytes", IK_MEMSET, 0 },
-	{ "size_of", IK_SIZE_OF, 0 }, { "min_align_of", IK_ALIGN_OF, 0 }, { "align_of", IK_ALIGN_OF, 0 },
-	{ "float_to_int_unchecked", IK_FTOI, 0 },
-	{ "is_val_statically_known", IK_FALSE, 0 },
-	{ "isqrt", IK_ISQRT, 0 },   /* core::num::int_sqrt::uN_stages (mir-export) */
-	{ "compare_bytes", IK_COMPARE_BYTES, 0 },
-	{ "size_of_val", IK_SIZE_OF_VAL, 0 }, { "min_align_of_val", IK_ALIGN_OF, 0 }, { "align_of_val", IK_ALIGN_OF, 0 },
-	{ "swap_nonoverlapping_bytes", IK_SWAP_BYTES, 0 },   /* core::ptr's (mir-export) */
-	{ "arith_offset", IK_ARITH_OFFSET, 0 }, { "typed_swap_nonoverlapping", IK_SWAP, 0 },   /* "not known" is always a valid answer */
-};
-
-static int find_intrinsic(const char *name)
-{
-	char base[64];
-	size_t n = strlen(name);
-	if (n >= sizeof base)
-		return -1;
-	memcpy(base, name, n + 1);
-	static const char *sfx[] = { "f16", "f32", "f64", "f128" };
-	for (size_t i = 0; i < countof(sfx); i++) {
-		size_t k = strlen(sfx[i]);
-		if (n > k && !strcmp(base + n - k, sfx[i])) {
-			base[n - k] = 0;
-			if (base[n - k - 1] == '_')
-				base[n - k - 1] = 0;
-			break;
-		}
-	}
-	for (size_t i = 0; i < countof(intrinsics); i++)
-		if (!strcmp(intrinsics[i].name, base))
-			return (int)i;
-	return -1;
-}
-
-
-bool llir_intrinsic_supported(const char *name)
-{
-	return find_intrinsic(name) >= 0 || llir_intrinsic_is_atomic(name);
-}
-
-/* The operand and result shapes the lowering of each kind relies on, as
- * "OPERANDS>RESULT": i integer, f float, p pointer, b bool, k integer or
- * bool, a any value, T the shape of operand 0 (kind and width); '*' any
- * operands, result '-' none, '?' any or none. */
-static const char *intrinsic_shape(int i)
-{
-	switch (intrinsics[i].kind) {
-	case IK_ID: return "a>T";
-	case IK_NOP: case IK_TRAP: return "*>-";
-	case IK_ASSUME: return "b>-";
-	case IK_CTPOP: case IK_CTLZ: case IK_CTTZ: return "i>i";
-	case IK_SAME: {
-		const char *l = intrinsics[i].llvm;
-		if (!strcmp(l, "llvm.bswap") || !strcmp(l, "llvm.bitreverse"))
-			return "i>T";
-		if (!strcmp(l, "llvm.fma") || !strcmp(l, "llvm.fmuladd"))
-			return "fTT>T";
-		if (!strcmp(l, "llvm.copysign") || strstr(l, "min") || strstr(l, "max"))
-			return "fT>T";
-		return "f>T";
-	}
-	case IK_SAT_ADD: case IK_SAT_SUB: case IK_ADD: case IK_SUB: case IK_MUL: case IK_DIV: case IK_REM:
-	case IK_OR: return "iT>T";
-	case IK_ROTL: case IK_ROTR: case IK_SHL: case IK_SHR: return "ii>T";
-	case IK_CMP3: return "aT>i";
-	case IK_OFFSET_FROM: return "pp>i";
-	case IK_VLOAD: return "p>a";
-	case IK_VSTORE: return "pa>-";
-	case IK_MEMCPY: case IK_MEMMOVE: return "ppi>-";
-	case IK_MEMSET: return "pii>-";
-	case IK_SIZE_OF: case IK_ALIGN_OF: case IK_SIZE_OF_VAL: return "*>i";
-	case IK_FTOI: return "f>i";
-	case IK_FALSE: return "*>k";
-	case IK_ARITH_OFFSET: return "pi>p";
-	case IK_SWAP: return "pp>-";
-	case IK_ISQRT: return "i>T";
-	case IK_COMPARE_BYTES: return "ppi>i";
-	case IK_SWAP_BYTES: return "ppi>-";
-	}
-	unreachable();
-}
-
-static bool shape_fits(char c, const Type *t, const Type *first)
-{
-	switch (c) {
-	case 'i': return t->kind == TY_INT;
-	case 'f': return t->kind == TY_FLOAT;
-	case 'p': return t->kind == TY_PTR;
-	case 'b': return t->kind == TY_BOOL;
-	case 'k': return t->kind == TY_INT || t->kind == TY_BOOL;
-	case 'T': return first && t->kind == first->kind && t->bits == first->bits;
-	default: return t->kind != TY_VOID;
-	}
-}
-
-static const char *type_word(const Type *t)
-{
-	switch (t->kind) {
-	case TY_INT: return "an integer";
-	case TY_FLOAT: return "a float";
-	case TY_PTR: return "a pointer";
-	case TY_BOOL: return "a bool";
-	default: return "nothing";
-	}
-}
-
-/* Whether a mir.intrinsic (built by the frontend) has the operands and
- * result its lowering needs; NULL when it has, else what is wrong, for
- * the frontend's error (the MIR is malformed or of another rustc). */
-const char *llir_intrinsic_check(const Op *op, char *buf, size_t cap)
-{
-	int i = find_intrinsic(op->sym);
-	if (i < 0)
-		return NULL;          /* atomics: checked by the frontend as it builds them */
-	const char *s = intrinsic_shape(i), *r = strchr(s, '>') + 1;
-	const Type *first = op->nopd ? op->opd[0]->type : NULL;
-	if (s[0] != '*') {
-		uint32_t want = (uint32_t)(r - 1 - s);
-		if (op->nopd != want) {
-			snprintf(buf, cap, "takes %u argument%s, not %u", want, want == 1 ? "" : "s", op->nopd);
-			return buf;
-		}
-		for (uint32_t k = 0; k < want; k++)
-			if (!shape_fits(s[k], op->opd[k]->type, first)) {
-				snprintf(buf, cap, "argument %u is %s, which it does not take", k + 1,
-				         type_word(op->opd[k]->type));
-				return buf;
-			}
-	}
-	if (*r == '-' ? op->nres != 0 : op->nres != 1 || !shape_fits(*r, op->res[0].type, first)) {
-		snprintf(buf, cap, "does not return %s", op->nres ? type_word(op->res[0].type) : "nothing");
-		return buf;
-	}
-	if (intrinsics[i].kind == IK_SIZE_OF_VAL && op->rty &&
-	    (op->rty->kind == RT_OPAQUE || ((op->rty->kind == RT_SLICE || op->rty->kind == RT_STR) &&
-	                                    (op->nopd < 2 || op->opd[1]->type->kind != TY_INT)))) {
-		snprintf(buf, cap, "of a `%s` needs its length", op->rty->name);
-		return buf;
-	}
-	return NULL;
-}
-
-/* Intrinsics lowered to no value (hints, assume, abort): their MIR
- * destination must be zero-sized, or a use of it would see nothing. */
-bool llir_intrinsic_returns_unit(const char *name)
-{
-	int k = find_intrinsic(name);
-	return k >= 0 && (intrinsics[k].kind == IK_NOP || intrinsics[k].kind == IK_ASSUME ||
-	                  intrinsics[k].kind == IK_TRAP);
-}
-
 
 static Value *int_op(Lower *l, Op *op, IntrinsicKind k)
 {
@@ -253,12 +60,12 @@ static void mem_intrinsic(Lower *l, Op *op, IntrinsicKind k)
 /* Returns the replacement of op's result, or NULL when it has none. */
 Value *lower_core_intrinsic(Lower *l, Op *op)
 {
-	if (llir_intrinsic_is_atomic(op->sym))
-		return lower_atomic(l, op);
-	int i = find_intrinsic(op->sym);
-	if (i < 0)
+	const Intrinsic *in = intrinsic_find(op->sym);
+	if (!in)
 		die("intrinsic %s accepted by the frontend but not lowered", op->sym);
-	IntrinsicKind k = intrinsics[i].kind;
+	if (in->atomic)
+		return lower_atomic(l, op, in);
+	IntrinsicKind k = (IntrinsicKind)in->kind;
 	Type *rt = op->nres ? op->res[0].type : NULL;
 	switch (k) {
 	case IK_ID: return op->nres ? op->opd[0] : NULL;
@@ -269,9 +76,9 @@ Value *lower_core_intrinsic(Lower *l, Op *op)
 	case IK_CTLZ: return bit_count(l, op, "llvm.ctlz", strstr(op->sym, "nonzero") != NULL);
 	case IK_CTTZ: return bit_count(l, op, "llvm.cttz", strstr(op->sym, "nonzero") != NULL);
 	case IK_SAME:
-		if (!strcmp(intrinsics[i].llvm, "llvm.bswap") && rt->bits == 8)
+		if (!strcmp(in->llvm, "llvm.bswap") && rt->bits == 8)
 			return op->opd[0];        /* one byte: nothing to swap (llvm.bswap.i8 is invalid) */
-		return llvm_intrinsic(l, intrinsics[i].llvm, OVL_RES, rt, op->nopd, op->opd);
+		return llvm_intrinsic(l, in->llvm, OVL_RES, rt, op->nopd, op->opd);
 	case IK_SAT_ADD: case IK_SAT_SUB: {
 		bool s = op->opd[0]->type->is_signed;
 		const char *name = k == IK_SAT_ADD ? (s ? "llvm.sadd.sat" : "llvm.uadd.sat")

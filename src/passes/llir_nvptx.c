@@ -10,6 +10,9 @@
  */
 #include "llir.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <string.h>
 
 static Value *sreg(Lower *l, Op *op)
@@ -53,17 +56,60 @@ static Value *pred(Lower *l, Value *v)
 	return icmp(l, PRED_NE, v, iconst(l, v->type, 0, 0));
 }
 
-static Value *prim(Lower *l, Op *op, const Prim *p)
+/* LLVM's NVPTX constraint letter of a value's type: h, r, l for 16-,
+ * 32-, 64-bit integers and pointers, f, d for floats. */
+static char asm_letter(const Type *t)
 {
+	if (t->kind == TY_FLOAT)
+		return t->bits == 64 ? 'd' : 'f';
+	if (t->kind == TY_PTR)
+		return 'l';
+	return t->bits == 16 ? 'h' : t->bits == 64 ? 'l' : 'r';
+}
+
+/* An ASM row (prims.def): llir.asm of the row's PTX.  Its results are the
+ * primitive's value, or, when the row says so, `lower` values of the
+ * first argument's element type (an out_f32 / out_u32 pointer) stored
+ * through it: mma's four accumulators, ldmatrix's four registers. */
+static Value *asm_prim(Lower *l, Op *op, const DevicePrim *p)
+{
+	uint32_t nout = (uint32_t)p->lower, first = nout ? 1 : 0, nres = nout ? nout : op->nres;
+	Type *et = nout ? ir_type(l->m, p->args[4] == 'f' ? TY_FLOAT : TY_INT, (unsigned)atoi(p->args + 5), false, 0)
+	            : op->nres ? op->res[0].type : NULL;
+	Type *rts[8];
+	char cons[96];
+	size_t n = 0;
+	if (nres > countof(rts))
+		die("asm primitive %s with %u results", p->sym, nres);
+	for (uint32_t i = 0; i < nres; i++) {
+		rts[i] = et;
+		n += (size_t)snprintf(cons + n, sizeof cons - n, "%s=%c", i ? "," : "", asm_letter(et));
+	}
+	for (uint32_t i = first; i < op->nopd && n < sizeof cons; i++)
+		n += (size_t)snprintf(cons + n, sizeof cons - n, "%s%c", n ? "," : "", asm_letter(op->opd[i]->type));
+	if (n >= sizeof cons)
+		die("asm primitive %s: constraints too long", p->sym);
+	Op *a = ir_build(&l->b, OP_LLIR_ASM, nres, rts, op->nopd - first, op->opd + first, 0);
+	a->sym = p->nvvm;
+	a->attr.inline_asm.constraints = arena_strdup(l->m->arena, cons);
+	for (uint32_t i = 0; i < nout; i++)
+		store(l, &a->res[i], gep_bytes(l, op->opd[0], (uint64_t)i * (et->bits / 8)));
+	return !nout && nres ? &a->res[0] : NULL;
+}
+
+static Value *prim(Lower *l, Op *op, const DevicePrim *p)
+{
+	if (p->cls == PC_ASM)
+		return asm_prim(l, op, p);
 	Type *rt = op->nres ? op->res[0].type : NULL;
 	Type *i1 = ir_type_bool(l->m), *i32 = ir_type_int(l->m, 32, false);
-	const char *name = p->llvm;
-	switch (p->kind) {
+	const char *name = p->nvvm;
+	switch ((PrimKind)p->lower) {
 	case PK_SAME:
 		return llvm_intrinsic(l, name, OVL_NONE, rt, op->nopd, op->opd);
 	case PK_VOTE: case PK_BALLOT: {
 		Value *args[2] = { op->opd[0], pred(l, op->opd[1]) };
-		if (p->kind == PK_BALLOT)
+		if (p->lower == PK_BALLOT)
 			return llvm_intrinsic(l, name, OVL_NONE, rt, 2, args);
 		return int_resize(l, llvm_intrinsic(l, name, OVL_NONE, i1, 2, args), false, rt);
 	}
@@ -73,7 +119,7 @@ static Value *prim(Lower *l, Op *op, const Prim *p)
 	}
 	case PK_BAR_POPC: case PK_BAR_BOOL: {
 		Value *args[2] = { iconst(l, i32, 0, 0), pred(l, op->opd[0]) };
-		if (p->kind == PK_BAR_POPC)
+		if (p->lower == PK_BAR_POPC)
 			return llvm_intrinsic(l, name, OVL_NONE, rt, 2, args);
 		return int_resize(l, llvm_intrinsic(l, name, OVL_NONE, i1, 2, args), false, rt);
 	}

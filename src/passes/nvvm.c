@@ -6,7 +6,10 @@
  *   mir.device @__oxide_assertfail(...)  ==>  mir.call @__assertfail(..., 1); nvvm.trap  (nvptx)
  *   mir.device @__nv_sinf(%x)    ==>  nvvm.libdevice @__nv_sinf(%x)   (libdevice math)
  *   mir.device @__oxide_shfl_down(...)  ==>  nvvm.prim @__oxide_shfl_down(...)  (warp, sync,
- *                                    timers: llir_prim.c's table)
+ *                                    timers: llir_prim.c)
+ *
+ * Each mir.device is one DEVICE or LIBDEVICE row of the registry
+ * (src/ir/prims.def), whose class says which of these it becomes.
  *   mir.assert %c == E ^ok           ==>  mir.switch %c [!E: ^trap, otherwise: ^ok]
  *                                         ^trap: nvvm.trap; mir.unreachable
  *
@@ -23,28 +26,18 @@
  * Requires: mir dialect (stage 2 or 3).  Preserves: everything else.
  */
 #include "nvvm.h"
+#include "../ir/prims.h"
 
-#include <string.h>
 
-static const struct { const char *sym; Opcode code; } sregs[] = {
-	{ "__oxide_tid_x", OP_NVVM_TID_X }, { "__oxide_tid_y", OP_NVVM_TID_Y }, { "__oxide_tid_z", OP_NVVM_TID_Z },
-	{ "__oxide_ntid_x", OP_NVVM_NTID_X }, { "__oxide_ntid_y", OP_NVVM_NTID_Y }, { "__oxide_ntid_z", OP_NVVM_NTID_Z },
-	{ "__oxide_ctaid_x", OP_NVVM_CTAID_X }, { "__oxide_ctaid_y", OP_NVVM_CTAID_Y },
-	{ "__oxide_ctaid_z", OP_NVVM_CTAID_Z }, { "__oxide_nctaid_x", OP_NVVM_NCTAID_X },
-	{ "__oxide_nctaid_y", OP_NVVM_NCTAID_Y }, { "__oxide_nctaid_z", OP_NVVM_NCTAID_Z },
-	{ "__oxide_barrier_sync", OP_NVVM_BARRIER0 }, { "__oxide_trap", OP_NVVM_TRAP },
-};
-
-static Opcode device_op(const char *sym)
+/* The op a mir.device becomes, by its registry row (src/ir/prims.def). */
+static Opcode device_op(const DevicePrim *p)
 {
-	for (size_t i = 0; i < countof(sregs); i++)
-		if (!strcmp(sregs[i].sym, sym))
-			return sregs[i].code;
-	if (!strncmp(sym, "__nv_", 5))
-		return OP_NVVM_LIBDEVICE;
-	if (llir_prim_arity(sym) >= 0)
-		return OP_NVVM_PRIM;
-	die("unknown device primitive %s survived the frontend", sym);
+	switch (p->cls) {
+	case PC_OP: return (Opcode)p->lower;
+	case PC_LIBDEVICE: return OP_NVVM_LIBDEVICE;
+	case PC_PRIM: case PC_ASM: return OP_NVVM_PRIM;
+	default: die("device primitive %s of class %d at stage 4", p->sym, p->cls);
+	}
 }
 
 /* Replace op by a new op of `code` with the same operands and results. */
@@ -111,27 +104,38 @@ Func *nvvm_extern_func(Module *m, const char *sym, Type *ret, uint32_t n, Type *
  *                                                handler; nvvm.trap
  *   mir.device @__oxide_dynamic_shared()    ==>  the dynamic shared memory's address
  * false when op is another primitive. */
-static bool lower_runtime_prim(Module *m, Op *op)
+static void lower_runtime_prim(Module *m, Op *op, RuntimePrim which)
 {
 	const NvvmHooks *h = m->target->nvvm;
 	Builder b = { m, op->parent, op, op->loc };
-	Op *n;
-	if (!strcmp(op->sym, "__oxide_vprintf")) {
+	Op *n = NULL;
+	switch (which) {
+	case RT_VPRINTF:
 		n = h->vprintf(m, &b, op);
-	} else if (!strcmp(op->sym, "__oxide_assertfail")) {
-		if (op->nopd != 4)
-			die("__oxide_assertfail with %u arguments", op->nopd);
+		break;
+	case RT_ASSERTFAIL:
 		n = h->assertfail(m, &b, op);
 		ir_build(&b, OP_NVVM_TRAP, 0, NULL, 0, NULL, 0);   /* should it return */
-	} else if (!strcmp(op->sym, "__oxide_dynamic_shared")) {
+		break;
+	case RT_DYNAMIC_SHARED:
 		n = h->dynamic_shared(m, &b, op);
-	} else {
-		return false;
+		break;
 	}
 	if (op->nres && n->nres)
 		ir_replace_all_uses(op->parent->func, &op->res[0], &n->res[0]);
 	ir_op_unlink(op);
-	return true;
+}
+
+/* mir.device: by its registry row, checked by the frontend */
+static void lower_device(Module *m, Op *op)
+{
+	const DevicePrim *p = prim_find(op->sym);
+	if (!p || p->nargs != op->nopd)
+		die("unknown device primitive %s, or wrong argument count, survived the frontend", op->sym);
+	if (p->cls == PC_RUNTIME)
+		lower_runtime_prim(m, op, (RuntimePrim)p->lower);
+	else
+		replace_op(m, op, device_op(p));
 }
 
 static void lower_func(Module *m, Func *f)
@@ -143,10 +147,8 @@ static void lower_func(Module *m, Func *f)
 		Op *next;
 		for (Op *op = b->first; op; op = next) {
 			next = op->next;
-			if (op->code == OP_MIR_DEVICE && lower_runtime_prim(m, op))
-				continue;
 			if (op->code == OP_MIR_DEVICE)
-				replace_op(m, op, device_op(op->sym));
+				lower_device(m, op);
 			else if (op->code == OP_MIR_ASSERT)
 				lower_assert(m, f, op);
 			else if (op->code == OP_MIR_PANIC)

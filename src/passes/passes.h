@@ -15,12 +15,5 @@ void pass_nvvm(Module *m);
 
 /* llir.c: stage 5 (llir), LLVM-shaped ops with layouts applied (llir*.c) */
 void pass_llir(Module *m);
-bool llir_intrinsic_supported(const char *name);
-bool llir_intrinsic_returns_unit(const char *name);   /* hints, assume, abort: no value */
-/* NULL when a mir.intrinsic has the operand and result shapes its lowering
- * needs, else what is wrong (written into buf) */
-const char *llir_intrinsic_check(const Op *op, char *buf, size_t cap);
-int llir_prim_arity(const char *sym);   /* __oxide_* warp/sync/timer primitive (llir_prim.c): argument count, -1 unknown */
-bool llir_intrinsic_is_atomic(const char *name);     /* atomic_*: orderings on the op (llir_atomic.c) */   /* core::intrinsics name, any version's spelling */
 
 #endif

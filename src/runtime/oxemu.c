@@ -6,7 +6,7 @@
  *
  * A launch runs its blocks one after another, in the GPU's order (x
  * fastest). The threads of a block are cooperative fibers (ucontext), so
- * bar.sync works: a thread that calls __oxide_host_barrier() suspends, and
+ * bar.sync works: a thread that calls __oxide_host_barrier_sync() suspends, and
  * when every live thread of the block (started and not yet returned) waits,
  * all of them continue, in thread order. A thread that has returned does
  * not hold a barrier up.
@@ -42,7 +42,7 @@
  * count warps like the hardware: a warp arrives when every lane of it that
  * has not returned did, and counts 32 threads. A sync waits in the
  * barrier's own list; the arrival that completes the count makes them
- * ready. Barrier 0 without a count (__oxide_host_barrier) is separate. A
+ * ready. Barrier 0 without a count (__oxide_host_barrier_sync) is separate. A
  * block whose threads can only wait at a named barrier that can no longer
  * complete would hang on a GPU; here its launch fails, saying so.
  *
@@ -69,6 +69,8 @@
 #include <dlfcn.h>
 #include <link.h>                /* ElfW: ox_module_global's size */
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -558,7 +560,7 @@ unsigned __oxide_host_nctaid_y(void) { return here.nctaid.y; }
 unsigned __oxide_host_nctaid_z(void) { return here.nctaid.z; }
 
 /* bar.sync 0: wait until every live thread of the block waits. */
-void __oxide_host_barrier(void)
+void __oxide_host_barrier_sync(void)
 {
 	Launch *l = running;
 	Fiber *f;
@@ -902,7 +904,7 @@ unsigned __oxide_host_barrier_popc(unsigned pred)
 	if (l == NULL)
 		return pred != 0;
 	l->bar_count += pred != 0;
-	__oxide_host_barrier();
+	__oxide_host_barrier_sync();
 	return l->bar_result;
 }
 
@@ -1444,3 +1446,47 @@ const OxBackend oxemu_backend = {
 	.event_destroy = emu_event_destroy,
 	.error_name = emu_error_name,
 };
+
+/* ---- half precision conversions (the registry's cvt_* rows): PTX's
+ * cvt.rn rounds to nearest even and gives the canonical NaN 0x7fff ---- */
+
+unsigned short __oxide_host_cvt_rn_bf16_f32(float x)
+{
+	uint32_t u;
+	memcpy(&u, &x, sizeof u);
+	if ((u & 0x7fffffffu) > 0x7f800000u)
+		return 0x7fff;
+	u += 0x7fffu + ((u >> 16) & 1);
+	return (unsigned short)(u >> 16);
+}
+
+unsigned short __oxide_host_cvt_rn_f16_f32(float x)
+{
+	uint32_t u;
+	memcpy(&u, &x, sizeof u);
+	uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+	if (a > 0x7f800000u)
+		return 0x7fff;
+	if (a >= 0x477ff000u)                  /* >= 65520: rounds to infinity */
+		return (unsigned short)(sign | 0x7c00u);
+	if (a < 0x38800000u) {                 /* below 2^-14: a multiple of 2^-24 */
+		float f;
+		memcpy(&f, &a, sizeof f);
+		return (unsigned short)(sign | (uint32_t)nearbyint((double)f * 16777216.0));
+	}
+	a += 0xfffu + ((a >> 13) & 1);
+	return (unsigned short)(sign | ((a - 0x38000000u) >> 13));
+}
+
+float __oxide_host_cvt_f32_f16(unsigned short h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, u;
+	if (e == 0) {
+		float f = ldexpf((float)m, -24);
+		return sign ? -f : f;
+	}
+	u = sign | (e == 31 ? 0x7f800000u | (m << 13) : ((e + 112) << 23) | (m << 13));
+	float f;
+	memcpy(&f, &u, sizeof f);
+	return f;
+}

@@ -1,13 +1,16 @@
 #!/bin/sh
-# tests/abi/run.sh: the ABI of emulated modules (src/runtime/oxide_host_abi.h)
-# against both of its sides, by name:
-#   1. every __oxide_host_* function src/passes emits a call of (its string
-#      literals, and the nvvm.prim table's __oxide_X rows, which the host
-#      target calls as __oxide_host_X) is declared in the header;
-#   2. every __nv_* function oxide_device::math declares (math.rs) is too;
-#   3. every function the header declares is defined by src/runtime/ (nm of
+# tests/abi/run.sh: the registry of device primitives (src/ir/prims.def)
+# against everything made from it, and the ABI of emulated modules
+# (src/runtime/oxide_host_abi.h) against both of its sides:
+#   1. oxide-device's prims.rs and atomic.rs are what tools/prims-gen
+#      makes of the registry today (`make prims` writes them);
+#   2. no other file of oxide-device declares an extern function: every
+#      primitive a kernel can call is a registry row;
+#   3. the header declares the emulator function of every registry row
+#      (as the C preprocessor expands it);
+#   4. every function the header declares is defined by src/runtime/ (nm of
 #      the objects);
-#   4. src/runtime/*.c compiles with -Wmissing-prototypes -Werror, so each
+#   5. src/runtime/*.c compiles with -Wmissing-prototypes -Werror, so each
 #      definition of oxemu.c and oxmath.c has the header's declaration
 #      (a conflicting one is an error anyway).
 # Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on a failure.
@@ -17,6 +20,7 @@ cd "$(dirname "$0")/../.." || exit 1
 CC=${CC:-cc}
 OUT=${B:-build}/abi
 HDR=src/runtime/oxide_host_abi.h
+DEV=tools/mir-export/oxide-device/src
 pass=0
 fail=0
 
@@ -25,44 +29,48 @@ bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 
 mkdir -p "$OUT" || exit 1
 
-# declared in the header: names followed by "("
-grep -o '\b\(__oxide_host_\|__nv_\)[a-z0-9_]*(' "$HDR" | tr -d '(' | sort -u >"$OUT/declared"
-
-# emitted by src/passes
-{
-	cat src/passes/*.[ch] | grep -o '"__oxide_host_[a-z0-9_]*"' | tr -d '"'
-	cat src/passes/*.[ch] | grep -o '{ *"__oxide_[a-z0-9_]*", *PK_' |
-		sed 's/^{ *"__oxide_\([a-z0-9_]*\)".*/__oxide_host_\1/'
-} | sort -u >"$OUT/emitted"
-nprim=$(cat src/passes/*.[ch] | grep -c '{ *"__oxide_[a-z0-9_]*", *PK_')
-
-# declared by oxide_device::math
-grep -o 'fn __nv_[a-z0-9_]*' tools/mir-export/oxide-device/src/math.rs |
-	sed 's/^fn //' | sort -u >"$OUT/math"
-
 # missing NAME-LIST FROM: the names of NAME-LIST that FROM lacks
 missing() { comm -23 "$1" "$2" | tr '\n' ' '; }
 
-n=$(wc -l <"$OUT/emitted")
-if [ "$nprim" -eq 0 ]; then
-	bad "src/passes: no nvvm.prim table rows ({ \"__oxide_X\", PK_...) found: update tests/abi/run.sh to read the table where it is now"
-elif [ -n "$(missing "$OUT/emitted" "$OUT/declared")" ]; then
-	bad "src/passes emits calls of functions $HDR does not declare: $(missing "$OUT/emitted" "$OUT/declared")"
+# 1. the generated Rust
+GEN="$OUT/prims-gen"
+if ! $CC -std=c11 -Wall -Wextra -Werror -o "$GEN" tools/prims-gen/prims-gen.c >"$OUT/gen.log" 2>&1; then
+	sed 's/^/    /' "$OUT/gen.log"
+	bad "tools/prims-gen does not compile"
 else
-	ok "the $n __oxide_host_* functions src/passes emits are declared in $HDR"
+	for f in prims atomic; do
+		"$GEN" "$f" >"$OUT/$f.rs"
+		if cmp -s "$OUT/$f.rs" "$DEV/$f.rs"; then
+			ok "$DEV/$f.rs is what tools/prims-gen makes of src/ir/prims.def"
+		else
+			diff -u "$DEV/$f.rs" "$OUT/$f.rs" | head -n 20 | sed 's/^/    /'
+			bad "$DEV/$f.rs differs from the registry: run \`make prims\` (and never edit it by hand)"
+		fi
+	done
 fi
 
-n=$(wc -l <"$OUT/math")
+# 2. no extern declarations outside prims.rs
+stray=$(grep -l '^ *\(pub \)\?extern "C"' "$DEV"/*.rs | grep -v '/prims\.rs$' | tr '\n' ' ')
+if [ -n "$stray" ]; then
+	bad "oxide-device declares extern functions outside prims.rs (add a row to src/ir/prims.def instead): $stray"
+else
+	ok "oxide-device declares every primitive in prims.rs only"
+fi
+
+# 3. declared in the header: what the preprocessor makes of it
+$CC -E -P "$HDR" | grep -o '\b\(__oxide_host_\|__nv_\)[a-z0-9_]* *(' | tr -d '( ' | sort -u >"$OUT/declared"
+"$GEN" hosts | sort -u >"$OUT/registry"
+n=$(wc -l <"$OUT/registry")
 if [ "$n" -eq 0 ]; then
-	bad "no __nv_* function found in tools/mir-export/oxide-device/src/math.rs"
-elif [ -n "$(missing "$OUT/math" "$OUT/declared")" ]; then
-	bad "oxide_device::math declares functions $HDR does not: $(missing "$OUT/math" "$OUT/declared")"
+	bad "tools/prims-gen lists no emulator functions"
+elif [ -n "$(missing "$OUT/registry" "$OUT/declared")" ]; then
+	bad "$HDR does not declare: $(missing "$OUT/registry" "$OUT/declared")"
 else
-	ok "the $n __nv_* functions of oxide_device::math are declared in $HDR"
+	ok "the $n emulator functions of the registry are declared in $HDR"
 fi
 
-# compile every runtime file: the objects give the definitions (3), the
-# warnings the declarations of the definitions (4)
+# compile every runtime file: the objects give the definitions (4), the
+# warnings the declarations of the definitions (5)
 warn="-Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror"
 built=1
 : >"$OUT/build.log"

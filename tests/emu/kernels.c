@@ -119,7 +119,7 @@ void __oxide_launch_reverse(void **args)
 	unsigned base = block_index() * n;
 
 	tmp[base + t] = base + t * 7 + 1;
-	__oxide_host_barrier();
+	__oxide_host_barrier_sync();
 	out[base + t] = tmp[base + n - 1 - t];
 }
 
@@ -132,11 +132,11 @@ void __oxide_launch_reduce(void **args)
 	unsigned *s = tmp + block_index() * n;
 
 	s[t] = t + 1;
-	__oxide_host_barrier();
+	__oxide_host_barrier_sync();
 	for (unsigned half = n / 2; half > 0; half /= 2) {
 		if (t < half)
 			s[t] += s[t + half];
-		__oxide_host_barrier();
+		__oxide_host_barrier_sync();
 	}
 	if (t == 0)
 		out[block_index()] = s[0];
@@ -154,9 +154,9 @@ void __oxide_launch_early_exit(void **args)
 	if (t % 2 == 1)
 		return;
 	tmp[base + t] = t * 3;
-	__oxide_host_barrier();
+	__oxide_host_barrier_sync();
 	out[base + t] = tmp[base + (t + 2) % n];
-	__oxide_host_barrier();
+	__oxide_host_barrier_sync();
 	out[base + t] += 1;
 }
 
@@ -169,10 +169,10 @@ void __oxide_launch_trap_at(void **args)
 	unsigned n = block_threads(), t = thread_index();
 
 	out[block_index() * n + t] = 1;
-	__oxide_host_barrier();
+	__oxide_host_barrier_sync();
 	if (block_index() == b && t == th)
 		__oxide_host_trap();
-	__oxide_host_barrier();
+	__oxide_host_barrier_sync();
 	out[block_index() * n + t] = 2;
 }
 

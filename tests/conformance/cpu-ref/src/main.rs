@@ -102,6 +102,73 @@ pub extern "C-unwind" fn __oxide_trap() -> ! {
     panic!("__oxide_trap")
 }
 
+// ------------------------------------------------------ half precision
+// An implementation independent of the emulator's (src/runtime/oxmath.c,
+// bit arithmetic): scaling in f64, where every step is exact, and
+// round_ties_even.
+
+/// |x| (finite, not zero) as a binary float of `mbits` mantissa bits and
+/// exponent bias `bias`, rounded to nearest even: the magnitude bits, or
+/// None when it rounds to infinity.
+fn round_float(a: f64, mbits: i32, bias: i32) -> Option<u32> {
+    let emin = 1 - bias;
+    let e = (a.log2().floor() as i32).max(emin);
+    // a / 2^e in [1, 2) for normals, below 1 for subnormals (e = emin)
+    let mut e = e;
+    if a / 2f64.powi(e) >= 2.0 {
+        e += 1;
+    } else if a / 2f64.powi(e) < 1.0 && e > emin {
+        e -= 1;
+    }
+    let one = 1u32 << mbits;
+    let mut m = (a / 2f64.powi(e - mbits)).round_ties_even() as u32;
+    let mut biased = if m < one { 0 } else { e + bias };
+    if m == 2 * one {
+        m = one;
+        biased += 1;
+    }
+    if biased >= 2 * bias + 1 {
+        return None;
+    }
+    Some(((biased as u32) << mbits) | (m & (one - 1)))
+}
+
+fn to_half(x: f32, mbits: i32, bias: i32) -> u16 {
+    let sign = ((x.to_bits() >> 16) & 0x8000) as u16;
+    let inf = (((2 * bias + 1) as u32) << mbits) as u16;
+    if x.is_nan() {
+        return 0x7fff;
+    }
+    let a = (x as f64).abs();
+    if a == 0.0 {
+        return sign;
+    }
+    if a.is_infinite() {
+        return sign | inf;
+    }
+    sign | round_float(a, mbits, bias).map_or(inf, |m| m as u16)
+}
+
+#[no_mangle]
+pub extern "C" fn __oxide_cvt_rn_bf16_f32(x: f32) -> u16 {
+    to_half(x, 7, 127)
+}
+#[no_mangle]
+pub extern "C" fn __oxide_cvt_rn_f16_f32(x: f32) -> u16 {
+    to_half(x, 10, 15)
+}
+#[no_mangle]
+pub extern "C" fn __oxide_cvt_f32_f16(h: u16) -> f32 {
+    let (e, m) = (((h >> 10) & 0x1f) as i32, (h & 0x3ff) as f64);
+    let a = match e {
+        0 => m * 2f64.powi(-24),
+        31 if m == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        _ => (1.0 + m / 1024.0) * 2f64.powi(e - 15),
+    };
+    (if h & 0x8000 != 0 { -a } else { a }) as f32
+}
+
 // ------------------------------------------------------------ the input
 
 const SPECIAL: [u64; 24] = [

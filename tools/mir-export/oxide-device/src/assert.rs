@@ -16,9 +16,7 @@
 //! the module path (`module_path!()`): Rust has no macro for the name of
 //! the enclosing function.
 
-extern "C" {
-    fn __oxide_assertfail(message: *const u8, file: *const u8, line: u32, function: *const u8) -> !;
-}
+use crate::prims::device::__oxide_assertfail;
 
 /// Reports a failed assertion and stops the kernel; the strings end in a
 /// NUL byte (`device_assert!` appends it).

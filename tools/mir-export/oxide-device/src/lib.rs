@@ -22,10 +22,14 @@
 
 pub use oxide_macros::kernel;
 
+mod prims;
+
 pub mod thread;
 
 /// libdevice math (`use oxide_device::math::Float;` then `x.sin()`).
 pub mod math;
+/// Half-precision floats: `bf16`, `f16` (bits, conversions).
+pub mod half;
 /// Warp barriers, shuffles, votes, match, reductions, lane and warp ids.
 pub mod warp;
 /// Barriers with reductions, named barriers, fences, clocks, nanosleep, trap.
@@ -43,26 +47,9 @@ pub mod assert;
 
 pub use thread::{ThreadIndex, ThreadIndex2D};
 
-/// The GPU primitives. oxidec knows each by its exact symbol name
-/// (docs/oxide-mir-format.md, "Device primitives").
-mod primitives {
-    extern "C" {
-        pub fn __oxide_tid_x() -> u32;
-        pub fn __oxide_tid_y() -> u32;
-        pub fn __oxide_tid_z() -> u32;
-        pub fn __oxide_ntid_x() -> u32;
-        pub fn __oxide_ntid_y() -> u32;
-        pub fn __oxide_ntid_z() -> u32;
-        pub fn __oxide_ctaid_x() -> u32;
-        pub fn __oxide_ctaid_y() -> u32;
-        pub fn __oxide_ctaid_z() -> u32;
-        pub fn __oxide_nctaid_x() -> u32;
-        pub fn __oxide_nctaid_y() -> u32;
-        pub fn __oxide_nctaid_z() -> u32;
-        pub fn __oxide_barrier_sync();
-        pub fn __oxide_dynamic_shared() -> *mut u8;
-    }
-}
+// The GPU primitives. oxidec knows each by its exact symbol name
+// (docs/oxide-mir-format.md, "Device primitives"; prims.rs).
+use prims::device as primitives;
 
 /// Waits until every thread of the block has reached this call, and makes
 /// their shared and global memory writes visible to each other

@@ -10,9 +10,7 @@
 
 use core::mem::{size_of, MaybeUninit};
 
-extern "C" {
-    fn __oxide_vprintf(fmt: *const u8, args: *const u8) -> i32;
-}
+use crate::prims::device::__oxide_vprintf;
 
 /// Bytes of arguments one `gpu_printf!` can pass.
 pub const CAPACITY: usize = 256;

@@ -1,23 +1,7 @@
 //! Block barriers with a reduction, named barriers with a thread count,
 //! memory fences, clocks, sleeping and trapping.
 
-mod ffi {
-    extern "C" {
-        pub fn __oxide_barrier_popc(pred: u32) -> u32;
-        pub fn __oxide_barrier_and(pred: u32) -> u32;
-        pub fn __oxide_barrier_or(pred: u32) -> u32;
-        pub fn __oxide_barrier_sync_count(id: u32, threads: u32);
-        pub fn __oxide_barrier_arrive_count(id: u32, threads: u32);
-        pub fn __oxide_fence_block();
-        pub fn __oxide_fence_device();
-        pub fn __oxide_fence_system();
-        pub fn __oxide_clock() -> u32;
-        pub fn __oxide_clock64() -> u64;
-        pub fn __oxide_globaltimer() -> u64;
-        pub fn __oxide_nanosleep(ns: u32);
-        pub fn __oxide_trap() -> !;
-    }
-}
+use crate::prims::device as ffi;
 
 /// [`sync_threads`](crate::sync_threads), returning how many threads of the
 /// block passed a true `pred` (`bar.red.popc.u32`; CUDA

@@ -27,35 +27,8 @@
 //! practice, PTX 6.0), `match_*` sm_70+, the `reduce_*` functions
 //! (`redux.sync`) sm_80+.
 
-/// The primitives, as oxidec knows them (docs/oxide-mir-format.md).
-mod ffi {
-    extern "C" {
-        pub fn __oxide_laneid() -> u32;
-        pub fn __oxide_warpid() -> u32;
-        pub fn __oxide_smid() -> u32;
-        pub fn __oxide_activemask() -> u32;
-        pub fn __oxide_shfl_idx(mask: u32, v: u32, lane: u32, c: u32) -> u32;
-        pub fn __oxide_shfl_up(mask: u32, v: u32, delta: u32, c: u32) -> u32;
-        pub fn __oxide_shfl_down(mask: u32, v: u32, delta: u32, c: u32) -> u32;
-        pub fn __oxide_shfl_bfly(mask: u32, v: u32, lane_mask: u32, c: u32) -> u32;
-        pub fn __oxide_vote_all(mask: u32, pred: u32) -> u32;
-        pub fn __oxide_vote_any(mask: u32, pred: u32) -> u32;
-        pub fn __oxide_vote_ballot(mask: u32, pred: u32) -> u32;
-        pub fn __oxide_match_any_b32(mask: u32, v: u32) -> u32;
-        pub fn __oxide_match_any_b64(mask: u32, v: u64) -> u32;
-        pub fn __oxide_match_all_b32(mask: u32, v: u32) -> u32;
-        pub fn __oxide_match_all_b64(mask: u32, v: u64) -> u32;
-        pub fn __oxide_syncwarp(mask: u32);
-        pub fn __oxide_redux_add(mask: u32, v: u32) -> u32;
-        pub fn __oxide_redux_umin(mask: u32, v: u32) -> u32;
-        pub fn __oxide_redux_umax(mask: u32, v: u32) -> u32;
-        pub fn __oxide_redux_min(mask: u32, v: u32) -> u32;
-        pub fn __oxide_redux_max(mask: u32, v: u32) -> u32;
-        pub fn __oxide_redux_and(mask: u32, v: u32) -> u32;
-        pub fn __oxide_redux_or(mask: u32, v: u32) -> u32;
-        pub fn __oxide_redux_xor(mask: u32, v: u32) -> u32;
-    }
-}
+// The primitives, as oxidec knows them (prims.rs).
+use crate::prims::device as ffi;
 
 /// Every lane of the warp.
 pub const FULL_MASK: u32 = 0xffff_ffff;

@@ -273,3 +273,24 @@ pub fn floats_nan_const_bits(input: &[u64], mut out: DisjointSlice<u64>) {
     };
     put(&mut out, idx, mix(H0, v ^ (at(input, i) & 0) ^ i as u64));
 }
+
+/// bf16 and f16 (oxide_device::half): f32 -> half rounded to nearest even
+/// (specials, the overflow edge, subnormals, ties from the input), and
+/// back exactly.
+#[kernel]
+pub fn floats_half_convert(input: &[u64], mut out: DisjointSlice<u64>) {
+    use oxide_device::half::{bf16, f16};
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let xs = [f32_of(w), f32_of(w >> 32), f32_of(w) * 1.0e-6, f32_of(w >> 17) * 65519.0];
+    let mut h = H0;
+    for x in xs {
+        let b = bf16::from_f32(x);
+        let f = f16::from_f32(x);
+        h = mix(h, b.to_bits() as u64 | (f.to_bits() as u64) << 16);
+        h = mix(h, canon32(b.to_f32()));
+        h = mix(h, canon32(f.to_f32()));
+        h = mix(h, canon32(f16::from_bits(w as u16).to_f32()));
+    }
+    put(&mut out, idx, h);
+}

@@ -429,7 +429,43 @@ fn intrinsic(name: &str, path: &Path) -> Resolved {
         name = new.to_string();
         types.extend(ty.and_then(Ty::primitive));
     }
+    let name = canonical_intrinsic(&name, &mut types, &mut consts);
     Resolved::Intrinsic { name, types, consts }
+}
+
+/// Orderings spelled as name suffixes by old releases, and as oxidec
+/// reads them in `const_args`.
+const ORDERING_SUFFIXES: &[(&str, &str)] =
+    &[("relaxed", "Relaxed"), ("acquire", "Acquire"), ("release", "Release"), ("acqrel", "AcqRel"), ("seqcst", "SeqCst")];
+
+/// The one name oxidec knows each intrinsic by (its registry,
+/// src/ir/prims.def), whatever this rustc spells: a float type suffix
+/// (`sqrtf32`, `minimum_number_nsz_f32`) becomes the generic argument
+/// (`sqrt::<f32>`), ordering suffixes (`atomic_cxchg_acqrel_acquire`) the
+/// const arguments (success, then failure).
+fn canonical_intrinsic(name: &str, types: &mut Vec<Ty>, consts: &mut Vec<String>) -> String {
+    let mut name = name.to_string();
+    if types.is_empty() {
+        for ty in ["f16", "f32", "f64", "f128"] {
+            let base = name.strip_suffix(ty).map(|b| b.trim_end_matches('_')).filter(|b| !b.is_empty());
+            if let (Some(base), Some(t)) = (base, Ty::primitive(ty)) {
+                name = base.to_string();
+                types.push(t);
+                break;
+            }
+        }
+    }
+    if name.starts_with("atomic_") && consts.is_empty() {
+        let mut found = Vec::new();
+        while let Some((base, ord)) = name.rsplit_once('_').and_then(|(base, sfx)| {
+            ORDERING_SUFFIXES.iter().find(|(s, _)| *s == sfx).map(|(_, o)| (base.to_string(), *o))
+        }) {
+            name = base;
+            found.insert(0, ord.to_string());
+        }
+        consts.extend(found);
+    }
+    name
 }
 
 /// `core::sync::atomic` functions that rustc does not always inline (they
@@ -545,6 +581,28 @@ mod tests {
         );
         let pt = Ty::Adt(Path { qself: None, segments: vec![] });
         assert_eq!(impl_header("Clone", Some(&pt)).0.as_deref(), Some("Clone"));
+    }
+
+    #[test]
+    fn canonical_intrinsic_names() {
+        let canon = |name: &str, ty: Option<&str>| {
+            let (mut types, mut consts) = (ty.and_then(Ty::primitive).into_iter().collect::<Vec<_>>(), Vec::new());
+            let n = canonical_intrinsic(name, &mut types, &mut consts);
+            (n, types.len(), consts)
+        };
+        assert_eq!(canon("sqrtf32", None), ("sqrt".into(), 1, vec![]));
+        assert_eq!(canon("minimum_number_nsz_f64", None), ("minimum_number_nsz".into(), 1, vec![]));
+        assert_eq!(canon("copysign", Some("f32")), ("copysign".into(), 1, vec![]));
+        assert_eq!(canon("fmaf64", None), ("fma".into(), 1, vec![]));
+        assert_eq!(canon("fmaf128", None), ("fmaf128".into(), 0, vec![]));   // no f128 type: refused by oxidec by name
+        assert_eq!(canon("atomic_xadd", Some("u32")), ("atomic_xadd".into(), 1, vec![]));
+        assert_eq!(canon("atomic_xadd_relaxed", Some("u32")), ("atomic_xadd".into(), 1, vec!["Relaxed".to_string()]));
+        assert_eq!(
+            canon("atomic_cxchg_acqrel_acquire", Some("u32")),
+            ("atomic_cxchg".into(), 1, vec!["AcqRel".to_string(), "Acquire".to_string()])
+        );
+        assert_eq!(canon("atomic_and", Some("u32")), ("atomic_and".into(), 1, vec![]));
+        assert_eq!(canon("ctpop", Some("u32")), ("ctpop".into(), 1, vec![]));
     }
 
     #[test]

@@ -1,0 +1,10 @@
+build-dev/obj/src/frontend_json/json.o: src/frontend_json/json.c \
+ src/frontend_json/fe.h src/frontend_json/oxmir.h \
+ src/frontend_json/frontend.h src/frontend_json/../ir/ir.h \
+ src/frontend_json/../ir/../util.h src/frontend_json/../ir/ops.def
+src/frontend_json/fe.h:
+src/frontend_json/oxmir.h:
+src/frontend_json/frontend.h:
+src/frontend_json/../ir/ir.h:
+src/frontend_json/../ir/../util.h:
+src/frontend_json/../ir/ops.def:

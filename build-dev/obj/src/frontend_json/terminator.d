@@ -1,0 +1,14 @@
+build-dev/obj/src/frontend_json/terminator.o: \
+ src/frontend_json/terminator.c src/frontend_json/build.h \
+ src/frontend_json/oxmir.h src/frontend_json/frontend.h \
+ src/frontend_json/../ir/ir.h src/frontend_json/../ir/../util.h \
+ src/frontend_json/../ir/ops.def src/frontend_json/../ir/prims.h \
+ src/frontend_json/../ir/ir.h
+src/frontend_json/build.h:
+src/frontend_json/oxmir.h:
+src/frontend_json/frontend.h:
+src/frontend_json/../ir/ir.h:
+src/frontend_json/../ir/../util.h:
+src/frontend_json/../ir/ops.def:
+src/frontend_json/../ir/prims.h:
+src/frontend_json/../ir/ir.h:

@@ -1,0 +1,10 @@
+build-dev/obj/src/passes/llir.o: src/passes/llir.c src/passes/llir.h \
+ src/passes/passes.h src/passes/../ir/ir.h src/passes/../ir/../util.h \
+ src/passes/../ir/ops.def src/passes/../ir/prims.h src/passes/../ir/ir.h
+src/passes/llir.h:
+src/passes/passes.h:
+src/passes/../ir/ir.h:
+src/passes/../ir/../util.h:
+src/passes/../ir/ops.def:
+src/passes/../ir/prims.h:
+src/passes/../ir/ir.h:

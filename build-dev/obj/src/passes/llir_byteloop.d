@@ -1,0 +1,11 @@
+build-dev/obj/src/passes/llir_byteloop.o: src/passes/llir_byteloop.c \
+ src/passes/llir.h src/passes/passes.h src/passes/../ir/ir.h \
+ src/passes/../ir/../util.h src/passes/../ir/ops.def \
+ src/passes/../ir/prims.h src/passes/../ir/ir.h
+src/passes/llir.h:
+src/passes/passes.h:
+src/passes/../ir/ir.h:
+src/passes/../ir/../util.h:
+src/passes/../ir/ops.def:
+src/passes/../ir/prims.h:
+src/passes/../ir/ir.h:

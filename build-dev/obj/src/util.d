@@ -1,0 +1,2 @@
+build-dev/obj/src/util.o: src/util.c src/util.h
+src/util.h:

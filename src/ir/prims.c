@@ -1,0 +1,189 @@
+/* prims.c: the registry's tables, built from prims.def, their lookup,
+ * and the checks of a call against its row (used by the frontend, so
+ * that a malformed call is an error naming it, never a crash in a later
+ * stage). */
+#include "prims.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ARGS as a string and a count */
+#define A0() "", 0
+#define A1(t1, n1) #t1 " " #n1, 1
+#define A2(t1, n1, t2, n2) #t1 " " #n1 ", " #t2 " " #n2, 2
+#define A3(t1, n1, t2, n2, t3, n3) #t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3, 3
+#define A4(t1, n1, t2, n2, t3, n3, t4, n4) #t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3 ", " #t4 " " #n4, 4
+
+#define LOWER_OP(x) OP_NVVM_##x
+#define LOWER_RUNTIME(x) RT_##x
+#define LOWER_PRIM(x) PK_##x
+#define LOWER_ASM(x) x
+#define PF_0 0
+
+#define DEVICE(name, cls, lower, nvvm, flags, ret, args) \
+	{ "__oxide_" #name, "__oxide_host_" #name, PC_##cls, LOWER_##cls(lower), nvvm, PF_##flags, #ret, args },
+#define LIBDEVICE(name, ret, args) \
+	{ "__nv_" #name, "__nv_" #name, PC_LIBDEVICE, 0, NULL, PF_PURE, #ret, args },
+#define ATOMIC_SCOPE(op, ty, intrinsic, scope, SCOPE, args) \
+	{ "__oxide_atomic_" #op "_" #ty "_" #scope, NULL, PC_ATOMIC, ATOMIC_SCOPE_##SCOPE, #intrinsic, 0, #ty, args },
+#define ATOMIC_ARGS(op, ty) ATOMIC_ARGS_##op(ty)
+#define ATOMIC_ARGS_cas(ty) "*mut " #ty " p, " #ty " cmp, " #ty " new", 3
+#define ATOMIC_ARGS_add(ty) "*mut " #ty " p, " #ty " v", 2
+#define ATOMIC_ARGS_exch ATOMIC_ARGS_add
+#define ATOMIC_ARGS_sub ATOMIC_ARGS_add
+#define ATOMIC_ARGS_min ATOMIC_ARGS_add
+#define ATOMIC_ARGS_max ATOMIC_ARGS_add
+#define ATOMIC_ARGS_and ATOMIC_ARGS_add
+#define ATOMIC_ARGS_or ATOMIC_ARGS_add
+#define ATOMIC_ARGS_xor ATOMIC_ARGS_add
+#define ATOMIC(op, ty, intrinsic) \
+	ATOMIC_SCOPE(op, ty, intrinsic, block, BLOCK, ATOMIC_ARGS(op, ty)) \
+	ATOMIC_SCOPE(op, ty, intrinsic, device, DEVICE, ATOMIC_ARGS(op, ty)) \
+	ATOMIC_SCOPE(op, ty, intrinsic, system, SYSTEM, ATOMIC_ARGS(op, ty))
+const DevicePrim device_prims[] = {
+#include "prims.def"
+};
+const size_t ndevice_prims = countof(device_prims);
+
+#define RMW_NONE RMW_XCHG   /* unused: not an atomicrmw */
+#define INTRINSIC(name, kind, shape, llvm) { #name, false, IK_##kind, 0, shape, llvm },
+#define ATOMIC_INTRINSIC(name, kind, rmw, shape) { #name, true, AK_##kind, RMW_##rmw, shape, NULL },
+static const Intrinsic intrinsics[] = {
+#include "prims.def"
+};
+
+const DevicePrim *prim_find(const char *sym)
+{
+	for (size_t i = 0; i < ndevice_prims; i++)
+		if (!strcmp(device_prims[i].sym, sym))
+			return &device_prims[i];
+	return NULL;
+}
+
+const DevicePrim *prim_of_op(Opcode code)
+{
+	for (size_t i = 0; i < ndevice_prims; i++)
+		if (device_prims[i].cls == PC_OP && device_prims[i].lower == (int)code)
+			return &device_prims[i];
+	return NULL;
+}
+
+const Intrinsic *intrinsic_find(const char *name)
+{
+	for (size_t i = 0; i < countof(intrinsics); i++)
+		if (!strcmp(intrinsics[i].name, name))
+			return &intrinsics[i];
+	return NULL;
+}
+
+static const char *type_word(const Type *t)
+{
+	if (!t)
+		return "nothing";
+	switch (t->kind) {
+	case TY_INT: return "an integer";
+	case TY_FLOAT: return "a float";
+	case TY_PTR: return "a pointer";
+	case TY_BOOL: return "a bool";
+	default: return "nothing";
+	}
+}
+
+/* A signature type (prims.def) against an IR type; the atomics' pointers
+ * are "*mut T". */
+static bool sig_fits(const char *s, size_t n, const Type *t)
+{
+	if ((n >= 4 && !strncmp(s, "*mut", 4)) || (n >= 4 && !strncmp(s, "out_", 4)))
+		return t->kind == TY_PTR;
+	if ((n == 3 && !strncmp(s, "ptr", 3)) || (n == 4 && !strncmp(s, "cstr", 4)) ||
+	    (n == 5 && !strncmp(s, "bytes", 5)))
+		return t->kind == TY_PTR;
+	if (n == 3 && (s[0] == 'u' || s[0] == 'i'))
+		return t->kind == TY_INT && t->bits == (unsigned)(s[1] - '0') * 10 + (unsigned)(s[2] - '0');
+	if (n == 3 && s[0] == 'f')
+		return t->kind == TY_FLOAT && t->bits == (unsigned)(s[1] - '0') * 10 + (unsigned)(s[2] - '0');
+	return false;
+}
+
+const char *prim_check(const DevicePrim *p, uint32_t nargs, Value *const *args, const Type *res, char *buf,
+                       size_t cap)
+{
+	if (nargs != p->nargs && !p->nargs) {
+		snprintf(buf, cap, "takes no arguments, not %u", nargs);
+		return buf;
+	}
+	if (nargs != p->nargs) {
+		snprintf(buf, cap, "takes %u argument%s (%s), not %u", p->nargs, p->nargs == 1 ? "" : "s", p->args,
+		         nargs);
+		return buf;
+	}
+	const char *s = p->args;
+	for (uint32_t k = 0; k < nargs; k++) {
+		/* "TYPE NAME" up to ", ": the type is what precedes the last space */
+		const char *end = strstr(s, ", ");
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+		const char *name = s + len;
+		while (name > s && name[-1] != ' ')
+			name--;
+		if (!sig_fits(s, (size_t)(name - s) - 1, args[k]->type)) {
+			snprintf(buf, cap, "argument %u (%.*s) is %s", k + 1, (int)len, s, type_word(args[k]->type));
+			return buf;
+		}
+		s = end ? end + 2 : s + len;
+	}
+	bool none = !strcmp(p->ret, "void") || !strcmp(p->ret, "never");
+	if (none ? res != NULL : !res || !sig_fits(p->ret, strlen(p->ret), res)) {
+		snprintf(buf, cap, "returns %s, not %s", none ? "nothing" : p->ret, type_word(res));
+		return buf;
+	}
+	return NULL;
+}
+
+/* A shape letter (prims.def, INTRINSIC) against a type; first: T's type. */
+static bool shape_fits(char c, const Type *t, const Type *first)
+{
+	switch (c) {
+	case 'i': return t->kind == TY_INT;
+	case 'f': return t->kind == TY_FLOAT;
+	case 'p': return t->kind == TY_PTR;
+	case 'b': return t->kind == TY_BOOL;
+	case 'k': return t->kind == TY_INT || t->kind == TY_BOOL;
+	case 'T': return first && t->kind == first->kind && t->bits == first->bits;
+	default: return t->kind != TY_VOID;
+	}
+}
+
+const char *intrinsic_check(const Intrinsic *in, const Op *op, char *buf, size_t cap)
+{
+	const char *s = in->shape, *r = strchr(s, '>') + 1;
+	const Type *first = NULL;
+	for (uint32_t k = 0; k < op->nopd && s[k] != '>' && s[0] != '*'; k++)
+		if (s[k] != 'p') {
+			first = op->opd[k]->type;
+			break;
+		}
+	if (s[0] != '*') {
+		uint32_t want = (uint32_t)(r - 1 - s);
+		if (op->nopd != want) {
+			snprintf(buf, cap, "takes %u argument%s, not %u", want, want == 1 ? "" : "s", op->nopd);
+			return buf;
+		}
+		for (uint32_t k = 0; k < want; k++)
+			if (!shape_fits(s[k], op->opd[k]->type, first)) {
+				snprintf(buf, cap, "argument %u is %s, which it does not take", k + 1,
+				         type_word(op->opd[k]->type));
+				return buf;
+			}
+	}
+	if (*r != '?' && (*r == '-' ? op->nres != 0 : op->nres != 1 || !shape_fits(*r, op->res[0].type, first))) {
+		snprintf(buf, cap, "does not return %s", op->nres ? type_word(op->res[0].type) : "nothing");
+		return buf;
+	}
+	if (!in->atomic && in->kind == IK_SIZE_OF_VAL && op->rty &&
+	    (op->rty->kind == RT_OPAQUE || ((op->rty->kind == RT_SLICE || op->rty->kind == RT_STR) &&
+	                                    (op->nopd < 2 || op->opd[1]->type->kind != TY_INT)))) {
+		snprintf(buf, cap, "of a `%s` needs its length", op->rty->name);
+		return buf;
+	}
+	return NULL;
+}
