@@ -127,7 +127,7 @@ static bool term_switch(Fb *fb, JPath jp, const OxTerm *t)
 	if (!build_operand(fb, jpath_field(fb->a, jp, "discr"), &t->op, &d))
 		return false;
 	if (val_kind(d.ty) != VK_SCALAR || val_type(d)->kind == TY_PTR || val_type(d)->kind == TY_FLOAT)
-		return fb_error(fb, "switchInt on `%s`", d.ty->name), false;
+		return fb_error(fb, OX_INPUT, "switchInt on `%s`", d.ty->name), false;
 	uint32_t n = t->ntarget;
 	Op *op = ir_build(&fb->b, OP_MIR_SWITCH, 0, NULL, 1, d.v, n + 1);
 	U128 *vals = arena_new_array(fb->a, U128, n);
@@ -167,7 +167,7 @@ static bool term_assert(Fb *fb, JPath jp, const OxTerm *t)
 	if (!build_operand(fb, jpath_field(fb->a, jp, "cond"), &t->op, &c))
 		return false;
 	if (!val_type(c) || val_type(c)->kind != TY_BOOL)
-		return fb_error(fb, "assert on a `%s`, not a bool", c.ty->name), false;
+		return fb_error(fb, OX_INPUT, "assert on a `%s`, not a bool", c.ty->name), false;
 	Op *op = ir_build(&fb->b, OP_MIR_ASSERT, 0, NULL, 1, c.v, 1);
 	op->attr.expect.value = t->expected;
 	op->sym = t->text;
@@ -214,7 +214,7 @@ static bool prim_shape_ok(Fb *fb, int k, uint32_t nargs, PlaceV *dst)
 	else
 		ok &= !t || (t->kind == TY_INT && t->bits == 32);
 	if (!ok)
-		fb_error(fb, "GPU primitive `%s` called with %u arguments into a `%s`: it takes %d and returns %s",
+		fb_error(fb, OX_INPUT, "GPU primitive `%s` called with %u arguments into a `%s`: it takes %d and returns %s",
 		         device_prims[k].sym, nargs, dst->ty ? dst->ty->name : "?", device_prims[k].nargs,
 		         r == PR_NONE ? "nothing" : r == PR_PTR ? "a pointer" : "a 32-bit integer");
 	return ok;
@@ -258,7 +258,7 @@ static bool call_function(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	if (!call_args(fb, jp, t, &args, &n, sret ? dst->addr : NULL))
 		return false;
 	if (n != f->nparam)
-		return fb_error(fb, "call to `%s` with %u ABI arguments, expected %u", f->name, n, f->nparam), false;
+		return fb_error(fb, OX_INPUT, "call to `%s` with %u ABI arguments, expected %u", f->name, n, f->nparam), false;
 	Type *rt = f->ret;
 	Op *op = ir_build(&fb->b, OP_MIR_CALL, rt->kind == TY_VOID ? 0 : 1, &rt, n, args, 0);
 	op->sym = f->symbol;
@@ -318,14 +318,14 @@ static bool build_cxchg(Fb *fb, JPath jp, const OxTerm *t, const char *name, Pla
 	if (!call_args(fb, jp, t, &args, &n, NULL))
 		return false;
 	if (n != 3)
-		return fb_error(fb, "%s with %u arguments, expected 3", name, n), false;
+		return fb_error(fb, OX_INPUT, "%s with %u arguments, expected 3", name, n), false;
 	Type *ts[2] = { args[1]->type, ir_type_bool(fb->m) };
 	Op *op = ir_build(&fb->b, OP_MIR_INTRINSIC, 2, ts, 3, args, 0);
 	op->sym = name;
 	*out = op;
 	RType *d = dst->ty;
 	if (!d)
-		return fb_error(fb, "%s without a destination", name), false;
+		return fb_error(fb, OX_INPUT, "%s without a destination", name), false;
 	if (val_kind(d) == VK_SCALAR) {
 		build_store(fb, &op->res[0], dst->addr);
 	} else if (d->kind == RT_TUPLE && field_has_offset(d, 0, 1)) {
@@ -342,7 +342,7 @@ static bool build_cxchg(Fb *fb, JPath jp, const OxTerm *t, const char *name, Pla
 		Value *tag = ir_build1(&fb->b, OP_MIR_INT_CAST, d->tag.type, 1, &err);
 		build_store(fb, tag, ptr_add(fb, dst->addr, d->tag_offset));
 	} else {
-		return fb_error(fb, "%s into a `%s`: expected (T, bool) or Result<T, T>", name, d->name), false;
+		return fb_error(fb, OX_INPUT, "%s into a `%s`: expected (T, bool) or Result<T, T>", name, d->name), false;
 	}
 	finish_call(fb, t);
 	return true;
@@ -389,7 +389,7 @@ static bool call_atomic_intrinsic(Fb *fb, JPath jp, const OxTerm *t, const char 
 		ords[0] = o;
 	}
 	if (!llir_intrinsic_is_atomic(base))
-		return fb_error(fb, "atomic intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
+		return fb_error(fb, OX_UNSUPPORTED, "atomic intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
 	int ord = ords[0] >= 0 ? ords[0] : AO_SEQ_CST;
 	int fail = ords[1] >= 0 ? ords[1] : default_failure(ord);
 	return build_atomic(fb, jp, t, arena_strdup(fb->a, base), ord, fail, ATOMIC_SCOPE_DEFAULT, g0, dst);
@@ -407,7 +407,7 @@ static bool call_atomic_prim(Fb *fb, JPath jp, const OxTerm *t, const char *sym,
 	};
 	char op[16], ty[8], scope[16];
 	if (sscanf(sym, "__oxide_atomic_%15[a-z]_%7[a-z0-9]_%15[a-z]", op, ty, scope) != 3)
-		return fb_error(fb, "malformed atomic primitive `%s`", sym), false;
+		return fb_error(fb, OX_INPUT, "malformed atomic primitive `%s`", sym), false;
 	int sc = !strcmp(scope, "block") ? ATOMIC_SCOPE_BLOCK : !strcmp(scope, "device") ? ATOMIC_SCOPE_DEVICE
 	       : !strcmp(scope, "system") ? ATOMIC_SCOPE_SYSTEM : -1;
 	const char *name = NULL;
@@ -419,7 +419,7 @@ static bool call_atomic_prim(Fb *fb, JPath jp, const OxTerm *t, const char *sym,
 	else if (name && ty[0] == 'i' && (!strcmp(op, "min") || !strcmp(op, "max")))
 		name = op[1] == 'i' ? "atomic_min" : "atomic_max";
 	if (!name || sc < 0)
-		return fb_error(fb, "unknown atomic primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
+		return fb_error(fb, OX_INPUT, "unknown atomic primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
 	return build_atomic(fb, jp, t, name, AO_RELAXED, AO_RELAXED, sc, NULL, dst);
 }
 
@@ -433,13 +433,13 @@ static bool call_device(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	int arity = llir_prim_arity(sym);
 	if (!strncmp(sym, "__nv_", 5) || arity >= 0) {
 		if (arity >= 0 && t->nargs != (uint32_t)arity)
-			return fb_error(fb, "GPU primitive `%s` called with %u arguments, expected %d", sym, t->nargs,
+			return fb_error(fb, OX_INPUT, "GPU primitive `%s` called with %u arguments, expected %d", sym, t->nargs,
 			                arity), false;
 		return call_prim(fb, jp, t, OP_MIR_DEVICE, sym, dst);
 	}
 	int k = find_device_prim(sym);
 	if (k < 0)
-		return fb_error(fb, "unknown GPU primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
+		return fb_error(fb, OX_INPUT, "unknown GPU primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
 	if (!prim_shape_ok(fb, k, t->nargs, dst))
 		return false;
 	return call_prim(fb, jp, t, OP_MIR_DEVICE, sym, dst);
@@ -452,9 +452,9 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	if (!strncmp(name, "atomic_", 7) || !strcmp(name, "fence") || !strcmp(name, "compiler_fence"))
 		return call_atomic_intrinsic(fb, jp, t, name, g0, dst);
 	if (!llir_intrinsic_supported(name))
-		return fb_error(fb, "intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
+		return fb_error(fb, OX_UNSUPPORTED, "intrinsic `core::intrinsics::%s` is not supported by oxidec yet", name), false;
 	if (llir_intrinsic_returns_unit(name) && dst->ty && dst->ty->kind != RT_NEVER && !rtype_is_zst(dst->ty))
-		return fb_error(fb, "intrinsic `core::intrinsics::%s` returns nothing, not a `%s`", name,
+		return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::%s` returns nothing, not a `%s`", name,
 		                dst->ty->name), false;
 	if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, name, dst))
 		return false;
@@ -464,7 +464,7 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 			char why[96];
 			const char *bad = llir_intrinsic_check(o, why, sizeof why);
 			if (bad)
-				return fb_error(fb, "intrinsic `core::intrinsics::%s` %s", name, bad), false;
+				return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::%s` %s", name, bad), false;
 			break;
 		}
 	return true;
@@ -522,7 +522,7 @@ static bool term_drop(Fb *fb, JPath jp, const OxTerm *t)
 	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &t->place, &p))
 		return false;
 	if (!drop_is_noop(p.ty)) {
-		fb_error(fb, "dropping a `%s` runs drop glue (a `Drop` impl, its own or a field's), which is not "
+		fb_error(fb, OX_UNSUPPORTED, "dropping a `%s` runs drop glue (a `Drop` impl, its own or a field's), which is not "
 		         "supported: the exported MIR has no body for it; use Copy types in kernels, or call the "
 		         "cleanup explicitly", p.ty->name);
 		return false;
