@@ -73,6 +73,12 @@ $(B)/bin/mir-export: $(MIR_EXPORT_SRC)
 	$(CARGO) build --release --offline --manifest-path tools/mir-export/Cargo.toml --target-dir $(CARGO_TARGET)
 	cp $(CARGO_TARGET)/release/mir-export $@
 
+# the fuzz runner's verdicts from the error codes (tests/fuzz/run.sh; its
+# tests run with the workspace's in tests/exporter)
+RUNNER = $(CARGO_TARGET)/release/oxide-runner
+$(RUNNER): $(MIR_EXPORT_SRC)
+	$(CARGO) build --release --offline --manifest-path tools/mir-export/Cargo.toml --target-dir $(CARGO_TARGET) -p oxide-runner
+
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 
 clean:
@@ -213,8 +219,8 @@ $(FZ)/fuzz-json: $(FZ_OBJS)
 fuzz-json: $(FZ)/fuzz-json
 	FUZZ_TIME=$(FUZZ_TIME) FUZZ_JOBS=$(FUZZ_JOBS) B=$(B) sh tests/fuzz-json/fuzz.sh
 
-check: all emu $(foreach t,$(UNIT_TESTS),$(B)/tests/$(t)) $(FUZZ_CHECK_DEP)
-	B=$(B) CARGO_TARGET=$(CARGO_TARGET) sh tests/run.sh
+check: all emu $(RUNNER) $(foreach t,$(UNIT_TESTS),$(B)/tests/$(t)) $(FUZZ_CHECK_DEP)
+	B=$(B) CARGO_TARGET=$(CARGO_TARGET) OXIDE_RUNNER=$(RUNNER) sh tests/run.sh
 
 # ------------------------------------------ the registry's Rust side
 # oxide-device's prims.rs and atomic.rs, written from src/ir/prims.def by

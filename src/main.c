@@ -74,7 +74,9 @@ static const char usage[] =
 "  --version          show the version\n"
 "\n"
 "Exit status: 0 on success, 1 on a compile error or bad input (nothing is\n"
-"written, no temporary file is left), 2 on a usage error.\n";
+"written, no temporary file is left), 2 on a usage error.  Errors are\n"
+"printed as 'WHERE: error[OXnnnn]: message', the code a stable class of\n"
+"error (the list: man oxidec, DIAGNOSTICS).\n";
 
 static Stage parse_stage(const char *s)
 {
@@ -100,7 +102,7 @@ static Stage stage_from_ext(const char *out, const Target *t)
 
 NORETURN static void usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "oxidec: ");
+	fprintf(stderr, "oxidec: error[OX%04d]: ", OX_USAGE);
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\ntry 'oxidec --help'\n");
 	exit(2);
@@ -264,7 +266,7 @@ static bool output_open(Output *out, const char *path)
 		fchmod(fd, 0666 & ~mask);
 	}
 	if (fd < 0 || !(out->f = fdopen(fd, "wb"))) {
-		diag_error(path, "cannot create output file: %s", strerror(errno));
+		diag_error(OX_IO, path, "cannot create output file: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return false;
@@ -279,7 +281,7 @@ static bool output_commit(Output *out)
 	bool ok = !ferror(out->f);
 	ok &= fclose(out->f) == 0;
 	if (ok && rename(out->tmp, out->path) != 0) {
-		diag_error(out->path, "cannot write output file: %s", strerror(errno));
+		diag_error(OX_IO, out->path, "cannot write output file: %s", strerror(errno));
 		ok = false;
 	}
 	if (!ok)

@@ -143,7 +143,7 @@ void die_at(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "oxidec: internal error at %s:%d: ", file, line);
+	fprintf(stderr, "oxidec: error[OX%04d]: internal error at %s:%d: ", OX_INTERNAL, file, line);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
@@ -152,6 +152,17 @@ void die_at(const char *file, int line, const char *fmt, ...)
 
 static int nerrors;
 
+#define DIAG_MEANING(name, num, meaning) case name: return meaning;
+const char *diag_code_meaning(DiagCode c)
+{
+	switch (c) {
+	DIAG_CODES(DIAG_MEANING)
+	}
+	return NULL;
+}
+#undef DIAG_MEANING
+
+/* "WHERE: KIND: message", KIND "error[OXnnnn]" for errors. */
 static void vdiag(const char *kind, const char *where, const char *fmt, va_list ap)
 {
 	if (where && *where)
@@ -162,17 +173,19 @@ static void vdiag(const char *kind, const char *where, const char *fmt, va_list 
 	fputc('\n', stderr);
 }
 
-void diag_verror(const char *where, const char *fmt, va_list ap)
+void diag_verror(DiagCode code, const char *where, const char *fmt, va_list ap)
 {
+	char kind[32];
 	nerrors++;
-	vdiag("error", where, fmt, ap);
+	snprintf(kind, sizeof kind, "error[OX%04d]", (int)code);
+	vdiag(kind, where, fmt, ap);
 }
 
-void diag_error(const char *where, const char *fmt, ...)
+void diag_error(DiagCode code, const char *where, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_verror(where, fmt, ap);
+	diag_verror(code, where, fmt, ap);
 	va_end(ap);
 }
 

@@ -42,10 +42,31 @@ void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *read_file(const char *path, size_t *len, size_t max);   /* NUL-terminated; NULL + errno on error */
 
+/* Stable error codes: every user-facing error is printed as
+ * "WHERE: error[OXnnnn]: message", the code naming its class, which tools
+ * (the fuzz runner, scripts) may rely on; the message may change, the
+ * class may not.  The one table of codes, each with its meaning (also in
+ * man/oxidec.1, DIAGNOSTICS; mir-export's own codes are OX1xxx). */
+#define DIAG_CODES(X) \
+	X(OX_USAGE, 1, "command line: an unknown option, a bad value, a missing input or output") \
+	X(OX_IO, 2, "a file cannot be read or written (input, output)") \
+	X(OX_ENV, 3, "the installation lacks something: libdevice, libnvJitLink, an LLVM target") \
+	X(OX_INPUT, 100, "the oxide-mir JSON is malformed or invalid (not what mir-export writes); " \
+	  "the message gives the JSON path") \
+	X(OX_UNSUPPORTED, 200, "a Rust construct oxidec does not support (yet); the message names it " \
+	  "and its Rust source line") \
+	X(OX_GPU, 300, "not possible on the GPU (heap allocation, std, formatting, ...)") \
+	X(OX_BACKEND, 400, "LLVM, ptxas or nvJitLink rejected the output") \
+	X(OX_INTERNAL, 900, "internal compiler error: a bug in oxidec (internal errors also abort)")
+#define DIAG_ENUM(name, num, meaning) name = num,
+typedef enum { DIAG_CODES(DIAG_ENUM) } DiagCode;
+#undef DIAG_ENUM
+const char *diag_code_meaning(DiagCode c);     /* NULL for a number not in the table */
+
 /* User-facing errors are counted; drivers stop before the next stage when
  * diag_errors() is non-zero. */
-void diag_error(const char *where, const char *fmt, ...) PRINTF(2, 3);
-void diag_verror(const char *where, const char *fmt, va_list ap);
+void diag_error(DiagCode code, const char *where, const char *fmt, ...) PRINTF(3, 4);
+void diag_verror(DiagCode code, const char *where, const char *fmt, va_list ap);
 void diag_warning(const char *where, const char *fmt, ...) PRINTF(2, 3);
 void diag_note(const char *where, const char *fmt, ...) PRINTF(2, 3);
 int diag_errors(void);

@@ -75,7 +75,7 @@ static const JitLink *jitlink(bool quiet)
 	if (!lib && quiet)
 		return NULL;
 	if (!lib) {
-		diag_error("oxidec", "cannot load libnvJitLink.so.13 (looked in %s/lib64 and the loader path: %s); "
+		diag_error(OX_ENV, "oxidec", "cannot load libnvJitLink.so.13 (looked in %s/lib64 and the loader path: %s); "
 		           "cubin output needs the CUDA 13 toolkit — emit PTX instead, or set CUDA_HOME/LD_LIBRARY_PATH",
 		           CUDA_HOME, dlerror());
 		return NULL;
@@ -94,7 +94,7 @@ static const JitLink *jitlink(bool quiet)
 		return NULL;
 	}
 	if (!ok) {
-		diag_error("oxidec", "libnvJitLink lacks an expected entry point (%s)", dlerror());
+		diag_error(OX_ENV, "oxidec", "libnvJitLink lacks an expected entry point (%s)", dlerror());
 		dlclose(lib);
 		return NULL;
 	}
@@ -112,7 +112,7 @@ static void report(const JitLink *jl, JlHandle h, const char *step, JlResult r)
 			log[0] = 0;
 		log[n] = 0;
 	}
-	diag_error("oxidec", "nvJitLink %s failed (error %d)%s%s", step, r, log && *log ? ":\n" : "",
+	diag_error(OX_BACKEND, "oxidec", "nvJitLink %s failed (error %d)%s%s", step, r, log && *log ? ":\n" : "",
 	           log ? log : "");
 	free(log);
 }

@@ -23,7 +23,7 @@ static bool symbol_is_free(EmitCtx *e, const char *name, const char *why)
 {
 	if (!LLVMGetNamedFunction(e->mod, name) && !LLVMGetNamedGlobal(e->mod, name))
 		return true;
-	diag_error("oxidec", "symbol %s (%s) is already defined by the input", name, why);
+	diag_error(OX_INPUT, "oxidec", "symbol %s (%s) is already defined by the input", name, why);
 	return false;
 }
 

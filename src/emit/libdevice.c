@@ -44,7 +44,7 @@ static LLVMModuleRef load_libdevice(EmitCtx *e)
 	const char *path = libdevice_path(buf, sizeof buf);
 	LLVMMemoryBufferRef mb;
 	if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
-		diag_error("oxidec", "cannot read libdevice %s: %s (set CUDA_HOME or OXIDEC_LIBDEVICE)", path,
+		diag_error(OX_ENV, "oxidec", "cannot read libdevice %s: %s (set CUDA_HOME or OXIDEC_LIBDEVICE)", path,
 		           msg ? msg : "?");
 		LLVMDisposeMessage(msg);
 		return NULL;
@@ -53,7 +53,7 @@ static LLVMModuleRef load_libdevice(EmitCtx *e)
 	bool bad = LLVMParseBitcodeInContext2(e->ctx, mb, &lib);
 	LLVMDisposeMemoryBuffer(mb);
 	if (bad) {
-		diag_error("oxidec", "%s is not valid LLVM bitcode", path);
+		diag_error(OX_ENV, "oxidec", "%s is not valid LLVM bitcode", path);
 		return NULL;
 	}
 	LLVMSetTarget(lib, LLVMGetTarget(e->mod));
@@ -84,7 +84,7 @@ bool emit_link_libdevice(EmitCtx *e)
 	if (!lib)
 		return false;
 	if (LLVMLinkModules2(e->mod, lib)) {       /* consumes lib */
-		diag_error("oxidec", "linking libdevice failed");
+		diag_error(OX_BACKEND, "oxidec", "linking libdevice failed");
 		return false;
 	}
 	internalize_libdevice(e->mod);
@@ -93,7 +93,7 @@ bool emit_link_libdevice(EmitCtx *e)
 	LLVMDisposePassBuilderOptions(po);
 	if (err) {
 		char *m = LLVMGetErrorMessage(err);
-		diag_error("oxidec", "after linking libdevice: %s", m);
+		diag_error(OX_BACKEND, "oxidec", "after linking libdevice: %s", m);
 		LLVMDisposeErrorMessage(m);
 		return false;
 	}

@@ -54,12 +54,12 @@ void emit_op_error(FuncEmit *fe, const Op *op, const char *fmt, ...)
 	va_end(ap);
 	Module *m = fe->m;
 	if (op && op->loc.file >= 0 && (uint32_t)op->loc.file < m->nfile)
-		diag_error("oxidec", "%s:%u:%u: in %s: %s: %s", m->files[op->loc.file], op->loc.line, op->loc.col,
+		diag_error(OX_INTERNAL, "oxidec", "%s:%u:%u: in %s: %s: %s", m->files[op->loc.file], op->loc.line, op->loc.col,
 		           fe->f->symbol, opinfo[op->code].name, msg);
 	else if (op)
-		diag_error("oxidec", "in %s: %s: %s", fe->f->symbol, opinfo[op->code].name, msg);
+		diag_error(OX_INTERNAL, "oxidec", "in %s: %s: %s", fe->f->symbol, opinfo[op->code].name, msg);
 	else
-		diag_error("oxidec", "in %s: %s", fe->f->symbol, msg);
+		diag_error(OX_INTERNAL, "oxidec", "in %s: %s", fe->f->symbol, msg);
 	fe->failed = true;
 }
 
@@ -96,12 +96,12 @@ static bool check_relocs(const Module *m, const Global *g)
 	for (uint32_t i = 0; i < g->nreloc; i++) {
 		const Reloc *r = &g->relocs[i];
 		if (r->offset < at || r->offset + 8 > g->size) {
-			diag_error("oxidec", "global %s: relocation at offset %" PRIu64 " is out of order, overlaps or is out of bounds",
+			diag_error(OX_INPUT, "oxidec", "global %s: relocation at offset %" PRIu64 " is out of order, overlaps or is out of bounds",
 			           g->name, r->offset);
 			return false;
 		}
 		if (!ir_global_find((Module *)m, r->target) && !ir_func_find((Module *)m, r->target)) {
-			diag_error("oxidec", "global %s: relocation to unknown symbol '%s'", g->name, r->target);
+			diag_error(OX_INPUT, "oxidec", "global %s: relocation to unknown symbol '%s'", g->name, r->target);
 			return false;
 		}
 		at = r->offset + 8;
@@ -114,7 +114,7 @@ static bool declare_global(EmitCtx *e, Module *m, Global *g)
 	if (!check_relocs(m, g))
 		return false;
 	if (LLVMGetNamedGlobal(e->mod, g->name)) {
-		diag_error("oxidec", "global %s defined twice", g->name);
+		diag_error(OX_INPUT, "oxidec", "global %s defined twice", g->name);
 		return false;
 	}
 	LLVMTypeRef gt = g->is_extern ? LLVMArrayType2(LLVMInt8TypeInContext(e->ctx), 0) : global_type(e, m, g);
@@ -201,11 +201,11 @@ static bool param_types(EmitCtx *e, Func *f, LLVMTypeRef *out)
 		const Param *p = &f->params[i];
 		out[i] = emit_type(e, p->type);
 		if (!out[i] || p->type->kind == TY_VOID) {
-			diag_error("oxidec", "function %s: parameter %u has no LLVM type", f->symbol, i);
+			diag_error(OX_INTERNAL, "oxidec", "function %s: parameter %u has no LLVM type", f->symbol, i);
 			return false;
 		}
 		if (p->byval_size && p->type->kind != TY_PTR) {
-			diag_error("oxidec", "function %s: byval parameter %u is not a pointer", f->symbol, i);
+			diag_error(OX_INTERNAL, "oxidec", "function %s: byval parameter %u is not a pointer", f->symbol, i);
 			return false;
 		}
 	}
@@ -241,15 +241,15 @@ static bool declare_func(EmitCtx *e, Func *f)
 	LLVMTypeRef *params = xmalloc(sizeof *params * (f->nparam + 1));
 	bool ok = ret && param_types(e, f, params);
 	if (ok && f->is_kernel && f->ret->kind != TY_VOID) {
-		diag_error("oxidec", "kernel %s must return ()", f->symbol);
+		diag_error(OX_INPUT, "oxidec", "kernel %s must return ()", f->symbol);
 		ok = false;
 	}
 	if (ok && f->is_kernel && !is_ptx_identifier(f->symbol)) {
-		diag_error("oxidec", "kernel name '%s' is not a valid PTX identifier", f->symbol);
+		diag_error(OX_INPUT, "oxidec", "kernel name '%s' is not a valid PTX identifier", f->symbol);
 		ok = false;
 	}
 	if (ok && (LLVMGetNamedFunction(e->mod, f->symbol) || LLVMGetNamedGlobal(e->mod, f->symbol))) {
-		diag_error("oxidec", "function %s defined twice", f->symbol);
+		diag_error(OX_INPUT, "oxidec", "function %s defined twice", f->symbol);
 		ok = false;
 	}
 	if (ok) {
@@ -503,7 +503,7 @@ static bool verify(EmitCtx *e)
 {
 	char *msg = NULL;
 	if (LLVMVerifyModule(e->mod, LLVMReturnStatusAction, &msg)) {
-		diag_error("oxidec", "LLVM module is invalid (bug in oxidec's llir lowering?):\n%s", msg);
+		diag_error(OX_INTERNAL, "oxidec", "LLVM module is invalid (bug in oxidec's llir lowering?):\n%s", msg);
 		LLVMDisposeMessage(msg);
 		return false;
 	}
@@ -527,7 +527,7 @@ bool emit_module(EmitCtx *e, Module *m)
 	new_llvm_module(e);
 	bool ok = m->target == e->target;
 	if (!ok)
-		diag_error("oxidec", "a module for target %s given to the emitter of %s",
+		diag_error(OX_INTERNAL, "oxidec", "a module for target %s given to the emitter of %s",
 		           m->target ? m->target->name : "(none)", e->target->name);
 	for (Global *g = m->globals; g && ok; g = g->next)
 		ok = declare_global(e, m, g);

@@ -61,7 +61,7 @@ static const char *arch_features(const char *arch)
 /* LLVM exits after a fatal error; say it in our format before it does. */
 static void on_llvm_fatal(const char *reason)
 {
-	diag_error("oxidec", "LLVM: %s", reason);
+	diag_error(OX_BACKEND, "oxidec", "LLVM: %s", reason);
 }
 
 static void init_llvm_once(void)
@@ -95,7 +95,7 @@ static void on_llvm_diag(LLVMDiagnosticInfoRef di, void *unused)
 		return;
 	char *msg = LLVMGetDiagInfoDescription(di);
 	if (sev == LLVMDSError)
-		diag_error("oxidec", "LLVM: %s", msg);
+		diag_error(OX_BACKEND, "oxidec", "LLVM: %s", msg);
 	else
 		diag_warning("oxidec", "LLVM: %s", msg);
 	LLVMDisposeMessage(msg);
@@ -115,7 +115,7 @@ static LLVMTargetMachineRef create_target_machine(const EmitCtx *e, const char *
 	char *err = NULL;
 	bool host = e->target->kind == TARGET_HOST;
 	if (LLVMGetTargetFromTriple(e->triple, &target, &err)) {
-		diag_error("oxidec", "no %s target in this LLVM: %s", host ? e->triple : "NVPTX", err ? err : "?");
+		diag_error(OX_ENV, "oxidec", "no %s target in this LLVM: %s", host ? e->triple : "NVPTX", err ? err : "?");
 		LLVMDisposeMessage(err);
 		return NULL;
 	}
@@ -132,7 +132,7 @@ static bool choose_target(EmitCtx *e, const EmitOptions *o)
 		return true;
 	}
 	if (!init_host_once()) {
-		diag_error("oxidec", "this LLVM cannot generate code for the host it runs on");
+		diag_error(OX_ENV, "oxidec", "this LLVM cannot generate code for the host it runs on");
 		return false;
 	}
 	char *t = LLVMGetDefaultTargetTriple();
@@ -147,11 +147,11 @@ EmitCtx *emit_new(const EmitOptions *o, const Target *t)
 	const char *arch = o->arch ? o->arch : "sm_90";
 	const char *features = t->kind == TARGET_HOST ? "" : arch_features(arch);
 	if (!features) {
-		diag_error("oxidec", "unknown GPU architecture '%s' (LLVM 22 NVPTX knows sm_20 to sm_121f, e.g. sm_90)", arch);
+		diag_error(OX_USAGE, "oxidec", "unknown GPU architecture '%s' (LLVM 22 NVPTX knows sm_20 to sm_121f, e.g. sm_90)", arch);
 		return NULL;
 	}
 	if (o->opt_level < 0 || o->opt_level > 3) {
-		diag_error("oxidec", "optimization level %d out of range 0..3", o->opt_level);
+		diag_error(OX_USAGE, "oxidec", "optimization level %d out of range 0..3", o->opt_level);
 		return NULL;
 	}
 	init_llvm_once();
@@ -192,7 +192,7 @@ static bool has_module(EmitCtx *e, const char *what)
 {
 	if (e->mod)
 		return true;
-	diag_error("oxidec", "%s: no LLVM module (emit_module failed or was not called)", what);
+	diag_error(OX_INTERNAL, "oxidec", "%s: no LLVM module (emit_module failed or was not called)", what);
 	return false;
 }
 
@@ -228,13 +228,13 @@ bool emit_optimize(EmitCtx *e)
 	LLVMDisposePassBuilderOptions(pbo);
 	if (err) {
 		char *msg = LLVMGetErrorMessage(err);
-		diag_error("oxidec", "LLVM pass pipeline %s: %s", pipeline, msg);
+		diag_error(OX_BACKEND, "oxidec", "LLVM pass pipeline %s: %s", pipeline, msg);
 		LLVMDisposeErrorMessage(msg);
 		return false;
 	}
 	char *vmsg = NULL;
 	if (e->opt.verify_each && LLVMVerifyModule(e->mod, LLVMReturnStatusAction, &vmsg)) {
-		diag_error("oxidec", "LLVM module invalid after %s (LLVM bug?): %s", pipeline, vmsg);
+		diag_error(OX_BACKEND, "oxidec", "LLVM module invalid after %s (LLVM bug?): %s", pipeline, vmsg);
 		LLVMDisposeMessage(vmsg);
 		return false;
 	}
@@ -273,7 +273,7 @@ static char *emit_code(EmitCtx *e, LLVMCodeGenFileType kind, size_t *len)
 	LLVMDisposeModule(clone);
 	if (failed || diag_errors() > errors) {
 		if (failed)
-			diag_error("oxidec", "%s code generation failed: %s",
+			diag_error(OX_BACKEND, "oxidec", "%s code generation failed: %s",
 			           e->target->kind == TARGET_HOST ? "host" : "NVPTX", err ? err : "?");
 		LLVMDisposeMessage(err);
 		if (buf)
@@ -292,7 +292,7 @@ static bool has_target(EmitCtx *e, TargetKind t, const char *what)
 {
 	if (e->target->kind == t)
 		return true;
-	diag_error("oxidec", "%s needs --target=%s", what, t == TARGET_HOST ? "host" : "nvptx");
+	diag_error(OX_INTERNAL, "oxidec", "%s needs --target=%s", what, t == TARGET_HOST ? "host" : "nvptx");
 	return false;
 }
 

@@ -17,11 +17,11 @@
 
 /* ------------------------------------------------------------ errors */
 
-void fb_error(Fb *fb, const char *fmt, ...)
+void fb_error(Fb *fb, DiagCode code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_verror(fb->where, fmt, ap);
+	diag_verror(code, fb->where, fmt, ap);
 	va_end(ap);
 }
 
@@ -88,7 +88,7 @@ static void report_poison(Builder *b)
 	char where[512] = "";
 	if (b->loc.file >= 0 && (uint32_t)b->loc.file < m->nfile)
 		snprintf(where, sizeof where, "%s:%u:%u", m->files[b->loc.file], b->loc.line, b->loc.col);
-	diag_error(where, "malformed input: a value here has no representation that fits its use (a type's "
+	diag_error(OX_INPUT, where, "malformed input: a value here has no representation that fits its use (a type's "
 	           "layout or an operand's type in the JSON disagrees with the operation)");
 	reported_at = diag_errors();
 }
@@ -157,7 +157,7 @@ bool fb_fits(Fb *fb, RType *t, Val v, const char *what)
 	if (ok && (val_kind(t) == VK_FAT) != (val_kind(v.ty) == VK_FAT))
 		ok = val_kind(t) == VK_MEM || val_kind(v.ty) == VK_MEM;
 	if (!ok)
-		fb_error(fb, "%s: a `%s` where a `%s` is expected", what, v.ty->name, t->name);
+		fb_error(fb, OX_INPUT, "%s: a `%s` where a `%s` is expected", what, v.ty->name, t->name);
 	return ok;
 }
 
@@ -326,7 +326,7 @@ static bool place_field(Fb *fb, PlaceV *p, const OxProj *proj)
 	RType *fty = fb_rtype(fb, proj->ty);
 	RType *base = p->ty;
 	if (base->kind != RT_ADT && base->kind != RT_TUPLE && base->kind != RT_CLOSURE) {
-		fb_error(fb, "field projection on a value of type `%s` is not supported", base->name);
+		fb_error(fb, OX_UNSUPPORTED, "field projection on a value of type `%s` is not supported", base->name);
 		return false;
 	}
 	if (base->kind == RT_ADT && base->adt_kind == ADT_UNION) {
@@ -338,17 +338,17 @@ static bool place_field(Fb *fb, PlaceV *p, const OxProj *proj)
 	bool multi = base->has_variants;
 	if ((multi && (variant >= base->nvlayout || i >= base->vlayouts[variant].nfield)) ||
 	    (!multi && i >= base->noffset)) {
-		fb_error(fb, "field %u of `%s` has no layout", i, base->name);
+		fb_error(fb, OX_INPUT, "field %u of `%s` has no layout", i, base->name);
 		return false;
 	}
 	if (!base->has_layout && !base->noffset) {
-		fb_error(fb, "field %u of `%s`, whose layout is unknown", i, base->name);
+		fb_error(fb, OX_INPUT, "field %u of `%s`, whose layout is unknown", i, base->name);
 		return false;
 	}
 	uint64_t off = rtype_field_offset(base, variant, i);
 	uint32_t falign = fty->kind == RT_SLICE ? fty->elem->align : fty->align;
 	if (fty->has_layout && falign > 1 && (base->align < falign || off % falign)) {
-		fb_error(fb, "field %u of `%s` is not aligned for `%s` (#[repr(packed)]): unaligned "
+		fb_error(fb, OX_UNSUPPORTED, "field %u of `%s` is not aligned for `%s` (#[repr(packed)]): unaligned "
 		         "fields are not supported yet; copy the struct with ptr::read_unaligned", i,
 		         base->name, fty->name);
 		return false;
@@ -365,7 +365,7 @@ static bool place_deref(Fb *fb, PlaceV *p)
 {
 	RType *t = p->ty;
 	if (t->kind != RT_REF && t->kind != RT_PTR) {
-		fb_error(fb, "dereference of `%s` is not supported (only references and raw pointers; "
+		fb_error(fb, OX_UNSUPPORTED, "dereference of `%s` is not supported (only references and raw pointers; "
 		         "Box and smart pointers need a heap)", t->name);
 		return false;
 	}
@@ -381,7 +381,7 @@ static Value *place_len(Fb *fb, PlaceV *p)
 	if (p->ty->kind == RT_ARRAY)
 		return const_int(fb, usize_type(fb), p->ty->len);
 	if (!p->meta)
-		fb_error(fb, "length of `%s` is unknown here", p->ty->name);
+		fb_error(fb, OX_INPUT, "length of `%s` is unknown here", p->ty->name);
 	return p->meta ? p->meta : const_int(fb, usize_type(fb), 0);
 }
 
@@ -398,7 +398,7 @@ static void place_index_by(Fb *fb, PlaceV *p, Value *idx)
 static bool place_index(Fb *fb, PlaceV *p, JPath jp, const OxProj *proj)
 {
 	if (p->ty->kind != RT_ARRAY && p->ty->kind != RT_SLICE) {
-		fb_error(fb, "indexing `%s` is not supported", p->ty->name);
+		fb_error(fb, OX_UNSUPPORTED, "indexing `%s` is not supported", p->ty->name);
 		return false;
 	}
 	Value *idx;
@@ -426,7 +426,7 @@ static bool place_subslice(Fb *fb, PlaceV *p, const OxProj *proj)
 	uint64_t from = proj->offset, to = proj->to;
 	bool from_end = proj->from_end;
 	if (p->ty->kind != RT_SLICE || !from_end) {
-		fb_error(fb, "subslice pattern on `%s` is not supported", p->ty->name);
+		fb_error(fb, OX_UNSUPPORTED, "subslice pattern on `%s` is not supported", p->ty->name);
 		return false;
 	}
 	Value *len = place_len(fb, p);
@@ -470,7 +470,7 @@ bool build_place(Fb *fb, JPath jp, const OxPlace *pl, PlaceV *out)
 {
 	uint32_t l = pl->local;
 	if (!fb->slot[l]) {
-		fb_error(fb, "local _%u of type `%s` has no layout (unsized values and unnamed types cannot be "
+		fb_error(fb, OX_UNSUPPORTED, "local _%u of type `%s` has no layout (unsized values and unnamed types cannot be "
 		         "stored in a kernel's locals)", l, fb->lty[l]->name);
 		return false;
 	}

@@ -57,7 +57,7 @@ Value *fe_build_const(Builder *b, Opcode code, Type *t, uint64_t lo, uint64_t hi
 #define ir_build1(...) fe_build1(__VA_ARGS__)
 #define ir_build_const(...) fe_build_const(__VA_ARGS__)
 
-void fb_error(Fb *fb, const char *fmt, ...) PRINTF(2, 3);
+void fb_error(Fb *fb, DiagCode code, const char *fmt, ...) PRINTF(3, 4);
 void fb_set_span(Fb *fb, Loc span);
 RType *fb_rtype(Fb *fb, OxType *t);
 bool fb_index(Fb *fb, JPath p, uint32_t v, uint32_t n);

@@ -14,7 +14,7 @@ FeMap *fe_map_new(Arena *a);
 void *fe_map_get(FeMap *m, const char *crate, const char *name);
 void fe_map_put(FeMap *m, const char *crate, const char *name, void *val);
 
-/* json.c: accessors; each reports "FILE: $.path: error: ..." on failure. */
+/* json.c: accessors; each reports "FILE: $.path: error[OX0100]: ..." on failure. */
 cJSON *json_get(JPath p, cJSON *obj, const char *key, int type);   /* cJSON_Object etc, or 0 for any */
 cJSON *json_get_opt(cJSON *obj, const char *key);
 const char *json_str(JPath p, cJSON *obj, const char *key);
@@ -75,7 +75,7 @@ bool ox_type_is_zst(const OxType *t);
 
 /* parse.c: files, allocations, function headers */
 bool parse_span(PState *s, PFile *f, JPath p, cJSON *span, Loc *out);
-void ps_error_at(PState *s, Loc loc, const OxFunc *fn, const char *fmt, ...) PRINTF(4, 5);
+void ps_error_at(PState *s, DiagCode code, Loc loc, const OxFunc *fn, const char *fmt, ...) PRINTF(5, 6);
 bool parse_relocs(PState *s, JPath p, cJSON *rs, OxReloc **out, uint32_t *n);
 bool parse_hex(Arena *a, const char *s, uint8_t **out, uint64_t *n);
 bool parse_input(PState *s);

@@ -30,7 +30,7 @@ static bool read_locals(Fb *fb, OxFunc *ox)
 		fb->lty[i] = fb_rtype(fb, ox->locals[i].ty);
 		if (!fb->lty[i]->has_layout && (i == 0 || i <= ox->arg_count)) {
 			fb_set_span(fb, ox->locals[i].span);
-			fb_error(fb, "local _%u of type `%s` has no layout (unsized values and unnamed "
+			fb_error(fb, OX_UNSUPPORTED, "local _%u of type `%s` has no layout (unsized values and unnamed "
 			         "types cannot be stored in a kernel's locals)", i, fb->lty[i]->name);
 			return false;
 		}
@@ -58,7 +58,7 @@ static bool declare_func(Module *m, Arena *a, OxFunc *ox, Func **funcs)
 	fb.fn = fn;
 	fn->ret = abi_return(&fb, fb.lty[0], &sret);
 	if (fn->is_kernel && (sret || fn->ret->kind != TY_VOID))
-		return fb_error(&fb, "kernel `%s` must return `()`, not `%s`", fn->name, fb.lty[0]->name), false;
+		return fb_error(&fb, OX_UNSUPPORTED, "kernel `%s` must return `()`, not `%s`", fn->name, fb.lty[0]->name), false;
 	Param *ps = arena_new_array(a, Param, 2 * nargs + 1);
 	uint32_t np = 0;
 	if (sret)
@@ -90,7 +90,7 @@ static Value *static_slot(Fb *fb, uint32_t l)
 	Global *g = ir_global_new(fb->m, arena_printf(fb->a, "__oxide_const_%s_local%u", fb->fn->symbol, l));
 	RType *t = fb->lty[l];
 	if (t->size > (256u << 20)) {   /* its bytes are allocated here */
-		fb_error(fb, "a constant's local of %llu bytes (at most 256 MiB)", (unsigned long long)t->size);
+		fb_error(fb, OX_UNSUPPORTED, "a constant's local of %llu bytes (at most 256 MiB)", (unsigned long long)t->size);
 		t = fb->lty[0];
 	}
 	g->size = t->size;
@@ -192,7 +192,7 @@ Module *fe_build_module(FeInput *in, Arena *a, const Target *target)
 	for (uint32_t i = 0; ok && i < ox->nfunc; i++)
 		ok &= build_body(m, a, ox->funcs[i], funcs);
 	if (ok && !m->funcs) {
-		diag_error(ox->inputs[0].path, "no functions to compile");
+		diag_error(OX_INPUT, ox->inputs[0].path, "no functions to compile");
 		ok = false;
 	}
 	return ok && !diag_errors() ? m : NULL;

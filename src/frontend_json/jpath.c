@@ -24,7 +24,7 @@ void fe_error(JPath p, const char *fmt, ...)
 	va_list ap;
 	snprintf(where, sizeof where, "%s: %s", p.file ? p.file : "oxidec", p.path);
 	va_start(ap, fmt);
-	diag_verror(where, fmt, ap);
+	diag_verror(OX_INPUT, where, fmt, ap);
 	va_end(ap);
 }
 

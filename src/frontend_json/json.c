@@ -111,7 +111,7 @@ static bool json_exact(cJSON *v, uint128 *mag, bool *neg)
 	return parse_digits(s, 10, mag);
 }
 
-/* "FILE: $.path.key: error: ..." (key NULL: p names the value itself). */
+/* "FILE: $.path.key: error[OX0100]: ..." (key NULL: p names the value itself). */
 static void value_error(JPath p, const char *key, cJSON *v, const char *want)
 {
 	char *text = v ? cJSON_PrintUnformatted(v) : NULL;
@@ -266,11 +266,11 @@ static cJSON *read_one(const char *path)
 	errno = 0;
 	char *text = read_file(path, &len, max_input);
 	if (!text && errno == EFBIG) {
-		diag_error(path, "input larger than %zu MiB (the limit; --max-input=MIB raises it)", max_input >> 20);
+		diag_error(OX_IO, path, "input larger than %zu MiB (the limit; --max-input=MIB raises it)", max_input >> 20);
 		return NULL;
 	}
 	if (!text) {
-		diag_error(path, "cannot read: %s", errno ? strerror(errno) : "read error");
+		diag_error(OX_IO, path, "cannot read: %s", errno ? strerror(errno) : "read error");
 		return NULL;
 	}
 	const char *end = NULL;
@@ -282,7 +282,7 @@ static cJSON *read_one(const char *path)
 				line++, col = 0;
 		char where[1024];
 		snprintf(where, sizeof where, "%s:%zu:%zu", path, line, col);
-		diag_error(where, "malformed JSON");
+		diag_error(OX_INPUT, where, "malformed JSON");
 	}
 	free(text);
 	return root;

@@ -174,7 +174,7 @@ static bool const_unevaluated(Fb *fb, const OxConst *c, RType *t, Val *out)
 	Op *call = ir_build(&fb->b, OP_MIR_CALL, 0, NULL, f->nparam, &s, 0);
 	call->sym = f->symbol;
 	if (f->nparam != 1 && !rtype_is_zst(t)) {
-		fb_error(fb, "constant `%s` of type `%s`: unexpected signature", def, t->name);
+		fb_error(fb, OX_INPUT, "constant `%s` of type `%s`: unexpected signature", def, t->name);
 		return false;
 	}
 	*out = load_val(fb, t, s);
@@ -209,7 +209,7 @@ bool build_operand(Fb *fb, JPath jp, const OxOperand *o, Val *out)
 		if (!build_place(fb, jpath_field(fb->a, jp, "place"), &o->place, &p))
 			return false;
 		if (p.meta && val_kind(p.ty) != VK_ZST) {
-			fb_error(fb, "use of an unsized value of type `%s`", p.ty->name);
+			fb_error(fb, OX_INPUT, "use of an unsized value of type `%s`", p.ty->name);
 			return false;
 		}
 		*out = load_val(fb, p.ty, p.addr);

@@ -27,7 +27,7 @@ typedef struct {
 	const char *path;
 } JPath;
 
-/* jpath.c (both stages): "FILE: $.path: error: ..." */
+/* jpath.c (both stages): "FILE: $.path: error[OX0100]: ..." */
 JPath jpath_field(Arena *a, JPath p, const char *key);
 JPath jpath_index(Arena *a, JPath p, int i);
 void fe_error(JPath p, const char *fmt, ...) PRINTF(2, 3);

@@ -30,7 +30,7 @@ bool parse_span(PState *s, PFile *f, JPath p, cJSON *span, Loc *out)
 }
 
 /* An error at a Rust span: loc, else the function's span, else no place. */
-void ps_error_at(PState *s, Loc loc, const OxFunc *fn, const char *fmt, ...)
+void ps_error_at(PState *s, DiagCode code, Loc loc, const OxFunc *fn, const char *fmt, ...)
 {
 	char where[512] = "";
 	if (loc.file < 0 && fn && fn->has_span)
@@ -39,7 +39,7 @@ void ps_error_at(PState *s, Loc loc, const OxFunc *fn, const char *fmt, ...)
 		snprintf(where, sizeof where, "%s:%u:%u", s->m->files[loc.file], loc.line, loc.col);
 	va_list ap;
 	va_start(ap, fmt);
-	diag_verror(where, fmt, ap);
+	diag_verror(code, where, fmt, ap);
 	va_end(ap);
 }
 
@@ -203,13 +203,13 @@ static bool kernel_attrs(PState *s, cJSON *jfn, OxFunc *fn)
 		const char *v = cJSON_IsString(at) ? at->valuestring : NULL;
 		Loc none = { -1, 0, 0 };
 		if (!v || !*v || strspn(v, "0123456789,") != strlen(v))
-			return ps_error_at(s, none, fn, "kernel attribute \"%s\" must be a string of numbers like \"256\" "
+			return ps_error_at(s, OX_INPUT, none, fn, "kernel attribute \"%s\" must be a string of numbers like \"256\" "
 			                   "or \"16,16,1\"", at->string), false;
 		const char **slot = !strcmp(at->string, "maxntid") ? &fn->maxntid
 		                  : !strcmp(at->string, "minnctapersm") ? &fn->minnctapersm
 		                  : !strcmp(at->string, "reqntid") ? &fn->reqntid : NULL;
 		if (!slot)
-			return ps_error_at(s, none, fn, "unknown kernel attribute \"%s\" (maxntid, minnctapersm, reqntid)",
+			return ps_error_at(s, OX_INPUT, none, fn, "unknown kernel attribute \"%s\" (maxntid, minnctapersm, reqntid)",
 			                   at->string), false;
 		*slot = arena_strdup(s->a, v);
 	}

@@ -16,7 +16,7 @@ typedef struct {
 	Loc at;
 } PB;
 
-#define PB_ERROR(b, ...) (ps_error_at((b)->s, (b)->at, (b)->fn, __VA_ARGS__), false)
+#define PB_ERROR(b, code, ...) (ps_error_at((b)->s, (code), (b)->at, (b)->fn, __VA_ARGS__), false)
 
 static JPath field(PB *b, JPath p, const char *key)
 {
@@ -182,7 +182,7 @@ static bool parse_const(PB *b, JPath p, cJSON *c, OxType *t, OxConst *out)
 		out->def = arena_strdup(b->s->a, json_str(p, c, "def"));
 		out->body = fe_map_get(b->s->names, b->f->in->crate, out->def);    /* a body of the same crate */
 		if (!out->body && !ps_failed(b->s))
-			return PB_ERROR(b, "constant `%s` has no body in the inputs", out->def);
+			return PB_ERROR(b, OX_INPUT, "constant `%s` has no body in the inputs", out->def);
 		return !ps_failed(b->s);
 	}
 	if (k == OX_CONST_ZST || k == OX_CONST_FN || (t && ox_type_is_zst(t)))
@@ -201,7 +201,7 @@ static bool parse_const(PB *b, JPath p, cJSON *c, OxType *t, OxConst *out)
 	case OX_CONST_ADT:
 		return const_adt(b, p, c, t, out);
 	}
-	return PB_ERROR(b, "constant of kind \"%s\" (type `%s`) is not supported", kind, t ? t->name : "?");
+	return PB_ERROR(b, OX_UNSUPPORTED, "constant of kind \"%s\" (type `%s`) is not supported", kind, t ? t->name : "?");
 }
 
 /* ---------------------------------------------------------- operands */
@@ -266,7 +266,7 @@ static bool rv_binary(PB *b, JPath p, cJSON *rv, OxRvalue *out)
 			out->binop = (OxBinOp)i;
 			return true;
 		}
-	return PB_ERROR(b, "binary operator `%s` is not supported", op);
+	return PB_ERROR(b, OX_UNSUPPORTED, "binary operator `%s` is not supported", op);
 }
 
 static bool one_operand(PB *b, JPath p, cJSON *rv, OxRvalue *out)
@@ -284,7 +284,7 @@ static bool rv_unary(PB *b, JPath p, cJSON *rv, OxRvalue *out)
 		return false;
 	int k = find_name(names, (int)countof(names), op);
 	if (k < 0)
-		return PB_ERROR(b, "unary operator `%s` is not supported", op);
+		return PB_ERROR(b, OX_UNSUPPORTED, "unary operator `%s` is not supported", op);
 	out->unop = (OxUnOp)k;
 	return true;
 }
@@ -319,7 +319,7 @@ static bool rv_aggregate(PB *b, JPath p, cJSON *rv, OxRvalue *out)
 		return fe_error(field(b, p, "aggregate"), "unknown aggregate kind \"%s\"", kind), false;
 	out->agg = (OxAggKind)k;
 	if (out->agg == OX_AGG_RAW_PTR && cJSON_GetArraySize(fs) != 2)
-		return PB_ERROR(b, "raw pointer built from %d fields", cJSON_GetArraySize(fs));
+		return PB_ERROR(b, OX_INPUT, "raw pointer built from %d fields", cJSON_GetArraySize(fs));
 	return operand_list(b, p, fs, "fields", out->agg == OX_AGG_RAW_PTR, &out->ops, &out->nops);
 }
 
@@ -331,7 +331,7 @@ static bool rv_nullary(PB *b, JPath p, cJSON *rv, OxRvalue *out)
 		return false;
 	int k = find_name(names, (int)countof(names), op);
 	if (k < 0)
-		return PB_ERROR(b, "nullary operation `%s` is not supported", op);
+		return PB_ERROR(b, OX_UNSUPPORTED, "nullary operation `%s` is not supported", op);
 	out->nullop = (OxNullOp)k;
 	return true;
 }
@@ -345,7 +345,7 @@ static bool parse_rvalue(PB *b, JPath p, cJSON *rv, OxRvalue *out)
 		return false;
 	int k = find_name(names, (int)countof(names), kind);
 	if (k < 0)
-		return PB_ERROR(b, "rvalue `%s` is not supported", kind);
+		return PB_ERROR(b, OX_UNSUPPORTED, "rvalue `%s` is not supported", kind);
 	out->kind = k == 10 ? OX_RV_REF : (OxRvalueKind)k;
 	switch (out->kind) {
 	case OX_RV_USE:
@@ -384,7 +384,7 @@ static bool parse_stmt(PB *b, JPath p, cJSON *j, OxStmt *out)
 	b->at = out->span;
 	int k = find_name(names, (int)countof(names), kind);
 	if (k < 0)
-		return PB_ERROR(b, "statement `%s` is not supported", kind);
+		return PB_ERROR(b, OX_UNSUPPORTED, "statement `%s` is not supported", kind);
 	out->kind = (OxStmtKind)k;
 	switch (out->kind) {
 	case OX_STMT_ASSIGN: {
@@ -496,7 +496,7 @@ static bool parse_callee(PB *b, JPath cp, cJSON *callee, OxCallee *out)
 		return false;
 	int k = find_name(names, (int)countof(names), kind);
 	if (k < 0)
-		return PB_ERROR(b, "call of kind \"%s\" is not supported", kind);
+		return PB_ERROR(b, OX_UNSUPPORTED, "call of kind \"%s\" is not supported", kind);
 	out->kind = (OxCalleeKind)k;
 	switch (out->kind) {
 	case OX_CALLEE_FUNCTION: {
@@ -506,7 +506,7 @@ static bool parse_callee(PB *b, JPath cp, cJSON *callee, OxCallee *out)
 		if (ps_failed(b->s))
 			return false;
 		if (!d)
-			return PB_ERROR(b, "call to `%s`: its body is in none of the inputs (pass the JSON of the "
+			return PB_ERROR(b, OX_INPUT, "call to `%s`: its body is in none of the inputs (pass the JSON of the "
 			                "crate that defines it, or mark it #[inline])", out->name);
 		out->fn = d->fn;
 		return true;
@@ -550,7 +550,7 @@ static bool parse_term(PB *b, JPath p, cJSON *t, OxTerm *out)
 	b->at = out->span;
 	int k = find_name(names, (int)countof(names), kind);
 	if (k < 0)
-		return PB_ERROR(b, "terminator `%s` is not supported", kind);
+		return PB_ERROR(b, OX_UNSUPPORTED, "terminator `%s` is not supported", kind);
 	/* unwinding never happens: kernels are built with panic=abort */
 	out->kind = k > OX_TERM_DROP ? OX_TERM_UNREACHABLE : (OxTermKind)k;
 	switch (out->kind) {

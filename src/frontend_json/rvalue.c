@@ -10,7 +10,7 @@ static bool scalar_operand(Fb *fb, JPath jp, const OxOperand *o, const char *key
 	if (!build_operand(fb, jpath_field(fb->a, jp, key), o, v))
 		return false;
 	if (val_kind(v->ty) != VK_SCALAR) {
-		fb_error(fb, "operation on a value of type `%s` is not supported", v->ty->name);
+		fb_error(fb, OX_UNSUPPORTED, "operation on a value of type `%s` is not supported", v->ty->name);
 		return false;
 	}
 	return true;
@@ -51,7 +51,7 @@ static bool binary_types_ok(Fb *fb, const char *op, Opcode code, Type *l, Type *
 		      code == OP_MIR_DIV || code == OP_MIR_REM) &&
 		     (l->kind != TY_BOOL || code == OP_MIR_AND || code == OP_MIR_OR || code == OP_MIR_XOR);
 	if (!ok)
-		fb_error(fb, "binary operator `%s` on operands and result of mismatched types", op);
+		fb_error(fb, OX_INPUT, "binary operator `%s` on operands and result of mismatched types", op);
 	return ok;
 }
 
@@ -63,7 +63,7 @@ static bool overflow_dst_ok(Fb *fb, PlaceV *dst, Type *t)
 	bool ok = d->kind == RT_TUPLE && d->has_layout && !d->has_variants && d->noffset == 2 && f0 && f1 &&
 	          scalar_type_of(fb, f0) == t && f1->kind == RT_BOOL;
 	if (!ok)
-		fb_error(fb, "checked arithmetic into a `%s`, not a (T, bool)", d->name);
+		fb_error(fb, OX_INPUT, "checked arithmetic into a `%s`, not a (T, bool)", d->name);
 	return ok;
 }
 
@@ -76,7 +76,7 @@ static bool rv_binary(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 	if (rv->binop == OX_BIN_OFFSET) {
 		Type *d = scalar_type_of(fb, dst->ty);
 		if (!l.ty->pointee || val_type(r)->kind != TY_INT || !d || d->kind != TY_PTR)
-			return fb_error(fb, "`Offset` of a `%s` into a `%s`", l.ty->name, dst->ty->name), false;
+			return fb_error(fb, OX_INPUT, "`Offset` of a `%s` into a `%s`", l.ty->name, dst->ty->name), false;
 		Value *opd[2] = { l.v[0], r.v[0] };
 		Value *p = ir_build1(&fb->b, OP_MIR_INDEX, ir_type_ptr(fb->m, 0), 2, opd);
 		p->def->rty = l.ty->pointee;
@@ -113,20 +113,20 @@ static bool rv_unary(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 	if (rv->unop == OX_UN_PTR_METADATA) {
 		Type *u = scalar_type_of(fb, dst->ty);
 		if (val_kind(v.ty) == VK_FAT && (!u || u->kind != TY_INT || u->bits != 64))
-			return fb_error(fb, "`PtrMetadata` into a `%s`", dst->ty->name), false;
+			return fb_error(fb, OX_INPUT, "`PtrMetadata` into a `%s`", dst->ty->name), false;
 		if (val_kind(v.ty) == VK_FAT)
 			build_store(fb, v.v[1], dst->addr);
 		return true;              /* thin pointers have () metadata */
 	}
 	if (val_kind(v.ty) != VK_SCALAR) {
-		fb_error(fb, "`%s` on `%s` is not supported", op, v.ty->name);
+		fb_error(fb, OX_UNSUPPORTED, "`%s` on `%s` is not supported", op, v.ty->name);
 		return false;
 	}
 	Opcode code = rv->unop == OX_UN_NOT ? OP_MIR_NOT : OP_MIR_NEG;
 	Type *t = val_type(v);
 	bool ok = code == OP_MIR_NOT ? t->kind == TY_INT || t->kind == TY_BOOL : t->kind == TY_INT || t->kind == TY_FLOAT;
 	if (!ok || !fb_fits(fb, dst->ty, v, op))
-		return ok ? false : (fb_error(fb, "`%s` on a `%s`", op, v.ty->name), false);
+		return ok ? false : (fb_error(fb, OX_INPUT, "`%s` on a `%s`", op, v.ty->name), false);
 	build_store(fb, ir_build1(&fb->b, code, v.v[0]->type, 1, v.v), dst->addr);
 	return true;
 }
@@ -162,7 +162,7 @@ static bool cast_transmute(Fb *fb, Val v, PlaceV *dst)
 {
 	Type *to = scalar_type_of(fb, dst->ty);
 	if (!v.ty->has_layout || !dst->ty->has_layout || v.ty->size != dst->ty->size) {
-		fb_error(fb, "transmute from `%s` to `%s`, types of different sizes", v.ty->name, dst->ty->name);
+		fb_error(fb, OX_INPUT, "transmute from `%s` to `%s`, types of different sizes", v.ty->name, dst->ty->name);
 		return false;
 	}
 	if (val_kind(v.ty) == VK_SCALAR && to && val_kind(dst->ty) == VK_SCALAR) {
@@ -185,7 +185,7 @@ static bool cast_numeric(Fb *fb, OxCastKind ck, const char *kind, Val v, PlaceV 
 {
 	Type *to = scalar_type_of(fb, dst->ty);
 	if (val_kind(v.ty) != VK_SCALAR || !to) {
-		fb_error(fb, "cast %s from `%s` to `%s` is not supported", kind, v.ty->name, dst->ty->name);
+		fb_error(fb, OX_UNSUPPORTED, "cast %s from `%s` to `%s` is not supported", kind, v.ty->name, dst->ty->name);
 		return false;
 	}
 	Opcode code = ck == OX_CAST_INT_TO_INT ? OP_MIR_INT_CAST
@@ -204,7 +204,7 @@ static bool cast_numeric(Fb *fb, OxCastKind ck, const char *kind, Val v, PlaceV 
 	        : code == OP_MIR_PTR_TO_INT ? from == TY_PTR && tk == TY_INT
 	        : from == TY_INT && tk == TY_PTR;
 	if (!ok) {
-		fb_error(fb, "cast %s from `%s` to `%s` is not supported", kind, v.ty->name, dst->ty->name);
+		fb_error(fb, OX_UNSUPPORTED, "cast %s from `%s` to `%s` is not supported", kind, v.ty->name, dst->ty->name);
 		return false;
 	}
 	if (x->type != to || code == OP_MIR_INT_CAST)
@@ -246,7 +246,7 @@ static bool is_pointer(RType *t)
 static bool cast_pointer(Fb *fb, OxCastKind ck, Val v, PlaceV *dst)
 {
 	if (!is_pointer(v.ty) || !is_pointer(dst->ty) || val_kind(v.ty) == VK_MEM || val_kind(dst->ty) == VK_MEM) {
-		fb_error(fb, "pointer cast from `%s` to `%s` is not supported", v.ty->name, dst->ty->name);
+		fb_error(fb, OX_UNSUPPORTED, "pointer cast from `%s` to `%s` is not supported", v.ty->name, dst->ty->name);
 		return false;
 	}
 	bool to_fat = val_kind(dst->ty) == VK_FAT, from_fat = val_kind(v.ty) == VK_FAT;
@@ -275,7 +275,7 @@ static bool cast_pointer(Fb *fb, OxCastKind ck, Val v, PlaceV *dst)
 			store_val(fb, dst->addr, v);
 			return true;
 		}
-		fb_error(fb, "unsizing `%s` to `%s` is not supported (trait objects need `dyn`, "
+		fb_error(fb, OX_UNSUPPORTED, "unsizing `%s` to `%s` is not supported (trait objects need `dyn`, "
 		         "which kernels cannot use)", v.ty->name, dst->ty->name);
 		return false;
 	}
@@ -284,7 +284,7 @@ static bool cast_pointer(Fb *fb, OxCastKind ck, Val v, PlaceV *dst)
 		return true;
 	}
 	if (from_fat != to_fat || val_kind(v.ty) == VK_MEM) {
-		fb_error(fb, "pointer cast from `%s` to `%s` is not supported", v.ty->name, dst->ty->name);
+		fb_error(fb, OX_UNSUPPORTED, "pointer cast from `%s` to `%s` is not supported", v.ty->name, dst->ty->name);
 		return false;
 	}
 	v.ty = dst->ty;
@@ -309,7 +309,7 @@ static bool rv_cast(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 	case OX_CAST_UNSUPPORTED:
 		break;
 	}
-	fb_error(fb, "cast `%s` from `%s` to `%s` is not supported (function pointers and closures "
+	fb_error(fb, OX_UNSUPPORTED, "cast `%s` from `%s` to `%s` is not supported (function pointers and closures "
 	         "as values cannot be called on the GPU yet)", kind, v.ty->name, dst->ty->name);
 	return false;
 }
@@ -320,14 +320,14 @@ static bool rv_ref(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &rv->place, &p))
 		return false;
 	if (!is_pointer(dst->ty) || val_kind(dst->ty) == VK_MEM || val_kind(dst->ty) == VK_ZST)
-		return fb_error(fb, "a reference stored into a `%s`", dst->ty->name), false;
+		return fb_error(fb, OX_INPUT, "a reference stored into a `%s`", dst->ty->name), false;
 	build_store(fb, p.addr, dst->addr);
 	if (val_kind(dst->ty) == VK_FAT) {
 		Value *len = p.meta;
 		if (!len && p.ty->kind == RT_ARRAY)
 			len = const_int(fb, usize_type(fb), p.ty->len);
 		if (!len) {
-			fb_error(fb, "reference to `%s` needs a length", p.ty->name);
+			fb_error(fb, OX_UNSUPPORTED, "reference to `%s` needs a length", p.ty->name);
 			return false;
 		}
 		build_store(fb, len, ptr_add(fb, dst->addr, 8));
@@ -350,7 +350,7 @@ static bool aggregate_shape_ok(Fb *fb, RType *t, uint32_t variant, uint32_t n)
 	if (ok && t->kind == RT_ADT && t->adt_kind == ADT_ENUM)
 		ok = variant < t->nvariant;
 	if (!ok)
-		fb_error(fb, "aggregate of %u fields for variant %u of `%s`, which has no such fields", n, variant,
+		fb_error(fb, OX_INPUT, "aggregate of %u fields for variant %u of `%s`, which has no such fields", n, variant,
 		         t->name);
 	return ok;
 }
@@ -361,11 +361,11 @@ static bool rv_aggregate(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 	if (rv->agg == OX_AGG_RAW_PTR) {
 		Val d, meta;
 		if (!build_operand(fb, jp, &rv->ops[0], &d) || !build_operand(fb, jp, &rv->ops[1], &meta))
-			return fb_error(fb, "raw pointer built from %u fields", n), false;
+			return fb_error(fb, OX_INPUT, "raw pointer built from %u fields", n), false;
 		Type *mt = val_type(meta);
 		if (!is_pointer(dst->ty) || val_kind(dst->ty) == VK_MEM || !val_type(d) || val_type(d)->kind != TY_PTR ||
 		    (val_kind(dst->ty) == VK_FAT && (!mt || mt->kind != TY_INT || mt->bits != 64)))
-			return fb_error(fb, "raw pointer `%s` built from a `%s`", dst->ty->name, d.ty->name), false;
+			return fb_error(fb, OX_INPUT, "raw pointer `%s` built from a `%s`", dst->ty->name, d.ty->name), false;
 		build_store(fb, d.v[0], dst->addr);
 		if (val_kind(dst->ty) == VK_FAT)
 			build_store(fb, meta.v[0], ptr_add(fb, dst->addr, 8));
@@ -375,7 +375,7 @@ static bool rv_aggregate(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 		/* one operand, the active field; every union field is at offset 0 */
 		Val v;
 		if (n != 1 || !build_operand(fb, jpath_index(fb->a, jpath_field(fb->a, jp, "fields"), 0), &rv->ops[0], &v))
-			return fb_error(fb, "union `%s` built from %u fields", dst->ty->name, n), false;
+			return fb_error(fb, OX_INPUT, "union `%s` built from %u fields", dst->ty->name, n), false;
 		store_val(fb, dst->addr, v);
 		return true;
 	}
@@ -407,7 +407,7 @@ static bool rv_repeat(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 	if (!one_operand(fb, jp, rv, &v))
 		return false;
 	if (dst->ty->kind != RT_ARRAY || n != dst->ty->len || !fb_fits(fb, dst->ty->elem, v, "array element"))
-		return fb_error(fb, "[x; %llu] into a `%s`", (unsigned long long)n, dst->ty->name), false;
+		return fb_error(fb, OX_INPUT, "[x; %llu] into a `%s`", (unsigned long long)n, dst->ty->name), false;
 	if (val_kind(v.ty) == VK_ZST || n == 0)
 		return true;
 	Type *u = usize_type(fb);
@@ -447,7 +447,7 @@ static bool rv_discriminant(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 		return false;
 	Type *t = scalar_type_of(fb, dst->ty);
 	if (!t || t->kind != TY_INT || val_kind(dst->ty) != VK_SCALAR || !p.ty->has_layout)
-		return fb_error(fb, "discriminant of `%s` into `%s`", p.ty->name, dst->ty->name), false;
+		return fb_error(fb, OX_INPUT, "discriminant of `%s` into `%s`", p.ty->name, dst->ty->name), false;
 	Value *d = ir_build1(&fb->b, OP_MIR_DISCR, t, 1, &p.addr);
 	d->def->rty = p.ty;
 	build_store(fb, d, dst->addr);
@@ -462,7 +462,7 @@ static bool rv_nullary(Fb *fb, const OxRvalue *rv, PlaceV *dst)
 	RType *t = fb_rtype(fb, rv->ty);
 	Type *ty = scalar_type_of(fb, dst->ty);
 	if (!ty || ty->kind != TY_INT || val_kind(dst->ty) != VK_SCALAR)
-		return fb_error(fb, "`%s` into a `%s`", op, dst->ty->name), false;
+		return fb_error(fb, OX_INPUT, "`%s` into a `%s`", op, dst->ty->name), false;
 	uint64_t v = rv->nullop == OX_NULLARY_SIZE_OF ? t->size
 	           : rv->nullop == OX_NULLARY_ALIGN_OF ? t->align
 	           : 0;                 /* UbChecks: debug assertions are off in exported MIR */
@@ -526,7 +526,7 @@ static bool set_discriminant(Fb *fb, JPath jp, const OxStmt *st)
 	if (!fb_index(fb, jpath_field(fb->a, jp, "variant"), st->variant, p.ty->nvariant))
 		return false;
 	if (p.ty->kind != RT_ADT || p.ty->adt_kind != ADT_ENUM || !p.ty->has_layout)
-		return fb_error(fb, "set_discriminant on a `%s`", p.ty->name), false;
+		return fb_error(fb, OX_INPUT, "set_discriminant on a `%s`", p.ty->name), false;
 	Op *op = ir_build(&fb->b, OP_MIR_SET_DISCR, 0, NULL, 1, &p.addr, 0);
 	op->rty = p.ty;
 	op->attr.variant.index = st->variant;
@@ -542,7 +542,7 @@ static bool copy_nonoverlapping(Fb *fb, JPath jp, const OxStmt *st)
 		return false;
 	if (val_kind(src.ty) != VK_SCALAR || val_kind(dst.ty) != VK_SCALAR || !src.ty->pointee ||
 	    !dst.ty->pointee || !val_type(count) || val_type(count)->kind != TY_INT)
-		return fb_error(fb, "copy_nonoverlapping of `%s`", src.ty->name), false;
+		return fb_error(fb, OX_INPUT, "copy_nonoverlapping of `%s`", src.ty->name), false;
 	Value *opd[3] = { src.v[0], dst.v[0], count.v[0] };
 	Op *op = ir_build(&fb->b, OP_MIR_INTRINSIC, 0, NULL, 3, opd, 0);
 	op->sym = "copy_nonoverlapping";    /* same operand order as the intrinsic call */
@@ -563,7 +563,7 @@ bool build_statement(Fb *fb, JPath jp, const OxStmt *st)
 		if (!build_operand(fb, jpath_field(fb->a, jp, "operand"), &st->ops[0], &v))
 			return false;
 		if (!val_type(v) || val_type(v)->kind != TY_BOOL)
-			return fb_error(fb, "assume of a `%s`", v.ty->name), false;
+			return fb_error(fb, OX_INPUT, "assume of a `%s`", v.ty->name), false;
 		ir_build(&fb->b, OP_MIR_ASSUME, 0, NULL, 1, v.v, 0);
 		return true;
 	}

@@ -127,7 +127,7 @@ static bool term_switch(Fb *fb, JPath jp, const OxTerm *t)
 	if (!build_operand(fb, jpath_field(fb->a, jp, "discr"), &t->op, &d))
 		return false;
 	if (val_kind(d.ty) != VK_SCALAR || val_type(d)->kind == TY_PTR || val_type(d)->kind == TY_FLOAT)
-		return fb_error(fb, "switchInt on `%s`", d.ty->name), false;
+		return fb_error(fb, OX_INPUT, "switchInt on `%s`", d.ty->name), false;
 	uint32_t n = t->ntarget;
 	Op *op = ir_build(&fb->b, OP_MIR_SWITCH, 0, NULL, 1, d.v, n + 1);
 	U128 *vals = arena_new_array(fb->a, U128, n);
@@ -167,7 +167,7 @@ static bool term_assert(Fb *fb, JPath jp, const OxTerm *t)
 	if (!build_operand(fb, jpath_field(fb->a, jp, "cond"), &t->op, &c))
 		return false;
 	if (!val_type(c) || val_type(c)->kind != TY_BOOL)
-		return fb_error(fb, "assert on a `%s`, not a bool", c.ty->name), false;
+		return fb_error(fb, OX_INPUT, "assert on a `%s`, not a bool", c.ty->name), false;
 	Op *op = ir_build(&fb->b, OP_MIR_ASSERT, 0, NULL, 1, c.v, 1);
 	op->attr.expect.value = t->expected;
 	op->sym = t->text;
@@ -213,7 +213,7 @@ static bool call_function(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	if (!call_args(fb, jp, t, &args, &n, sret ? dst->addr : NULL))
 		return false;
 	if (n != f->nparam)
-		return fb_error(fb, "call to `%s` with %u ABI arguments, expected %u", f->name, n, f->nparam), false;
+		return fb_error(fb, OX_INPUT, "call to `%s` with %u ABI arguments, expected %u", f->name, n, f->nparam), false;
 	Type *rt = f->ret;
 	Op *op = ir_build(&fb->b, OP_MIR_CALL, rt->kind == TY_VOID ? 0 : 1, &rt, n, args, 0);
 	op->sym = f->symbol;
@@ -274,14 +274,14 @@ static bool build_cxchg(Fb *fb, JPath jp, const OxTerm *t, const char *name, Pla
 	if (!call_args(fb, jp, t, &args, &n, NULL))
 		return false;
 	if (n != 3)
-		return fb_error(fb, "%s with %u arguments, expected 3", name, n), false;
+		return fb_error(fb, OX_INPUT, "%s with %u arguments, expected 3", name, n), false;
 	Type *ts[2] = { args[1]->type, ir_type_bool(fb->m) };
 	Op *op = ir_build(&fb->b, OP_MIR_INTRINSIC, 2, ts, 3, args, 0);
 	op->sym = name;
 	*out = op;
 	RType *d = dst->ty;
 	if (!d)
-		return fb_error(fb, "%s without a destination", name), false;
+		return fb_error(fb, OX_INPUT, "%s without a destination", name), false;
 	if (val_kind(d) == VK_SCALAR) {
 		build_store(fb, &op->res[0], dst->addr);
 	} else if (d->kind == RT_TUPLE && field_has_offset(d, 0, 1)) {
@@ -298,7 +298,7 @@ static bool build_cxchg(Fb *fb, JPath jp, const OxTerm *t, const char *name, Pla
 		Value *tag = ir_build1(&fb->b, OP_MIR_INT_CAST, d->tag.type, 1, &err);
 		build_store(fb, tag, ptr_add(fb, dst->addr, d->tag_offset));
 	} else {
-		return fb_error(fb, "%s into a `%s`: expected (T, bool) or Result<T, T>", name, d->name), false;
+		return fb_error(fb, OX_INPUT, "%s into a `%s`: expected (T, bool) or Result<T, T>", name, d->name), false;
 	}
 	finish_call(fb, t);
 	return true;
@@ -345,7 +345,7 @@ static bool call_device(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	const char *sym = t->callee.symbol;
 	const DevicePrim *p = prim_find(sym);
 	if (!p)
-		return fb_error(fb, "unknown GPU primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
+		return fb_error(fb, OX_INPUT, "unknown GPU primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
 	if (p->cls == PC_ATOMIC) {
 		const Intrinsic *in = intrinsic_find(p->nvvm);
 		if (!build_atomic(fb, jp, t, in, AO_RELAXED, AO_RELAXED, p->lower, NULL, dst))
@@ -354,7 +354,7 @@ static bool call_device(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 		char why[128];
 		const char *bad = op ? prim_check(p, op->nopd, op->opd, op->nres ? op->res[0].type : NULL, why,
 		                                  sizeof why) : NULL;
-		return bad ? fb_error(fb, "GPU primitive `%s` %s", sym, bad), false : true;
+		return bad ? fb_error(fb, OX_INPUT, "GPU primitive `%s` %s", sym, bad), false : true;
 	}
 	if (!call_prim(fb, jp, t, OP_MIR_DEVICE, sym, dst))
 		return false;
@@ -362,7 +362,7 @@ static bool call_device(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	char why[128];
 	const char *bad = prim_check(p, op->nopd, op->opd, op->nres ? op->res[0].type : NULL, why, sizeof why);
 	if (bad)
-		return fb_error(fb, "GPU primitive `%s` %s", sym, bad), false;
+		return fb_error(fb, OX_INPUT, "GPU primitive `%s` %s", sym, bad), false;
 	return true;
 }
 
@@ -372,11 +372,11 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	RType *g0 = t->callee.generic0 ? fb_rtype(fb, t->callee.generic0) : NULL;
 	const Intrinsic *in = intrinsic_find(name);
 	if (!in)
-		return fb_error(fb, "%sintrinsic `core::intrinsics::%s` is not supported by oxidec yet",
+		return fb_error(fb, OX_UNSUPPORTED, "%sintrinsic `core::intrinsics::%s` is not supported by oxidec yet",
 		                !strncmp(name, "atomic_", 7) ? "atomic " : "", name), false;
 	bool returns_unit = !strcmp(strchr(in->shape, '>'), ">-");
 	if (returns_unit && dst->ty && dst->ty->kind != RT_NEVER && !rtype_is_zst(dst->ty))
-		return fb_error(fb, "intrinsic `core::intrinsics::%s` returns nothing, not a `%s`", name,
+		return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::%s` returns nothing, not a `%s`", name,
 		                dst->ty->name), false;
 	if (in->atomic) {
 		if (!call_atomic_intrinsic(fb, jp, t, in, g0, dst))
@@ -389,7 +389,7 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	char why[96];
 	const char *bad = intrinsic_check(in, last_op(fb, OP_MIR_INTRINSIC), why, sizeof why);
 	if (bad)
-		return fb_error(fb, "intrinsic `core::intrinsics::%s` %s", name, bad), false;
+		return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::%s` %s", name, bad), false;
 	return true;
 }
 
@@ -445,7 +445,7 @@ static bool term_drop(Fb *fb, JPath jp, const OxTerm *t)
 	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &t->place, &p))
 		return false;
 	if (!drop_is_noop(p.ty)) {
-		fb_error(fb, "dropping a `%s` runs drop glue (a `Drop` impl, its own or a field's), which is not "
+		fb_error(fb, OX_UNSUPPORTED, "dropping a `%s` runs drop glue (a `Drop` impl, its own or a field's), which is not "
 		         "supported: the exported MIR has no body for it; use Copy types in kernels, or call the "
 		         "cleanup explicitly", p.ty->name);
 		return false;

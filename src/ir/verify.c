@@ -18,7 +18,7 @@ PRINTF(2, 3) static void fail(Verifier *v, const char *fmt, ...)
 	if (!v->ok)
 		return;
 	v->ok = false;
-	fprintf(v->err, "oxidec: internal error: IR verification failed after %s in @%s: ", v->after,
+	fprintf(v->err, "oxidec: error[OX%04d]: internal error: IR verification failed after %s in @%s: ", OX_INTERNAL, v->after,
 	        v->func ? v->func->symbol : "?");
 	va_start(ap, fmt);
 	vfprintf(v->err, fmt, ap);

@@ -75,9 +75,9 @@ cpu_reference() {
 
 # A compiler message without its location and prefixes, for grouping.
 normalise() {
-	printf '%s' "$1" | sed -e 's/^oxidec: //' -e 's/^mir-export: //' -e 's/^error: //' \
+	printf '%s' "$1" | sed -e 's/^oxidec: //' -e 's/^mir-export: //' -e 's/^error\(\[OX[0-9]*\]\)\{0,1\}: //' \
 		-e 's/^[^ ]*:[0-9][0-9]*:[0-9][0-9]*: //' -e 's/^[^ ]*\.json: [^ ]*: //' \
-		-e 's/^error: //' -e 's/^in [A-Za-z0-9_]*: //' -e 's/^ptxas [^,]*, line [0-9]*; //'
+		-e 's/^error\(\[OX[0-9]*\]\)\{0,1\}: //' -e 's/^in [A-Za-z0-9_]*: //' -e 's/^ptxas [^,]*, line [0-9]*; //'
 }
 
 # "PASS g/k", or "FAIL g/k: ..." + "run<TAB>what" + the differences, for
@@ -201,7 +201,7 @@ export_rejects() {   # log lib.rs
 	{
 		first_error "$1"
 		echo
-		grep -E '^src/lib\.rs:[0-9]+:[0-9]+: error: ' "$1"
+		grep -E '^src/lib\.rs:[0-9]+:[0-9]+: error(\[OX[0-9]+\])?: ' "$1"
 	} | awk '
 		# the kernels of lib.rs, as kernel_at_line
 		FNR == NR {
@@ -345,7 +345,7 @@ export_group() {
 		fi
 		# Not attributable. An error at a source line (a helper that
 		# kernels call): find the kernels that fail alone by bisection.
-		if [ $bymir -eq 1 ] && first_error "$log" | grep -qE '^[^ ]*\.rs:[0-9]+:[0-9]+: error: ' &&
+		if [ $bymir -eq 1 ] && first_error "$log" | grep -qE '^[^ ]*\.rs:[0-9]+:[0-9]+: error(\[OX[0-9]+\])?: ' &&
 			export_bisect "$work" && [ -n "$found" ]; then
 			printf '%s' "$found" >>"$errs"
 			skip=" $(cut -f1 "$errs" | tr '\n' ' ')"
@@ -391,7 +391,7 @@ export_bisect() {   # workdir
 	found=""
 	# First the kernels whose MIR holds the error's place (a helper
 	# inlined into them), each exported alone.
-	loc=$(first_error "$log" | sed -n 's/^\([^ ]*\.rs:[0-9][0-9]*:[0-9][0-9]*\): error: .*/\1/p')
+	loc=$(first_error "$log" | sed -n 's/^\([^ ]*\.rs:[0-9][0-9]*:[0-9][0-9]*\): error\(\[OX[0-9]*\]\)\{0,1\}: .*/\1/p')
 	for k in $([ -z "$loc" ] || mir_kernels_at "$wd" "$loc"); do
 		case " $skip " in *" $k "*) continue ;; esac
 		case " $all " in *" $k "*) ;; *) continue ;; esac

@@ -96,7 +96,7 @@ verdicts() {   # variant
 			*)
 				# a construct not supported yet: the host run checked that
 				# it fails with its expected error
-				want=$(awk -F '\t' -v k="$g/$k" '$1 == k { print $2; exit }' "$CONF/expected-errors.txt" 2>/dev/null)
+				want=$(awk -F '\t' -v k="$g/$k" '$1 == k { print "error[" $2 "]: ... " $3; exit }' "$CONF/expected-errors.txt" 2>/dev/null)
 				why=$(awk -F '\t' -v gk="$g/$k" '$1 == gk { print $2 ": " $3; exit }' "$B/failures.tsv" 2>/dev/null)
 				if [ -n "$want" ]; then
 					r="UNSUPPORTED $g/$k: expected error: $want"

@@ -45,13 +45,16 @@ SELF=tests/conformance/run-host.sh
 # ---------------------------------------------------------------- workers
 
 # One kernel: writes $W/GROUP/NAME.result, line 1 "PASS ..." or
-# "FAIL ...", line 2 (FAIL) "STAGE<TAB>message" for grouping, then details.
+# "FAIL ...", line 2 (FAIL) "STAGE<TAB>message" for grouping, then details;
+# on a FAIL, $W/GROUP/NAME.status: the exit status of the tool that failed.
 kernel_worker() {   # mode group name
 	mode=$1 g=$2 k=$3
 	d="$W/$g"
 	res="$d/$k.result"
 	log="$d/$k.log"
-	fail() {   # stage message [detail-file]
+	fail() {   # stage message [detail-file]; $? the failed tool's status
+		st=$?
+		[ $st -eq 0 ] || echo $st >"$d/$k.status"
 		set -- "$1" "${2#"${1%% *}: "}" "${3:-}"   # no "oxidec: oxidec: ..."
 		{
 			printf 'FAIL %s/%s: %s: %s\n' "$g" "$k" "$1" "$2"
@@ -60,6 +63,7 @@ kernel_worker() {   # mode group name
 		} >"$res"
 		exit 0
 	}
+	rm -f "$d/$k.status"
 	err=$(export_error "$g" "$k")
 	[ -n "$err" ] && fail mir-export "$err"
 	[ -f "$W/$g.mir.json" ] || fail mir-export "no export of group $g"
@@ -148,11 +152,12 @@ done | xargs -P "$JOBS" -L 1 sh "$SELF" --kernel
 pass=0 fail=0
 : >"$B/failures.tsv"
 # Kernels that use a construct oxidec or mir-export does not support yet:
-# their expected error (a substring of the one-line message). Such a kernel
-# passes only when it fails with that error, so the list cannot go stale.
+# their expected error, its code (OXnnnn, man/oxidec.1 DIAGNOSTICS) and a
+# substring of the one-line message. Such a kernel passes only when it
+# fails with that error, so the list cannot go stale.
 EXPECTED="$CONF/expected-errors.txt"
-expected_error() {   # group/name -> the expected substring, or nothing
-	[ -f "$EXPECTED" ] && awk -F '\t' -v k="$1" '$1 == k { print $2; exit }' "$EXPECTED"
+expected_error() {   # group/name -> "error[OXnnnn]<TAB>substring", or nothing
+	[ -f "$EXPECTED" ] && awk -F '\t' -v k="$1" '$1 == k { printf "error[%s]\t%s\n", $2, $3; exit }' "$EXPECTED"
 }
 for g in $(groups); do
 	# Kernels mir-export found that the CPU reference does not know.
@@ -172,12 +177,14 @@ for g in $(groups); do
 			continue
 		fi
 		want=$(expected_error "$g/$k")
+		code=${want%%"	"*} want=${want#*"	"}
 		first=$(head -n 1 "$r")
 		if [ -n "$want" ]; then
+			want="$code: ... $want"
 			case $first in
 			PASS*) echo "FAIL $g/$k: compiled, but expected-errors.txt says: $want (remove it there)"
 			       fail=$((fail + 1)) ;;
-			*"$want"*) echo "PASS $g/$k (expected error: $want)"
+			*"$code: "*"${want#*... }"*) echo "PASS $g/$k (expected error: $want)"
 			       pass=$((pass + 1)) ;;
 			*) echo "$first"; echo "    (expected the error: $want)"
 			       fail=$((fail + 1)) ;;

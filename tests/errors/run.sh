@@ -9,7 +9,8 @@
 #   - print exactly NAME.err,
 #   - leave no output file behind.
 # A case that compiles fails the test: drop it (and say so in
-# docs/conformance.md) once the construct is supported.
+# docs/conformance.md) once the construct is supported. Last, every error
+# code of oxidec (src/util.h) must be listed in man/oxidec.1.
 #
 #   sh tests/errors/run.sh [NAME...]     UPDATE=1 rewrites the .err files
 #
@@ -93,5 +94,20 @@ for n in $names; do
 	cat "$r"
 	case $(head -n 1 "$r") in PASS*) pass=$((pass + 1)) ;; *) fail=$((fail + 1)) ;; esac
 done
+# The error codes: every one of oxidec's table (src/util.h DIAG_CODES) is
+# listed in man/oxidec.1 (mir-export's: a unit test of its diag.rs).
+codes=$(sed -n 's/^[ \t]*X(OX_[A-Z_]*, \([0-9]*\),.*/\1/p' src/util.h)
+missing=""
+for c in $codes; do
+	c=$(printf 'OX%04d' "$c")
+	grep -q "^\.B $c\$" man/oxidec.1 || missing="$missing $c"
+done
+if [ -z "$codes" ]; then
+	echo "FAIL error codes: none found in src/util.h"; fail=$((fail + 1))
+elif [ -n "$missing" ]; then
+	echo "FAIL error codes: not in man/oxidec.1 (DIAGNOSTICS):$missing"; fail=$((fail + 1))
+else
+	echo "PASS error codes: man/oxidec.1 lists all $(echo $codes | wc -w)"; pass=$((pass + 1))
+fi
 echo "errors: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -47,7 +47,8 @@
 #   --disable F,.. / --enable F,..      kernel-gen features (kernel-gen --list-features)
 #   --trap-rate N                       1 kernel in N may trap (default 50)
 #   --gaps-ok   a construct that mir-export or oxidec cleanly reports as
-#               not supported yet is a GAP, not a failure
+#               not supported yet (error[OX0200]) or not possible on the
+#               GPU (error[OX0300]) is a GAP, not a failure
 #   --compile-only   no CPU reference and no host emulation
 #   --gpu       also run the PTX on the GPU (tests/conformance/run-gpu.sh)
 #   --gpu-artifacts   leave in build/fuzz what run-gpu.sh needs for a GPU
@@ -66,8 +67,9 @@
 #               this tree's)
 #
 # Environment: as tests/conformance/run-host.sh (JOBS, MIR_EXPORT, OXIDEC,
-# PTXAS, CC, CARGO); B (the build directory, build); KERNEL_GEN (default:
-# built into $CARGO_TARGET, default $B/cargo);
+# PTXAS, CC, CARGO); B (the build directory, build); KERNEL_GEN and
+# OXIDE_RUNNER (tools/mir-export/oxide-runner: the BUG/GAP verdicts, from
+# the error codes; default: built into $CARGO_TARGET, default $B/cargo);
 # FUZZ_DIR (default build/fuzz: everything the run writes).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -121,9 +123,14 @@ start_time=$(date +%s)
 # ------------------------------------------------------------- the crates
 CT=${CARGO_TARGET:-$BUILD/cargo}
 KG=${KERNEL_GEN:-$CT/release/kernel-gen}
+RUNNER=${OXIDE_RUNNER:-$CT/release/oxide-runner}
 if [ -z "${KERNEL_GEN:-}" ] && [ -z "$CRATES" ]; then
 	"$CARGO" build --release --offline --quiet --manifest-path tools/mir-export/Cargo.toml \
 		--target-dir "$CT" -p kernel-gen || { echo "fuzz: cannot build kernel-gen" >&2; exit 1; }
+fi
+if [ -z "${OXIDE_RUNNER:-}" ]; then
+	"$CARGO" build --release --offline --quiet --manifest-path tools/mir-export/Cargo.toml \
+		--target-dir "$CT" -p oxide-runner || { echo "fuzz: cannot build oxide-runner" >&2; exit 1; }
 fi
 
 # everything but failed/ (reproducers of earlier runs), the C tools and
@@ -363,17 +370,11 @@ fi
 
 # -------------------------------------------------------------- verdicts
 
-# BUG unless a tool cleanly rejected a construct it does not support yet.
-classify() {  # stage message
-	case $1 in
-	mir-export | oxidec | "oxidec --target=host") ;;
-	*) echo BUG; return ;;
-	esac
-	case $2 in
-	*"bug in oxidec"* | *"is invalid"* | *"cannot parse"* | *"internal error"* | *"has no LLVM type"* | *panicked* | *Abort* | *"LLVM:"*) echo BUG ;;
-	*"not supported"* | *unsupported* | *"not inlined"* | *"needs a length"* | *"cannot determine"* | *"cannot be stored"*) echo GAP ;;
-	*) echo BUG ;;
-	esac
+# BUG unless a tool cleanly rejected a construct it does not support yet
+# (oxide-runner verdict: by the error code of the first error line,
+# OX0200 or OX0300, and the tool's exit status; never by the text).
+classify() {  # stage message [status]
+	printf '%s\n' "$2" | "$RUNNER" verdict ${3:+--status "$3"} "$1" - || echo BUG
 }
 
 kernel_line() {  # crate-dir seed
@@ -419,7 +420,8 @@ while read -r g k; do
 	*:) # e.g. "LLVM module is invalid ...:": what LLVM said is a detail line
 		msg="$msg $(sed -n '3,$p' "$r" | sed 's/^ *//' | grep -v -F -e "${msg#*: }" | grep -m1 .)" ;;
 	esac
-	kind=$(classify "$stage" "$msg")
+	# the result's first line holds the tool's first error line (its code)
+	kind=$(classify "$stage" "$head" "$(cat "$W/$g/$k.status" 2>/dev/null)")
 	[ "$kind" = GAP ] && [ $GAPS_OK -eq 1 ] && tag=GAP || tag=FAIL
 	# paths of one run's files out of the message (for grouping)
 	msg=$(printf '%s' "$msg" | sed -e 's#^[^ ]*\.mir:[0-9]*: ##' -e 's#^[^ ]*\.mir\.json: [^ ]*: ##' -e 's/^error: //')

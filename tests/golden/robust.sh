@@ -13,7 +13,8 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "PASS $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/    /' "$2" | head -20; }
 
-# An error: exit code 1, stderr matching $2, nothing in $TMP/out.
+# An error: exit code 1, stderr matching $2 (a grep pattern, with the
+# error[OXnnnn] code), nothing in $TMP/out.
 expect_error() {   # name pattern oxidec-args...
 	name=$1 pat=$2; shift 2
 	rm -rf "$TMP/out"; mkdir "$TMP/out"
@@ -50,21 +51,21 @@ fi
 sed 's/"crate": "const_lookup"/"crate": "other"/' \
 	const_lookup.mir.json >"$TMP/other.mir.json"
 expect_error "link: two crates' Constant statics of one name" \
-	"Constant static \`TABLE\` has the exported name \`TABLE\`, which const_lookup.mir.json already defines" \
+	"error\\[OX0100\\]: Constant static \`TABLE\` has the exported name \`TABLE\`, which const_lookup.mir.json already defines" \
 	const_lookup.mir.json "$TMP/other.mir.json"
 expect_error "link: one crate, two definitions of Pair" \
-	'type `Pair` of crate `a` is defined differently in link/pair_a.mir.json' \
+	'error\[OX0100\]: type `Pair` of crate `a` is defined differently in link/pair_a.mir.json' \
 	link/pair_a.mir.json link/pair_a_changed.mir.json
 
 # --- input size
-expect_error "size: /dev/zero" "input larger than 4 MiB" --max-input=4 /dev/zero
+expect_error "size: /dev/zero" "error\\[OX0002\\]: input larger than 4 MiB" --max-input=4 /dev/zero
 : >"$TMP/big.json"
 truncate -s 3M "$TMP/big.json" 2>/dev/null || dd if=/dev/zero of="$TMP/big.json" bs=1M count=3 2>/dev/null
-expect_error "size: a regular file" "input larger than 2 MiB" --max-input=2 "$TMP/big.json"
-expect_error "unreadable input" "cannot read" "$TMP/none.json"
+expect_error "size: a regular file" "error\\[OX0002\\]: input larger than 2 MiB" --max-input=2 "$TMP/big.json"
+expect_error "unreadable input" "error\\[OX0002\\]: cannot read" "$TMP/none.json"
 rm -rf "$TMP/out"; mkdir "$TMP/out"
 "$OXIDEC" saxpy.mir.json -o "$TMP/out/no/such/dir.ptx" 2>"$TMP/stderr"
-if [ $? -eq 1 ] && grep -q "cannot create output file" "$TMP/stderr" && [ -z "$(ls -A "$TMP/out")" ]; then
+if [ $? -eq 1 ] && grep -q "error\\[OX0002\\]: cannot create output file" "$TMP/stderr" && [ -z "$(ls -A "$TMP/out")" ]; then
 	ok "unwritable output"
 else
 	bad "unwritable output" "$TMP/stderr"

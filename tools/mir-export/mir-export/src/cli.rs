@@ -37,7 +37,9 @@ Environment:
 
 Exit status: 0 on success, 1 on an error (the message names the Rust
 source line where there is one), 2 on a usage error, 3 when --keep-going
-left out kernels (the JSON of the others is written).
+left out kernels (the JSON of the others is written). Errors are printed
+as `error[OXnnnn]: message`, the code a stable class of error (the list:
+man mir-export, DIAGNOSTICS).
 ";
 
 #[derive(Debug, Default, PartialEq)]

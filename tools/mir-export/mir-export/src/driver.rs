@@ -18,7 +18,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::diag::{DResult, Diag};
+use crate::diag::{Code, DResult, Diag};
 use crate::layout::{self, Layout};
 use crate::toolchain::RustcInfo;
 
@@ -199,7 +199,7 @@ impl Build<'_> {
 
     /// Builds the crate's MIR; returns the recorded rustc command.
     pub fn run_cargo(&self) -> DResult<RustcCommand> {
-        let exe = std::env::current_exe().map_err(|e| Diag::new(format!("cannot find my own executable: {e}")))?;
+        let exe = std::env::current_exe().map_err(|e| Diag::new(Code::Crate, format!("cannot find my own executable: {e}")))?;
         fs::create_dir_all(&self.target_dir).map_err(|e| io_err(&self.target_dir, e))?;
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let mut cmd = Command::new(&cargo);
@@ -219,9 +219,9 @@ impl Build<'_> {
         run_captured(cmd, self.verbose, "cargo could not build the kernel crate")?;
         let text = fs::read_to_string(self.record_path()).map_err(|e| {
             let hint = format!("(remove {} and try again)", self.target_dir.display());
-            Diag::new(format!("{}: {e} {hint}", self.record_path().display()))
+            Diag::new(Code::Io, format!("{}: {e} {hint}", self.record_path().display()))
         })?;
-        RustcCommand::deserialize(&text).ok_or_else(|| Diag::new("corrupt record of the rustc command"))
+        RustcCommand::deserialize(&text).ok_or_else(|| Diag::new(Code::Io, "corrupt record of the rustc command"))
     }
 }
 
@@ -230,16 +230,16 @@ fn run_captured(mut cmd: Command, verbose: bool, what: &str) -> DResult<std::pro
     if verbose {
         cmd.stderr(Stdio::inherit());
     }
-    let out = cmd.output().map_err(|e| Diag::new(format!("cannot run {:?}: {e}", cmd.get_program())))?;
+    let out = cmd.output().map_err(|e| Diag::new(Code::Toolchain, format!("cannot run {:?}: {e}", cmd.get_program())))?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
-        return Err(Diag::new(format!("{what}:\n{}", stderr.trim_end())));
+        return Err(Diag::new(Code::RustcFailed, format!("{what}:\n{}", stderr.trim_end())));
     }
     Ok(out)
 }
 
 pub fn io_err(path: &Path, e: std::io::Error) -> Diag {
-    Diag::new(format!("{}: {e}", path.display()))
+    Diag::new(Code::Io, format!("{}: {e}", path.display()))
 }
 
 /// Asks rustc for the layouts of `names` (types spelled from the crate
@@ -253,7 +253,7 @@ pub struct LayoutProbe<'a> {
 
 impl LayoutProbe<'_> {
     pub fn run(&self, names: &[String]) -> DResult<Vec<Result<Layout, String>>> {
-        let root_index = self.cmd.root_index().ok_or_else(|| Diag::new("cannot find the crate root in rustc's arguments"))?;
+        let root_index = self.cmd.root_index().ok_or_else(|| Diag::new(Code::Export, "cannot find the crate root in rustc's arguments"))?;
         let root = self.cmd.cwd.join(&self.cmd.args[root_index]);
         let src = fs::read_to_string(&root).map_err(|e| io_err(&root, e))?;
         let (text, first_line) = layout::probe_source(&src, layout::layout_attr(self.rustc.minor), names);
@@ -294,7 +294,7 @@ impl LayoutProbe<'_> {
         if self.verbose {
             eprintln!("mir-export: layout probe: {cmd:?}");
         }
-        let out = cmd.output().map_err(|e| Diag::new(format!("cannot run {}: {e}", self.rustc.path.display())))?;
+        let out = cmd.output().map_err(|e| Diag::new(Code::Toolchain, format!("cannot run {}: {e}", self.rustc.path.display())))?;
         Ok(String::from_utf8_lossy(&out.stderr).into_owned())
     }
 }

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use cli::{Command, Options};
-use diag::{DResult, Diag};
+use diag::{Code, DResult, Diag};
 use driver::{Build, LayoutProbe, RustcCommand};
 
 fn main() -> ExitCode {
@@ -46,7 +46,7 @@ fn main() -> ExitCode {
             }
         }
         Err(msg) => {
-            eprintln!("mir-export: error: {msg}\nTry `mir-export --help`.");
+            eprintln!("mir-export: error[{}]: {msg}\nTry `mir-export --help`.", Code::Usage);
             return ExitCode::from(2);
         }
     }
@@ -89,7 +89,7 @@ fn export_crate(
         text = recover_nan_bits(opts, info, &cmd, text);
     }
     let mir = mirparse::parse_mir_file(&text)
-        .map_err(|e| Diag::at(format!("{}:{}", mir_path.display(), e.line), format!("cannot parse rustc's MIR: {}", e.msg)))?;
+        .map_err(|e| Diag::at(format!("{}:{}", mir_path.display(), e.line), Code::MirParse, format!("cannot parse rustc's MIR: {}", e.msg)))?;
     let adts = read_adt_decls(&cmd);
     let externs: Vec<String> = cmd.externs().into_iter().map(|e| e.0).collect();
     let crate_name = cmd.crate_name().unwrap_or("kernels").to_string();
@@ -183,12 +183,12 @@ impl KernelCrate {
         let abs = fs::canonicalize(input).map_err(|e| driver::io_err(input, e))?;
         if abs.is_dir() {
             if !abs.join("Cargo.toml").is_file() {
-                return Err(Diag::new(format!("{}: no Cargo.toml in this directory", input.display())));
+                return Err(Diag::new(Code::Crate, format!("{}: no Cargo.toml in this directory", input.display())));
             }
             return Ok(KernelCrate { manifest_dir: abs.clone(), user_dir: abs, temp: None });
         }
         if abs.extension().is_none_or(|e| e != "rs") {
-            return Err(Diag::new(format!("{}: expected a crate directory or a .rs file", input.display())));
+            return Err(Diag::new(Code::Crate, format!("{}: expected a crate directory or a .rs file", input.display())));
         }
         Self::generate(&abs)
     }
@@ -229,7 +229,7 @@ fn find_oxide_device() -> DResult<PathBuf> {
     if let Some(dir) = std::env::var_os("OXIDE_DEVICE_DIR") {
         return Ok(PathBuf::from(dir));
     }
-    let exe = std::env::current_exe().map_err(|e| Diag::new(format!("cannot find my own executable: {e}")))?;
+    let exe = std::env::current_exe().map_err(|e| Diag::new(Code::Crate, format!("cannot find my own executable: {e}")))?;
     for base in exe.ancestors().skip(1) {
         for rel in ["tools/mir-export/oxide-device", "oxide-device", "share/oxidec/oxide-device"] {
             let cand = base.join(rel);
@@ -238,5 +238,5 @@ fn find_oxide_device() -> DResult<PathBuf> {
             }
         }
     }
-    Err(Diag::new("cannot find the oxide-device crate; set OXIDE_DEVICE_DIR to its directory"))
+    Err(Diag::new(Code::Crate, "cannot find the oxide-device crate; set OXIDE_DEVICE_DIR to its directory"))
 }

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::diag::{DResult, Diag};
+use crate::diag::{Code, DResult, Diag};
 
 /// Supported `1.N.x` releases.
 pub const SUPPORTED_MINORS: [u32; 2] = [95, 96];
@@ -43,9 +43,9 @@ pub fn probe_rustc(rustc: &Path, warn: &mut dyn FnMut(String)) -> DResult<RustcI
     let out = Command::new(rustc)
         .arg("-vV")
         .output()
-        .map_err(|e| Diag::new(format!("cannot run `{} -vV`: {e}", rustc.display())))?;
+        .map_err(|e| Diag::new(Code::Toolchain, format!("cannot run `{} -vV`: {e}", rustc.display())))?;
     if !out.status.success() {
-        return Err(Diag::new(format!("`{} -vV` failed: {}", rustc.display(), String::from_utf8_lossy(&out.stderr).trim())));
+        return Err(Diag::new(Code::Toolchain, format!("`{} -vV` failed: {}", rustc.display(), String::from_utf8_lossy(&out.stderr).trim())));
     }
     let mut info = parse_version(&String::from_utf8_lossy(&out.stdout))?;
     info.path = rustc.to_path_buf();
@@ -67,7 +67,7 @@ pub fn parse_version(text: &str) -> DResult<RustcInfo> {
         }
     }
     let minor = info.release.split('.').nth(1).and_then(|m| m.parse().ok());
-    info.minor = minor.ok_or_else(|| Diag::new(format!("cannot read the rustc release from:\n{text}")))?;
+    info.minor = minor.ok_or_else(|| Diag::new(Code::Toolchain, format!("cannot read the rustc release from:\n{text}")))?;
     Ok(info)
 }
 
@@ -82,12 +82,15 @@ fn check_supported(info: &RustcInfo, warn: &mut dyn FnMut(String)) -> DResult<()
         warn(format!("rustc {} is a nightly mir-export is not tested with; supported: {}", info.release, supported()));
         return Ok(());
     }
-    Err(Diag::new(format!(
-        "rustc {} ({}) is not supported: mir-export reads rustc's internal MIR text and needs rustc {}",
-        info.release,
-        info.path.display(),
-        supported()
-    )))
+    Err(Diag::new(
+        Code::Toolchain,
+        format!(
+            "rustc {} ({}) is not supported: mir-export reads rustc's internal MIR text and needs rustc {}",
+            info.release,
+            info.path.display(),
+            supported()
+        ),
+    ))
 }
 
 #[cfg(test)]

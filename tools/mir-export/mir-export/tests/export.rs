@@ -162,7 +162,7 @@ pub fn k(t: &dyn Tr, out: &mut f32) {
     );
     // `&dyn Tr` values may exist (they can reach a panic); the call
     // through the vtable is what cannot be compiled.
-    assert!(err.starts_with("dyn_call.rs:6:12: error: dynamic dispatch is not supported"), "{err}");
+    assert!(err.starts_with("dyn_call.rs:6:12: error[OX0200]: dynamic dispatch is not supported"), "{err}");
 }
 
 #[test]
@@ -205,7 +205,7 @@ pub fn k(f: fn(u32) -> u32, out: &mut u32) {
 }
 ",
     );
-    assert!(err.starts_with("fn_ptr.rs:4:10: error: function pointers"), "{err}");
+    assert!(err.starts_with("fn_ptr.rs:4:10: error[OX0200]: function pointers"), "{err}");
 }
 
 /// --keep-going: a kernel that uses something mir-export rejects (here a
@@ -245,7 +245,7 @@ pub fn bad_dyn(t: &dyn Tr, out: &mut u32) { *out = t.f(); }
     // each note follows its kernel's error line
     let lines: Vec<&str> = err.lines().collect();
     for (i, _) in lines.iter().enumerate().filter(|(_, l)| l.contains("left out")) {
-        assert!(i > 0 && lines[i - 1].contains(": error: "), "{err}");
+        assert!(i > 0 && lines[i - 1].contains(": error[OX"), "{err}");
     }
     let json = compact(&fs::read_to_string(&out).unwrap());
     assert_has(&json, "\"name\": \"good\"");

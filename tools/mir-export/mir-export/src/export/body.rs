@@ -3,7 +3,7 @@
 //! docs/oxide-mir-format.md.
 
 use crate::adts::AdtKind;
-use crate::diag::{DResult, Diag};
+use crate::diag::{Code, DResult, Diag};
 use crate::json::Json;
 use crate::mirparse::ast::*;
 use crate::obj;
@@ -100,7 +100,7 @@ impl<'a> Exporter<'a> {
     fn locals_json(&mut self, body: &'a Body) -> DResult<Vec<Json>> {
         let mut out = Vec::new();
         for (n, decl) in body.locals.iter().enumerate() {
-            let decl = decl.as_ref().ok_or_else(|| Diag::new(format!("`{}`: local _{n} is not declared", body.name)))?;
+            let decl = decl.as_ref().ok_or_else(|| Diag::new(Code::Export, format!("`{}`: local _{n} is not declared", body.name)))?;
             let ctx = Ctx { body, scope: decl.scope, span: decl.span.as_ref(), const_comments: &[] };
             let ty = self.ty(&decl.ty, ctx)?;
             let name = body.debug_names.iter().find(|(_, l)| *l as usize == n).map(|(s, _)| s.as_str());
@@ -142,14 +142,14 @@ impl<'a> Exporter<'a> {
         self.spans.intern(resolved.as_ref())
     }
 
-    pub(super) fn err(&self, ctx: Ctx, msg: impl Into<String>) -> Diag {
-        Diag::at(self.loc(ctx.body, ctx.scope, ctx.span), msg)
+    pub(super) fn err(&self, ctx: Ctx, code: Code, msg: impl Into<String>) -> Diag {
+        Diag::at(self.loc(ctx.body, ctx.scope, ctx.span), code, msg)
     }
 
     /// Interns a type, rejecting those oxidec cannot represent.
     pub(super) fn ty(&mut self, ty: &Ty, ctx: Ctx) -> DResult<usize> {
         if let Some(why) = self.unsupported_ty(ty) {
-            return Err(self.err(ctx, why));
+            return Err(self.err(ctx, Code::Unsupported, why));
         }
         Ok(self.types.intern(ty))
     }
@@ -198,7 +198,7 @@ impl<'a> Exporter<'a> {
     /// field types of ADTs.
     pub(super) fn place_json(&mut self, p: &Place, ctx: Ctx) -> DResult<(Json, Ty)> {
         let decl = ctx.body.locals.get(p.local as usize).and_then(|d| d.as_ref());
-        let mut ty = decl.ok_or_else(|| self.err(ctx, format!("use of undeclared local _{}", p.local)))?.ty.clone();
+        let mut ty = decl.ok_or_else(|| self.err(ctx, Code::Export, format!("use of undeclared local _{}", p.local)))?.ty.clone();
         let mut variant = 0u32;
         let mut projs = Vec::new();
         for proj in &p.proj {
@@ -213,7 +213,7 @@ impl<'a> Exporter<'a> {
         let bad = |what: &str| format!("cannot apply {what} to a value of type `{base}`");
         Ok(match proj {
             Proj::Deref => {
-                let t = base.pointee().ok_or_else(|| self.err(ctx, bad("`*`")))?.clone();
+                let t = base.pointee().ok_or_else(|| self.err(ctx, Code::Export, bad("`*`")))?.clone();
                 (obj!["kind" => "deref"], t)
             }
             Proj::Field(f, t) => {
@@ -226,11 +226,11 @@ impl<'a> Exporter<'a> {
                 (obj!["kind" => "field", "index" => *f, "ty" => ti], t.clone())
             }
             Proj::Index(l) => {
-                let t = base.elem().ok_or_else(|| self.err(ctx, bad("indexing")))?.clone();
+                let t = base.elem().ok_or_else(|| self.err(ctx, Code::Export, bad("indexing")))?.clone();
                 (obj!["kind" => "index", "local" => *l], t)
             }
             Proj::ConstIndex { offset, min_length, from_end } => {
-                let t = base.elem().ok_or_else(|| self.err(ctx, bad("indexing")))?.clone();
+                let t = base.elem().ok_or_else(|| self.err(ctx, Code::Export, bad("indexing")))?.clone();
                 let j = obj![
                     "kind" => "constant_index",
                     "offset" => offset.to_string(),
@@ -253,17 +253,17 @@ impl<'a> Exporter<'a> {
     /// Declaration index of variant `name` of enum type `ty`.
     pub(super) fn variant_of(&mut self, ty: &Ty, name: &str, ctx: Ctx) -> DResult<u32> {
         self.ty(ty, ctx)?;
-        let Ty::Adt(p) = ty else { return Err(self.err(ctx, format!("`{ty}` has no variants"))) };
-        let decl = self.input.adts.lookup(&p.bare()).map_err(|m| self.err(ctx, m))?;
+        let Ty::Adt(p) = ty else { return Err(self.err(ctx, Code::Export, format!("`{ty}` has no variants"))) };
+        let decl = self.input.adts.lookup(&p.bare()).map_err(|m| self.err(ctx, Code::Unsupported, m))?;
         match decl {
             Some(d) if d.kind == AdtKind::Enum => d.variants.iter().position(|v| v == name).map(|i| i as u32).ok_or_else(|| {
-                self.err(ctx, format!("enum `{}` has no variant `{name}` in its declaration", p.bare()))
+                self.err(ctx, Code::Export, format!("enum `{}` has no variant `{name}` in its declaration", p.bare()))
             }),
             Some(_) => Ok(0),
             // A struct literal names the struct itself.
             None if p.last_name() == name => Ok(0),
             None => Err(self.err(
-                ctx,
+                ctx, Code::Export,
                 format!(
                     "cannot tell the declaration order of the variants of `{ty}` (needed for `{name}`): \
                      its declaration is neither in the crate's sources nor in mir-export's table of core enums"
@@ -440,9 +440,9 @@ impl<'a> Exporter<'a> {
                 p.proj.push(Proj::Deref);
                 Ok(Operand::Copy(p))
             }
-            Operand::Const(c) => Err(self.err(ctx, format!("`{path}` of the constant reference `{}` is not supported", c.text))),
+            Operand::Const(c) => Err(self.err(ctx, Code::Unsupported, format!("`{path}` of the constant reference `{}` is not supported", c.text))),
         };
-        let arg = |k: usize| args.get(k).cloned().ok_or_else(|| self.err(ctx, format!("`{path}` has too few arguments")));
+        let arg = |k: usize| args.get(k).cloned().ok_or_else(|| self.err(ctx, Code::Export, format!("`{path}` has too few arguments")));
         Ok(Some(match op {
             PrimOp::Binary(o) => Rvalue::Binary { op: o.to_string(), lhs: arg(0)?, rhs: arg(1)? },
             PrimOp::Unary(o) => Rvalue::Unary { op: o.to_string(), operand: arg(0)? },
@@ -460,7 +460,7 @@ impl<'a> Exporter<'a> {
                     }),
                     _ => path.qself.as_ref().map(|q| (*q.self_ty).clone()),
                 };
-                let ty = ty.ok_or_else(|| self.err(ctx, format!("no target type in `{path}`")))?;
+                let ty = ty.ok_or_else(|| self.err(ctx, Code::Export, format!("no target type in `{path}`")))?;
                 Rvalue::Cast { kind: kind.to_string(), operand: arg(0)?, ty }
             }
         }))
@@ -479,14 +479,14 @@ impl<'a> Exporter<'a> {
                  ({why}); mark it `#[inline(always)]` or make it non-generic"
             )
         };
-        let g = self.bodies.get(generic).copied().ok_or_else(|| self.err(ctx, fail("no generic body".into())))?;
+        let g = self.bodies.get(generic).copied().ok_or_else(|| self.err(ctx, Code::Unsupported, fail("no generic body".into())))?;
         let signature =
-            self.signature_source(g, 8).ok_or_else(|| self.err(ctx, fail("its source is not readable".into())))?;
+            self.signature_source(g, 8).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its source is not readable".into())))?;
         let name = generic.rsplit("::").next().unwrap_or(generic);
         let params = mono::generic_params(&signature, name)
-            .ok_or_else(|| self.err(ctx, fail(format!("no generic parameter list after `fn {name}` in its source"))))?;
+            .ok_or_else(|| self.err(ctx, Code::Unsupported, fail(format!("no generic parameter list after `fn {name}` in its source"))))?;
         let body = mono::instantiate(self.input.mir_text, generic, &params, &mono::call_args(path), &inst)
-            .map_err(|m| self.err(ctx, fail(m)))?;
+            .map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         let body: &'a Body = Box::leak(Box::new(body));
         let key: &'a str = Box::leak(inst.clone().into_boxed_str());
         self.bodies.insert(key, body);
@@ -495,11 +495,11 @@ impl<'a> Exporter<'a> {
 
     fn call_json(&mut self, dest: &Place, callee: &Callee, args: &[Operand], target: Option<u32>, ctx: Ctx) -> DResult<Json> {
         let Callee::Path(path) = callee else {
-            return Err(self.err(ctx, "calls through function pointers or closure values are not supported"));
+            return Err(self.err(ctx, Code::Unsupported, "calls through function pointers or closure values are not supported"));
         };
         let bodies = &self.bodies;
         let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
-        let mut resolved = self.callees.resolve(path, target.is_none(), &has_body).map_err(|m| self.err(ctx, m))?;
+        let mut resolved = self.callees.resolve(path, target.is_none(), &has_body).map_err(|(c, m)| self.err(ctx, c, m))?;
         if let Resolved::Instance { generic } = &resolved {
             resolved = Resolved::Function(self.instance(&generic.clone(), path, ctx)?);
         }
@@ -539,7 +539,7 @@ impl<'a> Exporter<'a> {
             Resolved::Op(op) => {
                 // block_json turns these into assignments; a diverging one
                 // (no return edge) cannot be
-                return Err(self.err(ctx, format!("`{path}` ({op:?}) is used without a return edge")));
+                return Err(self.err(ctx, Code::Export, format!("`{path}` ({op:?}) is used without a return edge")));
             }
         };
         Ok(obj![

@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 
 use crate::mirparse::ast::{Body, GenericArg, Path, Ty};
+use crate::diag::Code;
 use crate::mirparse::items::parse_span;
 
 use super::spans::SpanTable;
@@ -155,7 +156,7 @@ impl CalleeResolver {
 
     /// `has_body(name)` says whether the file has a body of that name.
     /// `Err` is the reason the call cannot be exported.
-    pub fn resolve(&self, path: &Path, diverges: bool, has_body: &dyn Fn(&str) -> bool) -> Result<Resolved, String> {
+    pub fn resolve(&self, path: &Path, diverges: bool, has_body: &dyn Fn(&str) -> bool) -> Result<Resolved, (Code, String)> {
         let bare = path.bare();
         if let Some(name) = bare.strip_prefix("core::intrinsics::") {
             return Ok(intrinsic(name, path));
@@ -200,7 +201,7 @@ impl CalleeResolver {
         }
         if is_panic_entry(&bare) {
             if !diverges {
-                return Err(format!("`{path}` looks like a panic entry but returns"));
+                return Err((Code::Export, format!("`{path}` looks like a panic entry but returns")));
             }
             return Ok(Resolved::Panic(bare));
         }
@@ -209,12 +210,12 @@ impl CalleeResolver {
         }
         if let Some(q) = &path.qself {
             if let Ty::Dyn(d) = &*q.self_ty {
-                return Err(format!(
+                return Err((Code::Unsupported, format!(
                     "dynamic dispatch is not supported: the call to `{}` goes through the vtable of `{d}`, \
                      and kernels are compiled without vtables; use a generic parameter (`impl Trait`) \
                      or an enum and a `match`",
                     short_path(&path.to_string())
-                ));
+                )));
             }
             if let Ty::Closure(c) = &*q.self_ty {
                 return self.closures.get(c).cloned().map(Resolved::Function).ok_or_else(|| not_inlined(path));
@@ -253,46 +254,51 @@ impl CalleeResolver {
     }
 }
 
-fn not_inlined(path: &Path) -> String {
+/// Why a call is not exported, and its class (heap and formatting are
+/// not possible on the GPU, the rest is not supported yet).
+fn not_inlined(path: &Path) -> (Code, String) {
     let bare = path.bare();
     let text = path.to_string();
     if bare.starts_with("alloc::") || bare.starts_with("std::") {
-        return format!(
+        return (Code::Gpu, format!(
             "heap allocation is not supported on the GPU: `{}` needs a global allocator, which \
              kernels do not have; use fixed-size arrays, `shared_array!` or buffers the host passes in",
             short_path(&text)
-        );
+        ));
     }
     if let Some(q) = path.qself.as_ref().filter(|q| matches!(&*q.self_ty, Ty::Int { .. } | Ty::Float(_) | Ty::Bool | Ty::Char)) {
-        return format!(
+        return (Code::Unsupported, format!(
             "call to `{text}`, a core trait method on `{}` that oxidec does not map to an operation \
              (only +, -, *, bit operations, shifts, negation, comparisons, clone and lossless Into/From \
              are; integer `/` and `%` need core's zero and overflow checks), in a generic function's \
              instance; mark the function `#[inline(always)]` so that rustc inlines core's body",
             q.self_ty
-        );
+        ));
     }
     if bare.starts_with("core::fmt::") {
-        return format!(
+        return (Code::Gpu, format!(
             "formatting (`{}`) is not supported on the GPU: core::fmt's machinery calls through \
              function pointers and is not inlined; print with `gpu_printf!` (C format strings, \
              run by the CUDA driver) instead",
             short_path(&text)
-        );
+        ));
     }
     if text.contains("core::iter::") || text.contains("as core::iter::") {
-        return format!(
+        return (Code::Unsupported, format!(
             "call to `{}` was not inlined: rustc's MIR inliner gave up on this iterator chain \
              (it inlines at most about 5 levels deep and never the same function twice on one path), \
              and library bodies cannot be exported; write it as a `for`/`while` loop over indices, \
              or use a shorter chain",
             short_path(&text)
-        );
+        ));
     }
-    format!(
-        "call to `{path}`, which has no body in this crate (rustc did not inline it); \
-         only calls that inline fully, calls to this crate's non-generic functions, \
-         GPU primitives, intrinsics and panics are supported"
+    (
+        Code::Unsupported,
+        format!(
+            "call to `{path}`, which has no body in this crate (rustc did not inline it); \
+             only calls that inline fully, calls to this crate's non-generic functions, \
+             GPU primitives, intrinsics and panics are supported"
+        ),
     )
 }
 

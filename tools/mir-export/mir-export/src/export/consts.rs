@@ -5,7 +5,7 @@
 //! constants and promoteds `unevaluated` references to their bodies (which
 //! are exported too); enum variants and small aggregates `adt`.
 
-use crate::diag::DResult;
+use crate::diag::{Code, DResult};
 use crate::json::Json;
 use crate::mirparse::ast::*;
 use crate::mirparse::parser::{parse_str, parse_u128};
@@ -24,7 +24,7 @@ impl<'a> Exporter<'a> {
         }
         let value_text = format!("Value({})", c.text);
         if let Some((ty, _)) = ctx.const_comments.iter().find(|(_, v)| *v == value_text) {
-            return parse_str(ty, |p| p.ty()).map_err(|m| self.err(ctx, format!("type of constant `{}`: {m}", c.text)));
+            return parse_str(ty, |p| p.ty()).map_err(|m| self.err(ctx, Code::MirParse, format!("type of constant `{}`: {m}", c.text)));
         }
         // Tuples and arrays of literals get no comment (rustc's `use_verbose`).
         let item_tys = |items: &[Const]| items.iter().map(|i| i.ty.clone()).collect::<Option<Vec<Ty>>>();
@@ -48,7 +48,7 @@ impl<'a> Exporter<'a> {
                 }
             }
         }
-        Err(self.err(ctx, format!("cannot determine the type of constant `{}`", c.text)))
+        Err(self.err(ctx, Code::Unsupported, format!("cannot determine the type of constant `{}`", c.text)))
     }
 
     /// The item a constant's path names: itself, or for an associated
@@ -97,10 +97,10 @@ impl<'a> Exporter<'a> {
     }
 
     pub(super) fn const_json(&mut self, c: &Const, ty: &Ty, ctx: Ctx) -> DResult<Json> {
-        let unsupported = |ex: &Self| ex.err(ctx, format!("unsupported constant `{}` of type `{ty}`", c.text));
+        let unsupported = |ex: &Self| ex.err(ctx, Code::Unsupported, format!("unsupported constant `{}` of type `{ty}`", c.text));
         if let ConstVal::Float(text) = &c.val {
             if matches!(text.as_str(), "NaN" | "-NaN" | "+NaN") {
-                return Err(self.err(ctx, unknown_nan(&c.text)));
+                return Err(self.err(ctx, Code::Export, unknown_nan(&c.text)));
             }
         }
         Ok(match &c.val {
@@ -144,7 +144,7 @@ impl<'a> Exporter<'a> {
     fn alloc_ref_json(&mut self, id: u32, offset: u64, ty: &Ty, ctx: Ctx) -> DResult<Json> {
         let alloc_size = match self.allocs.get(&id) {
             Some(a) => a.size,
-            None => return Err(self.err(ctx, format!("alloc{id} is not in rustc's output"))),
+            None => return Err(self.err(ctx, Code::Export, format!("alloc{id} is not in rustc's output"))),
         };
         // A slice reference printed as `{allocN: &[T]}` covers the allocation.
         let meta = match ty.pointee() {
@@ -190,7 +190,7 @@ impl<'a> Exporter<'a> {
             }
         }
         if !matches!(ty, Ty::Adt(_)) {
-            return Err(self.err(ctx, format!("unsupported constant `{}` of type `{ty}`", c.text)));
+            return Err(self.err(ctx, Code::Unsupported, format!("unsupported constant `{}` of type `{ty}`", c.text)));
         }
         if self.is_variant_path(path, ty) {
             let variant = self.variant_of(ty, path.last_name(), ctx)?;
@@ -203,7 +203,7 @@ impl<'a> Exporter<'a> {
             }
             return Ok(obj!["kind" => "adt", "variant" => variant, "fields" => fields]);
         }
-        Err(self.err(ctx, format!("constant `{}` has no MIR body in this crate (not supported)", c.text)))
+        Err(self.err(ctx, Code::Unsupported, format!("constant `{}` has no MIR body in this crate (not supported)", c.text)))
     }
 
     /// Whether `path` names a variant or struct of ADT `ty` (not a constant item).
@@ -225,7 +225,7 @@ impl<'a> Exporter<'a> {
                 .clone()
                 .or_else(|| self.ctor_ty(item))
                 .or_else(|| matches!(&item.val, ConstVal::Tuple(v) if v.is_empty()).then(|| Ty::Tuple(Vec::new())))
-                .ok_or_else(|| self.err(ctx, format!("unsupported field `{}` in an aggregate constant", item.text)))?;
+                .ok_or_else(|| self.err(ctx, Code::Unsupported, format!("unsupported field `{}` in an aggregate constant", item.text)))?;
             tys.push(self.ty(&ty, ctx)?);
             out.push(self.const_json(item, &ty, ctx)?);
         }

@@ -19,7 +19,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::Path as FsPath;
 
 use crate::adts::AdtTable;
-use crate::diag::{DResult, Diag};
+use crate::diag::{Code, DResult, Diag};
 use crate::json::Json;
 use crate::layout::Layout;
 use crate::mirparse::ast::{Alloc, Body, BodyKind, ConstItem, ConstVal, MirFile, SrcSpan, Ty};
@@ -72,7 +72,7 @@ pub fn export(input: &ExportInput, probe: &mut Probe, mut left_out: Option<&mut 
                 r?;
                 ex.note_static_types();
                 ex.note_discriminants()?;
-                ex.types.attach_decls(input.adts).map_err(Diag::new)?;
+                ex.types.attach_decls(input.adts).map_err(|m| Diag::new(Code::Export, m))?;
                 ex.fill_layouts(probe)?;
                 let bad = ex.check_kernel_params(&kernels);
                 if bad.is_empty() {
@@ -145,17 +145,17 @@ impl<'a> Exporter<'a> {
             let Some((module, name)) = marker_kernel(&c.name) else { continue };
             let path = if module.is_empty() { name.to_string() } else { format!("{module}::{name}") };
             if !self.bodies.contains_key(path.as_str()) {
-                return Err(Diag::new(format!("kernel `{path}` has a #[kernel] marker but no MIR body")));
+                return Err(Diag::new(Code::Export, format!("kernel `{path}` has a #[kernel] marker but no MIR body")));
             }
             if !skip.contains(&path) {
                 kernels.push(path);
             }
         }
         if kernels.is_empty() && !skip.is_empty() {
-            return Err(Diag::new(format!("crate `{}`: every kernel was left out", self.input.crate_name)));
+            return Err(Diag::new(Code::Crate, format!("crate `{}`: every kernel was left out", self.input.crate_name)));
         }
         if kernels.is_empty() {
-            return Err(Diag::new(format!(
+            return Err(Diag::new(Code::Crate, format!(
                 "crate `{}` has no kernels: mark at least one `pub fn` with `#[kernel]` (oxide_device::kernel)",
                 self.input.crate_name
             )));
@@ -243,7 +243,7 @@ impl<'a> Exporter<'a> {
             match consteval::eval_int_body(b) {
                 Ok(v) => computed.push((enum_path.to_string(), variant.to_string(), v)),
                 Err(why) => {
-                    return Err(Diag::new(format!(
+                    return Err(Diag::new(Code::Unsupported, format!(
                         "the discriminant of `{rest}` is a constant expression that mir-export cannot \
                          evaluate ({why}); write it as an integer literal"
                     )))
@@ -261,7 +261,7 @@ impl<'a> Exporter<'a> {
             let Ty::Int { bits, signed, .. } = c.ty else { continue };
             let ConstVal::Int { negative, text } = &c.value.val else { continue };
             let Some(raw) = consts::int_bits(*negative, text, bits, signed) else {
-                return Err(Diag::new(format!("cannot read the discriminant of `{rest}`: `{text}`")));
+                return Err(Diag::new(Code::MirParse, format!("cannot read the discriminant of `{rest}`: `{text}`")));
             };
             let value = if signed && bits < 128 && raw >> (bits - 1) & 1 == 1 {
                 (raw | !((1u128 << bits) - 1)) as i128
@@ -345,6 +345,7 @@ impl<'a> Exporter<'a> {
                     let why = e.layout_error.as_deref().unwrap_or("rustc cannot be asked about this type");
                     let d = Diag::at(
                         self.loc(body, decl.scope, decl.span.as_ref()),
+                        Code::Export,
                         format!("cannot learn the layout of kernel parameter type `{}`: {why}", decl.ty),
                     );
                     bad.push((k.clone(), d));
@@ -426,7 +427,7 @@ impl<'a> Exporter<'a> {
             }
         }
         for f in &mut self.functions {
-            walk(f, &self.types).map_err(Diag::new)?;
+            walk(f, &self.types).map_err(|m| Diag::new(Code::Export, m))?;
         }
         Ok(())
     }
