@@ -51,7 +51,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims
+.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -93,6 +93,8 @@ EXAMPLES = hello_constant vecadd saxpy row_sum warp_reduce math launch_bounds
 # shared memory, atomics, constant memory, printf
 EXAMPLES += reduce_shared histogram transpose stencil2d sgemm printf const_lookup
 EXAMPLES += scale2d
+# tensor cores: mma.sync, ldmatrix, bf16 (sm_80+)
+EXAMPLES += mma_gemm
 # segment shuffles, match_all, sync_warp, named barriers; device_assert!
 EXAMPLES += warp_sync device_assert
 # recursion and the GPU stack (also built at -O0: NAME.O0.ptx / .O0.cubin)
@@ -155,8 +157,15 @@ gpu-all:
 	sh tests/gpu/all.sh
 
 # here: everything gpu-all needs, packed in build/gpu-pack/ (carry it)
-gpu-pack: all examples gpu-hazards
+gpu-pack: all examples gpu-hazards gpu-half
 	sh tests/gpu/pack.sh
+
+# every f32 through the half-precision conversions (tests/gpu/half), built
+# here into build/gpu-half
+gpu-half: $(B)/bin/mir-export $(B)/bin/oxidec
+	@mkdir -p build/gpu-half
+	$(B)/bin/mir-export tests/gpu/half -o build/gpu-half/half.mir.json
+	$(B)/bin/oxidec build/gpu-half/half.mir.json -o build/gpu-half/half.cubin
 
 # the ptxas hazard probe (tests/gpu/hazards/README), built here into
 # build/gpu-hazards (gpu-pack packs it for gpu-all)

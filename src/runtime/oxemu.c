@@ -1485,8 +1485,137 @@ float __oxide_host_cvt_f32_f16(unsigned short h)
 		float f = ldexpf((float)m, -24);
 		return sign ? -f : f;
 	}
-	u = sign | (e == 31 ? 0x7f800000u | (m << 13) : ((e + 112) << 23) | (m << 13));
+	if (e == 31 && m != 0)
+		u = 0x7fffffffu;                   /* cvt.f32.f16 gives the canonical NaN */
+	else
+		u = sign | (e == 31 ? 0x7f800000u : ((e + 112) << 23) | (m << 13));
 	float f;
 	memcpy(&f, &u, sizeof f);
 	return f;
 }
+
+/* ---- warp matrix operations (the registry's mma and ldmatrix rows),
+ * warp-collective like the shuffles: every lane gives its registers, each
+ * computes its own part of the result from all of them, with the PTX
+ * ISA's fragment layouts (groupID g = lane / 4, t = lane % 4):
+ *   A 16 x 16, row: a0 {A[g][2t], A[g][2t+1]}, a1 the same at row g + 8,
+ *     a2, a3 at columns + 8 (the low half of a register is the first)
+ *   B 16 x 8, col: b0 {B[2t][g], B[2t+1][g]}, b1 at rows + 8
+ *   C, D 16 x 8: c0, c1 = C[g][2t], C[g][2t+1]; c2, c3 at row g + 8
+ * The products of two bf16 / f16 values are exact in double; the sum of
+ * the 16 products and C is taken in double and rounded to f32 once.  The
+ * tensor cores' order and intermediate precision are not specified by the
+ * ISA: results may differ from the GPU's in the last bits of f32 (tests
+ * state their tolerance; sums of small integers are exact on both). */
+
+static double bf16_value(unsigned h)
+{
+	uint32_t u = (uint32_t)(h & 0xffffu) << 16;
+	float f;
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+static double f16_value(unsigned h)
+{
+	return __oxide_host_cvt_f32_f16((unsigned short)h);
+}
+
+/* every lane's registers r0, r1 (one 64-bit rendezvous), copied out */
+static void warp_gather2(unsigned r0, unsigned r1, uint32_t out[32][2])
+{
+	uint32_t present;
+	const uint64_t *v = warp_exchange(0xffffffffu, r0 | (uint64_t)r1 << 32, &present);
+
+	for (unsigned i = 0; i < 32; i++) {
+		out[i][0] = (uint32_t)v[i];
+		out[i][1] = (uint32_t)(v[i] >> 32);
+	}
+}
+
+/* the 16-bit element of a fragment register: half h of register r of lane */
+static unsigned half_of(uint32_t reg, unsigned h)
+{
+	return h ? reg >> 16 : reg & 0xffffu;
+}
+
+static void mma_m16n8k16(float *d, const unsigned a[4], const unsigned b[2], const float c[4],
+                         double (*value)(unsigned))
+{
+	uint32_t alo[32][2], ahi[32][2], bs[32][2];
+	unsigned lane = my_lane(), g = lane / 4, t = lane % 4;
+
+	warp_gather2(a[0], a[1], alo);
+	warp_gather2(a[2], a[3], ahi);
+	warp_gather2(b[0], b[1], bs);
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned row = g + (i >= 2 ? 8 : 0), col = 2 * t + (i & 1);
+		double sum = c[i];
+		for (unsigned k = 0; k < 16; k++) {
+			/* A[row][k]: lane 4 (row % 8) + (k % 8) / 2, register
+			 * (row >= 8) + 2 (k >= 8), half k % 2 */
+			unsigned al = 4 * (row % 8) + (k % 8) / 2, ar = (row >= 8) + 2 * (k >= 8);
+			uint32_t areg = ar < 2 ? alo[al][ar] : ahi[al][ar - 2];
+			/* B[k][col]: lane 4 col + (k % 8) / 2, register k >= 8,
+			 * half k % 2 */
+			unsigned bl = 4 * col + (k % 8) / 2;
+			sum += value(half_of(areg, k % 2)) * value(half_of(bs[bl][k >= 8], k % 2));
+		}
+		d[i] = (float)sum;
+	}
+}
+
+void __oxide_host_mma_m16n8k16_f32_bf16(float *d, unsigned a0, unsigned a1, unsigned a2, unsigned a3,
+                                        unsigned b0, unsigned b1, float c0, float c1, float c2, float c3)
+{
+	const unsigned a[4] = { a0, a1, a2, a3 }, b[2] = { b0, b1 };
+	const float c[4] = { c0, c1, c2, c3 };
+	mma_m16n8k16(d, a, b, c, bf16_value);
+}
+
+void __oxide_host_mma_m16n8k16_f32_f16(float *d, unsigned a0, unsigned a1, unsigned a2, unsigned a3,
+                                       unsigned b0, unsigned b1, float c0, float c1, float c2, float c3)
+{
+	const unsigned a[4] = { a0, a1, a2, a3 }, b[2] = { b0, b1 };
+	const float c[4] = { c0, c1, c2, c3 };
+	mma_m16n8k16(d, a, b, c, f16_value);
+}
+
+static uint16_t load_u16(uint64_t addr)
+{
+	uint16_t v;
+	memcpy(&v, (const void *)(uintptr_t)addr, sizeof v);
+	return v;
+}
+
+/* ldmatrix: every lane's row address; lane l receives, of each of the n
+ * matrices, row l / 4 at columns 2 (l % 4), + 1 (trans: column l / 4 at
+ * rows 2 (l % 4), + 1) */
+static void ldmatrix(unsigned *d, void *p, unsigned n, int trans)
+{
+	uint32_t present;
+	uint64_t rows[32];
+	const uint64_t *v = warp_exchange(0xffffffffu, (uint64_t)(uintptr_t)p, &present);
+	unsigned lane = my_lane();
+
+	memcpy(rows, v, sizeof rows);
+	for (unsigned j = 0; j < n; j++) {
+		const uint64_t *m = rows + 8 * j;
+		uint16_t lo, hi;
+		if (trans) {
+			lo = load_u16(m[2 * (lane % 4)] + 2 * (lane / 4));
+			hi = load_u16(m[2 * (lane % 4) + 1] + 2 * (lane / 4));
+		} else {
+			lo = load_u16(m[lane / 4] + 4 * (lane % 4));
+			hi = load_u16(m[lane / 4] + 4 * (lane % 4) + 2);
+		}
+		d[j] = lo | (uint32_t)hi << 16;
+	}
+}
+
+void __oxide_host_ldmatrix_x1(unsigned *d, void *p) { ldmatrix(d, p, 1, 0); }
+void __oxide_host_ldmatrix_x2(unsigned *d, void *p) { ldmatrix(d, p, 2, 0); }
+void __oxide_host_ldmatrix_x4(unsigned *d, void *p) { ldmatrix(d, p, 4, 0); }
+void __oxide_host_ldmatrix_x1_trans(unsigned *d, void *p) { ldmatrix(d, p, 1, 1); }
+void __oxide_host_ldmatrix_x2_trans(unsigned *d, void *p) { ldmatrix(d, p, 2, 1); }
+void __oxide_host_ldmatrix_x4_trans(unsigned *d, void *p) { ldmatrix(d, p, 4, 1); }

@@ -17,14 +17,16 @@
 #      (part fuzz2000; docs/conformance.md)
 #   5. the ptxas hazard probe (tests/gpu/hazards, packed by gpu-pack):
 #      fails on a hazard not in its known.txt, or a known one not seen
+#   6. tests/gpu/half: all 2^32 f32 values through the bf16 / f16
+#      conversions and all 2^16 f16 values back, against the emulator
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
 # runs, default: CPUs), PARTS (default "examples sanitizer conformance
-# fuzz fuzz2000 hazards").
+# fuzz fuzz2000 hazards half").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards}
+PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -61,6 +63,9 @@ for d in build/fuzzgpu build/fuzz2000; do
 done
 if [ -f build/gpu-hazards/host.c ]; then
 	part hazards sh build/gpu-hazards/run.sh
+fi
+if [ -f build/gpu-half/half.cubin ]; then
+	part half sh tests/gpu/half/run.sh
 fi
 echo
 echo "==== summary"

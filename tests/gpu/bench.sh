@@ -1,8 +1,9 @@
 #!/bin/sh
-# tests/gpu/bench.sh: oxidec's vecadd against nvcc's, on this machine's GPU.
-# Compiles bench/vecadd/vecadd_ref.cu with nvcc into build/gpu/ and
-# bench/vecadd/bench.c with cc, then runs the bench with
-# build/examples/vecadd.ptx and, when present, build/examples/vecadd.cubin.
+# tests/gpu/bench.sh: oxidec's kernels against nvcc's (and cuBLAS), on this
+# machine's GPU. For each benchmark B (vecadd; mma_gemm: the tensor-core
+# GEMM, also against cuBLAS) compiles bench/B/B_ref.cu with nvcc into
+# build/gpu/ and bench/B/bench.c with cc, then runs the bench with
+# build/examples/B.ptx and, when present, build/examples/B.cubin.
 # Environment: CC (cc), NVCC (nvcc, else $CUDA_HOME/bin/nvcc), ARCH (sm_90).
 
 cd "$(dirname "$0")/../.." || exit 1
@@ -36,6 +37,10 @@ set -e
 	bench/vecadd/vecadd_ref.cu
 $CC -O2 -std=c11 -ffp-contract=off -Wall -Wextra -o "$OUT/bench_vecadd" \
 	bench/vecadd/bench.c src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c -ldl -lm
+"$NVCC" -O3 -arch="$ARCH" -cubin -o "$OUT/mma_gemm_ref.cubin" bench/mma_gemm/mma_gemm_ref.cu
+$CC -O2 -std=c11 -Wall -Wextra -I"$CUDA_HOME/include" -o "$OUT/bench_mma_gemm" \
+	bench/mma_gemm/bench.c src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c \
+	-L"$CUDA_HOME/lib64" -lcublas -lcudart -ldl -lm -lpthread
 set +e
 
 status=0
@@ -45,5 +50,13 @@ for kind in ptx cubin; do
 	echo
 	echo "== oxidec $module vs nvcc $OUT/vecadd_ref.cubin"
 	"./$OUT/bench_vecadd" "$module" "$OUT/vecadd_ref.cubin" || status=1
+done
+for kind in ptx cubin; do
+	module=build/examples/mma_gemm.$kind
+	[ -f "$module" ] || continue
+	echo
+	echo "== oxidec $module vs nvcc $OUT/mma_gemm_ref.cubin vs cuBLAS"
+	LD_LIBRARY_PATH="$CUDA_HOME/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		"./$OUT/bench_mma_gemm" "$module" "$OUT/mma_gemm_ref.cubin" || status=1
 done
 exit $status

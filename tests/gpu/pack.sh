@@ -5,6 +5,8 @@
 # machine's copy is limited to 64 MiB in all):
 #   examples.tar.xz     build/examples/*.ptx *.cubin (make examples)
 #   hazards.tar.xz      build/gpu-hazards (make gpu-hazards: the ptxas probe)
+#   half.tar.xz         build/gpu-half (make gpu-half: every f32 through the
+#                       half-precision conversions, against the emulator)
 #   conformance.tar.xz  tests/conformance/build-gpu.sh: every group, sweep
 #                       included, at O3/ptx O3/cubin O0/ptx O0/cubin
 #   fuzz.tar.xz         a sample of generated kernels (tests/fuzz/run.sh
@@ -23,6 +25,7 @@ rm -f "$P"/*.tar.xz
 ls build/examples/*.ptx >/dev/null 2>&1 || { echo "pack: build/examples is missing: run make examples" >&2; exit 1; }
 tar -cJf "$P/examples.tar.xz" build/examples/*.ptx build/examples/*.cubin || status=1
 [ -f build/gpu-hazards/host.c ] && { tar -cJf "$P/hazards.tar.xz" build/gpu-hazards || status=1; }
+[ -f build/gpu-half/half.cubin ] && { tar -cJf "$P/half.tar.xz" build/gpu-half/half.* || status=1; }
 # CONF_BUILD / CONF_WORK may keep this apart from make check's directories
 sh tests/conformance/build-gpu.sh >build/gpu-pack.conformance.log 2>&1 || status=1
 tail -n 7 build/gpu-pack.conformance.log

@@ -26,6 +26,9 @@ typedef struct {
 #define A2(t1, n1, t2, n2) #t1 " " #n1 ", " #t2 " " #n2
 #define A3(t1, n1, t2, n2, t3, n3) #t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3
 #define A4(t1, n1, t2, n2, t3, n3, t4, n4) #t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3 ", " #t4 " " #n4
+#define A11(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8, t9, n9, t10, n10, t11, n11) \
+	#t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3 ", " #t4 " " #n4 ", " #t5 " " #n5 ", " #t6 " " #n6 ", " \
+	#t7 " " #n7 ", " #t8 " " #n8 ", " #t9 " " #n9 ", " #t10 " " #n10 ", " #t11 " " #n11
 
 #define DEVICE(name, cls, lower, nvvm, flags, ret, args) { "__oxide_" #name, #ret, args },
 static const Row device[] = {

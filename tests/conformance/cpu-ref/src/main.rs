@@ -163,7 +163,7 @@ pub extern "C" fn __oxide_cvt_f32_f16(h: u16) -> f32 {
     let a = match e {
         0 => m * 2f64.powi(-24),
         31 if m == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
+        31 => return f32::from_bits(0x7fff_ffff), // PTX cvt.f32.f16: the canonical NaN
         _ => (1.0 + m / 1024.0) * 2f64.powi(e - 15),
     };
     (if h & 0x8000 != 0 { -a } else { a }) as f32

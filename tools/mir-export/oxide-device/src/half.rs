@@ -6,7 +6,9 @@
 //! on floats (PTX `cvt.rn.bf16.f32` / `cvt.rn.f16.f32`, sm_80+ for bf16):
 //! values beyond the format's range become infinities, tiny ones
 //! subnormals or zeros, and every NaN becomes the canonical NaN `0x7fff`.
-//! Conversions to `f32` are exact (`bf16` is the top half of an `f32`).
+//! Conversions to `f32` are exact (`bf16` is the top half of an `f32`);
+//! an f16 NaN becomes the f32 NaN `0x7fffffff` (PTX `cvt.f32.f16`), a
+//! bf16 NaN keeps its payload.
 //! Under host emulation the same rounding is done in C
 //! (`src/runtime/oxmath.c`), so results agree bit for bit.
 
@@ -63,7 +65,7 @@ impl f16 {
     pub fn from_f32(x: f32) -> Self {
         f16(unsafe { ffi::__oxide_cvt_rn_f16_f32(x) })
     }
-    /// Exactly this value as an f32.
+    /// Exactly this value as an f32 (NaN: `0x7fffffff`).
     #[inline(always)]
     pub fn to_f32(self) -> f32 {
         unsafe { ffi::__oxide_cvt_f32_f16(self.0) }

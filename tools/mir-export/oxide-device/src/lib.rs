@@ -30,6 +30,8 @@ pub mod thread;
 pub mod math;
 /// Half-precision floats: `bf16`, `f16` (bits, conversions).
 pub mod half;
+/// Tensor cores: warp `mma.sync` and `ldmatrix` (sm_80+).
+pub mod mma;
 /// Warp barriers, shuffles, votes, match, reductions, lane and warp ids.
 pub mod warp;
 /// Barriers with reductions, named barriers, fences, clocks, nanosleep, trap.

@@ -66,6 +66,14 @@ pub(crate) mod device {
         pub fn __oxide_cvt_rn_bf16_f32(x: f32) -> u16;
         pub fn __oxide_cvt_rn_f16_f32(x: f32) -> u16;
         pub fn __oxide_cvt_f32_f16(x: u16) -> f32;
+        pub fn __oxide_mma_m16n8k16_f32_bf16(d: *mut f32, a0: u32, a1: u32, a2: u32, a3: u32, b0: u32, b1: u32, c0: f32, c1: f32, c2: f32, c3: f32);
+        pub fn __oxide_mma_m16n8k16_f32_f16(d: *mut f32, a0: u32, a1: u32, a2: u32, a3: u32, b0: u32, b1: u32, c0: f32, c1: f32, c2: f32, c3: f32);
+        pub fn __oxide_ldmatrix_x1(d: *mut u32, p: *mut u8);
+        pub fn __oxide_ldmatrix_x2(d: *mut u32, p: *mut u8);
+        pub fn __oxide_ldmatrix_x4(d: *mut u32, p: *mut u8);
+        pub fn __oxide_ldmatrix_x1_trans(d: *mut u32, p: *mut u8);
+        pub fn __oxide_ldmatrix_x2_trans(d: *mut u32, p: *mut u8);
+        pub fn __oxide_ldmatrix_x4_trans(d: *mut u32, p: *mut u8);
     }
 }
 

@@ -1,0 +1,119 @@
+/* examples/mma_gemm/host.c: runs mma_gemm(a: *const u16, b: *const u16,
+ * c: *mut f32, m: u32, n: u32, k: u32) (C = A * B^T, bf16 in, f32
+ * accumulate on the tensor cores; blocks of 256 threads, 128 x 128 tiles)
+ * and checks every element of C against a double-precision CPU product of
+ * the same bf16 values.
+ *
+ * Tolerance: the products of two bf16 values are exact in f32; only the
+ * f32 accumulation over k rounds, in an order the PTX ISA leaves to the
+ * hardware (the emulator sums in double), so the bound of sgemm's host
+ * applies: |c - ref| <= 2 * k * FLT_EPSILON * sum_p |a_ip * b_jp|.
+ * Sizes: 256 x 256 x 96 and 128 x 384 x 32 everywhere, 1024^3 on the GPU.
+ * PTX parameters: a, b, c (64-bit), m, n, k (32-bit).
+ * usage: host MODULE.ptx|MODULE.cubin|MODULE.so */
+#include "../../src/runtime/oxrt.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t rng_state = 0x9e3779b9u;
+
+/* a bf16 in [-1, 1], by truncation of an f32 (any bf16 will do) */
+static uint16_t rnd_bf16(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 17;
+	rng_state ^= rng_state << 5;
+	float f = (float)(rng_state % 20001) / 10000.0f - 1.0f;
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	return (uint16_t)(u >> 16);
+}
+
+static double bf16_value(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+static int check(const OxFunc *fn, uint32_t m, uint32_t n, uint32_t k)
+{
+	size_t na = (size_t)m * k, nb = (size_t)n * k, nc = (size_t)m * n;
+	uint16_t *a = malloc(na * 2), *b = malloc(nb * 2);
+	float *c = malloc(nc * 4);
+	OxDevPtr da, db, dc;
+	void *args[] = {&da, &db, &dc, &m, &n, &k};
+	size_t bad = 0;
+	double worst = 0;
+
+	if (a == NULL || b == NULL || c == NULL)
+		exit(1);
+	for (size_t i = 0; i < na; i++)
+		a[i] = rnd_bf16();
+	for (size_t i = 0; i < nb; i++)
+		b[i] = rnd_bf16();
+	OX_CHECK(ox_alloc(&da, na * 2));
+	OX_CHECK(ox_alloc(&db, nb * 2));
+	OX_CHECK(ox_alloc(&dc, nc * 4));
+	OX_CHECK(ox_copy_to_device(da, a, na * 2));
+	OX_CHECK(ox_copy_to_device(db, b, nb * 2));
+	OX_CHECK(ox_memset32(dc, 0x7fc0deadu, nc));
+	OX_CHECK(ox_launch_sync(fn, ox_dim(n / 128, m / 128, 1), ox_dim(256, 1, 1), 0, args));
+	OX_CHECK(ox_copy_from_device(c, dc, nc * 4));
+	for (uint32_t i = 0; i < m; i++)
+		for (uint32_t j = 0; j < n; j++) {
+			double ref = 0, mag = 0;
+			for (uint32_t p = 0; p < k; p++) {
+				double t = bf16_value(a[(size_t)i * k + p]) * bf16_value(b[(size_t)j * k + p]);
+				ref += t;
+				mag += fabs(t);
+			}
+			double tol = 2.0 * k * FLT_EPSILON * mag + 1e-30;
+			double err = fabs((double)c[(size_t)i * n + j] - ref);
+			if (!(err <= tol) && bad++ < 5)
+				printf("  c[%u][%u] = %.9g, want %.9g (tolerance %.3g)\n",
+				       i, j, (double)c[(size_t)i * n + j], ref, tol);
+			if (err / (mag > 0 ? mag : 1) > worst)
+				worst = err / (mag > 0 ? mag : 1);
+		}
+	if (bad == 0)
+		printf("PASS mma_gemm %ux%ux%u: %zu elements within 2*k*FLT_EPSILON "
+		       "* sum|a*b| (worst %.2g)\n", m, n, k, nc, worst);
+	else
+		printf("FAIL mma_gemm %ux%ux%u: %zu of %zu elements out of "
+		       "tolerance\n", m, n, k, bad, nc);
+	OX_CHECK(ox_free(da));
+	OX_CHECK(ox_free(db));
+	OX_CHECK(ox_free(dc));
+	free(a);
+	free(b);
+	free(c);
+	return bad != 0;
+}
+
+int main(int argc, char **argv)
+{
+	OxModule mod;
+	OxFunc fn;
+	int failed;
+	size_t len;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s MODULE\n", argv[0]);
+		return 2;
+	}
+	len = strlen(argv[1]);
+	OX_CHECK(ox_init());
+	OX_CHECK(ox_module_load(&mod, argv[1]));
+	OX_CHECK(ox_function(&fn, &mod, "mma_gemm"));
+	failed = check(&fn, 256, 256, 96);
+	failed += check(&fn, 128, 384, 32);
+	if (len < 3 || strcmp(argv[1] + len - 3, ".so") != 0)
+		failed += check(&fn, 1024, 1024, 1024);
+	return failed != 0;
+}
