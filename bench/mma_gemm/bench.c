@@ -8,8 +8,9 @@
  * sum|a b| of cuBLAS's on a sample of elements; then the three run in
  * turn (the order rotates every round), each launch timed with CUDA
  * events, median of 21. Prints per size the median ms and TFLOP/s of each
- * and the ratios. Sizes: 4096^3 and 8192^3.
- * usage: bench OXIDEC_MODULE NVCC_MODULE */
+ * and the ratios. Sizes: 4096^3 and 8192^3. KERNEL names oxidec's kernel,
+ * KERNEL_ref nvcc's (mma_gemm, mma_gemm_pipelined).
+ * usage: bench OXIDEC_MODULE NVCC_MODULE KERNEL */
 #include "../../src/runtime/oxrt.h"
 
 #include <cublas_v2.h>
@@ -169,17 +170,20 @@ int main(int argc, char **argv)
 	char name[256];
 	int failed = 0;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s OXIDEC_MODULE NVCC_MODULE\n", argv[0]);
+	char ref[128];
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s OXIDEC_MODULE NVCC_MODULE KERNEL\n", argv[0]);
 		return 2;
 	}
+	snprintf(ref, sizeof ref, "%s_ref", argv[3]);
 	OX_CHECK(ox_init());
 	OX_CHECK(ox_device_name(name, sizeof name));
-	printf("device: %s; oxidec %s, nvcc %s\n", name, argv[1], argv[2]);
+	printf("device: %s; %s: oxidec %s, nvcc %s\n", name, argv[3], argv[1], argv[2]);
 	OX_CHECK(ox_module_load(&ks[0].mod, argv[1]));
-	OX_CHECK(ox_function(&ks[0].fn, &ks[0].mod, "mma_gemm"));
+	OX_CHECK(ox_function(&ks[0].fn, &ks[0].mod, argv[3]));
 	OX_CHECK(ox_module_load(&ks[1].mod, argv[2]));
-	OX_CHECK(ox_function(&ks[1].fn, &ks[1].mod, "mma_gemm_ref"));
+	OX_CHECK(ox_function(&ks[1].fn, &ks[1].mod, ref));
 	memset(&ks[2].fn, 0, sizeof ks[2].fn);
 	if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) {
 		fprintf(stderr, "bench: cublasCreate failed\n");

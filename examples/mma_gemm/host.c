@@ -1,8 +1,9 @@
-/* examples/mma_gemm/host.c: runs mma_gemm(a: *const u16, b: *const u16,
- * c: *mut f32, m: u32, n: u32, k: u32) (C = A * B^T, bf16 in, f32
- * accumulate on the tensor cores; blocks of 256 threads, 128 x 128 tiles)
- * and checks every element of C against a double-precision CPU product of
- * the same bf16 values.
+/* examples/mma_gemm/host.c: runs mma_gemm and mma_gemm_pipelined (a: *const
+ * u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) (C = A * B^T,
+ * bf16 in, f32 accumulate on the tensor cores; blocks of 256 threads,
+ * 128 x 128 tiles; the second with cp.async stages) and checks every
+ * element of C against a double-precision CPU product of the same bf16
+ * values.
  *
  * Tolerance: the products of two bf16 values are exact in f32; only the
  * f32 accumulation over k rounds, in an order the PTX ISA leaves to the
@@ -41,7 +42,7 @@ static double bf16_value(uint16_t h)
 	return f;
 }
 
-static int check(const OxFunc *fn, uint32_t m, uint32_t n, uint32_t k)
+static int check(const OxFunc *fn, const char *name, uint32_t m, uint32_t n, uint32_t k)
 {
 	size_t na = (size_t)m * k, nb = (size_t)n * k, nc = (size_t)m * n;
 	uint16_t *a = malloc(na * 2), *b = malloc(nb * 2);
@@ -82,11 +83,11 @@ static int check(const OxFunc *fn, uint32_t m, uint32_t n, uint32_t k)
 				worst = err / (mag > 0 ? mag : 1);
 		}
 	if (bad == 0)
-		printf("PASS mma_gemm %ux%ux%u: %zu elements within 2*k*FLT_EPSILON "
-		       "* sum|a*b| (worst %.2g)\n", m, n, k, nc, worst);
+		printf("PASS %s %ux%ux%u: %zu elements within 2*k*FLT_EPSILON "
+		       "* sum|a*b| (worst %.2g)\n", name, m, n, k, nc, worst);
 	else
-		printf("FAIL mma_gemm %ux%ux%u: %zu of %zu elements out of "
-		       "tolerance\n", m, n, k, bad, nc);
+		printf("FAIL %s %ux%ux%u: %zu of %zu elements out of "
+		       "tolerance\n", name, m, n, k, bad, nc);
 	OX_CHECK(ox_free(da));
 	OX_CHECK(ox_free(db));
 	OX_CHECK(ox_free(dc));
@@ -99,8 +100,9 @@ static int check(const OxFunc *fn, uint32_t m, uint32_t n, uint32_t k)
 int main(int argc, char **argv)
 {
 	OxModule mod;
-	OxFunc fn;
-	int failed;
+	OxFunc fns[2];
+	static const char *const names[2] = {"mma_gemm", "mma_gemm_pipelined"};
+	int failed = 0;
 	size_t len;
 
 	if (argc != 2) {
@@ -110,10 +112,12 @@ int main(int argc, char **argv)
 	len = strlen(argv[1]);
 	OX_CHECK(ox_init());
 	OX_CHECK(ox_module_load(&mod, argv[1]));
-	OX_CHECK(ox_function(&fn, &mod, "mma_gemm"));
-	failed = check(&fn, 256, 256, 96);
-	failed += check(&fn, 128, 384, 32);
-	if (len < 3 || strcmp(argv[1] + len - 3, ".so") != 0)
-		failed += check(&fn, 1024, 1024, 1024);
+	for (int i = 0; i < 2; i++) {
+		OX_CHECK(ox_function(&fns[i], &mod, names[i]));
+		failed += check(&fns[i], names[i], 256, 256, 96);
+		failed += check(&fns[i], names[i], 128, 384, 32);
+		if (len < 3 || strcmp(argv[1] + len - 3, ".so") != 0)
+			failed += check(&fns[i], names[i], 1024, 1024, 1024);
+	}
 	return failed != 0;
 }

@@ -398,10 +398,11 @@ static bool emit_call(FuncEmit *fe, Op *op)
 }
 
 /* llir.asm "TEMPLATE" (args), constraints "..."  ==>  call asm sideeffect
- * convergent: the results are one value, a struct of several (taken apart
- * here), or none.  Side effects and convergence keep LLVM from moving,
- * merging or deleting it: the templates are warp-collective (mma,
- * ldmatrix) or read shared memory. */
+ * convergent (pure: call asm, which LLVM may hoist, merge or drop): the
+ * results are one value, a struct of several (taken apart here), or none.
+ * Side effects and convergence keep LLVM from moving, merging or deleting
+ * the others: the templates are warp-collective (mma, ldmatrix) or touch
+ * shared memory. */
 static bool emit_asm(FuncEmit *fe, Op *op)
 {
 	const char *tmpl = op->sym, *cons = op->attr.inline_asm.constraints;
@@ -419,11 +420,13 @@ static bool emit_asm(FuncEmit *fe, Op *op)
 	LLVMTypeRef ret = op->nres == 0 ? LLVMVoidTypeInContext(fe->e->ctx)
 	                : op->nres == 1 ? rts[0] : LLVMStructTypeInContext(fe->e->ctx, rts, op->nres, 0);
 	LLVMTypeRef fnty = LLVMFunctionType(ret, pts, op->nopd, 0);
-	LLVMValueRef fn = LLVMGetInlineAsm(fnty, (char *)tmpl, strlen(tmpl), (char *)cons, strlen(cons), 1, 0,
+	bool pure = op->attr.inline_asm.pure;
+	LLVMValueRef fn = LLVMGetInlineAsm(fnty, (char *)tmpl, strlen(tmpl), (char *)cons, strlen(cons), !pure, 0,
 	                                   LLVMInlineAsmDialectATT, 0);
 	LLVMValueRef call = LLVMBuildCall2(fe->b, fnty, fn, args, op->nopd, "");
 	unsigned conv = LLVMGetEnumAttributeKindForName("convergent", strlen("convergent"));
-	LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(fe->e->ctx, conv, 0));
+	if (!pure)
+		LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(fe->e->ctx, conv, 0));
 	free(rts);
 	free(pts);
 	free(args);

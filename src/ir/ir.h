@@ -114,7 +114,10 @@ typedef union {
 		bool weak;           /* llir.cmpxchg may fail spuriously */
 		uint32_t align;      /* llir.atomic_load / atomic_store */
 	} atomic;
-	struct { const char *constraints; } inline_asm;   /* ATTR_ASM: llir.asm, LLVM's constraint string */
+	struct {                 /* ATTR_ASM: llir.asm */
+		const char *constraints;   /* LLVM's constraint string */
+		bool pure;           /* no side effect: LLVM may move, merge or drop it */
+	} inline_asm;
 } OpAttr;
 
 /* -------------------------------------------------------------- types */

@@ -22,6 +22,7 @@
 #define LOWER_PRIM(x) PK_##x
 #define LOWER_ASM(x) x
 #define PF_0 0
+#define PF_CONV_TIED (PF_CONV | PF_TIED)
 
 #define DEVICE(name, cls, lower, nvvm, flags, ret, args) \
 	{ "__oxide_" #name, "__oxide_host_" #name, PC_##cls, LOWER_##cls(lower), nvvm, PF_##flags, #ret, args },
@@ -99,7 +100,8 @@ static bool sig_fits(const char *s, size_t n, const Type *t)
 	if ((n >= 4 && !strncmp(s, "*mut", 4)) || (n >= 4 && !strncmp(s, "out_", 4)))
 		return t->kind == TY_PTR;
 	if ((n == 3 && !strncmp(s, "ptr", 3)) || (n == 4 && !strncmp(s, "cstr", 4)) ||
-	    (n == 5 && !strncmp(s, "bytes", 5)))
+	    (n == 5 && !strncmp(s, "bytes", 5)) || (n == 4 && !strncmp(s, "sptr", 4)) ||
+	    (n == 4 && !strncmp(s, "gptr", 4)))
 		return t->kind == TY_PTR;
 	if (n == 3 && (s[0] == 'u' || s[0] == 'i'))
 		return t->kind == TY_INT && t->bits == (unsigned)(s[1] - '0') * 10 + (unsigned)(s[2] - '0');

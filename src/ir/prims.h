@@ -36,7 +36,7 @@ typedef enum {
 	PK_PAIR0,     /* (mask, v) -> u32: intrinsic -> {i32, i1}, its i32 */
 } PrimKind;
 
-enum { PF_PURE = 1, PF_CONV = 2 };
+enum { PF_PURE = 1, PF_CONV = 2, PF_TIED = 4 };
 
 /* One row of prims.def's DEVICE, LIBDEVICE or (per scope) ATOMIC. */
 typedef struct {

@@ -113,7 +113,9 @@ static void print_attrs(FILE *out, Op *op)
 	case ATTR_VARIANT: fprintf(out, " %s", variant_name(op, a->variant.index)); break;
 	case ATTR_EXPECT: fprintf(out, " == %s", a->expect.value ? "true" : "false"); break;
 	case ATTR_GEP: fprintf(out, " x %" PRIu64, a->gep.stride); break;
-	case ATTR_ASM: fprintf(out, "%sconstraints \"%s\"", sep, a->inline_asm.constraints); break;
+	case ATTR_ASM:
+		fprintf(out, "%sconstraints \"%s\"%s", sep, a->inline_asm.constraints, a->inline_asm.pure ? ", pure" : "");
+		break;
 	case ATTR_NONE: case ATTR_CMP: case ATTR_INTRINSIC: case ATTR_ATOMIC:
 		break;     /* the predicate comes after the op's name */
 	}

@@ -67,7 +67,22 @@ static char asm_letter(const Type *t)
 	return t->bits == 16 ? 'h' : t->bits == 64 ? 'l' : 'r';
 }
 
-/* An ASM row (prims.def): llir.asm of the row's PTX.  Its results are the
+/* The address space an ASM row's argument i is given in: shared (3) or
+ * global (1) for sptr / gptr, else generic (0). */
+static unsigned arg_space(const DevicePrim *p, uint32_t i)
+{
+	const char *s = p->args;
+	for (; i > 0 && s; i--) {
+		s = strstr(s, ", ");
+		s = s ? s + 2 : NULL;
+	}
+	if (s && !strncmp(s, "sptr ", 5))
+		return 3;
+	return s && !strncmp(s, "gptr ", 5) ? 1 : 0;
+}
+
+/* An ASM row (prims.def): llir.asm of the row's PTX, clobbering memory
+ * unless the row is PURE.  Its results are the
  * primitive's value, or, when the row says so, `lower` values of the
  * first argument's element type (an out_f32 / out_u32 pointer) stored
  * through it: mma's four accumulators, ldmatrix's four registers. */
@@ -85,13 +100,30 @@ static Value *asm_prim(Lower *l, Op *op, const DevicePrim *p)
 		rts[i] = et;
 		n += (size_t)snprintf(cons + n, sizeof cons - n, "%s=%c", i ? "," : "", asm_letter(et));
 	}
+	uint32_t tied = p->flags & PF_TIED ? op->nopd - nout : op->nopd;   /* the first tied operand */
 	for (uint32_t i = first; i < op->nopd && n < sizeof cons; i++)
-		n += (size_t)snprintf(cons + n, sizeof cons - n, "%s%c", n ? "," : "", asm_letter(op->opd[i]->type));
+		if (i >= tied)
+			n += (size_t)snprintf(cons + n, sizeof cons - n, ",%u", i - tied);
+		else
+			n += (size_t)snprintf(cons + n, sizeof cons - n, "%s%c", n ? "," : "", asm_letter(op->opd[i]->type));
+	/* memory: LLVM keeps loads and stores on their side (cp.async writes
+	 * shared memory, wait_group publishes it, ldmatrix reads it) */
+	if (!(p->flags & PF_PURE) && n < sizeof cons)
+		n += (size_t)snprintf(cons + n, sizeof cons - n, "%s~{memory}", n ? "," : "");
 	if (n >= sizeof cons)
 		die("asm primitive %s: constraints too long", p->sym);
-	Op *a = ir_build(&l->b, OP_LLIR_ASM, nres, rts, op->nopd - first, op->opd + first, 0);
+	Value *ins[16];
+	if (op->nopd - first > countof(ins))
+		die("asm primitive %s with %u operands", p->sym, op->nopd);
+	for (uint32_t i = first; i < op->nopd; i++) {
+		unsigned as = arg_space(p, i);
+		ins[i - first] = as ? emit1(l, OP_LLIR_ADDRSPACECAST, ir_type_ptr(l->m, as), op->opd[i])
+		                    : op->opd[i];
+	}
+	Op *a = ir_build(&l->b, OP_LLIR_ASM, nres, rts, op->nopd - first, ins, 0);
 	a->sym = p->nvvm;
 	a->attr.inline_asm.constraints = arena_strdup(l->m->arena, cons);
+	a->attr.inline_asm.pure = (p->flags & PF_PURE) != 0;
 	for (uint32_t i = 0; i < nout; i++)
 		store(l, &a->res[i], gep_bytes(l, op->opd[0], (uint64_t)i * (et->bits / 8)));
 	return !nout && nres ? &a->res[0] : NULL;

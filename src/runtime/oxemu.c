@@ -109,6 +109,17 @@ enum { STACK_BYTES = 256 << 10 };
 
 static size_t stack_limit = 1024;       /* what the program asked for */
 
+/* A cp.async of the thread not yet completed: it lands at the
+ * cp.async.wait_group that waits for its group (group: the number of
+ * commits before it was issued). */
+typedef struct {
+	void *dst;
+	const void *src;
+	unsigned n, group;
+} AsyncCopy;
+
+enum { ASYNC_COPIES = 64 };   /* beyond this many pending, the oldest completes */
+
 typedef struct {
 	ucontext_t ctx;
 	char *map;                    /* guard page, then the stack */
@@ -119,6 +130,8 @@ typedef struct {
 	unsigned lin;                 /* its linear index in the block */
 	uint64_t wv[32];              /* warp op: every lane's operand, */
 	uint32_t wpresent;            /* of the lanes that took part */
+	AsyncCopy acp[ASYNC_COPIES];  /* the thread's pending cp.async, in order */
+	unsigned nacp, committed;     /* how many; cp.async.commit_groups so far */
 } Fiber;
 
 /* The lanes of a warp waiting at a warp operation with the same member
@@ -236,6 +249,7 @@ static void start_thread(Fiber *f, unsigned t)
 	f->tid.y = t / b.x % b.y;
 	f->tid.z = t / (b.x * b.y);
 	f->lin = t;
+	f->nacp = f->committed = 0;   /* what the last thread left pending is dropped */
 	here.tid = f->tid;
 }
 
@@ -1619,3 +1633,70 @@ void __oxide_host_ldmatrix_x4(unsigned *d, void *p) { ldmatrix(d, p, 4, 0); }
 void __oxide_host_ldmatrix_x1_trans(unsigned *d, void *p) { ldmatrix(d, p, 1, 1); }
 void __oxide_host_ldmatrix_x2_trans(unsigned *d, void *p) { ldmatrix(d, p, 2, 1); }
 void __oxide_host_ldmatrix_x4_trans(unsigned *d, void *p) { ldmatrix(d, p, 4, 1); }
+
+/* ---- asynchronous copies (the registry's cp_async rows): each thread's
+ * copies wait in its queue and land when a cp.async.wait_group waits for
+ * their group, so a kernel that reads a tile before waiting for it reads
+ * what was there before, as it may on the GPU. ---- */
+
+static void async_complete(Fiber *f, unsigned i)
+{
+	memcpy(f->acp[i].dst, f->acp[i].src, f->acp[i].n);
+	memmove(&f->acp[i], &f->acp[i + 1], (f->nacp - i - 1) * sizeof f->acp[0]);
+	f->nacp--;
+}
+
+static void cp_async(void *dst, const void *src, unsigned n)
+{
+	Fiber *f = running != NULL ? running->cur : NULL;
+
+	if (f == NULL) {              /* a kernel called directly: one thread */
+		memcpy(dst, src, n);
+		return;
+	}
+	if (f->nacp == ASYNC_COPIES)
+		async_complete(f, 0);
+	f->acp[f->nacp++] = (AsyncCopy){dst, src, n, f->committed};
+}
+
+void __oxide_host_cp_async_ca_4(void *dst, void *src) { cp_async(dst, src, 4); }
+void __oxide_host_cp_async_ca_8(void *dst, void *src) { cp_async(dst, src, 8); }
+void __oxide_host_cp_async_ca_16(void *dst, void *src) { cp_async(dst, src, 16); }
+void __oxide_host_cp_async_cg_16(void *dst, void *src) { cp_async(dst, src, 16); }
+
+void __oxide_host_cp_async_commit_group(void)
+{
+	if (running != NULL)
+		running->cur->committed++;
+}
+
+/* all but the n most recent committed groups complete */
+static void wait_group(unsigned n)
+{
+	Fiber *f = running != NULL ? running->cur : NULL;
+
+	if (f == NULL || f->committed <= n)
+		return;
+	for (unsigned i = 0; i < f->nacp;)
+		if (f->acp[i].group < f->committed - n)
+			async_complete(f, i);
+		else
+			i++;
+}
+
+void __oxide_host_cp_async_wait_group_0(void) { wait_group(0); }
+void __oxide_host_cp_async_wait_group_1(void) { wait_group(1); }
+void __oxide_host_cp_async_wait_group_2(void) { wait_group(2); }
+void __oxide_host_cp_async_wait_group_3(void) { wait_group(3); }
+void __oxide_host_cp_async_wait_group_4(void) { wait_group(4); }
+void __oxide_host_cp_async_wait_group_5(void) { wait_group(5); }
+void __oxide_host_cp_async_wait_group_6(void) { wait_group(6); }
+void __oxide_host_cp_async_wait_group_7(void) { wait_group(7); }
+
+void __oxide_host_cp_async_wait_all(void)
+{
+	Fiber *f = running != NULL ? running->cur : NULL;
+
+	while (f != NULL && f->nacp > 0)
+		async_complete(f, 0);
+}

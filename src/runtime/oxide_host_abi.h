@@ -49,6 +49,8 @@ extern const char __oxide_kernels[];
 #define OXT_f32 float
 #define OXT_f64 double
 #define OXT_ptr void *
+#define OXT_sptr void *
+#define OXT_gptr void *
 #define OXT_cstr const char *
 #define OXT_bytes const unsigned char *
 #define OXT_void void

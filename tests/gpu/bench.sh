@@ -51,12 +51,14 @@ for kind in ptx cubin; do
 	echo "== oxidec $module vs nvcc $OUT/vecadd_ref.cubin"
 	"./$OUT/bench_vecadd" "$module" "$OUT/vecadd_ref.cubin" || status=1
 done
-for kind in ptx cubin; do
-	module=build/examples/mma_gemm.$kind
-	[ -f "$module" ] || continue
-	echo
-	echo "== oxidec $module vs nvcc $OUT/mma_gemm_ref.cubin vs cuBLAS"
-	LD_LIBRARY_PATH="$CUDA_HOME/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-		"./$OUT/bench_mma_gemm" "$module" "$OUT/mma_gemm_ref.cubin" || status=1
+for kernel in mma_gemm mma_gemm_pipelined; do
+	for kind in ptx cubin; do
+		module=build/examples/mma_gemm.$kind
+		[ -f "$module" ] || continue
+		echo
+		echo "== $kernel: oxidec $module vs nvcc $OUT/mma_gemm_ref.cubin vs cuBLAS"
+		LD_LIBRARY_PATH="$CUDA_HOME/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+			"./$OUT/bench_mma_gemm" "$module" "$OUT/mma_gemm_ref.cubin" "$kernel" || status=1
+	done
 done
 exit $status

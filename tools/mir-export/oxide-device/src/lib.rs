@@ -32,6 +32,8 @@ pub mod math;
 pub mod half;
 /// Tensor cores: warp `mma.sync` and `ldmatrix` (sm_80+).
 pub mod mma;
+/// Asynchronous copies global -> shared (`cp.async`, sm_80+).
+pub mod pipeline;
 /// Warp barriers, shuffles, votes, match, reductions, lane and warp ids.
 pub mod warp;
 /// Barriers with reductions, named barriers, fences, clocks, nanosleep, trap.

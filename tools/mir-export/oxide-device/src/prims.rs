@@ -74,6 +74,20 @@ pub(crate) mod device {
         pub fn __oxide_ldmatrix_x1_trans(d: *mut u32, p: *mut u8);
         pub fn __oxide_ldmatrix_x2_trans(d: *mut u32, p: *mut u8);
         pub fn __oxide_ldmatrix_x4_trans(d: *mut u32, p: *mut u8);
+        pub fn __oxide_cp_async_ca_4(dst: *mut u8, src: *mut u8);
+        pub fn __oxide_cp_async_ca_8(dst: *mut u8, src: *mut u8);
+        pub fn __oxide_cp_async_ca_16(dst: *mut u8, src: *mut u8);
+        pub fn __oxide_cp_async_cg_16(dst: *mut u8, src: *mut u8);
+        pub fn __oxide_cp_async_commit_group();
+        pub fn __oxide_cp_async_wait_group_0();
+        pub fn __oxide_cp_async_wait_group_1();
+        pub fn __oxide_cp_async_wait_group_2();
+        pub fn __oxide_cp_async_wait_group_3();
+        pub fn __oxide_cp_async_wait_group_4();
+        pub fn __oxide_cp_async_wait_group_5();
+        pub fn __oxide_cp_async_wait_group_6();
+        pub fn __oxide_cp_async_wait_group_7();
+        pub fn __oxide_cp_async_wait_all();
     }
 }
 
