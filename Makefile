@@ -73,8 +73,10 @@ $(B)/bin/mir-export: $(MIR_EXPORT_SRC)
 	$(CARGO) build --release --offline --manifest-path tools/mir-export/Cargo.toml --target-dir $(CARGO_TARGET)
 	cp $(CARGO_TARGET)/release/mir-export $@
 
-# the fuzz runner's verdicts from the error codes (tests/fuzz/run.sh; its
-# tests run with the workspace's in tests/exporter)
+# the fuzz runner and the conformance batch exporter (oxide-runner fuzz,
+# export-group, ...: tests/fuzz/run.sh, tests/conformance/lib.sh), its
+# verdicts from the error codes; its tests run with the workspace's in
+# tests/exporter
 RUNNER = $(CARGO_TARGET)/release/oxide-runner
 $(RUNNER): $(MIR_EXPORT_SRC)
 	$(CARGO) build --release --offline --manifest-path tools/mir-export/Cargo.toml --target-dir $(CARGO_TARGET) -p oxide-runner

@@ -7,8 +7,9 @@
 # For every group crate under tests/conformance/kernels/:
 #   1. the CPU reference (tests/conformance/cpu-ref, one cargo build for all
 #      groups) writes the expected lines, build/conformance/GROUP.expected;
-#   2. mir-export exports the group once (a kernel that mir-export rejects
-#      is left out and reported, the others go on);
+#   2. mir-export exports the group once (oxide-runner export-group: a
+#      kernel that mir-export rejects is left out and reported, the
+#      others go on);
 #   3. every kernel is compiled on its own (tests/conformance/mirsplit.c
 #      cuts it out of the group's JSON), so that one construct oxidec does
 #      not support yet fails only the kernels that use it;
@@ -29,12 +30,13 @@
 # "conformance: N passed, M failed". Exit status 1 when any failed.
 #
 # Environment: JOBS (parallel kernels, default: CPUs), MIR_EXPORT, OXIDEC,
-# PTXAS, CC, CARGO, CONF_BUILD (results, default build/conformance),
+# PTXAS, CC, CARGO, OXIDE_RUNNER (default: built into $CARGO_TARGET,
+# default build/cargo), CONF_BUILD (results, default build/conformance),
 # GPU_VARIANTS (--gpu-artifacts; default "O3/ptx O3/cubin O0/ptx O0/cubin"),
 # CONF_WORK (work files, default build/conformance-work).
 #
 # Internal entry points (also used by other suites that reuse this runner):
-#   run-host.sh --export GROUP          export one group (lib.sh export_group)
+#   run-host.sh --export GROUP          export one group (oxide-runner export-group)
 #   run-host.sh --kernel MODE GROUP K   compile / run one kernel
 #   run-host.sh --gpu-modules GROUP     the GPU variants' modules of a group
 set -u
@@ -115,7 +117,7 @@ for a in "$@"; do
 	case $a in
 	--mode=*) mode=${a#--mode=} ;;
 	--gpu-artifacts) gpu_artifacts=1 ;;
-	-h | --help) sed -n '2,39p' "$SELF"; exit 0 ;;
+	-h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$SELF"; exit 0 ;;
 	-*) conf_die "unknown option $a" ;;
 	*) sel="$sel $a" ;;
 	esac
@@ -142,6 +144,7 @@ for g in $(groups); do
 done
 echo "conformance: CPU reference: $(wc -l <"$W/kernels.list") kernels ($(($(date +%s) - start)) s)"
 
+need_runner
 groups | tr ' ' '\n' | xargs -P "$JOBS" -I{} sh "$SELF" --export {}
 echo "conformance: exported ($(($(date +%s) - start)) s)"
 

@@ -1,27 +1,47 @@
-//! oxide-runner verdict [--status N] STAGE FILE|-
-//!
-//! The verdict (BUG or GAP, src/verdict.rs) of a kernel that failed at
-//! STAGE, from the code of the first error line of FILE (a compiler's log or a
-//! runner's result file; - is standard input).
+//! oxide-runner COMMAND ...: the command line of the fuzz runner and the
+//! conformance batch exporter (HELP). Run from the repository root.
 
 use std::io::Read;
 use std::process::ExitCode;
 
-use oxide_runner::verdict;
+use oxide_runner::conf::Conf;
+use oxide_runner::{batch, export, fuzz, verdict};
 
 const HELP: &str = "\
-oxide-runner - verdicts of the fuzz and conformance runners
+oxide-runner - the fuzz runner and the conformance batch exporter
 
-Usage: oxide-runner verdict [--status N] STAGE FILE
+Usage (from the repository root):
+  oxide-runner fuzz [options]             the fuzz run (oxide-runner fuzz --help;
+                                          sh tests/fuzz/run.sh runs it)
+  oxide-runner export-group [--kernels DIR] GROUP
+                                          mir-export of one group crate: a kernel
+                                          mir-export rejects is left out, with its
+                                          error, in $CONF_WORK/GROUP.export-errors
+  oxide-runner export-deps [--kernels DIR] GROUP
+                                          the group crates' dependencies built once
+                                          for every export-group
+  oxide-runner batch-group host|compile GROUP
+                                          a group's exported kernels compiled (and
+                                          run, mode host) at once
+  oxide-runner verdict [--status N] STAGE FILE
+                                          BUG or GAP of a failure
 
-Prints GAP when STAGE is a compiler (mir-export, oxidec, oxidec --target=host)
-and the code of the first error line of FILE (the first line that says
-\"error\", - for standard input: a compiler's log, a runner's result) is
-error[OX0200] (not
-supported yet) or OX0300 (not possible on the GPU), and the tool's exit
-status N, when given, is that of a clean error (1, or 3 for mir-export
---keep-going); BUG otherwise. The codes: man oxidec, man mir-export
-(DIAGNOSTICS). Exit status 0, or 2 on a usage error.
+verdict prints GAP when STAGE is a compiler (mir-export, oxidec, oxidec
+--target=host) and the code of the first error line of FILE (the first line
+that says \"error\", - for standard input: a compiler's log, a runner's result)
+is error[OX0200] (not supported yet) or OX0300 (not possible on the GPU),
+and the tool's exit status N, when given, is that of a clean error (1, or 3
+for mir-export --keep-going); BUG otherwise. The codes: man oxidec, man
+mir-export (DIAGNOSTICS).
+
+export-group, export-deps and batch-group read and write the conformance
+machinery's directories (docs/conformance.md): the group crates in DIR
+(default tests/conformance/kernels), CONF_BUILD (default build/conformance),
+CONF_WORK (default build/conformance-work), and take MIR_EXPORT, OXIDEC,
+PTXAS and CC as tests/conformance/lib.sh does.
+
+Exit status: 0; 1 when a fuzz kernel failed or a file cannot be read; 2 on a
+usage error.
 ";
 
 fn usage(msg: &str) -> ExitCode {
@@ -31,16 +51,71 @@ fn usage(msg: &str) -> ExitCode {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut it = args.iter().map(String::as_str);
-    match it.next() {
+    let rest = args.get(1..).unwrap_or(&[]);
+    match args.first().map(String::as_str) {
         Some("-h" | "--help") => {
             print!("{HELP}");
-            return ExitCode::SUCCESS;
+            ExitCode::SUCCESS
         }
-        Some("verdict") => {}
-        Some(other) => return usage(&format!("unknown command `{other}`")),
-        None => return usage("no command"),
+        Some("verdict") => verdict_cmd(rest),
+        Some("fuzz") => fuzz_cmd(rest),
+        Some(c @ ("export-group" | "export-deps")) => export_cmd(c, rest),
+        Some("batch-group") => match rest {
+            [mode, g] if mode == "host" || mode == "compile" => {
+                batch::batch_group(&Conf::from_env(), mode == "host", g);
+                ExitCode::SUCCESS
+            }
+            _ => usage("batch-group takes host|compile and GROUP"),
+        },
+        Some(other) => usage(&format!("unknown command `{other}`")),
+        None => usage("no command"),
     }
+}
+
+fn fuzz_cmd(args: &[String]) -> ExitCode {
+    match fuzz::parse(args) {
+        Err(m) => {
+            eprintln!("fuzz: {m}");
+            ExitCode::from(2)
+        }
+        Ok(None) => {
+            print!("{}", fuzz::HELP);
+            ExitCode::SUCCESS
+        }
+        Ok(Some(o)) => match fuzz::main(o) {
+            Ok(st) => ExitCode::from(st as u8),
+            Err(m) => {
+                eprintln!("fuzz: {m}");
+                ExitCode::from(1)
+            }
+        },
+    }
+}
+
+fn export_cmd(cmd: &str, args: &[String]) -> ExitCode {
+    let mut c = Conf::from_env();
+    let g = match args {
+        [k, dir, g] if k == "--kernels" => {
+            c.kernels = dir.into();
+            g
+        }
+        [g] if !g.starts_with('-') => g,
+        _ => return usage(&format!("{cmd} takes [--kernels DIR] GROUP")),
+    };
+    if !c.kernels.join(g).join("Cargo.toml").is_file() {
+        eprintln!("oxide-runner: {}: no group crate", c.kernels.join(g).display());
+        return ExitCode::from(1);
+    }
+    if cmd == "export-deps" {
+        export::deps_template(&c, g);
+    } else {
+        export::export_group(&c, g);
+    }
+    ExitCode::SUCCESS
+}
+
+fn verdict_cmd(args: &[String]) -> ExitCode {
+    let mut it = args.iter().map(String::as_str);
     let mut status = None;
     let mut rest = Vec::new();
     while let Some(a) = it.next() {
