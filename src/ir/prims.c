@@ -13,6 +13,8 @@
 #define A2(t1, n1, t2, n2) #t1 " " #n1 ", " #t2 " " #n2, 2
 #define A3(t1, n1, t2, n2, t3, n3) #t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3, 3
 #define A4(t1, n1, t2, n2, t3, n3, t4, n4) #t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3 ", " #t4 " " #n4, 4
+#define A5(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5) \
+	#t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3 ", " #t4 " " #n4 ", " #t5 " " #n5, 5
 #define A11(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8, t9, n9, t10, n10, t11, n11) \
 	#t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3 ", " #t4 " " #n4 ", " #t5 " " #n5 ", " #t6 " " #n6 ", " \
 	#t7 " " #n7 ", " #t8 " " #n8 ", " #t9 " " #n9 ", " #t10 " " #n10 ", " #t11 " " #n11, 11
@@ -97,7 +99,7 @@ static const char *type_word(const Type *t)
  * are "*mut T". */
 static bool sig_fits(const char *s, size_t n, const Type *t)
 {
-	if ((n >= 4 && !strncmp(s, "*mut", 4)) || (n >= 4 && !strncmp(s, "out_", 4)))
+	if ((n >= 4 && !strncmp(s, "*mut", 4)) || (n >= 4 && !strncmp(s, "out_", 4)) || (n >= 3 && !strncmp(s, "io_", 3)))
 		return t->kind == TY_PTR;
 	if ((n == 3 && !strncmp(s, "ptr", 3)) || (n == 4 && !strncmp(s, "cstr", 4)) ||
 	    (n == 5 && !strncmp(s, "bytes", 5)) || (n == 4 && !strncmp(s, "sptr", 4)) ||
