@@ -38,6 +38,8 @@ set -e
 $CC -O2 -std=c11 -ffp-contract=off -Wall -Wextra -o "$OUT/bench_vecadd" \
 	bench/vecadd/bench.c src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c -ldl -lm
 "$NVCC" -O3 -arch="$ARCH" -cubin -o "$OUT/mma_gemm_ref.cubin" bench/mma_gemm/mma_gemm_ref.cu
+"$NVCC" -O3 -gencode=arch=compute_90a,code=sm_90a -cubin -o "$OUT/hopper_gemm_ref.cubin" \
+	bench/mma_gemm/hopper_gemm_ref.cu
 $CC -O2 -std=c11 -Wall -Wextra -I"$CUDA_HOME/include" -o "$OUT/bench_mma_gemm" \
 	bench/mma_gemm/bench.c src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c \
 	-L"$CUDA_HOME/lib64" -lcublas -lcudart -ldl -lm -lpthread
@@ -51,14 +53,16 @@ for kind in ptx cubin; do
 	echo "== oxidec $module vs nvcc $OUT/vecadd_ref.cubin"
 	"./$OUT/bench_vecadd" "$module" "$OUT/vecadd_ref.cubin" || status=1
 done
-for kernel in mma_gemm mma_gemm_pipelined; do
+for kernel in mma_gemm mma_gemm_pipelined hopper_gemm; do
+	ex=mma_gemm
+	[ "$kernel" = hopper_gemm ] && ex=hopper_gemm
 	for kind in ptx cubin; do
-		module=build/examples/mma_gemm.$kind
+		module=build/examples/$ex.$kind
 		[ -f "$module" ] || continue
 		echo
-		echo "== $kernel: oxidec $module vs nvcc $OUT/mma_gemm_ref.cubin vs cuBLAS"
+		echo "== $kernel: oxidec $module vs nvcc $OUT/${ex}_ref.cubin vs cuBLAS"
 		LD_LIBRARY_PATH="$CUDA_HOME/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-			"./$OUT/bench_mma_gemm" "$module" "$OUT/mma_gemm_ref.cubin" "$kernel" || status=1
+			"./$OUT/bench_mma_gemm" "$module" "$OUT/${ex}_ref.cubin" "$kernel" || status=1
 	done
 done
 exit $status
