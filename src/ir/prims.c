@@ -5,6 +5,7 @@
 #include "prims.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ARGS as a string and a count */
@@ -57,6 +58,55 @@ const size_t ndevice_prims = countof(device_prims);
 static const Intrinsic intrinsics[] = {
 #include "prims.def"
 };
+
+#define REQUIRES(name, arch) { "__oxide_" #name, arch },
+static const struct { const char *sym, *arch; } requires[] = {
+#include "prims.def"
+};
+
+const char *prim_required_arch(const DevicePrim *p)
+{
+	for (size_t i = 0; i < countof(requires); i++)
+		if (!strcmp(requires[i].sym, p->sym))
+			return requires[i].arch;
+	return NULL;
+}
+
+/* sm_90 -> 90, its suffix ('a', 'f' or 0) in *sfx */
+static int arch_number(const char *a, char *sfx)
+{
+	char *end;
+	long v = strncmp(a, "sm_", 3) ? 0 : strtol(a + 3, &end, 10);
+	*sfx = v ? *end : 0;
+	return (int)v;
+}
+
+bool prim_arch_fits(const char *need, const char *arch)
+{
+	char ns, as;
+	int n = arch_number(need, &ns), a = arch_number(arch, &as);
+	return ns == 'a' ? n == a && as == 'a' : a >= n;
+}
+
+bool prims_check_arch(const Module *m, const char *arch)
+{
+	bool ok = true;
+	for (const Func *f = m->funcs; f; f = f->next)
+		for (const Block *b = f->first; b; b = b->next)
+			for (const Op *op = b->first; op; op = op->next) {
+				const DevicePrim *p = op->code == OP_MIR_DEVICE ? prim_find(op->sym) : NULL;
+				const char *need = p ? prim_required_arch(p) : NULL;
+				if (!need || prim_arch_fits(need, arch))
+					continue;
+				char where[512] = "";
+				if (op->loc.file >= 0)
+					snprintf(where, sizeof where, "%s:%u:%u", m->files[op->loc.file], op->loc.line, op->loc.col);
+				diag_error(OX_GPU, where, "GPU primitive `%s` needs --arch=%s%s (compiling for %s)", op->sym, need,
+				           need[strlen(need) - 1] == 'a' ? "" : " or later", arch);
+				ok = false;
+			}
+	return ok;
+}
 
 const DevicePrim *prim_find(const char *sym)
 {
