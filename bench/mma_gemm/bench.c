@@ -61,14 +61,14 @@ static uint32_t M, N, K;
  * swizzle) instead of the matrices */
 static const struct {
 	const char *name;
-	unsigned threads, shared;
+	unsigned threads, shared, tile_n;
 	int maps;
 } shapes[] = {
-	{"mma_gemm", 256, 0, 0},
-	{"mma_gemm_pipelined", 256, 0, 0},
-	{"hopper_gemm", 384, 4 * 32768 + 1024 + 64, 1},
+	{"mma_gemm", 256, 0, 128, 0},
+	{"mma_gemm_pipelined", 256, 0, 128, 0},
+	{"hopper_gemm", 384, 4 * 49152 + 1024 + 64, 256, 1},
 };
-static unsigned threads, shared;
+static unsigned threads, shared, tile_n;
 static int use_maps;
 
 static void run(Contender *k)
@@ -86,7 +86,7 @@ static void run(Contender *k)
 		return;
 	}
 	void *args[] = {use_maps ? &ma : &da, use_maps ? &mb : &db, &dc, &M, &N, &K};
-	OX_CHECK(ox_launch(&k->fn, ox_dim(N / 128, M / 128, 1), ox_dim(threads, 1, 1), shared, args));
+	OX_CHECK(ox_launch(&k->fn, ox_dim(N / tile_n, M / 128, 1), ox_dim(threads, 1, 1), shared, args));
 }
 
 static float *result(Contender *k)
@@ -105,11 +105,11 @@ static int cmp_float(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* rows x k bf16 at dev as a TMA tensor map in device memory */
-static OxDevPtr tensor_map(const OxFunc *fn, OxDevPtr dev, uint32_t rows, uint32_t k)
+/* rows x k bf16 at dev as a TMA tensor map in device memory, box 64 x box_rows */
+static OxDevPtr tensor_map(const OxFunc *fn, OxDevPtr dev, uint32_t rows, uint32_t k, uint32_t box_rows)
 {
 	OxTensorMapDesc d = {.global = dev, .rank = 2, .elem_bytes = 2, .dims = {k, rows},
-	                     .strides = {(uint64_t)k * 2}, .box = {64, 128}, .swizzle = 128};
+	                     .strides = {(uint64_t)k * 2}, .box = {64, box_rows}, .swizzle = 128};
 	OxTensorMap map;
 	OxDevPtr p;
 	OX_CHECK(ox_tensor_map_encode(&map, fn, &d));
@@ -134,8 +134,8 @@ static int bench(Contender *ks, int nk, uint32_t m, uint32_t n, uint32_t k)
 	OX_CHECK(ox_copy_to_device(da, a, na * 2));
 	OX_CHECK(ox_copy_to_device(db, b, nb * 2));
 	if (use_maps) {
-		ma = tensor_map(&ks[0].fn, da, m, k);
-		mb = tensor_map(&ks[0].fn, db, n, k);
+		ma = tensor_map(&ks[0].fn, da, m, k, 128);
+		mb = tensor_map(&ks[0].fn, db, n, k, tile_n);
 	}
 
 	float *c_ox = result(&ks[0]), *c_nv = result(&ks[1]), *c_bl = result(&ks[2]);
@@ -225,6 +225,7 @@ int main(int argc, char **argv)
 		if (!strcmp(shapes[i].name, argv[3])) {
 			threads = shapes[i].threads;
 			shared = shapes[i].shared;
+			tile_n = shapes[i].tile_n;
 			use_maps = shapes[i].maps;
 		}
 	if (threads == 0) {

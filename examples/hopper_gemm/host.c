@@ -1,13 +1,13 @@
 /* examples/hopper_gemm/host.c: runs hopper_gemm(a_map, b_map: *const
  * TensorMap, c: *mut f32, m: u32, n: u32, k: u32) (C = A * B^T, bf16 in,
- * f32 accumulate on wgmma, fed by TMA; blocks of 384 threads, 128 x 128
- * tiles, four 32 KiB stages of dynamic shared memory) and checks every
+ * f32 accumulate on wgmma, fed by TMA; blocks of 384 threads, 128 x 256
+ * tiles, four 48 KiB stages of dynamic shared memory) and checks every
  * element of C against a double-precision CPU product of the same bf16
  * values, with sgemm's bound: |c - ref| <= 2 k FLT_EPSILON sum|a b|.
  * The tensor maps: A as a 2-D tensor of k x m elements (k innermost), box
- * 64 x 128, 128-byte swizzle; B the same with n rows; both copied to
- * device memory. Sizes: 256 x 256 x 128 and 128 x 384 x 64 everywhere,
- * 1024^3 on the GPU.
+ * 64 x 128, 128-byte swizzle; B the same with n rows and a box of 64 x
+ * 256; both copied to device memory. Sizes: 256 x 256 x 128 and
+ * 128 x 512 x 64 everywhere, 1024^3 on the GPU.
  * usage: host MODULE.ptx|MODULE.cubin|MODULE.so */
 #include "../../src/runtime/oxrt.h"
 
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { STAGES = 4, SHARED = STAGES * 32768 + 1024 + 2 * STAGES * 8 };
+enum { STAGES = 4, SHARED = STAGES * 49152 + 1024 + 2 * STAGES * 8 };
 
 static uint32_t rng_state = 0x9e3779b9u;
 
@@ -40,11 +40,11 @@ static double bf16_value(uint16_t h)
 	return f;
 }
 
-/* rows x k bf16 at dev, box 64 x 128, the map copied to device memory */
-static OxDevPtr tensor_map(const OxFunc *fn, OxDevPtr dev, uint32_t rows, uint32_t k)
+/* rows x k bf16 at dev, box 64 x box_rows, the map copied to device memory */
+static OxDevPtr tensor_map(const OxFunc *fn, OxDevPtr dev, uint32_t rows, uint32_t k, uint32_t box_rows)
 {
 	OxTensorMapDesc d = {.global = dev, .rank = 2, .elem_bytes = 2, .dims = {k, rows},
-	                     .strides = {(uint64_t)k * 2}, .box = {64, 128}, .swizzle = 128};
+	                     .strides = {(uint64_t)k * 2}, .box = {64, box_rows}, .swizzle = 128};
 	OxTensorMap map;
 	OxDevPtr p;
 	OX_CHECK(ox_tensor_map_encode(&map, fn, &d));
@@ -75,9 +75,9 @@ static int check(const OxFunc *fn, uint32_t m, uint32_t n, uint32_t k)
 	OX_CHECK(ox_copy_to_device(da, a, na * 2));
 	OX_CHECK(ox_copy_to_device(db, b, nb * 2));
 	OX_CHECK(ox_memset32(dc, 0x7fc0deadu, nc));
-	ma = tensor_map(fn, da, m, k);
-	mb = tensor_map(fn, db, n, k);
-	OX_CHECK(ox_launch_sync(fn, ox_dim(n / 128, m / 128, 1), ox_dim(384, 1, 1), SHARED, args));
+	ma = tensor_map(fn, da, m, k, 128);
+	mb = tensor_map(fn, db, n, k, 256);
+	OX_CHECK(ox_launch_sync(fn, ox_dim(n / 256, m / 128, 1), ox_dim(384, 1, 1), SHARED, args));
 	OX_CHECK(ox_copy_from_device(c, dc, nc * 4));
 	for (uint32_t i = 0; i < m; i++)
 		for (uint32_t j = 0; j < n; j++) {
@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 	OX_CHECK(ox_function(&fn, &mod, "hopper_gemm"));
 	OX_CHECK(ox_func_set_max_dynamic_shared(&fn, SHARED));
 	failed += check(&fn, 256, 256, 128);
-	failed += check(&fn, 128, 384, 64);
+	failed += check(&fn, 128, 512, 64);
 	if (len < 3 || strcmp(argv[1] + len - 3, ".so") != 0)
 		failed += check(&fn, 1024, 1024, 1024);
 	return failed != 0;

@@ -2,30 +2,33 @@
 //! tensor memory accelerator: A (m x k) and B (n x k) row-major bf16 bits,
 //! C (m x n) row-major f32, the "TN" layout of examples/mma_gemm.
 //!
-//! Blocks of 384 threads (three warpgroups) compute a 128 x 128 tile of C.
-//! Warpgroup 0 is the producer: one of its threads starts, per k-step of
-//! 64, two TMA copies (the 128 x 64 tiles of A and B, 16 KiB each, 128-byte
-//! swizzle) into one of four shared-memory stages, completing on the
-//! stage's "full" mbarrier. Warpgroups 1 and 2 are the consumers: each
-//! waits for the stage, multiplies its 64 rows of A by the 128 columns of B
-//! with four wgmma.m64n128k16 (one per 16 of k, the descriptors advanced by
-//! 32 bytes within the swizzled 128-byte rows), and arrives on the stage's
+//! Blocks of 384 threads (three warpgroups) compute a 128 x 256 tile of C.
+//! Warpgroup 0 is the producer: it gives its registers to the others
+//! (setmaxnreg 40; the consumers take 232), and one of its threads starts,
+//! per k-step of 64, two TMA copies (the 128 x 64 tile of A, 16 KiB, and
+//! the 256 x 64 tile of B, 32 KiB, 128-byte swizzle) into one of four
+//! shared-memory stages, completing on the stage's "full" mbarrier.
+//! Warpgroups 1 and 2 are the consumers: each waits for the stage,
+//! multiplies its 64 rows of A by the 256 columns of B with four
+//! wgmma.m64n256k16 (one per 16 of k, the descriptors advanced by 32 bytes
+//! within the swizzled 128-byte rows), keeps that group in flight while it
+//! waits for the previous one, and then arrives on the previous stage's
 //! "empty" mbarrier, which the producer waits for before reusing it.
-//! m and n must be multiples of 128, k of 64 (the host checks); the
-//! launch needs STAGES * 32 KiB + 1 KiB of dynamic shared memory.
+//! m must be a multiple of 128, n of 256, k of 64 (the host checks); the
+//! launch needs STAGES * 48 KiB + 1 KiB of dynamic shared memory.
 #![no_std]
 
 use oxide_device::hopper::*;
 use oxide_device::prelude::*;
 
 const BM: usize = 128;
-const BN: usize = 128;
+const BN: usize = 256;
 const BK: usize = 64;
 const STAGES: usize = 4;
 const A_BYTES: usize = BM * BK * 2;
 const STAGE_BYTES: usize = A_BYTES + BN * BK * 2;
 
-#[kernel]
+#[kernel(launch_bounds(max_threads = 384, min_blocks = 1))]
 pub fn hopper_gemm(a_map: *const TensorMap, b_map: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
     let _ = m;
     let raw = dynamic_shared::<u8>();
@@ -51,6 +54,7 @@ pub fn hopper_gemm(a_map: *const TensorMap, b_map: *const TensorMap, c: *mut f32
     }
     sync_threads();
     if wg == 0 {
+        setmaxnreg_dec_40();
         if tid == 0 {
             for kt in 0..tiles {
                 let s = kt % STAGES;
@@ -68,8 +72,9 @@ pub fn hopper_gemm(a_map: *const TensorMap, b_map: *const TensorMap, c: *mut f32
         }
         return;
     }
+    setmaxnreg_inc_232();
     let cw = wg - 1;
-    let mut acc = [0.0f32; 64];
+    let mut acc = [0.0f32; 128];
     for kt in 0..tiles {
         let s = kt % STAGES;
         // SAFETY: the stage's barrier; the tiles are in shared memory.
@@ -81,15 +86,17 @@ pub fn hopper_gemm(a_map: *const TensorMap, b_map: *const TensorMap, c: *mut f32
             let da = smem_desc(a_base + kk as u32 * 32, 16, 1024, Swizzle::B128);
             let db = smem_desc(b_base + kk as u32 * 32, 16, 1024, Swizzle::B128);
             // SAFETY: the warpgroup together, the tiles as described.
-            unsafe { wgmma_m64n128k16_bf16(&mut acc, da, db, true) };
+            unsafe { wgmma_m64n256k16_bf16(&mut acc, da, db, true) };
         }
         wgmma_commit_group();
-        wgmma_wait_group(0);
-        if tid % 128 == 0 {
-            // SAFETY: the stage's empty barrier.
-            unsafe { mbarrier_arrive(bars.add(STAGES + s)) };
+        // this stage's group may run on; the previous one's stage is free
+        wgmma_wait_group(1);
+        if kt > 0 && tid % 128 == 0 {
+            // SAFETY: the previous stage's empty barrier.
+            unsafe { mbarrier_arrive(bars.add(STAGES + (kt - 1) % STAGES)) };
         }
     }
+    wgmma_wait_group(0);
     let t = tid % 128;
     let (w, g, q) = (t / 32, t % 32 / 4, t % 4);
     let row = m0 + cw * 64 + 16 * w + g;
@@ -108,5 +115,5 @@ pub fn hopper_gemm(a_map: *const TensorMap, b_map: *const TensorMap, c: *mut f32
             }
         })*};
     }
-    store!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+    store!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
 }
