@@ -275,7 +275,10 @@ static void gen_atomic(void)
 		for (size_t k = 0; k < 3; k++) {
 			size_t s = order[k];
 			char sfx[16];
-			snprintf(sfx, sizeof sfx, s == 1 ? "" : "_%s", scopes[s]);
+			if (s == 1)
+				sfx[0] = 0;
+			else
+				snprintf(sfx, sizeof sfx, "_%s", scopes[s]);
 			public_fn(op, doc, bound, sfx, s);
 		}
 	}
