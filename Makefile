@@ -96,7 +96,7 @@ EXAMPLES = hello_constant vecadd saxpy row_sum warp_reduce math launch_bounds
 EXAMPLES += reduce_shared histogram transpose stencil2d sgemm printf const_lookup
 EXAMPLES += scale2d
 # tensor cores: mma.sync, ldmatrix, bf16 (sm_80+); wgmma, TMA, mbarrier (sm_90a)
-EXAMPLES += mma_gemm hopper_gemm
+EXAMPLES += mma_gemm hopper_gemm softmax_bf16
 EXAMPLE_ARCH_hopper_gemm = sm_90a
 # segment shuffles, match_all, sync_warp, named barriers; device_assert!
 EXAMPLES += warp_sync device_assert
