@@ -39,6 +39,12 @@ extern const char __oxide_kernels[];
  *     nanoseconds); barrier_{sync,arrive}_count id, threads: named
  *     barriers, counted by warps; a bad id or count, or a barrier that
  *     cannot complete, fails the launch
+ *   half-precision conversions, mma / ldmatrix (warp-collective, the PTX
+ *     ISA's fragments), cp.async (queued per thread until wait_group)
+ *   Hopper: mbarriers (phases, transaction bytes; a spin that cannot end
+ *     fails the launch), bulk and TMA copies (the tensor map as
+ *     ox_tensor_map_encode wrote it for the emulator), smem_addr (dynamic
+ *     shared memory only), wgmma (descriptors, swizzles, fragments)
  *   __nv_*: libdevice's math (oxmath.c, over <math.h>; the fast_*
  *     functions are the accurate ones) */
 #define OXT_u16 unsigned short
