@@ -22,6 +22,7 @@
 #include "emit/emit.h"
 #include "frontend_json/frontend.h"
 #include "ir/ir.h"
+#include "ir/prims.h"
 #include "passes/passes.h"
 #include "target.h"
 #include "util.h"
@@ -400,7 +401,7 @@ static bool run_ir(Run *r, FeInput *in)
 {
 	Arena *a = arena_new();
 	Module *m = fe_build_module(in, a, r->o->target);
-	bool ok = m != NULL;
+	bool ok = m != NULL && (r->o->target->kind == TARGET_HOST || prims_check_arch(m, r->o->eo.arch));
 	if (ok && ir_stage(r, m, ST_MIR)) {
 		pass_mem2reg(m);
 		if (ir_stage(r, m, ST_SSA)) {

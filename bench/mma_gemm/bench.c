@@ -1,9 +1,10 @@
 /* bench/mma_gemm/bench.c: the tensor-core GEMM C = A * B^T (bf16 in, f32
  * accumulate; A m x k, B n x k, C m x n, all row-major) three ways in one
- * process on the primary context: oxidec's examples/mma_gemm and nvcc's
- * mma_gemm_ref (the same algorithm, loaded and launched through
- * src/runtime/oxrt.c alike), and cuBLAS (cublasGemmEx, CUBLAS_COMPUTE_32F,
- * the same layouts). Checks first: oxidec's C equals nvcc's bit for bit
+ * process on the primary context: an oxidec kernel (examples/mma_gemm's
+ * mma_gemm or mma_gemm_pipelined, examples/hopper_gemm's hopper_gemm) and
+ * nvcc's KERNEL_ref (the same algorithm, mma_gemm_ref.cu or
+ * hopper_gemm_ref.cu, loaded and launched through src/runtime/oxrt.c
+ * alike), and cuBLAS (cublasGemmEx, CUBLAS_COMPUTE_32F, the same layouts). Checks first: oxidec's C equals nvcc's bit for bit
  * (the same mma.sync sequence), and both are within 2 k FLT_EPSILON
  * sum|a b| of cuBLAS's on a sample of elements; then the three run in
  * turn (the order rotates every round), each launch timed with CUDA
@@ -52,8 +53,23 @@ static double bf16_value(uint16_t h)
 }
 
 static cublasHandle_t blas;
-static OxDevPtr da, db, dc;
+static OxDevPtr da, db, dc, ma, mb;
 static uint32_t M, N, K;
+
+/* how each kernel is launched: threads per block, dynamic shared memory,
+ * and whether it takes TMA tensor maps of A and B (box 64 x 128, 128-byte
+ * swizzle) instead of the matrices */
+static const struct {
+	const char *name;
+	unsigned threads, shared, tile_n;
+	int maps;
+} shapes[] = {
+	{"mma_gemm", 256, 0, 128, 0},
+	{"mma_gemm_pipelined", 256, 0, 128, 0},
+	{"hopper_gemm", 384, 4 * 49152 + 1024 + 64, 256, 1},
+};
+static unsigned threads, shared, tile_n;
+static int use_maps;
 
 static void run(Contender *k)
 {
@@ -69,8 +85,8 @@ static void run(Contender *k)
 		}
 		return;
 	}
-	void *args[] = {&da, &db, &dc, &M, &N, &K};
-	OX_CHECK(ox_launch(&k->fn, ox_dim(N / 128, M / 128, 1), ox_dim(256, 1, 1), 0, args));
+	void *args[] = {use_maps ? &ma : &da, use_maps ? &mb : &db, &dc, &M, &N, &K};
+	OX_CHECK(ox_launch(&k->fn, ox_dim(N / tile_n, M / 128, 1), ox_dim(threads, 1, 1), shared, args));
 }
 
 static float *result(Contender *k)
@@ -89,6 +105,19 @@ static int cmp_float(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+/* rows x k bf16 at dev as a TMA tensor map in device memory, box 64 x box_rows */
+static OxDevPtr tensor_map(const OxFunc *fn, OxDevPtr dev, uint32_t rows, uint32_t k, uint32_t box_rows)
+{
+	OxTensorMapDesc d = {.global = dev, .rank = 2, .elem_bytes = 2, .dims = {k, rows},
+	                     .strides = {(uint64_t)k * 2}, .box = {64, box_rows}, .swizzle = 128};
+	OxTensorMap map;
+	OxDevPtr p;
+	OX_CHECK(ox_tensor_map_encode(&map, fn, &d));
+	OX_CHECK(ox_alloc(&p, sizeof map));
+	OX_CHECK(ox_copy_to_device(p, &map, sizeof map));
+	return p;
+}
+
 static int bench(Contender *ks, int nk, uint32_t m, uint32_t n, uint32_t k)
 {
 	size_t na = (size_t)m * k, nb = (size_t)n * k;
@@ -104,6 +133,10 @@ static int bench(Contender *ks, int nk, uint32_t m, uint32_t n, uint32_t k)
 	OX_CHECK(ox_alloc(&dc, (size_t)m * n * 4));
 	OX_CHECK(ox_copy_to_device(da, a, na * 2));
 	OX_CHECK(ox_copy_to_device(db, b, nb * 2));
+	if (use_maps) {
+		ma = tensor_map(&ks[0].fn, da, m, k, 128);
+		mb = tensor_map(&ks[0].fn, db, n, k, tile_n);
+	}
 
 	float *c_ox = result(&ks[0]), *c_nv = result(&ks[1]), *c_bl = result(&ks[2]);
 	size_t diff = 0, bad = 0;
@@ -156,6 +189,10 @@ static int bench(Contender *ks, int nk, uint32_t m, uint32_t n, uint32_t k)
 	OX_CHECK(ox_free(da));
 	OX_CHECK(ox_free(db));
 	OX_CHECK(ox_free(dc));
+	if (use_maps) {
+		OX_CHECK(ox_free(ma));
+		OX_CHECK(ox_free(mb));
+	}
 	free(a);
 	free(b);
 	free(c_ox);
@@ -184,6 +221,21 @@ int main(int argc, char **argv)
 	OX_CHECK(ox_function(&ks[0].fn, &ks[0].mod, argv[3]));
 	OX_CHECK(ox_module_load(&ks[1].mod, argv[2]));
 	OX_CHECK(ox_function(&ks[1].fn, &ks[1].mod, ref));
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+		if (!strcmp(shapes[i].name, argv[3])) {
+			threads = shapes[i].threads;
+			shared = shapes[i].shared;
+			tile_n = shapes[i].tile_n;
+			use_maps = shapes[i].maps;
+		}
+	if (threads == 0) {
+		fprintf(stderr, "bench: unknown kernel %s\n", argv[3]);
+		return 2;
+	}
+	if (shared > 48 * 1024) {
+		OX_CHECK(ox_func_set_max_dynamic_shared(&ks[0].fn, shared));
+		OX_CHECK(ox_func_set_max_dynamic_shared(&ks[1].fn, shared));
+	}
 	memset(&ks[2].fn, 0, sizeof ks[2].fn);
 	if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) {
 		fprintf(stderr, "bench: cublasCreate failed\n");

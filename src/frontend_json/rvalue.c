@@ -399,7 +399,17 @@ static bool rv_aggregate(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 	return true;
 }
 
-/* [x; N]: a counted loop storing x into each element. */
+/* A scalar constant whose bytes are all zero (0, 0.0, false, null). */
+static bool zero_bytes(const Val *v)
+{
+	const Op *d = val_kind(v->ty) == VK_SCALAR && v->v[0] ? v->v[0]->def : NULL;
+	return d && d->code == OP_MIR_CONST && d->nval == 1 && !d->vals[0].lo && !d->vals[0].hi;
+}
+
+/* [x; N]: a memset when x's bytes are all zero (LLVM's SROA takes an
+ * array apart through a memset, not through a loop: [0.0; 128]
+ * accumulators stay in registers), else a counted loop storing x into
+ * each element. */
 static bool rv_repeat(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 {
 	Val v;
@@ -410,6 +420,14 @@ static bool rv_repeat(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 		return fb_error(fb, OX_INPUT, "[x; %llu] into a `%s`", (unsigned long long)n, dst->ty->name), false;
 	if (val_kind(v.ty) == VK_ZST || n == 0)
 		return true;
+	if (zero_bytes(&v)) {
+		Value *args[3] = { dst->addr, const_int(fb, ir_type_int(fb->m, 8, false), 0),
+		                   const_int(fb, usize_type(fb), n) };
+		Op *op = ir_build(&fb->b, OP_MIR_INTRINSIC, 0, NULL, 3, args, 0);
+		op->sym = "write_bytes";
+		op->rty = dst->ty->elem;
+		return true;
+	}
 	Type *u = usize_type(fb);
 	RType *usize_rt = NULL;
 	for (uint32_t k = 0; k < fb->m->nrtype && !usize_rt; k++)

@@ -5,6 +5,7 @@
 #include "prims.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ARGS as a string and a count */
@@ -13,6 +14,8 @@
 #define A2(t1, n1, t2, n2) #t1 " " #n1 ", " #t2 " " #n2, 2
 #define A3(t1, n1, t2, n2, t3, n3) #t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3, 3
 #define A4(t1, n1, t2, n2, t3, n3, t4, n4) #t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3 ", " #t4 " " #n4, 4
+#define A5(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5) \
+	#t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3 ", " #t4 " " #n4 ", " #t5 " " #n5, 5
 #define A11(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8, t9, n9, t10, n10, t11, n11) \
 	#t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3 ", " #t4 " " #n4 ", " #t5 " " #n5 ", " #t6 " " #n6 ", " \
 	#t7 " " #n7 ", " #t8 " " #n8 ", " #t9 " " #n9 ", " #t10 " " #n10 ", " #t11 " " #n11, 11
@@ -56,6 +59,55 @@ static const Intrinsic intrinsics[] = {
 #include "prims.def"
 };
 
+#define REQUIRES(name, arch) { "__oxide_" #name, arch },
+static const struct { const char *sym, *arch; } requires[] = {
+#include "prims.def"
+};
+
+const char *prim_required_arch(const DevicePrim *p)
+{
+	for (size_t i = 0; i < countof(requires); i++)
+		if (!strcmp(requires[i].sym, p->sym))
+			return requires[i].arch;
+	return NULL;
+}
+
+/* sm_90 -> 90, its suffix ('a', 'f' or 0) in *sfx */
+static int arch_number(const char *a, char *sfx)
+{
+	char *end;
+	long v = strncmp(a, "sm_", 3) ? 0 : strtol(a + 3, &end, 10);
+	*sfx = v ? *end : 0;
+	return (int)v;
+}
+
+bool prim_arch_fits(const char *need, const char *arch)
+{
+	char ns, as;
+	int n = arch_number(need, &ns), a = arch_number(arch, &as);
+	return ns == 'a' ? n == a && as == 'a' : a >= n;
+}
+
+bool prims_check_arch(const Module *m, const char *arch)
+{
+	bool ok = true;
+	for (const Func *f = m->funcs; f; f = f->next)
+		for (const Block *b = f->first; b; b = b->next)
+			for (const Op *op = b->first; op; op = op->next) {
+				const DevicePrim *p = op->code == OP_MIR_DEVICE ? prim_find(op->sym) : NULL;
+				const char *need = p ? prim_required_arch(p) : NULL;
+				if (!need || prim_arch_fits(need, arch))
+					continue;
+				char where[512] = "";
+				if (op->loc.file >= 0)
+					snprintf(where, sizeof where, "%s:%u:%u", m->files[op->loc.file], op->loc.line, op->loc.col);
+				diag_error(OX_GPU, where, "GPU primitive `%s` needs --arch=%s%s (compiling for %s)", op->sym, need,
+				           need[strlen(need) - 1] == 'a' ? "" : " or later", arch);
+				ok = false;
+			}
+	return ok;
+}
+
 const DevicePrim *prim_find(const char *sym)
 {
 	for (size_t i = 0; i < ndevice_prims; i++)
@@ -97,7 +149,7 @@ static const char *type_word(const Type *t)
  * are "*mut T". */
 static bool sig_fits(const char *s, size_t n, const Type *t)
 {
-	if ((n >= 4 && !strncmp(s, "*mut", 4)) || (n >= 4 && !strncmp(s, "out_", 4)))
+	if ((n >= 4 && !strncmp(s, "*mut", 4)) || (n >= 4 && !strncmp(s, "out_", 4)) || (n >= 3 && !strncmp(s, "io_", 3)))
 		return t->kind == TY_PTR;
 	if ((n == 3 && !strncmp(s, "ptr", 3)) || (n == 4 && !strncmp(s, "cstr", 4)) ||
 	    (n == 5 && !strncmp(s, "bytes", 5)) || (n == 4 && !strncmp(s, "sptr", 4)) ||

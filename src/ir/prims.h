@@ -87,6 +87,17 @@ const Intrinsic *intrinsic_find(const char *name);
  * says: NULL when it has, else what is wrong, in buf. */
 const char *intrinsic_check(const Intrinsic *in, const Op *op, char *buf, size_t cap);
 
+/* The architecture a primitive needs on NVPTX ("sm_80", "sm_90a"), or NULL
+ * (prims.def, REQUIRES). */
+const char *prim_required_arch(const DevicePrim *p);
+/* Whether arch ("sm_90", "sm_90a", ...) can run what needs `need`: the
+ * same or a later number, and for an arch-specific need ("sm_90a") that
+ * very target. */
+bool prim_arch_fits(const char *need, const char *arch);
+/* Reports (diag_error, with the Rust line) every device call of m that
+ * arch cannot run; false when there was one. */
+bool prims_check_arch(const Module *m, const char *arch);
+
 /* every row, for tests and tools */
 extern const DevicePrim device_prims[];
 extern const size_t ndevice_prims;

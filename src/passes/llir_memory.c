@@ -4,8 +4,26 @@
  *
  *   mir.field %p .i {T}       ==>  llir.gep %p, off x 1     (offset of field i)
  *   mir.load %p : bool        ==>  llir.trunc (llir.load i8)
+ *   mir.copy %d, %s {T}       ==>  llir.memcpy, or i128 loads and stores when T is
+ *                                  16-byte aligned and at most 64 bytes
  */
 #include "llir.h"
+
+/* A copy of a small 16-byte aligned aggregate as 16-byte loads and stores
+ * (i128: ld/st.v2.b64 on NVPTX, one vector access per 16 bytes, where
+ * llvm.memcpy becomes pairs of 8-byte ones); LLVM's SROA still takes
+ * the loads apart when the aggregate lives in registers. */
+static void wide_copy(Lower *l, Value *dst, Value *src, uint64_t size)
+{
+	Type *i128 = ir_type_int(l->m, 128, false);
+	for (uint64_t off = 0; off < size; off += 16) {
+		Value *v = load(l, gep_bytes(l, src, off), i128);
+		v->def->attr.access.align = 16;
+		Value *opd[2] = { v, gep_bytes(l, dst, off) };
+		Op *st = ir_build(&l->b, OP_LLIR_STORE, 0, NULL, 2, opd, 0);
+		st->attr.access.align = 16;
+	}
+}
 
 Value *lower_memory(Lower *l, Op *op)
 {
@@ -25,12 +43,16 @@ Value *lower_memory(Lower *l, Op *op)
 	case OP_MIR_COPY: {
 		if (!t->size)
 			return NULL;
+		uint32_t place = op->attr.access.align, align = t->align ? t->align : 1;
+		if (place > 0 && place < align)   /* a transmute between arrays */
+			align = place;
+		if (align >= 16 && t->size % 16 == 0 && t->size <= 64) {
+			wide_copy(l, op->opd[0], op->opd[1], t->size);
+			return NULL;
+		}
 		Value *opd[2] = { op->opd[0], op->opd[1] };
 		Op *c = ir_build(&l->b, OP_LLIR_MEMCPY, 0, NULL, 2, opd, 0);
-		uint32_t place = op->attr.access.align;
-		c->attr.mem.align = t->align ? t->align : 1;
-		if (place > 0 && place < c->attr.mem.align)   /* a transmute between arrays */
-			c->attr.mem.align = place;
+		c->attr.mem.align = align;
 		c->attr.mem.size = t->size;
 		return NULL;
 	}

@@ -81,48 +81,86 @@ static unsigned arg_space(const DevicePrim *p, uint32_t i)
 	return s && !strncmp(s, "gptr ", 5) ? 1 : 0;
 }
 
+/* The template with $D made the brace list of the n results and $K+i
+ * made $(K + i) (prims.def, ASM). */
+static const char *asm_template(Lower *l, const char *t, uint32_t n)
+{
+	size_t cap = strlen(t) + 8 * (size_t)n + 16, k = 0;
+	char *out = arena_alloc(l->m->arena, cap);
+	while (*t && k + 16 < cap) {
+		char *end;
+		if (t[0] == '$' && t[1] == 'D') {
+			for (uint32_t i = 0; i < n; i++)
+				k += (size_t)snprintf(out + k, cap - k, "%s$%u", i ? ", " : "{", i);
+			k += (size_t)snprintf(out + k, cap - k, "}");
+			t += 2;
+		} else if (t[0] == '$' && t[1] >= '0' && t[1] <= '9') {
+			unsigned long v = strtoul(t + 1, &end, 10);
+			if (*end == '+')
+				v += strtoul(end + 1, &end, 10);
+			k += (size_t)snprintf(out + k, cap - k, "$%lu", v);
+			t = end;
+		} else {
+			out[k++] = *t++;
+		}
+	}
+	if (*t)
+		die("asm template of %u results too long", n);
+	out[k] = 0;
+	return out;
+}
+
+/* The element type of an ASM row's out_T / io_T first argument. */
+static Type *out_type(Lower *l, const DevicePrim *p)
+{
+	const char *t = strchr(p->args, '_') + 1;
+	return ir_type(l->m, t[0] == 'f' ? TY_FLOAT : TY_INT, (unsigned)atoi(t + 1), false, 0);
+}
+
 /* An ASM row (prims.def): llir.asm of the row's PTX, clobbering memory
- * unless the row is PURE.  Its results are the
- * primitive's value, or, when the row says so, `lower` values of the
- * first argument's element type (an out_f32 / out_u32 pointer) stored
- * through it: mma's four accumulators, ldmatrix's four registers. */
+ * unless the row is PURE.  Its results are the primitive's value, or,
+ * when the row says so, `lower` values of the first argument's element
+ * type (an out_T / io_T pointer) stored through it: mma's four
+ * accumulators, ldmatrix's four registers, wgmma's N/2; io_T loads them
+ * first as inputs tied to the results (TIED: the last `lower` arguments
+ * are). Operands of sptr / gptr arguments are cast to the shared / global
+ * address space. */
 static Value *asm_prim(Lower *l, Op *op, const DevicePrim *p)
 {
 	uint32_t nout = (uint32_t)p->lower, first = nout ? 1 : 0, nres = nout ? nout : op->nres;
-	Type *et = nout ? ir_type(l->m, p->args[4] == 'f' ? TY_FLOAT : TY_INT, (unsigned)atoi(p->args + 5), false, 0)
-	            : op->nres ? op->res[0].type : NULL;
-	Type *rts[8];
-	char cons[96];
-	size_t n = 0;
-	if (nres > countof(rts))
-		die("asm primitive %s with %u results", p->sym, nres);
+	bool io = !strncmp(p->args, "io_", 3);
+	Type *et = nout ? out_type(l, p) : op->nres ? op->res[0].type : NULL;
+	uint32_t nin = op->nopd - first + (io ? nout : 0);
+	Type **rts = arena_new_array(l->m->arena, Type *, nres + 1);
+	Value **ins = arena_new_array(l->m->arena, Value *, nin + 1);
+	size_t cap = 8 * ((size_t)nres + nin) + 16, n = 0;
+	char *cons = arena_alloc(l->m->arena, cap);
+	uint32_t tied = p->flags & PF_TIED ? op->nopd - nout : op->nopd;   /* the first tied operand */
 	for (uint32_t i = 0; i < nres; i++) {
 		rts[i] = et;
-		n += (size_t)snprintf(cons + n, sizeof cons - n, "%s=%c", i ? "," : "", asm_letter(et));
+		n += (size_t)snprintf(cons + n, cap - n, "%s=%c", i ? "," : "", asm_letter(et));
 	}
-	uint32_t tied = p->flags & PF_TIED ? op->nopd - nout : op->nopd;   /* the first tied operand */
-	for (uint32_t i = first; i < op->nopd && n < sizeof cons; i++)
-		if (i >= tied)
-			n += (size_t)snprintf(cons + n, sizeof cons - n, ",%u", i - tied);
-		else
-			n += (size_t)snprintf(cons + n, sizeof cons - n, "%s%c", n ? "," : "", asm_letter(op->opd[i]->type));
-	/* memory: LLVM keeps loads and stores on their side (cp.async writes
-	 * shared memory, wait_group publishes it, ldmatrix reads it) */
-	if (!(p->flags & PF_PURE) && n < sizeof cons)
-		n += (size_t)snprintf(cons + n, sizeof cons - n, "%s~{memory}", n ? "," : "");
-	if (n >= sizeof cons)
-		die("asm primitive %s: constraints too long", p->sym);
-	Value *ins[16];
-	if (op->nopd - first > countof(ins))
-		die("asm primitive %s with %u operands", p->sym, op->nopd);
 	for (uint32_t i = first; i < op->nopd; i++) {
 		unsigned as = arg_space(p, i);
-		ins[i - first] = as ? emit1(l, OP_LLIR_ADDRSPACECAST, ir_type_ptr(l->m, as), op->opd[i])
-		                    : op->opd[i];
+		ins[i - first] = as ? emit1(l, OP_LLIR_ADDRSPACECAST, ir_type_ptr(l->m, as), op->opd[i]) : op->opd[i];
+		if (i >= tied)
+			n += (size_t)snprintf(cons + n, cap - n, ",%u", i - tied);
+		else
+			n += (size_t)snprintf(cons + n, cap - n, "%s%c", n ? "," : "", asm_letter(op->opd[i]->type));
 	}
-	Op *a = ir_build(&l->b, OP_LLIR_ASM, nres, rts, op->nopd - first, ins, 0);
-	a->sym = p->nvvm;
-	a->attr.inline_asm.constraints = arena_strdup(l->m->arena, cons);
+	for (uint32_t i = 0; io && i < nout; i++) {
+		ins[op->nopd - first + i] = load(l, gep_bytes(l, op->opd[0], (uint64_t)i * (et->bits / 8)), et);
+		n += (size_t)snprintf(cons + n, cap - n, ",%u", i);
+	}
+	/* memory: LLVM keeps loads and stores on their side (cp.async writes
+	 * shared memory, wait_group publishes it, ldmatrix reads it) */
+	if (!(p->flags & PF_PURE))
+		n += (size_t)snprintf(cons + n, cap - n, "%s~{memory}", n ? "," : "");
+	if (n >= cap)
+		die("asm primitive %s: constraints too long", p->sym);
+	Op *a = ir_build(&l->b, OP_LLIR_ASM, nres, rts, nin, ins, 0);
+	a->sym = asm_template(l, p->nvvm, nres);
+	a->attr.inline_asm.constraints = cons;
 	a->attr.inline_asm.pure = (p->flags & PF_PURE) != 0;
 	for (uint32_t i = 0; i < nout; i++)
 		store(l, &a->res[i], gep_bytes(l, op->opd[0], (uint64_t)i * (et->bits / 8)));

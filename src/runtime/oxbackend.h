@@ -33,6 +33,8 @@ typedef struct OxBackend {
 	void (*module_unload)(OxModule *m);
 	int (*function)(OxFunc *f, const OxModule *m, const char *name);
 	int (*func_attribute)(int *value, int attrib, const OxFunc *f);
+	int (*func_set_max_dynamic_shared)(const OxFunc *f, unsigned bytes);
+	int (*tensor_map_encode)(OxTensorMap *map, const OxTensorMapDesc *d);
 	int (*module_global)(const OxModule *m, const char *name,
 	                     OxDevPtr *ptr, size_t *size);
 
@@ -74,6 +76,7 @@ enum {
 	OX_CUDA_ASSERT = 710,
 	OX_CUDA_ILLEGAL_INSTRUCTION = 715,
 	OX_CUDA_LAUNCH_FAILED = 719,
+	OX_CUDA_NOT_SUPPORTED = 801,
 };
 
 /* oxrt.c: the error state behind ox_error() and ox_error_code(); set

@@ -71,6 +71,9 @@ static struct {
 	CUresult (*module_enumerate)(CUfunction *, unsigned, CUmodule);
 	CUresult (*func_get_name)(const char **, CUfunction);
 	CUresult (*func_get_attribute)(int *, int, CUfunction);
+	CUresult (*func_set_attribute)(CUfunction, int, int);
+	CUresult (*tensor_map_encode_tiled)(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,
+	                                    const uint32_t *, const uint32_t *, int, int, int, int);
 	CUresult (*mem_alloc)(CUdeviceptr *, size_t);
 	CUresult (*mem_free)(CUdeviceptr);
 	CUresult (*copy_htod)(CUdeviceptr, const void *, size_t);
@@ -116,6 +119,8 @@ static const struct {
 	{&drv.module_enumerate, "cuModuleEnumerateFunctions", NULL, 1},
 	{&drv.func_get_name, "cuFuncGetName", NULL, 1},
 	{&drv.func_get_attribute, "cuFuncGetAttribute", NULL, 0},
+	{&drv.func_set_attribute, "cuFuncSetAttribute", NULL, 1},
+	{&drv.tensor_map_encode_tiled, "cuTensorMapEncodeTiled", NULL, 1},
 	{&drv.mem_alloc, "cuMemAlloc_v2", NULL, 0},
 	{&drv.mem_free, "cuMemFree_v2", NULL, 0},
 	{&drv.copy_htod, "cuMemcpyHtoD_v2", NULL, 0},
@@ -372,6 +377,39 @@ static int cuda_func_attribute(int *value, int attrib, const OxFunc *f)
 	                "cuFuncGetAttribute", what);
 }
 
+/* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+static int cuda_func_set_max_dynamic_shared(const OxFunc *f, unsigned bytes)
+{
+	char what[700];
+
+	if (need_ctx("ox_func_set_max_dynamic_shared") != 0)
+		return -1;
+	if (drv.func_set_attribute == NULL)
+		return oxrt_set_error(OX_CUDA_NOT_SUPPORTED, "ox_func_set_max_dynamic_shared: this driver has no "
+		                      "cuFuncSetAttribute");
+	snprintf(what, sizeof what, "%s, %u bytes of dynamic shared memory", f->name, bytes);
+	return cu_check(drv.func_set_attribute((CUfunction)f->handle, 8, (int)bytes), "cuFuncSetAttribute", what);
+}
+
+/* cuTensorMapEncodeTiled: the data type by size (bits are copied, not
+ * converted), no interleave, L2 promotion of 128 bytes, no fill. */
+static int cuda_tensor_map_encode(OxTensorMap *map, const OxTensorMapDesc *d)
+{
+	static const int dtype[9] = {[1] = 0, [2] = 1, [4] = 2, [8] = 4};   /* CU_TENSOR_MAP_DATA_TYPE_UINT* */
+	uint32_t estride[5] = {1, 1, 1, 1, 1};
+	int swizzle = d->swizzle == 128 ? 3 : d->swizzle == 64 ? 2 : d->swizzle == 32 ? 1 : 0;
+
+	if (need_ctx("ox_tensor_map_encode") != 0)
+		return -1;
+	if (drv.tensor_map_encode_tiled == NULL)
+		return oxrt_set_error(OX_CUDA_NOT_SUPPORTED, "ox_tensor_map_encode: this driver has no "
+		                      "cuTensorMapEncodeTiled (CUDA 12 or later)");
+	return cu_check(drv.tensor_map_encode_tiled(map->bytes, dtype[d->elem_bytes], d->rank,
+	                                            (void *)(uintptr_t)d->global, d->dims, d->strides, d->box,
+	                                            estride, 0, swizzle, 2, 0),
+	                "cuTensorMapEncodeTiled", "ox_tensor_map_encode");
+}
+
 static int cuda_module_global(const OxModule *m, const char *name,
                               OxDevPtr *ptr, size_t *size)
 {
@@ -528,6 +566,8 @@ const OxBackend oxcuda_backend = {
 	.module_unload = cuda_module_unload,
 	.function = cuda_function,
 	.func_attribute = cuda_func_attribute,
+	.func_set_max_dynamic_shared = cuda_func_set_max_dynamic_shared,
+	.tensor_map_encode = cuda_tensor_map_encode,
 	.module_global = cuda_module_global,
 	.mem_alloc = cuda_mem_alloc,
 	.mem_free = cuda_mem_free,

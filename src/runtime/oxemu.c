@@ -23,8 +23,11 @@
  *   1. resume the fibers a barrier released, in the order they arrived
  *      (which is thread order);
  *   2. else start the next thread, on an idle fiber or a new one;
- *   3. else every live thread waits at the barrier: release them all;
- *   4. else the block is done.
+ *   3. else resume the next thread spinning in an mbarrier try_wait, round
+ *      robin, unless they all spun in vain for long: a hang (see the
+ *      Hopper section at the end);
+ *   4. else every live thread waits at the barrier: release them all;
+ *   5. else the block is done.
  *
  * Warp-level operations (shuffle, vote, match, redux, bar.warp.sync: the
  * __oxide_host_shfl_* family below) use the same scheme: the op stores its
@@ -44,7 +47,9 @@
  * barrier's own list; the arrival that completes the count makes them
  * ready. Barrier 0 without a count (__oxide_host_barrier_sync) is separate. A
  * block whose threads can only wait at a named barrier that can no longer
- * complete would hang on a GPU; here its launch fails, saying so.
+ * complete would hang on a GPU; here its launch fails, saying so. The
+ * warpgroup's rendezvous of wgmma.wait_group (4 consecutive warps) works
+ * the same way.
  *
  * __oxide_host_trap() ends the launch: the trapping fiber switches back to
  * the scheduler for good, the other threads are abandoned (their stacks
@@ -70,6 +75,7 @@
 #include <link.h>                /* ElfW: ox_module_global's size */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +138,8 @@ typedef struct {
 	uint32_t wpresent;            /* of the lanes that took part */
 	AsyncCopy acp[ASYNC_COPIES];  /* the thread's pending cp.async, in order */
 	unsigned nacp, committed;     /* how many; cp.async.commit_groups so far */
+	const void *spin_bar;         /* spinning: the mbarrier it polls, */
+	unsigned spin_parity;         /* and the parity of the phase */
 } Fiber;
 
 /* The lanes of a warp waiting at a warp operation with the same member
@@ -165,6 +173,20 @@ typedef struct {
 
 enum { NAMED_BARRIERS = 16 };
 
+/* A warpgroup's rendezvous (4 consecutive warps, warp-collective
+ * operations of the whole group: wgmma.wait_group): the lanes of each of
+ * its warps that arrived, and the fibers waiting, in arrival order. */
+typedef struct {
+	Fiber *waiting[128];
+	uint32_t lanes[4];
+	unsigned nwaiting;
+} GroupSync;
+
+/* A spinning thread is resumed when nothing else can run; after this
+ * many resumes per spinning thread with no mbarrier changing, none of
+ * them can get on (only an mbarrier operation can end a spin): a hang. */
+enum { SPIN_ROUNDS = 1000 };
+
 /* Why a launch stopped early: a trap, a failed assert, or the emulator
  * found what a GPU leaves undefined or hangs on (trap_why says what). */
 enum { STOP_TRAP = 1, STOP_ASSERT, STOP_ERROR };
@@ -184,11 +206,18 @@ typedef struct {
 	size_t sched_size;
 	int trapped, failed;          /* trapped: a STOP_* */
 	OxDim3 trap_block, trap_thread;
-	char trap_why[256];           /* STOP_ERROR: what went wrong */
+	char trap_why[512];           /* STOP_ERROR: what went wrong */
 	Warp *warps;                  /* per warp of the block */
 	unsigned nwarps;
 	unsigned bar_count, bar_result, bar_live;  /* bar.red: true preds */
 	NamedBarrier named[NAMED_BARRIERS];
+	GroupSync *groups;            /* per warpgroup of the block */
+	unsigned ngroups;
+	Fiber **spin;                 /* threads spinning in an mbarrier */
+	unsigned spin_at, nspin;      /* try_wait: a ring, from spin_at */
+	unsigned long long mbar_events;  /* mbarrier changes so far, */
+	unsigned long long spin_seen;    /* when spin_idle was last reset, */
+	unsigned long long spin_idle;    /* spinners resumed since */
 } Launch;
 
 /* The special registers of the running thread. */
@@ -203,7 +232,7 @@ static _Thread_local Launch *running;
 /* A trap waiting for the next synchronizing call (pending: a STOP_*). */
 static struct {
 	int pending;
-	char kernel[128], path[512], why[256];
+	char kernel[128], path[512], why[512];
 	OxDim3 block, thread;
 } trap;
 
@@ -344,6 +373,24 @@ static void resume(Launch *l, Fiber *f)
 
 /* ---------------------------------------------------------- scheduler */
 
+/* The next spinning thread, round robin; NULL when they all spun
+ * SPIN_ROUNDS times in vain (no mbarrier changed meanwhile). */
+static Fiber *next_spinner(Launch *l)
+{
+	Fiber *f;
+
+	if (l->mbar_events != l->spin_seen) {
+		l->spin_seen = l->mbar_events;
+		l->spin_idle = 0;
+	}
+	if (l->spin_idle++ >= (unsigned long long)SPIN_ROUNDS * l->nspin)
+		return NULL;
+	f = l->spin[l->spin_at];
+	l->spin_at = (l->spin_at + 1) % l->nthreads;
+	l->nspin--;
+	return f;
+}
+
 static Fiber *pick_fiber(Launch *l)
 {
 	Fiber **t;
@@ -352,6 +399,8 @@ static Fiber *pick_fiber(Launch *l)
 		return l->ready[l->ready_at++];
 	if (l->next < l->nthreads)
 		return l->nidle > 0 ? l->idle[--l->nidle] : new_fiber(l);
+	if (l->nspin > 0)             /* bar.sync waits for them too */
+		return next_spinner(l);
 	if (l->nwait == 0)
 		return NULL;
 	l->bar_result = l->bar_count; /* bar.red's answer, read on resuming */
@@ -397,6 +446,49 @@ static int named_hang(Launch *l)
 	return 0;
 }
 
+static void mbar_show(char *buf, size_t len, const void *bar);
+
+/* Threads spin in mbarrier try_wait and none can get on: a GPU would
+ * hang. Fails the launch, naming the first spinner's mbarrier. */
+static int spin_hang(Launch *l)
+{
+	Fiber *f;
+	char what[160];
+
+	if (l->nspin == 0)
+		return 0;
+	f = l->spin[l->spin_at];
+	mbar_show(what, sizeof what, f->spin_bar);
+	l->trapped = STOP_ERROR;
+	l->trap_block = here.ctaid;
+	l->trap_thread = f->tid;
+	snprintf(l->trap_why, sizeof l->trap_why, "it would hang on a GPU: %u "
+	         "threads spin forever in mbarrier_try_wait_parity; this one "
+	         "waits for the phase of parity %u of %s", l->nspin,
+	         f->spin_parity & 1, what);
+	return -1;
+}
+
+/* Threads wait at a warpgroup's rendezvous that can no longer complete. */
+static int group_hang(Launch *l)
+{
+	for (unsigned gi = 0; gi < l->ngroups; gi++) {
+		GroupSync *gs = &l->groups[gi];
+
+		if (gs->nwaiting == 0)
+			continue;
+		l->trapped = STOP_ERROR;
+		l->trap_block = here.ctaid;
+		l->trap_thread = gs->waiting[0]->tid;
+		snprintf(l->trap_why, sizeof l->trap_why, "it would hang on a "
+		         "GPU: %u threads of warpgroup %u wait forever at "
+		         "wgmma_wait_group, which every thread of the warpgroup "
+		         "must reach", gs->nwaiting, gi);
+		return -1;
+	}
+	return 0;
+}
+
 /* 0 when every thread of the block returned. */
 static int run_block(Launch *l)
 {
@@ -404,8 +496,10 @@ static int run_block(Launch *l)
 
 	l->next = 0;
 	l->nready = l->ready_at = 0;
+	l->nspin = l->spin_at = 0;
 	l->bar_count = 0;
 	memset(l->warps, 0, l->nwarps * sizeof *l->warps);
+	memset(l->groups, 0, l->ngroups * sizeof *l->groups);
 	for (unsigned id = 0; id < NAMED_BARRIERS; id++)
 		named_reset(&l->named[id]);
 	while ((f = pick_fiber(l)) != NULL) {
@@ -413,7 +507,7 @@ static int run_block(Launch *l)
 		if (l->trapped)
 			return -1;
 	}
-	if (named_hang(l) != 0)
+	if (spin_hang(l) != 0 || named_hang(l) != 0 || group_hang(l) != 0)
 		return -1;
 	return l->failed ? -1 : 0;
 }
@@ -461,6 +555,7 @@ static void end_launch(Launch *l, const OxFunc *f)
 		free_fiber(l->all[i]);
 	free(l->all);
 	free(l->warps);
+	free(l->groups);
 	for (unsigned id = 0; id < NAMED_BARRIERS; id++)
 		free(l->named[id].waiting);
 	running = NULL;
@@ -488,15 +583,15 @@ static int run_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, void **args)
 	memcpy(&l.entry, &f->handle, sizeof l.entry);
 	l.args = args;
 	l.nthreads = block.x * block.y * block.z;
-	l.all = calloc(4 * (size_t)l.nthreads, sizeof *l.all);
-	if (l.all == NULL)
-		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_launch(%s): "
-		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated)",
-		                      f->name);
+	l.all = calloc(5 * (size_t)l.nthreads, sizeof *l.all);
 	l.nwarps = (l.nthreads + 31) / 32;
 	l.warps = calloc(l.nwarps, sizeof *l.warps);
-	if (l.warps == NULL) {
+	l.ngroups = (l.nwarps + 3) / 4;
+	l.groups = calloc(l.ngroups, sizeof *l.groups);
+	if (l.all == NULL || l.warps == NULL || l.groups == NULL) {
 		free(l.all);
+		free(l.warps);
+		free(l.groups);
 		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_launch(%s): "
 		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated)",
 		                      f->name);
@@ -504,6 +599,7 @@ static int run_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, void **args)
 	l.idle = l.all + l.nthreads;
 	l.wait = l.idle + l.nthreads;
 	l.ready = l.wait + l.nthreads;
+	l.spin = l.ready + l.nthreads;
 	here.ntid = block;
 	here.nctaid = grid;
 	running = &l;
@@ -604,6 +700,27 @@ _Noreturn static void stop_launch(int kind)
 	abort();                      /* never resumed */
 }
 
+/* Ends the launch with what went wrong (STOP_ERROR): the emulator found
+ * what a GPU leaves undefined, or what it does not emulate. */
+__attribute__((format(printf, 1, 2)))
+_Noreturn static void fail_launch(const char *fmt, ...)
+{
+	char why[sizeof running->trap_why];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	if (running == NULL) {
+		fflush(stdout);
+		fprintf(stderr, "oxrt: an emulated kernel called directly (outside "
+		        "ox_launch) failed: %s\n", why);
+		abort();
+	}
+	memcpy(running->trap_why, why, sizeof why);
+	stop_launch(STOP_ERROR);
+}
+
 _Noreturn void __oxide_host_trap(void)
 {
 	stop_launch(STOP_TRAP);
@@ -673,6 +790,7 @@ static int warp_complete(const Warp *wp, const WarpGroup *g)
 
 static int named_warp_arrived(Launch *l, NamedBarrier *nb, unsigned w,
                               Fiber *self);
+static void group_returned(Launch *l, unsigned gi);
 
 /* A thread returned: its lane no longer holds a warp operation up, nor
  * its warp's arrival at a named barrier. */
@@ -690,6 +808,7 @@ static void warp_returned(Launch *l, unsigned lin)
 	for (unsigned id = 0; id < NAMED_BARRIERS; id++)
 		if (l->named[id].lanes[lin / 32] != 0)
 			named_warp_arrived(l, &l->named[id], lin / 32, NULL);
+	group_returned(l, lin / 128);
 }
 
 /* The rendezvous: returns every lane's operand (indexed by lane) and, in
@@ -1236,19 +1355,28 @@ static void emu_event_destroy(OxEvent *e)
 
 /* Dynamic shared memory: blocks run one after another, so one buffer of
  * the launch's shared_bytes serves them all (undefined at block start, as
- * on the GPU). Kept between launches, grown as needed. */
+ * on the GPU). Kept between launches, grown as needed. It is 1024-byte
+ * aligned, like the shared memory window of a GPU, so the swizzles of TMA
+ * and wgmma (functions of address bits 4..9) see the same bits in a host
+ * address as in the shared address. */
 static struct {
-	void *buf;
-	size_t cap;
+	unsigned char *buf;
+	size_t cap, size;             /* size: the running launch's */
 } dyn_shared;
+
+/* The emulated shared memory window: dynamic shared memory starts at this
+ * 32-bit shared address (a multiple of 1024, nonzero so that a null
+ * pointer is no shared address); see __oxide_host_smem_addr. */
+enum { SMEM_BASE = 0x400 };
 
 static int emu_set_dynamic_shared(size_t bytes)
 {
+	dyn_shared.size = bytes;
 	if (bytes <= dyn_shared.cap)
 		return 0;
 	free(dyn_shared.buf);
 	dyn_shared.cap = 0;
-	dyn_shared.buf = aligned_alloc(16, (bytes + 15) / 16 * 16);
+	dyn_shared.buf = aligned_alloc(1024, (bytes + 1023) / 1024 * 1024);
 	if (dyn_shared.buf == NULL)
 		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_launch: %zu bytes of "
 		                      "dynamic shared memory: CUDA_ERROR_OUT_OF_MEMORY "
@@ -1401,6 +1529,32 @@ static int emu_func_attribute(int *value, int attrib, const OxFunc *f)
 	                      "attributes exist only on the GPU)", f->name);
 }
 
+/* Any amount the program asks for is there: nothing to do. */
+static int emu_func_set_max_dynamic_shared(const OxFunc *f, unsigned bytes)
+{
+	(void)f, (void)bytes;
+	return 0;
+}
+
+/* The emulator's tensor map (the 128 bytes of an OxTensorMap): a magic
+ * word, then the description as ox_tensor_map_encode checked it; the
+ * kernel's tma_load_2d reads it back from device memory. */
+enum { TMAP_MAGIC = 0x50414d54u };   /* "TMAP" */
+typedef struct {
+	uint32_t magic, unused;
+	OxTensorMapDesc desc;
+} EmuTensorMap;
+_Static_assert(sizeof(EmuTensorMap) <= sizeof(OxTensorMap), "the emulator's tensor map fits in 128 bytes");
+
+static int emu_tensor_map_encode(OxTensorMap *map, const OxTensorMapDesc *d)
+{
+	EmuTensorMap m = {TMAP_MAGIC, 0, *d};
+
+	memset(map->bytes, 0, sizeof map->bytes);
+	memcpy(map->bytes, &m, sizeof m);
+	return 0;
+}
+
 /* The whole grid runs before it returns (see the header). */
 static int emu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
                       unsigned shared_bytes, void **args)
@@ -1443,6 +1597,8 @@ const OxBackend oxemu_backend = {
 	.module_unload = emu_module_unload,
 	.function = emu_function,
 	.func_attribute = emu_func_attribute,
+	.func_set_max_dynamic_shared = emu_func_set_max_dynamic_shared,
+	.tensor_map_encode = emu_tensor_map_encode,
 	.module_global = emu_module_global,
 	.mem_alloc = emu_alloc,
 	.mem_free = emu_free,
@@ -1699,4 +1855,473 @@ void __oxide_host_cp_async_wait_all(void)
 
 	while (f != NULL && f->nacp > 0)
 		async_complete(f, 0);
+}
+
+/* ---- Hopper (the registry's Hopper rows): shared addresses, mbarriers,
+ * bulk and tensor (TMA) copies, elect.sync, setmaxnreg, wgmma.
+ *
+ * Shared addresses: __oxide_host_smem_addr gives a pointer into the
+ * launch's dynamic shared memory its 32-bit address in the emulated shared
+ * window (SMEM_BASE + its offset); kernels build wgmma matrix descriptors
+ * from it, and the emulated wgmma maps the descriptors' addresses back the
+ * same way. Static shared arrays are module globals here, outside the
+ * window: their shared address is not emulated, and asking for it fails
+ * the launch (never a wrong address).
+ *
+ * mbarriers: the 8 bytes hold the emulator's own encoding of the state
+ * (opaque on the GPU too; see Mbar). A phase completes when its pending
+ * arrivals reach 0 and its transaction count is 0: the parity flips and
+ * the pending count is the init count again. try_wait.parity says whether
+ * the phase of that parity completed (the current parity differs); when
+ * not, the thread yields to the scheduler, which resumes spinning threads
+ * when nothing else can run; a block whose threads spin with no mbarrier
+ * changing for SPIN_ROUNDS rounds would hang on a GPU, and its launch
+ * fails, saying so. What the GPU leaves undefined (use before init, more
+ * arrivals than the count, counts beyond 2^20 - 1, misaligned copies)
+ * fails the launch too.
+ *
+ * Copies (cp.async.bulk, cp.async.bulk.tensor) land when issued and
+ * complete their bytes on the mbarrier at once: on the GPU the mbarrier
+ * protocol is what orders them, and landing early is one order it allows.
+ * TMA fills the box row-major (box[0] elements a row), zeros outside the
+ * tensor, and swizzles like the GPU: a function of the shared address
+ * bits (see swizzle), which the 1024-byte aligned dynamic shared memory
+ * gives host addresses too.
+ *
+ * wgmma: each thread computes its own accumulator elements (the PTX ISA's
+ * fragment of m64nNk16 with f32 D, see wgmma) from the shared memory its
+ * descriptors locate, when it issues the operation: the tensor cores read
+ * their operands asynchronously until wgmma.wait_group, and a kernel may
+ * not change them meanwhile, so reading at the issue is one of the
+ * orders the GPU allows. wgmma.wait_group is the warpgroup's rendezvous:
+ * on the GPU a thread that passed it knows the whole warpgroup's
+ * operation completed (and may, say, release the stage its operands were
+ * in), so here no thread passes until every thread of its warpgroup
+ * computed its part. ---- */
+
+/* The offset of p in the launch's dynamic shared memory, or -1 outside it
+ * (its end included: an address one past the last byte). */
+static long long dyn_offset(const void *p)
+{
+	uintptr_t a = (uintptr_t)p, b = (uintptr_t)dyn_shared.buf;
+
+	if (dyn_shared.buf == NULL || a < b || a - b > dyn_shared.size)
+		return -1;
+	return (long long)(a - b);
+}
+
+unsigned __oxide_host_smem_addr(void *p)
+{
+	long long off = dyn_offset(p);
+
+	if (off < 0)
+		fail_launch("smem_addr of memory outside the dynamic shared memory (%p): not emulated (static "
+		            "shared arrays are module globals in the emulator: use dynamic shared memory)", p);
+	return SMEM_BASE + (unsigned)off;
+}
+
+/* The host address of `bytes` bytes at shared address a (a descriptor's),
+ * which must lie in the launch's dynamic shared memory. */
+static unsigned char *smem_host(uint64_t a, unsigned bytes, const char *op)
+{
+	if (a < SMEM_BASE || a - SMEM_BASE + bytes > dyn_shared.size)
+		fail_launch("%s: shared address %#llx is outside the launch's %zu bytes of dynamic shared memory "
+		            "(shared addresses %#x and up in the emulator)", op, (unsigned long long)a,
+		            dyn_shared.size, (unsigned)SMEM_BASE);
+	return dyn_shared.buf + (a - SMEM_BASE);
+}
+
+/* An mbarrier's state, as its 8 bytes hold it here: bits 0..19 the
+ * pending arrivals, 20..39 the init count, 40..61 the transaction count
+ * (two's complement), 62 the phase parity, 63 set from init to inval. */
+typedef struct {
+	unsigned pending, count, parity;
+	int tx;
+} Mbar;
+
+enum { MBAR_MAX = (1 << 20) - 1 };   /* PTX's limit of counts and tx-counts */
+
+static uint64_t mbar_word(const void *bar)
+{
+	uint64_t w;
+
+	memcpy(&w, bar, sizeof w);
+	return w;
+}
+
+static Mbar mbar_load(const void *bar, const char *op)
+{
+	uint64_t w;
+	Mbar m;
+
+	if ((uintptr_t)bar % 8 != 0)
+		fail_launch("%s(%p): an mbarrier is 8-byte aligned (undefined on a GPU)", op, bar);
+	w = mbar_word(bar);
+	if (!(w >> 63))
+		fail_launch("%s on an mbarrier that mbarrier_init did not initialize (or mbarrier_inval "
+		            "invalidated): undefined on a GPU", op);
+	m.pending = w & 0xfffff;
+	m.count = w >> 20 & 0xfffff;
+	m.tx = (int)(w >> 40 & 0x3fffff) - (w >> 61 & 1 ? 0x400000 : 0);
+	m.parity = w >> 62 & 1;
+	return m;
+}
+
+static void mbar_store(void *bar, Mbar m)
+{
+	uint64_t w = (uint64_t)m.pending | (uint64_t)m.count << 20 | ((uint64_t)(uint32_t)m.tx & 0x3fffff) << 40 |
+	             (uint64_t)m.parity << 62 | 1ull << 63;
+
+	memcpy(bar, &w, sizeof w);
+	if (running != NULL)
+		running->mbar_events++;
+}
+
+/* Stores m, completing the phase when every arrival and every
+ * transaction byte is in. */
+static void mbar_update(void *bar, Mbar m)
+{
+	if (m.pending == 0 && m.tx == 0) {
+		m.parity ^= 1;
+		m.pending = m.count;
+	}
+	mbar_store(bar, m);
+}
+
+/* What a hang message says of an mbarrier. */
+static void mbar_show(char *buf, size_t len, const void *bar)
+{
+	uint64_t w = mbar_word(bar);
+	long long off = dyn_offset(bar);
+	char where[48];
+
+	if (off >= 0)
+		snprintf(where, sizeof where, "shared address %#llx", (unsigned long long)(SMEM_BASE + off));
+	else
+		snprintf(where, sizeof where, "%p", bar);
+	if (!(w >> 63)) {
+		snprintf(buf, len, "the mbarrier at %s (invalid)", where);
+		return;
+	}
+	Mbar m = mbar_load(bar, "");
+	snprintf(buf, len, "the mbarrier at %s (current parity %u, %u of %u arrivals pending, %d transaction "
+	         "bytes pending)", where, m.parity, m.pending, m.count, m.tx);
+}
+
+void __oxide_host_mbarrier_init(void *bar, unsigned count)
+{
+	Mbar m = {count, count, 0, 0};
+
+	if ((uintptr_t)bar % 8 != 0)
+		fail_launch("mbarrier_init(%p): an mbarrier is 8-byte aligned (undefined on a GPU)", bar);
+	if (count == 0 || count > MBAR_MAX)
+		fail_launch("mbarrier_init(count %u): the count is 1 .. 2^20 - 1 (undefined on a GPU)", count);
+	mbar_store(bar, m);
+}
+
+void __oxide_host_mbarrier_inval(void *bar)
+{
+	(void)mbar_load(bar, "mbarrier_inval");
+	memset(bar, 0, 8);
+	if (running != NULL)
+		running->mbar_events++;
+}
+
+/* expect-tx of tx bytes, then arrive-on */
+static void mbar_arrive(void *bar, unsigned tx, const char *op)
+{
+	Mbar m = mbar_load(bar, op);
+
+	if ((long long)m.tx + tx > MBAR_MAX)
+		fail_launch("%s: %d + %u transaction bytes exceed 2^20 - 1 (undefined on a GPU)", op, m.tx, tx);
+	if (m.pending == 0)
+		fail_launch("%s: every arrival of the current phase is in already (it waits for %d transaction "
+		            "bytes): undefined on a GPU", op, m.tx);
+	m.tx += (int)tx;
+	m.pending--;
+	mbar_update(bar, m);
+}
+
+void __oxide_host_mbarrier_arrive(void *bar) { mbar_arrive(bar, 0, "mbarrier_arrive"); }
+void __oxide_host_mbarrier_arrive_expect_tx(void *bar, unsigned bytes) { mbar_arrive(bar, bytes, "mbarrier_arrive_expect_tx"); }
+
+/* complete-tx: an asynchronous copy's bytes are in */
+static void mbar_complete_tx(void *bar, unsigned bytes, const char *op)
+{
+	Mbar m = mbar_load(bar, op);
+
+	if ((long long)m.tx - bytes < -MBAR_MAX)
+		fail_launch("%s: %d - %u transaction bytes go below -(2^20 - 1) (undefined on a GPU)", op, m.tx, bytes);
+	m.tx -= (int)bytes;
+	mbar_update(bar, m);
+}
+
+static int mbar_phase_done(const void *bar, unsigned parity)
+{
+	return mbar_load(bar, "mbarrier_try_wait_parity").parity != (parity & 1);
+}
+
+/* 1 when the phase of this parity completed; else the thread spins: it
+ * yields, and says 0 unless the phase completed meanwhile. */
+unsigned __oxide_host_mbarrier_try_wait_parity(void *bar, unsigned parity)
+{
+	Launch *l = running;
+	Fiber *f;
+
+	if (mbar_phase_done(bar, parity))
+		return 1;
+	if (l == NULL)
+		fail_launch("mbarrier_try_wait_parity: one thread waits for a phase that nothing else can complete");
+	f = l->cur;
+	f->spin_bar = bar;
+	f->spin_parity = parity;
+	l->spin[(l->spin_at + l->nspin) % l->nthreads] = f;
+	l->nspin++;
+	to_scheduler(l, f, 0);
+	return mbar_phase_done(bar, parity);
+}
+
+/* The emulator runs one thread at a time, and an mbarrier's init is
+ * visible to the next thread that runs; the async proxy (copies, wgmma)
+ * reads memory when it is issued, after the thread's earlier stores. */
+void __oxide_host_fence_proxy_async_shared(void) {}
+void __oxide_host_fence_mbarrier_init(void) {}
+
+void __oxide_host_bulk_copy_g2s(void *dst, void *src, unsigned bytes, void *bar)
+{
+	if (bytes % 16 != 0 || (uintptr_t)dst % 16 != 0 || (uintptr_t)src % 16 != 0)
+		fail_launch("bulk_copy_g2s(%p, %p, %u bytes): the size and both addresses are multiples of 16 "
+		            "(undefined on a GPU)", dst, src, bytes);
+	memcpy(dst, src, bytes);
+	mbar_complete_tx(bar, bytes, "bulk_copy_g2s");
+}
+
+/* The shared-memory swizzle of TMA and wgmma (CUTLASS's Swizzle<b,4,3>):
+ * the 16-byte chunk bits 4 .. 4+b of the address XOR its bits 7 .. 7+b,
+ * b = 3 for the 128-byte span, 2 for 64, 1 for 32, 0 without. Within a
+ * 1024-byte aligned block of 128-byte rows (128B): chunk c of row r goes
+ * to chunk c ^ (r % 8). */
+static uint64_t swizzle(uint64_t a, unsigned span)
+{
+	unsigned b = span == 128 ? 3 : span == 64 ? 2 : span == 32 ? 1 : 0;
+
+	return a ^ (a >> 7 & ((1u << b) - 1)) << 4;
+}
+
+static EmuTensorMap tensor_map(const void *map)
+{
+	EmuTensorMap m;
+
+	memcpy(&m, map, sizeof m);
+	if (m.magic != TMAP_MAGIC)
+		fail_launch("tma_load_2d: %p holds no tensor map of ox_tensor_map_encode (copy the OxTensorMap to "
+		            "device memory and pass that address)", map);
+	return m;
+}
+
+/* Element (i, j) of the box at (x, y) into the swizzled box at dst: the
+ * tensor's, or zero outside the tensor (TMA's out-of-bounds fill). */
+static void tma_element(unsigned char *dst, const OxTensorMapDesc *d, unsigned i, unsigned j, int x, int y)
+{
+	long long gx = (long long)x + i, gy = (long long)y + j;
+	unsigned e = d->elem_bytes;
+	void *to = (void *)(uintptr_t)swizzle((uintptr_t)(dst + ((size_t)j * d->box[0] + i) * e), d->swizzle);
+
+	if (gx < 0 || gy < 0 || (uint64_t)gx >= d->dims[0] || (uint64_t)gy >= d->dims[1])
+		memset(to, 0, e);
+	else
+		memcpy(to, (const unsigned char *)(uintptr_t)d->global + (uint64_t)gy * d->strides[0] + (uint64_t)gx * e,
+		       e);
+}
+
+void __oxide_host_tma_load_2d(void *dst, void *map, int x, int y, void *bar)
+{
+	EmuTensorMap m = tensor_map(map);
+	const OxTensorMapDesc *d = &m.desc;
+	unsigned row = d->box[0] * d->elem_bytes;
+
+	if (d->rank != 2)
+		fail_launch("tma_load_2d with a tensor map of rank %u (a 2-D copy needs rank 2)", d->rank);
+	if ((uintptr_t)dst % 128 != 0)
+		fail_launch("tma_load_2d to %p: the shared destination is 128-byte aligned (undefined on a GPU)", dst);
+	if (d->swizzle != 0 && row != d->swizzle)
+		fail_launch("tma_load_2d: box rows of %u bytes with the %u-byte swizzle: not emulated (only rows as "
+		            "wide as the swizzle span)", row, d->swizzle);
+	for (unsigned j = 0; j < d->box[1]; j++)
+		for (unsigned i = 0; i < d->box[0]; i++)
+			tma_element(dst, d, i, j, x, y);
+	mbar_complete_tx(bar, row * d->box[1], "tma_load_2d");
+}
+
+/* elect.sync: the lowest lane of those that took part */
+unsigned __oxide_host_elect_sync(unsigned mask)
+{
+	uint32_t present;
+
+	(void)warp_exchange(mask, 0, &present);
+	return present != 0 && my_lane() == (unsigned)__builtin_ctz(present);
+}
+
+/* The register budget of a warpgroup: host code has no registers. */
+void __oxide_host_setmaxnreg_inc_232(void) {}
+void __oxide_host_setmaxnreg_inc_240(void) {}
+void __oxide_host_setmaxnreg_dec_24(void) {}
+void __oxide_host_setmaxnreg_dec_40(void) {}
+
+/* Every thread of the warpgroup that has not returned has arrived. */
+static int group_complete(const Launch *l, unsigned gi)
+{
+	const GroupSync *gs = &l->groups[gi];
+
+	if (gs->nwaiting == 0)
+		return 0;
+	for (unsigned w = 4 * gi; w < 4 * gi + 4 && w < l->nwarps; w++) {
+		uint32_t all = warp_lanes(l, w);
+
+		if (((gs->lanes[w % 4] | l->warps[w].done) & all) != all)
+			return 0;
+	}
+	return 1;
+}
+
+/* Every waiting fiber but self (the running one, or NULL) becomes ready,
+ * in arrival order, and the rendezvous starts over. */
+static void group_release(Launch *l, GroupSync *gs, Fiber *self)
+{
+	for (unsigned i = 0; i < gs->nwaiting; i++)
+		if (gs->waiting[i] != self)
+			make_ready(l, gs->waiting[i]);
+	memset(gs->lanes, 0, sizeof gs->lanes);
+	gs->nwaiting = 0;
+}
+
+static void group_returned(Launch *l, unsigned gi)
+{
+	if (group_complete(l, gi))
+		group_release(l, &l->groups[gi], NULL);
+}
+
+/* The running thread waits until every thread of its warpgroup that has
+ * not returned arrived. */
+static void warpgroup_sync(void)
+{
+	Launch *l = running;
+	GroupSync *gs;
+	Fiber *f;
+
+	if (l == NULL)                /* a kernel called directly: one thread */
+		return;
+	f = l->cur;
+	gs = &l->groups[f->lin / 128];
+	gs->lanes[f->lin / 32 % 4] |= 1u << (f->lin % 32);
+	gs->waiting[gs->nwaiting++] = f;
+	if (group_complete(l, f->lin / 128))
+		group_release(l, gs, f);
+	else
+		to_scheduler(l, f, 0);
+}
+
+/* wgmma.fence orders the thread's earlier accesses of the accumulator and
+ * of the operands' shared memory before the next wgmma, and commit_group
+ * closes a group of them: the emulated wgmma reads both when issued,
+ * after everything before it, and is complete when it returns. */
+void __oxide_host_wgmma_fence(void) {}
+void __oxide_host_wgmma_commit_group(void) {}
+
+/* Every emulated wgmma is complete when issued; what remains of
+ * wait_group is that the warpgroup's operations are (see above). */
+void __oxide_host_wgmma_wait_group_0(void) { warpgroup_sync(); }
+void __oxide_host_wgmma_wait_group_1(void) { warpgroup_sync(); }
+void __oxide_host_wgmma_wait_group_2(void) { warpgroup_sync(); }
+void __oxide_host_wgmma_wait_group_3(void) { warpgroup_sync(); }
+
+/* A wgmma operand in shared memory, from its matrix descriptor (PTX ISA,
+ * "Matrix Descriptor Format"): the start address, the leading and the
+ * stride dimension byte offsets (bits 0..13, 16..29, 32..45, each >> 4)
+ * and the swizzle mode (bits 62..63: none, 128B, 64B, 32B). */
+typedef struct {
+	uint64_t start, lbo, sbo;
+	unsigned span;                /* of the swizzle, bytes; 0: none */
+} MatDesc;
+
+static MatDesc mat_desc(uint64_t desc, const char *op)
+{
+	static const unsigned spans[4] = {0, 128, 64, 32};
+	MatDesc m;
+
+	if ((desc >> 49 & 7) != 0)
+		fail_launch("%s: a matrix descriptor with base offset %u: not emulated (operands that start at a "
+		            "boundary of the swizzle pattern have 0)", op, (unsigned)(desc >> 49 & 7));
+	m.start = (desc & 0x3fff) << 4;
+	m.lbo = (desc >> 16 & 0x3fff) << 4;
+	m.sbo = (desc >> 32 & 0x3fff) << 4;
+	m.span = spans[desc >> 62];
+	return m;
+}
+
+/* Element (r, k) of a K-major bf16 operand, 0 <= k < 16 (r: a row of A,
+ * or a column of B), in the PTX ISA's canonical layouts:
+ *   no swizzle: "core matrices" of 8 rows of 16 bytes (8 elements of K),
+ *     rows 16 bytes apart; LBO from one core matrix to the next along K,
+ *     SBO from one group of 8 rows to the next;
+ *   swizzled (span 32, 64 or 128 bytes): atoms of 8 rows of `span` bytes,
+ *     K contiguous from the start address, SBO from one atom to the
+ *     next (LBO unused), then the swizzle of the address. */
+static double mat_elem(const MatDesc *m, unsigned r, unsigned k, const char *op)
+{
+	uint64_t a;
+	uint16_t v;
+
+	if (m->span == 0)
+		a = m->start + r / 8 * m->sbo + r % 8 * 16 + k / 8 * m->lbo + k % 8 * 2;
+	else
+		a = swizzle(m->start + r / 8 * m->sbo + r % 8 * m->span + k * 2, m->span);
+	memcpy(&v, smem_host(a, 2, op), sizeof v);
+	return bf16_value(v);
+}
+
+/* wgmma m64nNk16, f32 += bf16 * bf16, A and B from shared memory: the
+ * thread's part of D (PTX ISA, "Register fragments for wgmma m64nNk16",
+ * f32 accumulator): thread t of the warpgroup, warp w = t / 32, g =
+ * (t % 32) / 4, q = t % 4 holds d[i], i < N / 2, at row 16 w + g + 8
+ * ((i / 2) % 2), column 8 (i / 4) + 2 q + i % 2. The products are exact
+ * in double; the 16 of them and D (when scale_d != 0) are summed in
+ * double and rounded to f32 once (the tensor cores' order and precision
+ * are not specified: see the mma rows). */
+static void wgmma(float *d, unsigned n, uint64_t desc_a, uint64_t desc_b, unsigned scale_d, const char *op)
+{
+	MatDesc a = mat_desc(desc_a, op), b = mat_desc(desc_b, op);
+	unsigned t = running != NULL ? running->cur->lin % 128 : 0;
+	unsigned w = t / 32, g = t % 32 / 4, q = t % 4;
+	double arow[2][16];
+
+	for (unsigned h = 0; h < 2; h++)
+		for (unsigned k = 0; k < 16; k++)
+			arow[h][k] = mat_elem(&a, 16 * w + g + 8 * h, k, op);
+	for (unsigned i = 0; i < n / 2; i++) {
+		unsigned col = 8 * (i / 4) + 2 * q + i % 2;
+		double sum = scale_d != 0 ? d[i] : 0.0;
+
+		for (unsigned k = 0; k < 16; k++)
+			sum += arow[i / 2 % 2][k] * mat_elem(&b, col, k, op);
+		d[i] = (float)sum;
+	}
+}
+
+void __oxide_host_wgmma_m64n64k16_f32_bf16(float *d, unsigned long long desc_a, unsigned long long desc_b,
+                                           unsigned scale_d)
+{
+	wgmma(d, 64, desc_a, desc_b, scale_d, "wgmma_m64n64k16_f32_bf16");
+}
+
+void __oxide_host_wgmma_m64n128k16_f32_bf16(float *d, unsigned long long desc_a, unsigned long long desc_b,
+                                            unsigned scale_d)
+{
+	wgmma(d, 128, desc_a, desc_b, scale_d, "wgmma_m64n128k16_f32_bf16");
+}
+
+void __oxide_host_wgmma_m64n256k16_f32_bf16(float *d, unsigned long long desc_a, unsigned long long desc_b,
+                                            unsigned scale_d)
+{
+	wgmma(d, 256, desc_a, desc_b, scale_d, "wgmma_m64n256k16_f32_bf16");
 }

@@ -39,6 +39,12 @@ extern const char __oxide_kernels[];
  *     nanoseconds); barrier_{sync,arrive}_count id, threads: named
  *     barriers, counted by warps; a bad id or count, or a barrier that
  *     cannot complete, fails the launch
+ *   half-precision conversions, mma / ldmatrix (warp-collective, the PTX
+ *     ISA's fragments), cp.async (queued per thread until wait_group)
+ *   Hopper: mbarriers (phases, transaction bytes; a spin that cannot end
+ *     fails the launch), bulk and TMA copies (the tensor map as
+ *     ox_tensor_map_encode wrote it for the emulator), smem_addr (dynamic
+ *     shared memory only), wgmma (descriptors, swizzles, fragments)
  *   __nv_*: libdevice's math (oxmath.c, over <math.h>; the fast_*
  *     functions are the accurate ones) */
 #define OXT_u16 unsigned short
@@ -57,11 +63,13 @@ extern const char __oxide_kernels[];
 #define OXT_never _Noreturn void
 #define OXT_out_f32 float *
 #define OXT_out_u32 unsigned *
+#define OXT_io_f32 float *
 #define A0() (void)
 #define A1(t1, n1) (OXT_##t1 n1)
 #define A2(t1, n1, t2, n2) (OXT_##t1 n1, OXT_##t2 n2)
 #define A3(t1, n1, t2, n2, t3, n3) (OXT_##t1 n1, OXT_##t2 n2, OXT_##t3 n3)
 #define A4(t1, n1, t2, n2, t3, n3, t4, n4) (OXT_##t1 n1, OXT_##t2 n2, OXT_##t3 n3, OXT_##t4 n4)
+#define A5(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5) (OXT_##t1 n1, OXT_##t2 n2, OXT_##t3 n3, OXT_##t4 n4, OXT_##t5 n5)
 #define A11(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8, t9, n9, t10, n10, t11, n11) \
 	(OXT_##t1 n1, OXT_##t2 n2, OXT_##t3 n3, OXT_##t4 n4, OXT_##t5 n5, OXT_##t6 n6, OXT_##t7 n7, \
 	 OXT_##t8 n8, OXT_##t9 n9, OXT_##t10 n10, OXT_##t11 n11)
@@ -73,6 +81,7 @@ extern const char __oxide_kernels[];
 #undef A2
 #undef A3
 #undef A4
+#undef A5
 #undef A11
 
 #endif

@@ -220,6 +220,38 @@ int ox_func_attribute(int *value, int attrib, const OxFunc *f)
 	return b != NULL ? b->func_attribute(value, attrib, f) : -1;
 }
 
+int ox_func_set_max_dynamic_shared(const OxFunc *f, unsigned bytes)
+{
+	const OxBackend *b = func_backend(f, "ox_func_set_max_dynamic_shared");
+
+	return b != NULL ? b->func_set_max_dynamic_shared(f, bytes) : -1;
+}
+
+/* The description is checked here, once for both backends. */
+int ox_tensor_map_encode(OxTensorMap *map, const OxFunc *f, const OxTensorMapDesc *d)
+{
+	const OxBackend *b = func_backend(f, "ox_tensor_map_encode");
+
+	if (b == NULL)
+		return -1;
+	if (d->rank < 1 || d->rank > 5 || (d->elem_bytes != 1 && d->elem_bytes != 2 && d->elem_bytes != 4 &&
+	                                   d->elem_bytes != 8) || d->global % 16 != 0 ||
+	    (d->swizzle != 0 && d->swizzle != 32 && d->swizzle != 64 && d->swizzle != 128))
+		return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_tensor_map_encode: rank %u, %u-byte elements, "
+		                      "swizzle %u, base %#llx: not a valid description", d->rank, d->elem_bytes,
+		                      d->swizzle, (unsigned long long)d->global);
+	for (unsigned i = 0; i < d->rank; i++)
+		if (d->dims[i] == 0 || d->box[i] == 0 || d->box[i] > 256 || (i > 0 && d->strides[i - 1] % 16 != 0))
+			return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_tensor_map_encode: dimension %u "
+			                      "(%llu elements, box %u, stride %llu) is not valid", i,
+			                      (unsigned long long)d->dims[i], d->box[i],
+			                      (unsigned long long)(i > 0 ? d->strides[i - 1] : 0));
+	if (d->box[0] * d->elem_bytes % 16 != 0 || (d->swizzle != 0 && d->box[0] * d->elem_bytes > d->swizzle))
+		return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_tensor_map_encode: the box's rows are %u bytes: "
+		                      "a multiple of 16, at most the swizzle span", d->box[0] * d->elem_bytes);
+	return b->tensor_map_encode(map, d);
+}
+
 int ox_module_global(const OxModule *m, const char *name, OxDevPtr *ptr,
                      size_t *size)
 {

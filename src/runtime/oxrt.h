@@ -65,6 +65,32 @@ enum {
 	OX_FUNC_NUM_REGS = 4,
 };
 int ox_func_attribute(int *value, int attrib, const OxFunc *f);
+/* Lets launches of f use up to `bytes` of dynamic shared memory (above the
+ * 48 KiB a launch gets without asking; cuFuncSetAttribute
+ * MAX_DYNAMIC_SHARED_SIZE_BYTES). Emulated: nothing to do. */
+int ox_func_set_max_dynamic_shared(const OxFunc *f, unsigned bytes);
+
+/* A TMA tensor map (CUDA's CUtensorMap): 128 opaque bytes that kernels of
+ * f's module read from device memory (copy it there with
+ * ox_copy_to_device, 64-byte aligned) to copy boxes of a tensor with
+ * oxide_device's tma_load_2d. ox_tensor_map_encode fills it from the
+ * description (cuTensorMapEncodeTiled on the GPU; the emulator writes its
+ * own encoding of the same description). */
+typedef struct {
+	_Alignas(64) unsigned char bytes[128];
+} OxTensorMap;
+typedef struct {
+	OxDevPtr global;              /* the tensor's first element, 16-byte aligned */
+	unsigned rank;                /* 1 .. 5 */
+	unsigned elem_bytes;          /* 1, 2, 4 or 8 */
+	uint64_t dims[5];             /* elements per dimension, innermost first */
+	uint64_t strides[5];          /* bytes from one index of dimension i + 1 to the
+	                                 next (rank - 1 of them), multiples of 16 */
+	uint32_t box[5];              /* the box a copy moves, elements per dimension
+	                                 (<= 256; box[0] * elem_bytes a multiple of 16) */
+	unsigned swizzle;             /* shared-memory swizzle: 0, 32, 64 or 128 (bytes) */
+} OxTensorMapDesc;
+int ox_tensor_map_encode(OxTensorMap *map, const OxFunc *f, const OxTensorMapDesc *d);
 /* A global of the module by name, e.g. a Constant<T> static (constant
  * memory): its device address and size (either may be NULL); set it with
  * ox_copy_to_device before a launch. cuModuleGetGlobal; emulated: dlsym. */

@@ -4,7 +4,10 @@
  * i-th parameter; the device primitives are the emulator's __oxide_host_*
  * functions, which the test program exports (-rdynamic).
  * The "shared memory" of a block is the part of a global buffer the block
- * owns. Built by tests/emu/run.sh into build/emu/test_kernels.so. */
+ * owns, except for the Hopper kernels at the end (mbarriers, bulk and TMA
+ * copies, wgmma), which use the launch's dynamic shared memory as their
+ * GPU versions must. Built by tests/emu/run.sh into
+ * build/emu/test_kernels.so. */
 #include "../../src/runtime/oxide_host_abi.h"
 
 #include <stddef.h>
@@ -12,7 +15,8 @@
 const char __oxide_kernels[] = "reverse\0reduce\0early_exit\0trap_at\0"
                                "indices\0warp_ops\0named_partial\0"
                                "named_hang\0named_bad\0assert_at\0"
-                               "deep_stack\0";
+                               "deep_stack\0mbar_pipe\0tma_box\0wgmma_run\0"
+                               "elect\0mbar_hang\0smem_outside\0wg_wait\0";
 
 static unsigned block_threads(void)
 {
@@ -45,6 +49,13 @@ void __oxide_launch_named_partial(void **args);
 void __oxide_launch_named_hang(void **args);
 void __oxide_launch_named_bad(void **args);
 void __oxide_launch_assert_at(void **args);
+void __oxide_launch_mbar_pipe(void **args);
+void __oxide_launch_tma_box(void **args);
+void __oxide_launch_wgmma_run(void **args);
+void __oxide_launch_elect(void **args);
+void __oxide_launch_mbar_hang(void **args);
+void __oxide_launch_smem_outside(void **args);
+void __oxide_launch_wg_wait(void **args);
 
 /* named_partial(tmp: *u32, out: *u32), blocks of 112 threads (the fourth
  * warp has 16 lanes): lane 31 of warps 1 and 2 returns at once; the
@@ -219,4 +230,192 @@ void __oxide_launch_deep_stack(void **args)
 	unsigned t = thread_index();
 
 	out[t] = deep(depth, t);
+}
+
+/* ---- Hopper: mbarriers, bulk and TMA copies, elect.sync, wgmma ---- */
+
+enum { PIPE_ROUNDS = 6, PIPE_WORDS = 64 };
+
+/* The producer's round r: wait until stage s is free, expect its 256
+ * bytes on full[s] and copy them in two bulk copies; flags[2 r] says
+ * whether full[s]'s phase completed after the first (it must not: 128
+ * bytes are pending), flags[2 r + 1] after the second (it must). */
+static void pipe_produce(unsigned r, unsigned char *smem, const unsigned *src, unsigned *flags)
+{
+	unsigned s = r % 2, parity = r / 2 % 2;
+	void *full = smem + 512 + 8 * s, *empty = smem + 528 + 8 * s;
+	unsigned char *stage = smem + 256 * s;
+
+	while (__oxide_host_mbarrier_try_wait_parity(empty, parity ^ 1) == 0)
+		;
+	if (!__oxide_host_elect_sync(0xffffffffu))
+		return;
+	__oxide_host_mbarrier_arrive_expect_tx(full, 256);
+	__oxide_host_bulk_copy_g2s(stage, (void *)(src + r * PIPE_WORDS), 128, full);
+	flags[2 * r] = __oxide_host_mbarrier_try_wait_parity(full, parity);
+	__oxide_host_bulk_copy_g2s(stage + 128, (void *)(src + r * PIPE_WORDS + 32), 128, full);
+	flags[2 * r + 1] = __oxide_host_mbarrier_try_wait_parity(full, parity);
+}
+
+/* mbar_pipe(src: *u32, out: *u32), one block of 64 threads, 544 bytes of
+ * dynamic shared memory (two stages of 256 bytes, full[2] at 512,
+ * empty[2] at 528): warp 1 produces PIPE_ROUNDS rounds of 64 words
+ * through the two stages, warp 0 consumes them into out[64 r + i]; then
+ * the producer's flags at out[64 PIPE_ROUNDS]. The stages start
+ * poisoned: a consumer that does not wait reads 0xdeadbeef. */
+void __oxide_launch_mbar_pipe(void **args)
+{
+	const unsigned *src = *(unsigned **)args[0];
+	unsigned *out = *(unsigned **)args[1];
+	unsigned char *smem = __oxide_host_dynamic_shared();
+	unsigned t = thread_index(), lane = t % 32;
+
+	if (t == 0) {
+		for (unsigned i = 0; i < 128; i++)
+			((unsigned *)smem)[i] = 0xdeadbeefu;
+		for (unsigned s = 0; s < 2; s++) {
+			__oxide_host_mbarrier_init(smem + 512 + 8 * s, 1);
+			__oxide_host_mbarrier_init(smem + 528 + 8 * s, 32);
+		}
+		__oxide_host_fence_mbarrier_init();
+	}
+	__oxide_host_barrier_sync();
+	for (unsigned r = 0; r < PIPE_ROUNDS; r++) {
+		unsigned s = r % 2;
+		const unsigned *stage = (const unsigned *)(smem + 256 * s);
+
+		if (t >= 32) {
+			pipe_produce(r, smem, src, out + PIPE_ROUNDS * PIPE_WORDS);
+			continue;
+		}
+		while (__oxide_host_mbarrier_try_wait_parity(smem + 512 + 8 * s, r / 2 % 2) == 0)
+			;
+		out[r * PIPE_WORDS + lane] = stage[lane];
+		out[r * PIPE_WORDS + lane + 32] = stage[lane + 32];
+		__oxide_host_mbarrier_arrive(smem + 528 + 8 * s);
+	}
+}
+
+/* tma_box(map: *u8, x: i32, y: i32, out: *u8, bytes: u32), one block of
+ * 32 threads, bytes + 8 of dynamic shared memory: thread 0 loads the box
+ * at (x, y) of the tensor map (bytes of it) at the start of dynamic
+ * shared memory, which starts poisoned (0xab); everyone waits for it and
+ * copies the raw bytes out. */
+void __oxide_launch_tma_box(void **args)
+{
+	void *map = *(void **)args[0];
+	int x = *(int *)args[1], y = *(int *)args[2];
+	unsigned char *out = *(unsigned char **)args[3];
+	unsigned bytes = *(unsigned *)args[4];
+	unsigned char *smem = __oxide_host_dynamic_shared();
+	void *bar = smem + bytes;
+	unsigned t = thread_index();
+
+	if (t == 0) {
+		for (unsigned i = 0; i < bytes; i++)
+			smem[i] = 0xab;
+		__oxide_host_mbarrier_init(bar, 1);
+		__oxide_host_fence_mbarrier_init();
+	}
+	__oxide_host_barrier_sync();
+	if (t == 0) {
+		__oxide_host_mbarrier_arrive_expect_tx(bar, bytes);
+		__oxide_host_tma_load_2d(smem, map, x, y, bar);
+	}
+	while (__oxide_host_mbarrier_try_wait_parity(bar, 0) == 0)
+		;
+	for (unsigned i = t; i < bytes; i += 32)
+		out[i] = smem[i];
+}
+
+/* wgmma_run(img: *u8, bytes: u32, steps: *u64, nsteps: u32, out: *f32),
+ * one block of 128 threads (a warpgroup), `bytes` of dynamic shared
+ * memory: the image img is copied into dynamic shared memory; then
+ * wgmma m64n64k16 runs nsteps times, step i with steps[3 i] and
+ * steps[3 i + 1] as the descriptors of A and B, their start addresses
+ * relative to the start of dynamic shared memory, and steps[3 i + 2] as
+ * scale_d; thread t's 32 accumulators go to out[32 t + i]. They start as
+ * NaN: the first step must have scale_d 0. */
+void __oxide_launch_wgmma_run(void **args)
+{
+	const unsigned char *img = *(unsigned char **)args[0];
+	unsigned bytes = *(unsigned *)args[1];
+	const unsigned long long *steps = *(unsigned long long **)args[2];
+	unsigned nsteps = *(unsigned *)args[3];
+	float *out = *(float **)args[4];
+	unsigned char *smem = __oxide_host_dynamic_shared();
+	unsigned t = thread_index();
+	unsigned long long base = __oxide_host_smem_addr(smem) >> 4;
+	float d[32];
+
+	for (unsigned i = t; i < bytes; i += 128)
+		smem[i] = img[i];
+	for (unsigned i = 0; i < 32; i++)
+		d[i] = __builtin_nanf("");
+	__oxide_host_barrier_sync();
+	__oxide_host_fence_proxy_async_shared();
+	__oxide_host_wgmma_fence();
+	for (unsigned i = 0; i < nsteps; i++)
+		__oxide_host_wgmma_m64n64k16_f32_bf16(d, steps[3 * i] + base, steps[3 * i + 1] + base,
+		                                      (unsigned)steps[3 * i + 2]);
+	__oxide_host_wgmma_commit_group();
+	__oxide_host_wgmma_wait_group_0();
+	for (unsigned i = 0; i < 32; i++)
+		out[32 * t + i] = d[i];
+}
+
+/* elect(out: *u32), one block of 64: lanes 0..3 of warp 0 return at
+ * once; the rest elect one of warp 0's lanes 4..31 and one of warp 1
+ * (out[t] = 1 + elected), then lanes 8..15 of warp 1 one of them
+ * (out[64 + t]). */
+void __oxide_launch_elect(void **args)
+{
+	unsigned *out = *(unsigned **)args[0];
+	unsigned t = thread_index(), lane = t % 32;
+
+	if (t < 4)
+		return;
+	out[t] = 1 + __oxide_host_elect_sync(t < 32 ? 0xfffffff0u : 0xffffffffu);
+	if (t >= 32 && lane >= 8 && lane < 16)
+		out[64 + t] = 1 + __oxide_host_elect_sync(0x0000ff00u);
+}
+
+/* mbar_hang(out: *u32), blocks of 64, 8 bytes of dynamic shared memory:
+ * an mbarrier of count 2 gets one arrival, and every thread waits for
+ * its phase: a GPU hangs. */
+void __oxide_launch_mbar_hang(void **args)
+{
+	void *bar = __oxide_host_dynamic_shared();
+
+	(void)args;
+	if (thread_index() == 0)
+		__oxide_host_mbarrier_init(bar, 2);
+	__oxide_host_barrier_sync();
+	if (thread_index() == 0)
+		__oxide_host_mbarrier_arrive(bar);
+	while (__oxide_host_mbarrier_try_wait_parity(bar, 0) == 0)
+		;
+}
+
+/* smem_outside(out: *u32): the shared address of global memory. */
+void __oxide_launch_smem_outside(void **args)
+{
+	unsigned *out = *(unsigned **)args[0];
+
+	out[thread_index()] = __oxide_host_smem_addr(out);
+}
+
+/* wg_wait(out: *u32), one block: each thread sets its flag out[t], then
+ * passes wgmma_wait_group_1 and counts the flags of its warpgroup into
+ * out[256 + t]: every thread of the warpgroup is in before any passes. */
+void __oxide_launch_wg_wait(void **args)
+{
+	unsigned *out = *(unsigned **)args[0];
+	unsigned t = thread_index(), n = block_threads(), g = t / 128 * 128, count = 0;
+
+	out[t] = 1;
+	__oxide_host_wgmma_wait_group_1();
+	for (unsigned i = g; i < g + 128 && i < n; i++)
+		count += out[i];
+	out[256 + t] = count;
 }

@@ -5,12 +5,21 @@
  * trap while other threads wait at a barrier (its message, and that the
  * process goes on), named barriers counted by warps (a partial warp,
  * returned lanes, a barrier that cannot complete, a bad id), a failed
- * device assert, launch limits and error names, and a recursion deeper
- * than the fibers' default stack after ox_set_stack_size.
+ * device assert, launch limits and error names, a recursion deeper
+ * than the fibers' default stack after ox_set_stack_size, and Hopper's
+ * primitives: an mbarrier pipeline of bulk copies across warps (phases,
+ * expect_tx), TMA boxes with and without the 128-byte swizzle and with
+ * out-of-bounds fill (the shared-memory bytes against a layout computed
+ * here), wgmma m64n64k16 from unswizzled and 128B-swizzled operands
+ * against a plain matrix product, elect.sync, and the failures: threads
+ * spinning on an mbarrier that cannot complete, the shared address of
+ * global memory.
  * Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on failure.
  * usage: test_emu build/emu/test_kernels.so */
 #include "../../src/runtime/oxrt.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,6 +329,324 @@ static void test_stack(void)
 	OX_CHECK(ox_set_stack_size(1024));
 }
 
+
+/* ---- Hopper ---- */
+
+enum { PIPE_ROUNDS = 6, PIPE_WORDS = 64 };
+
+static void test_mbar_pipe(void)
+{
+	enum { N = PIPE_ROUNDS * PIPE_WORDS };
+	unsigned src[N], got[N + 2 * PIPE_ROUNDS];
+	OxFunc f = kernel("mbar_pipe");
+	OxDevPtr dsrc, dout;
+	void *args[] = {&dsrc, &dout};
+	int ok = 1, flags = 1;
+
+	for (unsigned i = 0; i < N; i++)
+		src[i] = i / PIPE_WORDS * 1000 + i % PIPE_WORDS + 7;
+	OX_CHECK(ox_alloc(&dsrc, sizeof src));
+	OX_CHECK(ox_alloc(&dout, sizeof got));
+	OX_CHECK(ox_copy_to_device(dsrc, src, sizeof src));
+	OX_CHECK(ox_memset32(dout, 0, N + 2 * PIPE_ROUNDS));
+	ok = ox_launch_sync(&f, ox_dim(1, 1, 1), ox_dim(64, 1, 1), 544, args) == 0;
+	if (!ok)
+		printf("    %s\n", ox_error());
+	OX_CHECK(ox_copy_from_device(got, dout, sizeof got));
+	for (unsigned i = 0; ok && i < N; i++)
+		if (got[i] != src[i]) {
+			printf("    round %u word %u: %#x, want %#x\n", i / PIPE_WORDS, i % PIPE_WORDS, got[i], src[i]);
+			ok = 0;
+		}
+	for (unsigned r = 0; r < PIPE_ROUNDS; r++)
+		flags &= got[N + 2 * r] == 0 && got[N + 2 * r + 1] == 1;
+	check(ok, "mbarrier: 6 rounds of bulk copies through 2 stages, producer warp 1, consumer warp 0 "
+	      "(full and empty barriers, phases)");
+	check(ok && flags, "mbarrier: expect_tx of 256 bytes: the phase completes after the second 128-byte "
+	      "copy, not the first");
+	OX_CHECK(ox_free(dsrc));
+	OX_CHECK(ox_free(dout));
+}
+
+/* A tensor of 40 rows of 100 bf16 (row stride 208 bytes); element (c, r)
+ * is 1000 r + c + 1. */
+enum { TR = 40, TC = 100, TSTRIDE = 208, BOXC = 64, BOXR = 16 };
+
+static uint16_t tensor_value(long r, long c)
+{
+	return (uint16_t)(1000 * r + c + 1);
+}
+
+/* The box at (x, y) as TMA writes it: row-major, zeros outside the
+ * tensor; with the 128-byte swizzle the 16-byte chunk c of row r (each
+ * row is 128 bytes) is stored at chunk c ^ (r % 8). */
+static void tma_expected(unsigned char *want, int x, int y, int swizzled)
+{
+	for (unsigned r = 0; r < BOXR; r++)
+		for (unsigned c = 0; c < BOXC; c++) {
+			long gr = (long)y + r, gc = (long)x + c;
+			uint16_t v = gr < 0 || gr >= TR || gc < 0 || gc >= TC ? 0 : tensor_value(gr, gc);
+			unsigned chunk = c * 2 / 16, at = r * 128 + c * 2 % 16;
+
+			at += 16 * (swizzled ? chunk ^ r % 8 : chunk);
+			memcpy(want + at, &v, 2);
+		}
+}
+
+static void test_tma(unsigned swizzle, int x, int y, const char *what)
+{
+	enum { BYTES = BOXR * BOXC * 2 };
+	unsigned char *host = calloc(TR, TSTRIDE), got[BYTES], want[BYTES];
+	OxTensorMapDesc d = {0};
+	OxTensorMap map;
+	OxFunc f = kernel("tma_box");
+	OxDevPtr tensor, dmap, dout;
+	unsigned bytes = BYTES;
+	void *args[] = {&dmap, &x, &y, &dout, &bytes};
+	int ok;
+
+	for (unsigned r = 0; r < TR; r++)
+		for (unsigned c = 0; c < TC; c++) {
+			uint16_t v = tensor_value(r, c);
+			memcpy(host + r * TSTRIDE + c * 2, &v, 2);
+		}
+	OX_CHECK(ox_alloc(&tensor, TR * TSTRIDE));
+	OX_CHECK(ox_copy_to_device(tensor, host, TR * TSTRIDE));
+	d.global = tensor;
+	d.rank = 2;
+	d.elem_bytes = 2;
+	d.dims[0] = TC;
+	d.dims[1] = TR;
+	d.strides[0] = TSTRIDE;
+	d.box[0] = BOXC;
+	d.box[1] = BOXR;
+	d.swizzle = swizzle;
+	OX_CHECK(ox_tensor_map_encode(&map, &f, &d));
+	OX_CHECK(ox_alloc(&dmap, sizeof map));
+	OX_CHECK(ox_copy_to_device(dmap, &map, sizeof map));
+	OX_CHECK(ox_alloc(&dout, BYTES));
+	ok = ox_launch_sync(&f, ox_dim(1, 1, 1), ox_dim(32, 1, 1), BYTES + 8, args) == 0;
+	if (!ok)
+		printf("    %s\n", ox_error());
+	OX_CHECK(ox_copy_from_device(got, dout, BYTES));
+	tma_expected(want, x, y, swizzle == 128);
+	for (unsigned i = 0; ok && i < BYTES; i++)
+		if (got[i] != want[i]) {
+			printf("    byte %u: %#x, want %#x\n", i, got[i], want[i]);
+			ok = 0;
+		}
+	check(ok, what);
+	OX_CHECK(ox_free(tensor));
+	OX_CHECK(ox_free(dmap));
+	OX_CHECK(ox_free(dout));
+	free(host);
+}
+
+/* bf16 bits of a small integer (exact) */
+static uint16_t bf16(int v)
+{
+	float x = (float)v;
+	uint32_t u;
+
+	memcpy(&u, &x, sizeof u);
+	return (uint16_t)(u >> 16);
+}
+
+/* operand values: A[m][k], and B[k][n] stored K-major as Bt[n][k] (two
+ * of them, b = 0, 1) */
+static int a_val(unsigned m, unsigned k) { return (int)((m * 3 + k * 5) % 7) - 3; }
+static int b_val(unsigned b, unsigned n, unsigned k) { return (int)((n * 2 + k * 3 + b * 4) % 5) - 2; }
+
+static void put_bf16(unsigned char *img, size_t at, int v)
+{
+	uint16_t h = bf16(v);
+
+	memcpy(img + at, &h, 2);
+}
+
+/* a descriptor: start (bytes from the start of dynamic shared memory),
+ * LBO, SBO, swizzle mode */
+static unsigned long long wg_desc(unsigned start, unsigned lbo, unsigned sbo, unsigned mode)
+{
+	return (unsigned long long)(start >> 4) | (unsigned long long)(lbo >> 4) << 16 |
+	       (unsigned long long)(sbo >> 4) << 32 | (unsigned long long)mode << 62;
+}
+
+/* Runs wgmma_run and compares thread t's d[i] (row 16 (t / 32) + (t %
+ * 32) / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (t % 4) + i % 2) with
+ * want[row][col]. */
+static int wgmma_check(const unsigned char *img, unsigned bytes, const unsigned long long *steps,
+                       unsigned nsteps, double want[64][64])
+{
+	OxFunc f = kernel("wgmma_run");
+	OxDevPtr dimg, dsteps, dout;
+	float *got = malloc(128 * 32 * sizeof *got);
+	void *args[] = {&dimg, &bytes, &dsteps, &nsteps, &dout};
+	int ok;
+
+	OX_CHECK(ox_alloc(&dimg, bytes));
+	OX_CHECK(ox_copy_to_device(dimg, img, bytes));
+	OX_CHECK(ox_alloc(&dsteps, 3 * nsteps * sizeof *steps));
+	OX_CHECK(ox_copy_to_device(dsteps, steps, 3 * nsteps * sizeof *steps));
+	OX_CHECK(ox_alloc(&dout, 128 * 32 * sizeof *got));
+	ok = got != NULL && ox_launch_sync(&f, ox_dim(1, 1, 1), ox_dim(128, 1, 1), bytes, args) == 0;
+	if (!ok)
+		printf("    %s\n", ox_error());
+	else
+		OX_CHECK(ox_copy_from_device(got, dout, 128 * 32 * sizeof *got));
+	for (unsigned t = 0; ok && t < 128; t++)
+		for (unsigned i = 0; ok && i < 32; i++) {
+			unsigned row = 16 * (t / 32) + t % 32 / 4 + 8 * (i / 2 % 2), col = 8 * (i / 4) + 2 * (t % 4) + i % 2;
+
+			if (got[32 * t + i] != want[row][col]) {
+				printf("    thread %u d[%u] (row %u, column %u): %g, want %g\n", t, i, row, col,
+				       got[32 * t + i], want[row][col]);
+				ok = 0;
+			}
+		}
+	OX_CHECK(ox_free(dimg));
+	OX_CHECK(ox_free(dsteps));
+	OX_CHECK(ox_free(dout));
+	free(got);
+	return ok;
+}
+
+/* No swizzle, K = 16: A's core matrices (8 rows x 16 bytes) with LBO
+ * 1024, SBO 128 at 0; Bt's (two of them, at 2048 and 4096) with LBO 128,
+ * SBO 256. D = A B0 (scale_d 0 over NaN), then D += A B1. */
+static void test_wgmma_plain(void)
+{
+	static unsigned char img[6144];
+	static double want[64][64];
+	unsigned long long steps[6] = {
+		wg_desc(0, 1024, 128, 0), wg_desc(2048, 128, 256, 0), 0,
+		wg_desc(0, 1024, 128, 0), wg_desc(4096, 128, 256, 0), 1,
+	};
+
+	for (unsigned r = 0; r < 64; r++)
+		for (unsigned k = 0; k < 16; k++) {
+			put_bf16(img, r / 8 * 128 + r % 8 * 16 + k / 8 * 1024 + k % 8 * 2, a_val(r, k));
+			for (unsigned b = 0; b < 2; b++)
+				put_bf16(img, 2048 * (b + 1) + r / 8 * 256 + r % 8 * 16 + k / 8 * 128 + k % 8 * 2,
+				         b_val(b, r, k));
+		}
+	for (unsigned m = 0; m < 64; m++)
+		for (unsigned n = 0; n < 64; n++) {
+			want[m][n] = 0;
+			for (unsigned k = 0; k < 16; k++)
+				want[m][n] += a_val(m, k) * (b_val(0, n, k) + b_val(1, n, k));
+		}
+	check(wgmma_check(img, sizeof img, steps, 2, want),
+	      "wgmma m64n64k16: unswizzled core matrices (LBO, SBO), scale_d 0 then 1, against A B0 + A B1");
+}
+
+/* The 128-byte swizzle, K = 64 in four steps of 16: A (64 x 64) at 0 and
+ * Bt (64 x 64) at 8192, each row 128 bytes, atoms of 8 rows (SBO 1024),
+ * the 16-byte chunk c of row r stored at chunk c ^ (r % 8); each step's
+ * start address 32 bytes on. */
+static void test_wgmma_swizzled(void)
+{
+	static unsigned char img[16384];
+	static double want[64][64];
+	unsigned long long steps[12];
+
+	for (unsigned r = 0; r < 64; r++)
+		for (unsigned k = 0; k < 64; k++) {
+			unsigned chunk = k * 2 / 16, at = r / 8 * 1024 + r % 8 * 128 + 16 * (chunk ^ r % 8) + k * 2 % 16;
+
+			put_bf16(img, at, a_val(r, k));
+			put_bf16(img, 8192 + at, b_val(0, r, k));
+		}
+	for (unsigned s = 0; s < 4; s++) {
+		steps[3 * s] = wg_desc(32 * s, 16, 1024, 1);
+		steps[3 * s + 1] = wg_desc(8192 + 32 * s, 16, 1024, 1);
+		steps[3 * s + 2] = s > 0;
+	}
+	for (unsigned m = 0; m < 64; m++)
+		for (unsigned n = 0; n < 64; n++) {
+			want[m][n] = 0;
+			for (unsigned k = 0; k < 64; k++)
+				want[m][n] += a_val(m, k) * b_val(0, n, k);
+		}
+	check(wgmma_check(img, sizeof img, steps, 4, want),
+	      "wgmma m64n64k16: 128B-swizzled operands, K = 64 in 4 steps, against a plain 64x64x64 product");
+}
+
+/* blocks of 224: warpgroup 0 has 128 threads, warpgroup 1 96 */
+static void test_wg_wait(void)
+{
+	unsigned got[512];
+	OxFunc f = kernel("wg_wait");
+	OxDevPtr out;
+	void *args[] = {&out};
+	int ok;
+
+	OX_CHECK(ox_alloc(&out, sizeof got));
+	OX_CHECK(ox_memset32(out, 0, 512));
+	ok = ox_launch_sync(&f, ox_dim(1, 1, 1), ox_dim(224, 1, 1), 0, args) == 0;
+	OX_CHECK(ox_copy_from_device(got, out, sizeof got));
+	for (unsigned t = 0; ok && t < 224; t++) {
+		ok = got[256 + t] == (t < 128 ? 128u : 96u);
+		if (!ok)
+			printf("    thread %u counted %u\n", t, got[256 + t]);
+	}
+	check(ok, "wgmma_wait_group: no thread passes before every thread of its warpgroup is in (a full "
+	      "warpgroup and one of 3 warps)");
+	OX_CHECK(ox_free(out));
+}
+
+static void test_elect(void)
+{
+	unsigned got[128];
+	OxFunc f = kernel("elect");
+	OxDevPtr out;
+	void *args[] = {&out};
+	int ok;
+
+	OX_CHECK(ox_alloc(&out, sizeof got));
+	OX_CHECK(ox_memset32(out, 0, 128));
+	ok = ox_launch_sync(&f, ox_dim(1, 1, 1), ox_dim(64, 1, 1), 0, args) == 0;
+	OX_CHECK(ox_copy_from_device(got, out, sizeof got));
+	for (unsigned t = 0; ok && t < 64; t++) {
+		unsigned want = t < 4 ? 0 : t == 4 || t == 32 ? 2 : 1;
+		unsigned want2 = t >= 40 && t < 48 ? (t == 40 ? 2 : 1) : 0;
+
+		ok = got[t] == want && got[64 + t] == want2;
+		if (!ok)
+			printf("    thread %u: %u %u, want %u %u\n", t, got[t], got[64 + t], want, want2);
+	}
+	check(ok, "elect_sync: the lowest lane of the mask that takes part, in each warp and in a sub-mask");
+	OX_CHECK(ox_free(out));
+}
+
+/* Launches a kernel of one argument, an output of 64 words, expecting
+ * CUDA_ERROR_LAUNCH_FAILED with `why` in the message. */
+static void expect_failure(const char *name, unsigned shared, const char *why, const char *what)
+{
+	OxFunc f = kernel(name);
+	OxDevPtr out;
+	void *args[] = {&out};
+	int ok;
+
+	OX_CHECK(ox_alloc(&out, 64 * 4));
+	ok = ox_launch_sync(&f, ox_dim(2, 1, 1), ox_dim(64, 1, 1), shared, args) != 0 &&
+	     strcmp(ox_error_name(), "CUDA_ERROR_LAUNCH_FAILED") == 0 && strstr(ox_error(), why) != NULL;
+	check(ok, what);
+	if (!ok)
+		printf("    %s\n", ox_error());
+	OX_CHECK(ox_free(out));
+}
+
+static void test_hopper_failures(void)
+{
+	expect_failure("mbar_hang", 8, "would hang on a GPU: 64 threads spin forever in mbarrier_try_wait_parity; "
+	               "this one waits for the phase of parity 0 of the mbarrier at shared address 0x400 "
+	               "(current parity 0, 1 of 2 arrivals pending",
+	               "mbarrier: threads that spin on a phase that cannot complete fail the launch");
+	expect_failure("smem_outside", 0, "smem_addr of memory outside the dynamic shared memory",
+	               "smem_addr of global memory fails the launch (not emulated)");
+}
+
 int main(int argc, char **argv)
 {
 	char name[64];
@@ -349,6 +676,14 @@ int main(int argc, char **argv)
 	test_assert();
 	test_events();
 	test_stack();
+	test_mbar_pipe();
+	test_tma(128, 60, 30, "TMA: a 64x16 bf16 box with the 128-byte swizzle, partly outside the tensor (zeros)");
+	test_tma(0, -3, 2, "TMA: a 64x16 bf16 box without swizzle at a negative x (zeros)");
+	test_wgmma_plain();
+	test_wgmma_swizzled();
+	test_wg_wait();
+	test_elect();
+	test_hopper_failures();
 	ox_module_unload(&mod);
 	ox_shutdown();
 	printf("%d passed, %d failed\n", npass, nfail);

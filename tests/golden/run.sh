@@ -12,6 +12,8 @@
 #   NAME.O0.ptx ... NAME.O3.ptx             as NAME.ptx, for the PTX at that -O level
 #                                           (NAME.ptx: oxidec's default level)
 #   NAME.err                                expected stderr (exit 1, no output file)
+#   NAME.arch                               the --arch of every check of NAME (and of
+#                                           ptxas), e.g. sm_90a; default sm_90
 # UPDATE=1 rewrites the exact-dump and .err expectations (review the diff).
 set -u
 cd "$(dirname "$0")"
@@ -52,13 +54,17 @@ match_ordered() {
 		}' "$2"
 }
 
+arch_of() {   # name
+	if [ -e "$1.arch" ]; then cat "$1.arch"; else echo sm_90; fi
+}
+
 check_ptx() {   # name [level]
 	what="$1 (ptx${2:+ -$2})"
-	"$OXIDEC" "$1.mir.json" ${2:+-$2} -o "$TMP/out.ptx" 2>"$TMP/stderr" || { bad "$what: oxidec failed" "$TMP/stderr"; return; }
+	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" ${2:+-$2} -o "$TMP/out.ptx" 2>"$TMP/stderr" || { bad "$what: oxidec failed" "$TMP/stderr"; return; }
 	[ -s "$TMP/stderr" ] && { bad "$what: unexpected diagnostics" "$TMP/stderr"; return; }
 	match_ordered "$1${2:+.$2}.ptx" "$TMP/out.ptx" >"$TMP/diff" || { bad "$what" "$TMP/diff"; return; }
 	if [ -x "$PTXAS" ]; then
-		"$PTXAS" -arch=sm_90 "$TMP/out.ptx" -o "$TMP/out.cubin" 2>"$TMP/diff" || { bad "$what: ptxas" "$TMP/diff"; return; }
+		"$PTXAS" -arch="$(arch_of "$1")" "$TMP/out.ptx" -o "$TMP/out.cubin" 2>"$TMP/diff" || { bad "$what: ptxas" "$TMP/diff"; return; }
 		ok "$what, ptxas"
 	else
 		ok "$what; ptxas not found, not validated"
@@ -78,7 +84,7 @@ check_warn() {   # name level
 
 check_err() {
 	rm -f "$TMP/out.ptx"
-	"$OXIDEC" "$1.mir.json" -o "$TMP/out.ptx" 2>"$TMP/stderr"
+	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" -o "$TMP/out.ptx" 2>"$TMP/stderr"
 	rc=$?
 	sed "s|$TMP/||g" "$TMP/stderr" >"$TMP/got"
 	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/got" "$1.err"; fi

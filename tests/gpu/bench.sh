@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/gpu/bench.sh: oxidec's kernels against nvcc's (and cuBLAS), on this
 # machine's GPU. For each benchmark B (vecadd; mma_gemm: the tensor-core
-# GEMM, also against cuBLAS) compiles bench/B/B_ref.cu with nvcc into
+# GEMMs mma_gemm, mma_gemm_pipelined and hopper_gemm, also against cuBLAS;
+# softmax_bf16: a fused kernel over bf16 rows) compiles bench/B/B_ref.cu with nvcc into
 # build/gpu/ and bench/B/bench.c with cc, then runs the bench with
 # build/examples/B.ptx and, when present, build/examples/B.cubin.
 # Environment: CC (cc), NVCC (nvcc, else $CUDA_HOME/bin/nvcc), ARCH (sm_90).
@@ -38,9 +39,14 @@ set -e
 $CC -O2 -std=c11 -ffp-contract=off -Wall -Wextra -o "$OUT/bench_vecadd" \
 	bench/vecadd/bench.c src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c -ldl -lm
 "$NVCC" -O3 -arch="$ARCH" -cubin -o "$OUT/mma_gemm_ref.cubin" bench/mma_gemm/mma_gemm_ref.cu
+"$NVCC" -O3 -gencode=arch=compute_90a,code=sm_90a -cubin -o "$OUT/hopper_gemm_ref.cubin" \
+	bench/mma_gemm/hopper_gemm_ref.cu
 $CC -O2 -std=c11 -Wall -Wextra -I"$CUDA_HOME/include" -o "$OUT/bench_mma_gemm" \
 	bench/mma_gemm/bench.c src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c \
 	-L"$CUDA_HOME/lib64" -lcublas -lcudart -ldl -lm -lpthread
+"$NVCC" -O3 -arch="$ARCH" -fmad=false -cubin -o "$OUT/softmax_bf16_ref.cubin" bench/softmax_bf16/softmax_bf16_ref.cu
+$CC -O2 -std=c11 -Wall -Wextra -o "$OUT/bench_softmax_bf16" bench/softmax_bf16/bench.c \
+	src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c -ldl -lm -lpthread
 set +e
 
 status=0
@@ -51,14 +57,23 @@ for kind in ptx cubin; do
 	echo "== oxidec $module vs nvcc $OUT/vecadd_ref.cubin"
 	"./$OUT/bench_vecadd" "$module" "$OUT/vecadd_ref.cubin" || status=1
 done
-for kernel in mma_gemm mma_gemm_pipelined; do
+for kernel in mma_gemm mma_gemm_pipelined hopper_gemm; do
+	ex=mma_gemm
+	[ "$kernel" = hopper_gemm ] && ex=hopper_gemm
 	for kind in ptx cubin; do
-		module=build/examples/mma_gemm.$kind
+		module=build/examples/$ex.$kind
 		[ -f "$module" ] || continue
 		echo
-		echo "== $kernel: oxidec $module vs nvcc $OUT/mma_gemm_ref.cubin vs cuBLAS"
+		echo "== $kernel: oxidec $module vs nvcc $OUT/${ex}_ref.cubin vs cuBLAS"
 		LD_LIBRARY_PATH="$CUDA_HOME/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-			"./$OUT/bench_mma_gemm" "$module" "$OUT/mma_gemm_ref.cubin" "$kernel" || status=1
+			"./$OUT/bench_mma_gemm" "$module" "$OUT/${ex}_ref.cubin" "$kernel" || status=1
 	done
+done
+for kind in ptx cubin; do
+	module=build/examples/softmax_bf16.$kind
+	[ -f "$module" ] || continue
+	echo
+	echo "== softmax_bf16: oxidec $module vs nvcc $OUT/softmax_bf16_ref.cubin"
+	"./$OUT/bench_softmax_bf16" "$module" "$OUT/softmax_bf16_ref.cubin" || status=1
 done
 exit $status

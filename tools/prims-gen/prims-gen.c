@@ -26,6 +26,8 @@ typedef struct {
 #define A2(t1, n1, t2, n2) #t1 " " #n1 ", " #t2 " " #n2
 #define A3(t1, n1, t2, n2, t3, n3) #t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3
 #define A4(t1, n1, t2, n2, t3, n3, t4, n4) #t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3 ", " #t4 " " #n4
+#define A5(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5) \
+	#t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3 ", " #t4 " " #n4 ", " #t5 " " #n5
 #define A11(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8, t9, n9, t10, n10, t11, n11) \
 	#t1 " " #n1 ", " #t2 " " #n2 ", " #t3 " " #n3 ", " #t4 " " #n4 ", " #t5 " " #n5 ", " #t6 " " #n6 ", " \
 	#t7 " " #n7 ", " #t8 " " #n8 ", " #t9 " " #n9 ", " #t10 " " #n10 ", " #t11 " " #n11
@@ -57,6 +59,7 @@ static const char *rust_type(const char *t, size_t n)
 	static const struct { const char *c, *rust; } map[] = {
 		{ "ptr", "*mut u8" }, { "cstr", "*const u8" }, { "bytes", "*const u8" },
 		{ "out_f32", "*mut f32" }, { "out_u32", "*mut u32" }, { "sptr", "*mut u8" }, { "gptr", "*mut u8" },
+		{ "io_f32", "*mut f32" },
 	};
 	static char buf[32];
 	for (size_t i = 0; i < countof(map); i++)

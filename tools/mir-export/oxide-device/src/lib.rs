@@ -34,6 +34,8 @@ pub mod half;
 pub mod mma;
 /// Asynchronous copies global -> shared (`cp.async`, sm_80+).
 pub mod pipeline;
+/// Hopper: mbarriers, TMA, wgmma (sm_90, sm_90a).
+pub mod hopper;
 /// Warp barriers, shuffles, votes, match, reductions, lane and warp ids.
 pub mod warp;
 /// Barriers with reductions, named barriers, fences, clocks, nanosleep, trap.

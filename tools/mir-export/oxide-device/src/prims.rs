@@ -88,6 +88,30 @@ pub(crate) mod device {
         pub fn __oxide_cp_async_wait_group_6();
         pub fn __oxide_cp_async_wait_group_7();
         pub fn __oxide_cp_async_wait_all();
+        pub fn __oxide_smem_addr(p: *mut u8) -> u32;
+        pub fn __oxide_mbarrier_init(bar: *mut u8, count: u32);
+        pub fn __oxide_mbarrier_inval(bar: *mut u8);
+        pub fn __oxide_mbarrier_arrive(bar: *mut u8);
+        pub fn __oxide_mbarrier_arrive_expect_tx(bar: *mut u8, bytes: u32);
+        pub fn __oxide_mbarrier_try_wait_parity(bar: *mut u8, parity: u32) -> u32;
+        pub fn __oxide_fence_proxy_async_shared();
+        pub fn __oxide_fence_mbarrier_init();
+        pub fn __oxide_bulk_copy_g2s(dst: *mut u8, src: *mut u8, bytes: u32, bar: *mut u8);
+        pub fn __oxide_tma_load_2d(dst: *mut u8, map: *mut u8, x: i32, y: i32, bar: *mut u8);
+        pub fn __oxide_elect_sync(mask: u32) -> u32;
+        pub fn __oxide_setmaxnreg_inc_232();
+        pub fn __oxide_setmaxnreg_inc_240();
+        pub fn __oxide_setmaxnreg_dec_24();
+        pub fn __oxide_setmaxnreg_dec_40();
+        pub fn __oxide_wgmma_fence();
+        pub fn __oxide_wgmma_commit_group();
+        pub fn __oxide_wgmma_wait_group_0();
+        pub fn __oxide_wgmma_wait_group_1();
+        pub fn __oxide_wgmma_wait_group_2();
+        pub fn __oxide_wgmma_wait_group_3();
+        pub fn __oxide_wgmma_m64n64k16_f32_bf16(d: *mut f32, desc_a: u64, desc_b: u64, scale_d: u32);
+        pub fn __oxide_wgmma_m64n128k16_f32_bf16(d: *mut f32, desc_a: u64, desc_b: u64, scale_d: u32);
+        pub fn __oxide_wgmma_m64n256k16_f32_bf16(d: *mut f32, desc_a: u64, desc_b: u64, scale_d: u32);
     }
 }
 
