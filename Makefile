@@ -96,14 +96,16 @@ EXAMPLES = hello_constant vecadd saxpy row_sum warp_reduce math launch_bounds
 EXAMPLES += reduce_shared histogram transpose stencil2d sgemm printf const_lookup
 EXAMPLES += scale2d
 # tensor cores: mma.sync, ldmatrix, bf16 (sm_80+); wgmma, TMA, mbarrier (sm_90a)
+# (examples/NAME/arch, when there, is the --arch the example needs)
 EXAMPLES += mma_gemm hopper_gemm softmax_bf16
-EXAMPLE_ARCH_hopper_gemm = sm_90a
 # segment shuffles, match_all, sync_warp, named barriers; device_assert!
 EXAMPLES += warp_sync device_assert
 # recursion and the GPU stack (also built at -O0: NAME.O0.ptx / .O0.cubin)
 EXAMPLES += recursion
 EXAMPLES_O0 = recursion
 EX_OUT = $(B)/examples
+
+example_arch = $(if $(wildcard examples/$(1)/arch),--arch=$(shell cat examples/$(1)/arch))
 
 .SECONDARY: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).mir.json $(B)/emu/$(e).o)
 
@@ -115,10 +117,10 @@ $(EX_OUT)/%.mir.json: $(B)/bin/mir-export examples/%/src/lib.rs $(wildcard tools
 	$(B)/bin/mir-export examples/$* -o $@
 
 $(EX_OUT)/%.ptx: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
-	$(B)/bin/oxidec $(if $(EXAMPLE_ARCH_$*),--arch=$(EXAMPLE_ARCH_$*)) $< -o $@
+	$(B)/bin/oxidec $(call example_arch,$*) $< -o $@
 
 $(EX_OUT)/%.cubin: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
-	$(B)/bin/oxidec $(if $(EXAMPLE_ARCH_$*),--arch=$(EXAMPLE_ARCH_$*)) $< -o $@
+	$(B)/bin/oxidec $(call example_arch,$*) $< -o $@
 
 $(EX_OUT)/%.O0.ptx: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 	$(B)/bin/oxidec -O0 $< -o $@

@@ -38,10 +38,13 @@ for r in $rustcs; do
 		if ! RUSTC="$r" $B/bin/mir-export "$ex" -o "$json" >"$TMP/log" 2>&1; then
 			bad "$name (rustc $ver): mir-export" "$TMP/log"; continue
 		fi
-		if ! $B/bin/oxidec "$json" -o "$ptx" >"$TMP/log" 2>&1; then
+		# the example's architecture (examples/NAME/arch, as make examples)
+		arch=sm_90
+		[ -f "$ex/arch" ] && arch=$(cat "$ex/arch")
+		if ! $B/bin/oxidec --arch="$arch" "$json" -o "$ptx" >"$TMP/log" 2>&1; then
 			bad "$name (rustc $ver): oxidec" "$TMP/log"; continue
 		fi
-		if [ -x "$PTXAS" ] && ! "$PTXAS" -arch=sm_90 "$ptx" -o "$TMP/x.cubin" >"$TMP/log" 2>&1; then
+		if [ -x "$PTXAS" ] && ! "$PTXAS" -arch="$arch" "$ptx" -o "$TMP/x.cubin" >"$TMP/log" 2>&1; then
 			bad "$name (rustc $ver): ptxas" "$TMP/log"; continue
 		fi
 		# every #[kernel] fn of the crate is an entry (at least one)
