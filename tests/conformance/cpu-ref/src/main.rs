@@ -169,6 +169,243 @@ pub extern "C" fn __oxide_cvt_f32_f16(h: u16) -> f32 {
     (if h & 0x8000 != 0 { -a } else { a }) as f32
 }
 
+// ------------------------------------------- half precision arithmetic
+// Independent of the emulator's (src/runtime/oxemu.c: round-to-odd sums
+// in f64, then nearbyint): exact integer arithmetic on (mantissa,
+// exponent) pairs, then round to nearest even from the integer remainder.
+
+/// A finite value m * 2^e, or a NaN / an infinity.
+#[derive(Clone, Copy)]
+enum Val {
+    Nan,
+    Inf(bool),
+    Fin(bool, u128, i32),
+}
+
+/// Binary formats: mantissa bits and exponent bias (16-bit f16 / bf16).
+const F16: (u32, i32) = (10, 15);
+const BF16: (u32, i32) = (7, 127);
+
+fn unpack16(h: u16, (mbits, bias): (u32, i32)) -> Val {
+    let neg = h & 0x8000 != 0;
+    let e = ((h & 0x7fff) >> mbits) as i32;
+    let m = (h as u128) & ((1 << mbits) - 1);
+    let emax = (1 << (15 - mbits)) - 1;
+    if e == emax {
+        return if m != 0 { Val::Nan } else { Val::Inf(neg) };
+    }
+    if e == 0 {
+        Val::Fin(neg, m, 1 - bias - mbits as i32)
+    } else {
+        Val::Fin(neg, m | 1 << mbits, e - bias - mbits as i32)
+    }
+}
+
+/// |m| * 2^e (m != 0) rounded to nearest even: the magnitude's code
+/// (biased exponent << mbits | fraction), with no upper limit.
+fn round_code(m: u128, e: i32, mbits: u32, bias: i32) -> u32 {
+    let top = 127 - m.leading_zeros() as i32 + e;
+    let q = (top - mbits as i32).max(1 - bias - mbits as i32);
+    let mut n = if q <= e {
+        m << (e - q)
+    } else {
+        let sh = (q - e) as u32;
+        if sh >= 128 {
+            0
+        } else {
+            let (n, rem, half) = (m >> sh, m & ((1u128 << sh) - 1), 1u128 << (sh - 1));
+            if rem > half || (rem == half && n & 1 == 1) {
+                n + 1
+            } else {
+                n
+            }
+        }
+    };
+    let mut q = q;
+    if n == 2u128 << mbits {
+        n >>= 1;
+        q += 1;
+    }
+    if n < 1u128 << mbits {
+        return n as u32; // subnormal or zero
+    }
+    (((q + mbits as i32 + bias) as u32) << mbits) | (n as u32 & ((1 << mbits) - 1))
+}
+
+fn pack16(v: Val, (mbits, bias): (u32, i32)) -> u16 {
+    let inf = ((1u32 << (15 - mbits)) - 1) << mbits;
+    match v {
+        Val::Nan => 0x7fff,
+        Val::Inf(neg) => (neg as u16) << 15 | inf as u16,
+        Val::Fin(neg, 0, _) => (neg as u16) << 15,
+        Val::Fin(neg, m, e) => (neg as u16) << 15 | round_code(m, e, mbits, bias).min(inf) as u16,
+    }
+}
+
+fn mul_val(a: Val, b: Val) -> Val {
+    match (a, b) {
+        (Val::Nan, _) | (_, Val::Nan) => Val::Nan,
+        (Val::Inf(_), Val::Fin(_, 0, _)) | (Val::Fin(_, 0, _), Val::Inf(_)) => Val::Nan,
+        (Val::Inf(x), Val::Inf(y)) | (Val::Inf(x), Val::Fin(y, _, _)) | (Val::Fin(x, _, _), Val::Inf(y)) => {
+            Val::Inf(x != y)
+        }
+        (Val::Fin(x, m, e), Val::Fin(y, n, f)) => Val::Fin(x != y, m * n, e + f),
+    }
+}
+
+/// The exact sum; where the exponents lie more than 64 apart the one with
+/// the smaller exponent (then below 2^-40 of the other) is replaced by a
+/// tiny value of its sign, which rounds the same way.
+fn add_val(a: Val, b: Val) -> Val {
+    match (a, b) {
+        (Val::Nan, _) | (_, Val::Nan) => Val::Nan,
+        (Val::Inf(x), Val::Inf(y)) => {
+            if x == y {
+                Val::Inf(x)
+            } else {
+                Val::Nan
+            }
+        }
+        (Val::Inf(x), _) | (_, Val::Inf(x)) => Val::Inf(x),
+        (Val::Fin(x, 0, _), Val::Fin(y, 0, _)) => Val::Fin(x && y, 0, 0),
+        (Val::Fin(_, 0, _), v) | (v, Val::Fin(_, 0, _)) => v,
+        (Val::Fin(x, m, e), Val::Fin(y, n, f)) => {
+            let ((x, m, e), (y, mut n, mut f)) = if e >= f { ((x, m, e), (y, n, f)) } else { ((y, n, f), (x, m, e)) };
+            if e - f > 64 {
+                n = 1;
+                f = e - 64;
+            }
+            let s = |neg: bool, v: u128| if neg { -(v as i128) } else { v as i128 };
+            let sum = s(x, m << (e - f)) + s(y, n);
+            Val::Fin(sum < 0, sum.unsigned_abs(), f)
+        }
+    }
+}
+
+fn fma16(a: u16, b: u16, c: u16, f: (u32, i32)) -> u16 {
+    pack16(add_val(mul_val(unpack16(a, f), unpack16(b, f)), unpack16(c, f)), f)
+}
+fn add16(a: u16, b: u16, f: (u32, i32)) -> u16 {
+    pack16(add_val(unpack16(a, f), unpack16(b, f)), f)
+}
+fn mul16(a: u16, b: u16, f: (u32, i32)) -> u16 {
+    pack16(mul_val(unpack16(a, f), unpack16(b, f)), f)
+}
+/// op on each half of packed pairs
+fn pair(a: u32, b: u32, c: u32, op: impl Fn(u16, u16, u16) -> u16) -> u32 {
+    op(a as u16, b as u16, c as u16) as u32 | (op((a >> 16) as u16, (b >> 16) as u16, (c >> 16) as u16) as u32) << 16
+}
+
+#[no_mangle]
+pub extern "C" fn __oxide_fma_rn_f16(a: u16, b: u16, c: u16) -> u16 {
+    fma16(a, b, c, F16)
+}
+#[no_mangle]
+pub extern "C" fn __oxide_add_rn_f16(a: u16, b: u16) -> u16 {
+    add16(a, b, F16)
+}
+#[no_mangle]
+pub extern "C" fn __oxide_mul_rn_f16(a: u16, b: u16) -> u16 {
+    mul16(a, b, F16)
+}
+#[no_mangle]
+pub extern "C" fn __oxide_fma_rn_bf16(a: u16, b: u16, c: u16) -> u16 {
+    fma16(a, b, c, BF16)
+}
+#[no_mangle]
+pub extern "C" fn __oxide_add_rn_bf16(a: u16, b: u16) -> u16 {
+    add16(a, b, BF16)
+}
+#[no_mangle]
+pub extern "C" fn __oxide_mul_rn_bf16(a: u16, b: u16) -> u16 {
+    mul16(a, b, BF16)
+}
+#[no_mangle]
+pub extern "C" fn __oxide_fma_rn_f16x2(a: u32, b: u32, c: u32) -> u32 {
+    pair(a, b, c, |a, b, c| fma16(a, b, c, F16))
+}
+#[no_mangle]
+pub extern "C" fn __oxide_add_rn_f16x2(a: u32, b: u32) -> u32 {
+    pair(a, b, 0, |a, b, _| add16(a, b, F16))
+}
+#[no_mangle]
+pub extern "C" fn __oxide_mul_rn_f16x2(a: u32, b: u32) -> u32 {
+    pair(a, b, 0, |a, b, _| mul16(a, b, F16))
+}
+#[no_mangle]
+pub extern "C" fn __oxide_fma_rn_bf16x2(a: u32, b: u32, c: u32) -> u32 {
+    pair(a, b, c, |a, b, c| fma16(a, b, c, BF16))
+}
+#[no_mangle]
+pub extern "C" fn __oxide_add_rn_bf16x2(a: u32, b: u32) -> u32 {
+    pair(a, b, 0, |a, b, _| add16(a, b, BF16))
+}
+#[no_mangle]
+pub extern "C" fn __oxide_mul_rn_bf16x2(a: u32, b: u32) -> u32 {
+    pair(a, b, 0, |a, b, _| mul16(a, b, BF16))
+}
+#[no_mangle]
+pub extern "C" fn __oxide_cvt_rn_bf16x2_f32(hi: f32, lo: f32) -> u32 {
+    (__oxide_cvt_rn_bf16_f32(hi) as u32) << 16 | __oxide_cvt_rn_bf16_f32(lo) as u32
+}
+#[no_mangle]
+pub extern "C" fn __oxide_cvt_rn_f16x2_f32(hi: f32, lo: f32) -> u32 {
+    (__oxide_cvt_rn_f16_f32(hi) as u32) << 16 | __oxide_cvt_rn_f16_f32(lo) as u32
+}
+
+/// f32 -> fp8 (mbits, bias) with .satfinite: NaN 0x7f, beyond `max` (the
+/// largest finite code) -> max, keeping the sign.
+fn to_fp8(x: f32, mbits: u32, bias: i32, max: u32) -> u16 {
+    let u = x.to_bits();
+    let sign = ((u >> 24) & 0x80) as u16;
+    if x.is_nan() {
+        return 0x7f;
+    }
+    if x.is_infinite() {
+        return sign | max as u16;
+    }
+    let (e, m) = ((u >> 23) & 0xff, u & 0x7f_ffff);
+    let (m, e) = if e == 0 { (m, -149) } else { (m | 0x80_0000, e as i32 - 150) };
+    if m == 0 {
+        return sign;
+    }
+    sign | round_code(m as u128, e, mbits, bias).min(max) as u16
+}
+
+#[no_mangle]
+pub extern "C" fn __oxide_cvt_rn_satfinite_e4m3x2_f32(hi: f32, lo: f32) -> u16 {
+    to_fp8(hi, 3, 7, 0x7e) << 8 | to_fp8(lo, 3, 7, 0x7e)
+}
+#[no_mangle]
+pub extern "C" fn __oxide_cvt_rn_satfinite_e5m2x2_f32(hi: f32, lo: f32) -> u16 {
+    to_fp8(hi, 2, 15, 0x7b) << 8 | to_fp8(lo, 2, 15, 0x7b)
+}
+
+/// e4m3 -> f16: the exponent rebiased (7 -> 15), subnormals normalised;
+/// NaN (S.1111.111) -> 0x7fff.
+fn e4m3_to_f16(b: u16) -> u16 {
+    let sign = (b & 0x80) << 8;
+    let (e, m) = ((b >> 3) & 15, (b & 7) as u128);
+    if e == 15 && m == 7 {
+        return 0x7fff;
+    }
+    let (m, e) = if e == 0 { (m, -9) } else { (m | 8, e as i32 - 10) };
+    if m == 0 {
+        return sign;
+    }
+    sign | round_code(m, e, 10, 15) as u16
+}
+
+#[no_mangle]
+pub extern "C" fn __oxide_cvt_rn_f16x2_e4m3x2(x: u16) -> u32 {
+    (e4m3_to_f16(x >> 8) as u32) << 16 | e4m3_to_f16(x & 0xff) as u32
+}
+/// e5m2 is the top byte of an f16
+#[no_mangle]
+pub extern "C" fn __oxide_cvt_rn_f16x2_e5m2x2(x: u16) -> u32 {
+    ((x as u32 >> 8) << 24) | ((x as u32 & 0xff) << 8)
+}
+
 // ------------------------------------------------------------ the input
 
 const SPECIAL: [u64; 24] = [

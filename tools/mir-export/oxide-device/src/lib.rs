@@ -28,7 +28,7 @@ pub mod thread;
 
 /// libdevice math (`use oxide_device::math::Float;` then `x.sin()`).
 pub mod math;
-/// Half-precision floats: `bf16`, `f16` (bits, conversions).
+/// Half-precision floats: `bf16`, `f16`, pairs `bf16x2`, `f16x2`, fp8 pairs (bits, conversions, arithmetic).
 pub mod half;
 /// Tensor cores: warp `mma.sync` and `ldmatrix` (sm_80+).
 pub mod mma;

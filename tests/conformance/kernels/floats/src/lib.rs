@@ -294,3 +294,63 @@ pub fn floats_half_convert(input: &[u64], mut out: DisjointSlice<u64>) {
     }
     put(&mut out, idx, h);
 }
+
+/// Half arithmetic (oxide_device::half): mul_add, + - * and unary - on
+/// bf16 and f16, the same on the packed pairs, f32 pairs -> pairs, and
+/// fp8 pairs from f32 (saturated) and back to f16x2, on bits from the
+/// input and the formats' specials (zeros, subnormals, the largest
+/// finite values, infinities, NaNs, ties).
+#[kernel]
+pub fn floats_half_arith(input: &[u64], mut out: DisjointSlice<u64>) {
+    use oxide_device::half::fp8::{E4M3x2, E5M2x2};
+    use oxide_device::half::{bf16, bf16x2, f16, f16x2};
+    const SPECIAL: [u16; 16] = [
+        0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0x7c00, //
+        0xfc00, 0x7e00, 0x3c00, 0x0080, 0x7f7f, 0x7f80, 0xff81, 0x3f80,
+    ];
+    let (idx, i) = tid();
+    let (w, v) = (at(input, i), at(input, i * 5 + 3));
+    let s = SPECIAL[i % 16] as u64;
+    let t = SPECIAL[(i / 16 + 5) % 16] as u64;
+    // triples of bits: random, random with a special, specials with random
+    let triples = [w, (w >> 16 & 0xffff) | s << 16 | (v & 0xffff) << 32, s | t << 16 | (v >> 32) << 32];
+    let mut h = H0;
+    for q in triples {
+        let (a, b, c) = (q as u16, (q >> 16) as u16, (q >> 32) as u16);
+        let (x, y, z) = (bf16::from_bits(a), bf16::from_bits(b), bf16::from_bits(c));
+        h = mix(h, x.mul_add(y, z).to_bits() as u64 | ((x + y).to_bits() as u64) << 16);
+        h = mix(h, (x * y).to_bits() as u64 | ((x - y).to_bits() as u64) << 16 | ((-z).to_bits() as u64) << 32);
+        let (x, y, z) = (f16::from_bits(a), f16::from_bits(b), f16::from_bits(c));
+        h = mix(h, x.mul_add(y, z).to_bits() as u64 | ((x + y).to_bits() as u64) << 16);
+        h = mix(h, (x * y).to_bits() as u64 | ((x - y).to_bits() as u64) << 16 | ((-z).to_bits() as u64) << 32);
+        let (p, r, u) = (q as u32, (q >> 16) as u32, (q >> 32) as u32 | (q as u32) << 16);
+        let (x, y, z) = (bf16x2::from_bits(p), bf16x2::from_bits(r), bf16x2::from_bits(u));
+        h = mix(h, x.mul_add(y, z).to_bits() as u64 | ((x + y).to_bits() as u64) << 32);
+        h = mix(h, (x * y).to_bits() as u64 | ((x - y).to_bits() as u64) << 32);
+        let (x, y, z) = (f16x2::from_bits(p), f16x2::from_bits(r), f16x2::from_bits(u));
+        h = mix(h, x.mul_add(y, z).to_bits() as u64 | ((x + y).to_bits() as u64) << 32);
+        h = mix(h, (x * y).to_bits() as u64 | ((-x).to_bits() as u64) << 32);
+        h = mix(h, (x.lo().to_bits() ^ y.hi().to_bits()) as u64);
+        // fp8 pairs back to f16 pairs, every byte pattern over the inputs
+        h = mix(h, E4M3x2::from_bits(a).to_f16x2().to_bits() as u64);
+        h = mix(h, E5M2x2::from_bits(b).to_f16x2().to_bits() as u64);
+    }
+    // f32 pairs: raw bits (specials from the input), and values scaled
+    // into the fp8 range (ties, subnormals, the saturation edges)
+    let k = ((w >> 56) as i32 & 31) - 16;
+    let scale = f32::from_bits(((127 + k) as u32) << 23);
+    let xs = [
+        (f32_of(w), f32_of(w >> 32)),
+        (f32_of(v) * 1.0e-30, f32_of(v >> 32)),
+        ((w as u16 as f32 - 32768.0) * scale, (v as u16 as f32) * 0.0625),
+        ((w >> 40) as u8 as f32 * 2.0, (v >> 40) as u8 as f32 * 512.0),
+    ];
+    for (a, b) in xs {
+        h = mix(h, bf16x2::from_f32s(a, b).to_bits() as u64 | (f16x2::from_f32s(b, a).to_bits() as u64) << 32);
+        let e4 = E4M3x2::from_f32s(a, b);
+        let e5 = E5M2x2::from_f32s(b, a);
+        h = mix(h, e4.to_bits() as u64 | (e5.to_bits() as u64) << 16);
+        h = mix(h, e4.to_f16x2().to_bits() as u64 | (e5.to_f16x2().to_bits() as u64) << 32);
+    }
+    put(&mut out, idx, h);
+}
