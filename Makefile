@@ -165,8 +165,10 @@ gpu-all:
 gpu-pack: all examples gpu-hazards gpu-half
 	sh tests/gpu/pack.sh
 
-# every f32 through the half-precision conversions (tests/gpu/half), built
-# here into build/gpu-half
+# every f32 through the half-precision conversions, 2^26 operand triples
+# through the half arithmetic, every fp8 pair back to f16 (tests/gpu/half,
+# compared with the emulator on the GPU machine), built here into
+# build/gpu-half
 gpu-half: $(B)/bin/mir-export $(B)/bin/oxidec
 	@mkdir -p build/gpu-half
 	$(B)/bin/mir-export tests/gpu/half -o build/gpu-half/half.mir.json

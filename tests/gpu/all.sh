@@ -17,8 +17,10 @@
 #      (part fuzz2000; docs/conformance.md)
 #   5. the ptxas hazard probe (tests/gpu/hazards, packed by gpu-pack):
 #      fails on a hazard not in its known.txt, or a known one not seen
-#   6. tests/gpu/half: all 2^32 f32 values through the bf16 / f16
-#      conversions and all 2^16 f16 values back, against the emulator
+#   6. tests/gpu/half: all 2^32 f32 values through the bf16 / f16 (and,
+#      in pairs, fp8 / bf16x2 / f16x2) conversions, all 2^16 f16 values and
+#      fp8 pairs back, 2^26 random triples through the half arithmetic,
+#      against the emulator
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness

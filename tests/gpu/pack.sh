@@ -6,7 +6,8 @@
 #   examples.tar.xz     build/examples/*.ptx *.cubin (make examples)
 #   hazards.tar.xz      build/gpu-hazards (make gpu-hazards: the ptxas probe)
 #   half.tar.xz         build/gpu-half (make gpu-half: every f32 through the
-#                       half-precision conversions, against the emulator)
+#                       half-precision and fp8 conversions, random triples
+#                       through the half arithmetic, against the emulator)
 #   conformance.tar.xz  tests/conformance/build-gpu.sh: every group, sweep
 #                       included, at O3/ptx O3/cubin O0/ptx O0/cubin
 #   fuzz.tar.xz         a sample of generated kernels (tests/fuzz/run.sh
