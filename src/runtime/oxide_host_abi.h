@@ -39,7 +39,9 @@ extern const char __oxide_kernels[];
  *     nanoseconds); barrier_{sync,arrive}_count id, threads: named
  *     barriers, counted by warps; a bad id or count, or a barrier that
  *     cannot complete, fails the launch
- *   half-precision conversions, mma / ldmatrix (warp-collective, the PTX
+ *   half-precision conversions and arithmetic, fp8 conversions (one
+ *     rounding to nearest even, bit-exact with the GPU's: oxemu.c says
+ *     why), mma / ldmatrix (warp-collective, the PTX
  *     ISA's fragments), cp.async (queued per thread until wait_group)
  *   Hopper: mbarriers (phases, transaction bytes; a spin that cannot end
  *     fails the launch), bulk and TMA copies (the tensor map as
