@@ -1868,7 +1868,7 @@ unsigned short __oxide_host_cvt_rn_satfinite_e5m2x2_f32(float hi, float lo)
 static unsigned fp8_to_f16(unsigned b, struct half_fmt f)
 {
 	double v = half_decode(b, f);
-	return isnan(v) ? (f.finite ? 0x7fffu : b << 8) : half_encode(v, FMT_F16);
+	return isnan(v) ? 0x7fffu : half_encode(v, FMT_F16);   /* any NaN: the canonical f16 NaN (H200) */
 }
 
 unsigned __oxide_host_cvt_rn_f16x2_e4m3x2(unsigned short x)

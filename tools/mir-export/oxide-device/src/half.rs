@@ -190,7 +190,7 @@ half_pair!(f16x2, f16, __oxide_cvt_rn_f16x2_f32);
 /// in a u16, element 0 in the low byte (`__nv_fp8x2_e4m3` / `_e5m2`).
 /// From f32: rounded to nearest even, saturated to the largest finite
 /// value (infinities too: PTX `.satfinite`), NaN -> `0x7f`.  To f16x2:
-/// exact; an e4m3 NaN becomes `0x7fff`, an e5m2 NaN keeps its bits.
+/// exact; every NaN becomes `0x7fff` (measured on the H200).
 pub mod fp8 {
     use super::f16x2;
     use crate::prims::device as ffi;
