@@ -108,6 +108,24 @@ bool prims_check_arch(const Module *m, const char *arch)
 	return ok;
 }
 
+const char *prim_arg(const DevicePrim *p, uint32_t i, size_t *type_len, size_t *len)
+{
+	const char *s = p->args;
+	for (; i > 0 && s; i--) {
+		s = strstr(s, ", ");
+		s = s ? s + 2 : NULL;
+	}
+	if (!s || !*s)
+		return NULL;
+	const char *end = strstr(s, ", ");
+	*len = end ? (size_t)(end - s) : strlen(s);
+	const char *name = s + *len;     /* the type is what precedes the last space */
+	while (name > s && name[-1] != ' ')
+		name--;
+	*type_len = (size_t)(name - s) - 1;
+	return s;
+}
+
 const DevicePrim *prim_find(const char *sym)
 {
 	for (size_t i = 0; i < ndevice_prims; i++)
@@ -174,19 +192,13 @@ const char *prim_check(const DevicePrim *p, uint32_t nargs, Value *const *args, 
 		         nargs);
 		return buf;
 	}
-	const char *s = p->args;
 	for (uint32_t k = 0; k < nargs; k++) {
-		/* "TYPE NAME" up to ", ": the type is what precedes the last space */
-		const char *end = strstr(s, ", ");
-		size_t len = end ? (size_t)(end - s) : strlen(s);
-		const char *name = s + len;
-		while (name > s && name[-1] != ' ')
-			name--;
-		if (!sig_fits(s, (size_t)(name - s) - 1, args[k]->type)) {
+		size_t tlen, len;
+		const char *s = prim_arg(p, k, &tlen, &len);
+		if (!sig_fits(s, tlen, args[k]->type)) {
 			snprintf(buf, cap, "argument %u (%.*s) is %s", k + 1, (int)len, s, type_word(args[k]->type));
 			return buf;
 		}
-		s = end ? end + 2 : s + len;
 	}
 	bool none = !strcmp(p->ret, "void") || !strcmp(p->ret, "never");
 	if (none ? res != NULL : !res || !sig_fits(p->ret, strlen(p->ret), res)) {

@@ -52,6 +52,10 @@ typedef struct {
 } DevicePrim;
 
 const DevicePrim *prim_find(const char *sym);
+/* Argument i of p's signature ("TYPE NAME"): its text, NULL past the
+ * last; *type_len the length of TYPE ("*mut u32" has a space), *len of
+ * the whole. */
+const char *prim_arg(const DevicePrim *p, uint32_t i, size_t *type_len, size_t *len);
 const DevicePrim *prim_of_op(Opcode code);   /* the PC_OP row lowered to code */
 /* Whether args (nargs values) and the result type res (NULL: none) fit
  * p's signature: NULL when they do, else what is wrong, in buf.  Integer

@@ -71,14 +71,11 @@ static char asm_letter(const Type *t)
  * global (1) for sptr / gptr, else generic (0). */
 static unsigned arg_space(const DevicePrim *p, uint32_t i)
 {
-	const char *s = p->args;
-	for (; i > 0 && s; i--) {
-		s = strstr(s, ", ");
-		s = s ? s + 2 : NULL;
-	}
-	if (s && !strncmp(s, "sptr ", 5))
+	size_t tlen, len;
+	const char *s = prim_arg(p, i, &tlen, &len);
+	if (s && tlen == 4 && !strncmp(s, "sptr", 4))
 		return 3;
-	return s && !strncmp(s, "gptr ", 5) ? 1 : 0;
+	return s && tlen == 4 && !strncmp(s, "gptr", 4) ? 1 : 0;
 }
 
 /* The template with $D made the brace list of the n results and $K+i
@@ -113,7 +110,8 @@ static const char *asm_template(Lower *l, const char *t, uint32_t n)
 /* The element type of an ASM row's out_T / io_T first argument. */
 static Type *out_type(Lower *l, const DevicePrim *p)
 {
-	const char *t = strchr(p->args, '_') + 1;
+	size_t tlen, len;
+	const char *s = prim_arg(p, 0, &tlen, &len), *t = (const char *)memchr(s, '_', tlen) + 1;
 	return ir_type(l->m, t[0] == 'f' ? TY_FLOAT : TY_INT, (unsigned)atoi(t + 1), false, 0);
 }
 
