@@ -13,34 +13,11 @@
  * PTX parameters: a, b, c (64-bit), m, n, k (32-bit).
  * usage: host MODULE.ptx|MODULE.cubin|MODULE.so */
 #include "../../src/runtime/oxrt.h"
+#include "../gemm_check.h"
 
-#include <float.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint32_t rng_state = 0x9e3779b9u;
-
-/* a bf16 in [-1, 1], by truncation of an f32 (any bf16 will do) */
-static uint16_t rnd_bf16(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 17;
-	rng_state ^= rng_state << 5;
-	float f = (float)(rng_state % 20001) / 10000.0f - 1.0f;
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	return (uint16_t)(u >> 16);
-}
-
-static double bf16_value(uint16_t h)
-{
-	uint32_t u = (uint32_t)h << 16;
-	float f;
-	memcpy(&f, &u, sizeof f);
-	return f;
-}
 
 static int check(const OxFunc *fn, const char *name, uint32_t m, uint32_t n, uint32_t k)
 {
@@ -49,8 +26,7 @@ static int check(const OxFunc *fn, const char *name, uint32_t m, uint32_t n, uin
 	float *c = malloc(nc * 4);
 	OxDevPtr da, db, dc;
 	void *args[] = {&da, &db, &dc, &m, &n, &k};
-	size_t bad = 0;
-	double worst = 0;
+	int bad;
 
 	if (a == NULL || b == NULL || c == NULL)
 		exit(1);
@@ -66,35 +42,14 @@ static int check(const OxFunc *fn, const char *name, uint32_t m, uint32_t n, uin
 	OX_CHECK(ox_memset32(dc, 0x7fc0deadu, nc));
 	OX_CHECK(ox_launch_sync(fn, ox_dim(n / 128, m / 128, 1), ox_dim(256, 1, 1), 0, args));
 	OX_CHECK(ox_copy_from_device(c, dc, nc * 4));
-	for (uint32_t i = 0; i < m; i++)
-		for (uint32_t j = 0; j < n; j++) {
-			double ref = 0, mag = 0;
-			for (uint32_t p = 0; p < k; p++) {
-				double t = bf16_value(a[(size_t)i * k + p]) * bf16_value(b[(size_t)j * k + p]);
-				ref += t;
-				mag += fabs(t);
-			}
-			double tol = 2.0 * k * FLT_EPSILON * mag + 1e-30;
-			double err = fabs((double)c[(size_t)i * n + j] - ref);
-			if (!(err <= tol) && bad++ < 5)
-				printf("  c[%u][%u] = %.9g, want %.9g (tolerance %.3g)\n",
-				       i, j, (double)c[(size_t)i * n + j], ref, tol);
-			if (err / (mag > 0 ? mag : 1) > worst)
-				worst = err / (mag > 0 ? mag : 1);
-		}
-	if (bad == 0)
-		printf("PASS %s %ux%ux%u: %zu elements within 2*k*FLT_EPSILON "
-		       "* sum|a*b| (worst %.2g)\n", name, m, n, k, nc, worst);
-	else
-		printf("FAIL %s %ux%ux%u: %zu of %zu elements out of "
-		       "tolerance\n", name, m, n, k, bad, nc);
+	bad = gemm_tn_check(name, a, b, c, m, n, k);
 	OX_CHECK(ox_free(da));
 	OX_CHECK(ox_free(db));
 	OX_CHECK(ox_free(dc));
 	free(a);
 	free(b);
 	free(c);
-	return bad != 0;
+	return bad;
 }
 
 int main(int argc, char **argv)
