@@ -2476,15 +2476,15 @@ static MatDesc mat_desc(uint64_t desc, const char *op)
 	return m;
 }
 
-/* Element (r, k) of a K-major bf16 operand, 0 <= k < 16 (r: a row of A,
- * or a column of B), in the PTX ISA's canonical layouts:
+/* Element (r, k) of a K-major 16-bit operand, 0 <= k < 16 (r: a row of
+ * A, or a column of B), in the PTX ISA's canonical layouts:
  *   no swizzle: "core matrices" of 8 rows of 16 bytes (8 elements of K),
  *     rows 16 bytes apart; LBO from one core matrix to the next along K,
  *     SBO from one group of 8 rows to the next;
  *   swizzled (span 32, 64 or 128 bytes): atoms of 8 rows of `span` bytes,
  *     K contiguous from the start address, SBO from one atom to the
  *     next (LBO unused), then the swizzle of the address. */
-static double mat_elem(const MatDesc *m, unsigned r, unsigned k, const char *op)
+static double mat_elem(const MatDesc *m, unsigned r, unsigned k, double (*value)(unsigned), const char *op)
 {
 	uint64_t a;
 	uint16_t v;
@@ -2494,51 +2494,99 @@ static double mat_elem(const MatDesc *m, unsigned r, unsigned k, const char *op)
 	else
 		a = swizzle(m->start + r / 8 * m->sbo + r % 8 * m->span + k * 2, m->span);
 	memcpy(&v, smem_host(a, 2, op), sizeof v);
-	return bf16_value(v);
+	return value(v);
 }
 
-/* wgmma m64nNk16, f32 += bf16 * bf16, A and B from shared memory: the
+/* wgmma m64nNk16, f32 += T * T (T bf16 or f16, `value` its decoder): the
  * thread's part of D (PTX ISA, "Register fragments for wgmma m64nNk16",
  * f32 accumulator): thread t of the warpgroup, warp w = t / 32, g =
  * (t % 32) / 4, q = t % 4 holds d[i], i < N / 2, at row 16 w + g + 8
- * ((i / 2) % 2), column 8 (i / 4) + 2 q + i % 2. The products are exact
- * in double; the 16 of them and D (when scale_d != 0) are summed in
- * double and rounded to f32 once (the tensor cores' order and precision
- * are not specified: see the mma rows). */
-static void wgmma(float *d, unsigned n, uint64_t desc_a, uint64_t desc_b, unsigned scale_d, const char *op)
+ * ((i / 2) % 2), column 8 (i / 4) + 2 q + i % 2.  arow: the thread's two
+ * rows of A (16 w + g, + 8), from shared memory or from the warp's
+ * registers.  The products are exact in double; the 16 of them and D
+ * (when scale_d != 0) are summed in double and rounded to f32 once (the
+ * tensor cores' order and precision are not specified: see the mma
+ * rows). */
+static void wgmma_rows(float *d, unsigned n, double arow[2][16], uint64_t desc_b, unsigned scale_d,
+                       double (*value)(unsigned), const char *op)
 {
-	MatDesc a = mat_desc(desc_a, op), b = mat_desc(desc_b, op);
-	unsigned t = running != NULL ? running->cur->lin % 128 : 0;
-	unsigned w = t / 32, g = t % 32 / 4, q = t % 4;
-	double arow[2][16];
+	MatDesc b = mat_desc(desc_b, op);
+	unsigned q = (running != NULL ? running->cur->lin : 0) % 4;
 
-	for (unsigned h = 0; h < 2; h++)
-		for (unsigned k = 0; k < 16; k++)
-			arow[h][k] = mat_elem(&a, 16 * w + g + 8 * h, k, op);
 	for (unsigned i = 0; i < n / 2; i++) {
 		unsigned col = 8 * (i / 4) + 2 * q + i % 2;
 		double sum = scale_d != 0 ? d[i] : 0.0;
 
 		for (unsigned k = 0; k < 16; k++)
-			sum += arow[i / 2 % 2][k] * mat_elem(&b, col, k, op);
+			sum += arow[i / 2 % 2][k] * mat_elem(&b, col, k, value, op);
 		d[i] = (float)sum;
 	}
 }
 
-void __oxide_host_wgmma_m64n64k16_f32_bf16(float *d, unsigned long long desc_a, unsigned long long desc_b,
-                                           unsigned scale_d)
+/* this thread's warp w and group g of the warpgroup (see wgmma_rows) */
+static void wgmma_place(unsigned *w, unsigned *g)
 {
-	wgmma(d, 64, desc_a, desc_b, scale_d, "wgmma_m64n64k16_f32_bf16");
+	unsigned t = running != NULL ? running->cur->lin % 128 : 0;
+
+	*w = t / 32;
+	*g = t % 32 / 4;
 }
 
-void __oxide_host_wgmma_m64n128k16_f32_bf16(float *d, unsigned long long desc_a, unsigned long long desc_b,
-                                            unsigned scale_d)
+/* A from shared memory: rows 16 w + g (+ 8) of its descriptor */
+static void wgmma_ss(float *d, unsigned n, uint64_t desc_a, uint64_t desc_b, unsigned scale_d,
+                     double (*value)(unsigned), const char *op)
 {
-	wgmma(d, 128, desc_a, desc_b, scale_d, "wgmma_m64n128k16_f32_bf16");
+	MatDesc a = mat_desc(desc_a, op);
+	double arow[2][16];
+	unsigned w, g;
+
+	wgmma_place(&w, &g);
+	for (unsigned h = 0; h < 2; h++)
+		for (unsigned k = 0; k < 16; k++)
+			arow[h][k] = mat_elem(&a, 16 * w + g + 8 * h, k, value, op);
+	wgmma_rows(d, n, arow, desc_b, scale_d, value, op);
 }
 
-void __oxide_host_wgmma_m64n256k16_f32_bf16(float *d, unsigned long long desc_a, unsigned long long desc_b,
-                                            unsigned scale_d)
+/* A from registers: the warp's 16 rows are mma.m16n8k16's A fragment
+ * (lane 4 g + q: a0 {A[g][2q], A[g][2q+1]}, a1 at row g + 8, a2, a3 at
+ * columns + 8), gathered from the warp like mma's */
+static void wgmma_rs(float *d, unsigned n, const unsigned a[4], uint64_t desc_b, unsigned scale_d,
+                     double (*value)(unsigned), const char *op)
 {
-	wgmma(d, 256, desc_a, desc_b, scale_d, "wgmma_m64n256k16_f32_bf16");
+	uint32_t alo[32][2], ahi[32][2];
+	double arow[2][16];
+	unsigned w, g;
+
+	wgmma_place(&w, &g);
+	warp_gather2(a[0], a[1], alo);
+	warp_gather2(a[2], a[3], ahi);
+	for (unsigned h = 0; h < 2; h++)
+		for (unsigned k = 0; k < 16; k++) {
+			unsigned lane = 4 * g + k % 8 / 2;
+			uint32_t reg = k < 8 ? alo[lane][h] : ahi[lane][h];
+
+			arow[h][k] = value(half_of(reg, k % 2));
+		}
+	wgmma_rows(d, n, arow, desc_b, scale_d, value, op);
 }
+
+/* one emulator function per row (prims.def's WGMMA_SHAPES) */
+#define WGMMA_HOST_SS(n, nd, t) \
+	void __oxide_host_wgmma_m64n##n##k16_f32_##t(float *d, unsigned long long desc_a, unsigned long long desc_b, \
+	                                             unsigned scale_d) \
+	{ \
+		wgmma_ss(d, n, desc_a, desc_b, scale_d, t##_value, "wgmma_m64n" #n "k16_f32_" #t); \
+	}
+#define WGMMA_HOST_RS(n, nd, t) \
+	void __oxide_host_wgmma_m64n##n##k16_f32_##t##_rs(float *d, unsigned a0, unsigned a1, unsigned a2, \
+	                                                  unsigned a3, unsigned long long desc_b, unsigned scale_d) \
+	{ \
+		const unsigned a[4] = { a0, a1, a2, a3 }; \
+		wgmma_rs(d, n, a, desc_b, scale_d, t##_value, "wgmma_m64n" #n "k16_f32_" #t "_rs"); \
+	}
+WGMMA_SHAPES(WGMMA_HOST_SS, bf16)
+WGMMA_SHAPES(WGMMA_HOST_SS, f16)
+WGMMA_SHAPES(WGMMA_HOST_RS, bf16)
+WGMMA_SHAPES(WGMMA_HOST_RS, f16)
+#undef WGMMA_HOST_SS
+#undef WGMMA_HOST_RS

@@ -196,33 +196,81 @@ pub fn wgmma_wait_group(n: u32) {
     }
 }
 
+/// The wgmma operations of one N (`wgmma.mma_async m64nNk16`, f32 += bf16
+/// or f16): A from shared memory (its descriptor) or from registers (`_rs`).
 macro_rules! wgmma {
-    ($(#[$doc:meta])* $name:ident, $prim:ident, $n:literal) => {
-        $(#[$doc])*
+    ($($n:literal / $nd:literal: $bf:ident $f:ident $bf_rs:ident $f_rs:ident = $pbf:ident $pf:ident $pbf_rs:ident $pf_rs:ident;)*) => {$(
+        wgmma!(@ss $bf, $pbf, $n, $nd, "bf16");
+        wgmma!(@ss $f, $pf, $n, $nd, "f16");
+        wgmma!(@rs $bf_rs, $pbf_rs, $n, $nd, "bf16");
+        wgmma!(@rs $f_rs, $pf_rs, $n, $nd, "f16");
+    )*};
+    (@ss $name:ident, $prim:ident, $n:literal, $nd:literal, $t:literal) => {
+        #[doc = concat!("`acc (+)= A * B` for A 64 x 16 and B 16 x ", $nd, " * 2, both ", $t,
+                        " in shared memory (their descriptors, K-major), f32 `acc`: thread `t` of the \
+                         warpgroup holds `acc[i]` = D[16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2)]\
+                         [8 (i / 4) + 2 (t % 4) + i % 2]; `accumulate` false: `acc = A * B`.")]
         ///
         /// # Safety
         /// The four warps of the warpgroup call it together, between
         /// [`wgmma_fence`] and [`wgmma_commit_group`] /
-        /// [`wgmma_wait_group`]; the descriptors describe bf16 tiles in
-        /// shared memory, K-major.
+        /// [`wgmma_wait_group`]; the descriptors describe tiles in shared
+        /// memory, K-major.
         #[inline(always)]
-        pub unsafe fn $name(acc: &mut [f32; $n], desc_a: u64, desc_b: u64, accumulate: bool) {
+        pub unsafe fn $name(acc: &mut [f32; $nd], desc_a: u64, desc_b: u64, accumulate: bool) {
             ffi::$prim(acc.as_mut_ptr(), desc_a, desc_b, accumulate as u32)
+        }
+    };
+    (@rs $name:ident, $prim:ident, $n:literal, $nd:literal, $t:literal) => {
+        #[doc = concat!("`acc (+)= A * B` for N = ", $n, " as the shared-memory form, with A (64 x 16, ", $t,
+                        ") from registers: warp `w` of the warpgroup holds rows 16 w .. 16 w + 15 as \
+                         mma.m16n8k16's A fragment (lane 4 g + q: `a[0]` = A[g][2q, 2q + 1], `a[1]` \
+                         the same at row g + 8, `a[2]`, `a[3]` at columns + 8; the low half first).")]
+        ///
+        /// # Safety
+        /// As the shared-memory form; the registers of `a` must not be
+        /// written until the operation has completed
+        /// ([`wgmma_wait_group`]).
+        #[inline(always)]
+        pub unsafe fn $name(acc: &mut [f32; $nd], a: &[u32; 4], desc_b: u64, accumulate: bool) {
+            ffi::$prim(acc.as_mut_ptr(), a[0], a[1], a[2], a[3], desc_b, accumulate as u32)
         }
     };
 }
 
-wgmma!(
-    /// `acc (+)= A * B` for A 64 x 16 and B 16 x 64 (bf16), f32 `acc`: thread `t`
-    /// of the warpgroup holds `acc[i]` = D[16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2)]
-    /// [8 (i / 4) + 2 (t % 4) + i % 2].
-    wgmma_m64n64k16_bf16, __oxide_wgmma_m64n64k16_f32_bf16, 32
-);
-wgmma!(
-    /// As [`wgmma_m64n64k16_bf16`] with N = 128.
-    wgmma_m64n128k16_bf16, __oxide_wgmma_m64n128k16_f32_bf16, 64
-);
-wgmma!(
-    /// As [`wgmma_m64n64k16_bf16`] with N = 256.
-    wgmma_m64n256k16_bf16, __oxide_wgmma_m64n256k16_f32_bf16, 128
-);
+// every N the ISA allows for bf16 / f16 (8 .. 256 in steps of 8; the
+// registry's WGMMA_SHAPES)
+wgmma! {
+    8 / 4: wgmma_m64n8k16_bf16 wgmma_m64n8k16_f16 wgmma_m64n8k16_bf16_rs wgmma_m64n8k16_f16_rs = __oxide_wgmma_m64n8k16_f32_bf16 __oxide_wgmma_m64n8k16_f32_f16 __oxide_wgmma_m64n8k16_f32_bf16_rs __oxide_wgmma_m64n8k16_f32_f16_rs;
+    16 / 8: wgmma_m64n16k16_bf16 wgmma_m64n16k16_f16 wgmma_m64n16k16_bf16_rs wgmma_m64n16k16_f16_rs = __oxide_wgmma_m64n16k16_f32_bf16 __oxide_wgmma_m64n16k16_f32_f16 __oxide_wgmma_m64n16k16_f32_bf16_rs __oxide_wgmma_m64n16k16_f32_f16_rs;
+    24 / 12: wgmma_m64n24k16_bf16 wgmma_m64n24k16_f16 wgmma_m64n24k16_bf16_rs wgmma_m64n24k16_f16_rs = __oxide_wgmma_m64n24k16_f32_bf16 __oxide_wgmma_m64n24k16_f32_f16 __oxide_wgmma_m64n24k16_f32_bf16_rs __oxide_wgmma_m64n24k16_f32_f16_rs;
+    32 / 16: wgmma_m64n32k16_bf16 wgmma_m64n32k16_f16 wgmma_m64n32k16_bf16_rs wgmma_m64n32k16_f16_rs = __oxide_wgmma_m64n32k16_f32_bf16 __oxide_wgmma_m64n32k16_f32_f16 __oxide_wgmma_m64n32k16_f32_bf16_rs __oxide_wgmma_m64n32k16_f32_f16_rs;
+    40 / 20: wgmma_m64n40k16_bf16 wgmma_m64n40k16_f16 wgmma_m64n40k16_bf16_rs wgmma_m64n40k16_f16_rs = __oxide_wgmma_m64n40k16_f32_bf16 __oxide_wgmma_m64n40k16_f32_f16 __oxide_wgmma_m64n40k16_f32_bf16_rs __oxide_wgmma_m64n40k16_f32_f16_rs;
+    48 / 24: wgmma_m64n48k16_bf16 wgmma_m64n48k16_f16 wgmma_m64n48k16_bf16_rs wgmma_m64n48k16_f16_rs = __oxide_wgmma_m64n48k16_f32_bf16 __oxide_wgmma_m64n48k16_f32_f16 __oxide_wgmma_m64n48k16_f32_bf16_rs __oxide_wgmma_m64n48k16_f32_f16_rs;
+    56 / 28: wgmma_m64n56k16_bf16 wgmma_m64n56k16_f16 wgmma_m64n56k16_bf16_rs wgmma_m64n56k16_f16_rs = __oxide_wgmma_m64n56k16_f32_bf16 __oxide_wgmma_m64n56k16_f32_f16 __oxide_wgmma_m64n56k16_f32_bf16_rs __oxide_wgmma_m64n56k16_f32_f16_rs;
+    64 / 32: wgmma_m64n64k16_bf16 wgmma_m64n64k16_f16 wgmma_m64n64k16_bf16_rs wgmma_m64n64k16_f16_rs = __oxide_wgmma_m64n64k16_f32_bf16 __oxide_wgmma_m64n64k16_f32_f16 __oxide_wgmma_m64n64k16_f32_bf16_rs __oxide_wgmma_m64n64k16_f32_f16_rs;
+    72 / 36: wgmma_m64n72k16_bf16 wgmma_m64n72k16_f16 wgmma_m64n72k16_bf16_rs wgmma_m64n72k16_f16_rs = __oxide_wgmma_m64n72k16_f32_bf16 __oxide_wgmma_m64n72k16_f32_f16 __oxide_wgmma_m64n72k16_f32_bf16_rs __oxide_wgmma_m64n72k16_f32_f16_rs;
+    80 / 40: wgmma_m64n80k16_bf16 wgmma_m64n80k16_f16 wgmma_m64n80k16_bf16_rs wgmma_m64n80k16_f16_rs = __oxide_wgmma_m64n80k16_f32_bf16 __oxide_wgmma_m64n80k16_f32_f16 __oxide_wgmma_m64n80k16_f32_bf16_rs __oxide_wgmma_m64n80k16_f32_f16_rs;
+    88 / 44: wgmma_m64n88k16_bf16 wgmma_m64n88k16_f16 wgmma_m64n88k16_bf16_rs wgmma_m64n88k16_f16_rs = __oxide_wgmma_m64n88k16_f32_bf16 __oxide_wgmma_m64n88k16_f32_f16 __oxide_wgmma_m64n88k16_f32_bf16_rs __oxide_wgmma_m64n88k16_f32_f16_rs;
+    96 / 48: wgmma_m64n96k16_bf16 wgmma_m64n96k16_f16 wgmma_m64n96k16_bf16_rs wgmma_m64n96k16_f16_rs = __oxide_wgmma_m64n96k16_f32_bf16 __oxide_wgmma_m64n96k16_f32_f16 __oxide_wgmma_m64n96k16_f32_bf16_rs __oxide_wgmma_m64n96k16_f32_f16_rs;
+    104 / 52: wgmma_m64n104k16_bf16 wgmma_m64n104k16_f16 wgmma_m64n104k16_bf16_rs wgmma_m64n104k16_f16_rs = __oxide_wgmma_m64n104k16_f32_bf16 __oxide_wgmma_m64n104k16_f32_f16 __oxide_wgmma_m64n104k16_f32_bf16_rs __oxide_wgmma_m64n104k16_f32_f16_rs;
+    112 / 56: wgmma_m64n112k16_bf16 wgmma_m64n112k16_f16 wgmma_m64n112k16_bf16_rs wgmma_m64n112k16_f16_rs = __oxide_wgmma_m64n112k16_f32_bf16 __oxide_wgmma_m64n112k16_f32_f16 __oxide_wgmma_m64n112k16_f32_bf16_rs __oxide_wgmma_m64n112k16_f32_f16_rs;
+    120 / 60: wgmma_m64n120k16_bf16 wgmma_m64n120k16_f16 wgmma_m64n120k16_bf16_rs wgmma_m64n120k16_f16_rs = __oxide_wgmma_m64n120k16_f32_bf16 __oxide_wgmma_m64n120k16_f32_f16 __oxide_wgmma_m64n120k16_f32_bf16_rs __oxide_wgmma_m64n120k16_f32_f16_rs;
+    128 / 64: wgmma_m64n128k16_bf16 wgmma_m64n128k16_f16 wgmma_m64n128k16_bf16_rs wgmma_m64n128k16_f16_rs = __oxide_wgmma_m64n128k16_f32_bf16 __oxide_wgmma_m64n128k16_f32_f16 __oxide_wgmma_m64n128k16_f32_bf16_rs __oxide_wgmma_m64n128k16_f32_f16_rs;
+    136 / 68: wgmma_m64n136k16_bf16 wgmma_m64n136k16_f16 wgmma_m64n136k16_bf16_rs wgmma_m64n136k16_f16_rs = __oxide_wgmma_m64n136k16_f32_bf16 __oxide_wgmma_m64n136k16_f32_f16 __oxide_wgmma_m64n136k16_f32_bf16_rs __oxide_wgmma_m64n136k16_f32_f16_rs;
+    144 / 72: wgmma_m64n144k16_bf16 wgmma_m64n144k16_f16 wgmma_m64n144k16_bf16_rs wgmma_m64n144k16_f16_rs = __oxide_wgmma_m64n144k16_f32_bf16 __oxide_wgmma_m64n144k16_f32_f16 __oxide_wgmma_m64n144k16_f32_bf16_rs __oxide_wgmma_m64n144k16_f32_f16_rs;
+    152 / 76: wgmma_m64n152k16_bf16 wgmma_m64n152k16_f16 wgmma_m64n152k16_bf16_rs wgmma_m64n152k16_f16_rs = __oxide_wgmma_m64n152k16_f32_bf16 __oxide_wgmma_m64n152k16_f32_f16 __oxide_wgmma_m64n152k16_f32_bf16_rs __oxide_wgmma_m64n152k16_f32_f16_rs;
+    160 / 80: wgmma_m64n160k16_bf16 wgmma_m64n160k16_f16 wgmma_m64n160k16_bf16_rs wgmma_m64n160k16_f16_rs = __oxide_wgmma_m64n160k16_f32_bf16 __oxide_wgmma_m64n160k16_f32_f16 __oxide_wgmma_m64n160k16_f32_bf16_rs __oxide_wgmma_m64n160k16_f32_f16_rs;
+    168 / 84: wgmma_m64n168k16_bf16 wgmma_m64n168k16_f16 wgmma_m64n168k16_bf16_rs wgmma_m64n168k16_f16_rs = __oxide_wgmma_m64n168k16_f32_bf16 __oxide_wgmma_m64n168k16_f32_f16 __oxide_wgmma_m64n168k16_f32_bf16_rs __oxide_wgmma_m64n168k16_f32_f16_rs;
+    176 / 88: wgmma_m64n176k16_bf16 wgmma_m64n176k16_f16 wgmma_m64n176k16_bf16_rs wgmma_m64n176k16_f16_rs = __oxide_wgmma_m64n176k16_f32_bf16 __oxide_wgmma_m64n176k16_f32_f16 __oxide_wgmma_m64n176k16_f32_bf16_rs __oxide_wgmma_m64n176k16_f32_f16_rs;
+    184 / 92: wgmma_m64n184k16_bf16 wgmma_m64n184k16_f16 wgmma_m64n184k16_bf16_rs wgmma_m64n184k16_f16_rs = __oxide_wgmma_m64n184k16_f32_bf16 __oxide_wgmma_m64n184k16_f32_f16 __oxide_wgmma_m64n184k16_f32_bf16_rs __oxide_wgmma_m64n184k16_f32_f16_rs;
+    192 / 96: wgmma_m64n192k16_bf16 wgmma_m64n192k16_f16 wgmma_m64n192k16_bf16_rs wgmma_m64n192k16_f16_rs = __oxide_wgmma_m64n192k16_f32_bf16 __oxide_wgmma_m64n192k16_f32_f16 __oxide_wgmma_m64n192k16_f32_bf16_rs __oxide_wgmma_m64n192k16_f32_f16_rs;
+    200 / 100: wgmma_m64n200k16_bf16 wgmma_m64n200k16_f16 wgmma_m64n200k16_bf16_rs wgmma_m64n200k16_f16_rs = __oxide_wgmma_m64n200k16_f32_bf16 __oxide_wgmma_m64n200k16_f32_f16 __oxide_wgmma_m64n200k16_f32_bf16_rs __oxide_wgmma_m64n200k16_f32_f16_rs;
+    208 / 104: wgmma_m64n208k16_bf16 wgmma_m64n208k16_f16 wgmma_m64n208k16_bf16_rs wgmma_m64n208k16_f16_rs = __oxide_wgmma_m64n208k16_f32_bf16 __oxide_wgmma_m64n208k16_f32_f16 __oxide_wgmma_m64n208k16_f32_bf16_rs __oxide_wgmma_m64n208k16_f32_f16_rs;
+    216 / 108: wgmma_m64n216k16_bf16 wgmma_m64n216k16_f16 wgmma_m64n216k16_bf16_rs wgmma_m64n216k16_f16_rs = __oxide_wgmma_m64n216k16_f32_bf16 __oxide_wgmma_m64n216k16_f32_f16 __oxide_wgmma_m64n216k16_f32_bf16_rs __oxide_wgmma_m64n216k16_f32_f16_rs;
+    224 / 112: wgmma_m64n224k16_bf16 wgmma_m64n224k16_f16 wgmma_m64n224k16_bf16_rs wgmma_m64n224k16_f16_rs = __oxide_wgmma_m64n224k16_f32_bf16 __oxide_wgmma_m64n224k16_f32_f16 __oxide_wgmma_m64n224k16_f32_bf16_rs __oxide_wgmma_m64n224k16_f32_f16_rs;
+    232 / 116: wgmma_m64n232k16_bf16 wgmma_m64n232k16_f16 wgmma_m64n232k16_bf16_rs wgmma_m64n232k16_f16_rs = __oxide_wgmma_m64n232k16_f32_bf16 __oxide_wgmma_m64n232k16_f32_f16 __oxide_wgmma_m64n232k16_f32_bf16_rs __oxide_wgmma_m64n232k16_f32_f16_rs;
+    240 / 120: wgmma_m64n240k16_bf16 wgmma_m64n240k16_f16 wgmma_m64n240k16_bf16_rs wgmma_m64n240k16_f16_rs = __oxide_wgmma_m64n240k16_f32_bf16 __oxide_wgmma_m64n240k16_f32_f16 __oxide_wgmma_m64n240k16_f32_bf16_rs __oxide_wgmma_m64n240k16_f32_f16_rs;
+    248 / 124: wgmma_m64n248k16_bf16 wgmma_m64n248k16_f16 wgmma_m64n248k16_bf16_rs wgmma_m64n248k16_f16_rs = __oxide_wgmma_m64n248k16_f32_bf16 __oxide_wgmma_m64n248k16_f32_f16 __oxide_wgmma_m64n248k16_f32_bf16_rs __oxide_wgmma_m64n248k16_f32_f16_rs;
+    256 / 128: wgmma_m64n256k16_bf16 wgmma_m64n256k16_f16 wgmma_m64n256k16_bf16_rs wgmma_m64n256k16_f16_rs = __oxide_wgmma_m64n256k16_f32_bf16 __oxide_wgmma_m64n256k16_f32_f16 __oxide_wgmma_m64n256k16_f32_bf16_rs __oxide_wgmma_m64n256k16_f32_f16_rs;
+}
