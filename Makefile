@@ -132,7 +132,16 @@ $(EX_OUT)/%.O0.cubin: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 # object that oxrt loads (ox_module_load of a .so runs it by emulation).
 EMU_OUT = $(B)/emu
 
-emu: $(foreach e,$(EXAMPLES),$(EMU_OUT)/$(e).so)
+emu: $(foreach e,$(EXAMPLES),$(EMU_OUT)/$(e).so) $(EMU_OUT)/gpu_prims.so
+
+# tests/gpu/prims emulated (tests/emu/run.sh runs it against itself)
+$(EMU_OUT)/gpu_prims.mir.json: $(B)/bin/mir-export tests/gpu/prims/src/lib.rs \
+                               $(wildcard tools/mir-export/oxide-device/src/*.rs)
+	@mkdir -p $(@D)
+	$(B)/bin/mir-export tests/gpu/prims -o $@
+
+$(EMU_OUT)/gpu_prims.o: $(EMU_OUT)/gpu_prims.mir.json $(B)/bin/oxidec
+	$(B)/bin/oxidec --target=host $< -o $@
 
 $(EMU_OUT)/%.o: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 	@mkdir -p $(@D)
