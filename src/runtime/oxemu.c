@@ -2090,6 +2090,15 @@ static uint16_t load_u16(uint64_t addr)
 	return v;
 }
 
+/* the row address of a lane of ldmatrix / stmatrix that gives one
+ * (lane < 8 n) is 16-byte aligned */
+static void matrix_row_check(const char *op, const void *p, unsigned n)
+{
+	if (my_lane() < 8 * n && (uintptr_t)p % 16 != 0)
+		fail_launch("%s: lane %u's row address %p is not 16-byte aligned (a misaligned address on a GPU)", op,
+		            my_lane(), p);
+}
+
 /* ldmatrix: every lane's row address; lane l receives, of each of the n
  * matrices, row l / 4 at columns 2 (l % 4), + 1 (trans: column l / 4 at
  * rows 2 (l % 4), + 1) */
@@ -2097,9 +2106,11 @@ static void ldmatrix(unsigned *d, void *p, unsigned n, int trans)
 {
 	uint32_t present;
 	uint64_t rows[32];
-	const uint64_t *v = warp_exchange(0xffffffffu, (uint64_t)(uintptr_t)p, &present);
+	const uint64_t *v;
 	unsigned lane = my_lane();
 
+	matrix_row_check("ldmatrix", p, n);
+	v = warp_exchange(0xffffffffu, (uint64_t)(uintptr_t)p, &present);
 	memcpy(rows, v, sizeof rows);
 	for (unsigned j = 0; j < n; j++) {
 		const uint64_t *m = rows + 8 * j;
@@ -2135,9 +2146,11 @@ static void stmatrix(void *p, const unsigned *r, unsigned n, int trans)
 {
 	uint32_t present, lo[32][2], hi[32][2];
 	uint64_t rows[32];
-	const uint64_t *v = warp_exchange(0xffffffffu, (uint64_t)(uintptr_t)p, &present);
+	const uint64_t *v;
 	unsigned lane = my_lane(), j = lane / 8, row = lane % 8;
 
+	matrix_row_check("stmatrix", p, n);
+	v = warp_exchange(0xffffffffu, (uint64_t)(uintptr_t)p, &present);
 	memcpy(rows, v, sizeof rows);
 	warp_gather2(r[0], n > 1 ? r[1] : 0, lo);
 	if (n == 4)
@@ -2194,6 +2207,9 @@ static void cp_async(void *dst, const void *src, unsigned n)
 {
 	Fiber *f = running != NULL ? running->cur : NULL;
 
+	if (((uintptr_t)dst | (uintptr_t)src) % n != 0)
+		fail_launch("cp.async of %u bytes from %p to %p: an address is not %u-byte aligned "
+		            "(a misaligned address on a GPU)", n, src, dst, n);
 	if (f == NULL) {              /* a kernel called directly: one thread */
 		memcpy(dst, src, n);
 		return;

@@ -177,19 +177,30 @@ pub fn stmatrix_all(regs: *const [u32; 4], out: *mut [[u16; ROWS * LD]; 6]) {
     }
 }
 
-/// cp.async: 8 groups per lane, group g copying `size(g)` bytes (4, 8, 16
-/// ca, 16 cg, twice) from src[b] + the lane's offset into its own place of
-/// shared memory (prefilled with 0xa5), then wait_group(7), read group 0,
-/// wait_group(6), read group 1, ... wait_group(0), read group 7; then one
-/// more 16-byte copy and wait_all. out[b]: what each lane read, 68 words
-/// per lane (lane-major).
-const CP_BYTES: usize = 4 + 8 + 16 + 16 + 4 + 8 + 16 + 16 + 16;
-const CP_OFF: [usize; 9] = [0, 4, 12, 28, 44, 48, 56, 72, 88];
+/// cp.async: 8 groups per lane, group g copying CP_SIZE[g] bytes (4, 8,
+/// 16 ca, 16 cg, twice) from src[b] at the lane's CP_OFF[g] into the same
+/// place of its shared memory (prefilled with 0xa5), then wait_group(7),
+/// read group 0, wait_group(6), read group 1, ... wait_group(0), read
+/// group 7; then one more 16-byte copy (cg) and wait_all. out[b]: what
+/// each lane read at those places (CP_BYTES per lane; the gaps stay 0).
+const CP_BYTES: usize = 112;
+const CP_OFF: [usize; 9] = [0, 8, 16, 32, 48, 56, 64, 80, 96];
+const CP_SIZE: [usize; 9] = [4, 8, 16, 16, 4, 8, 16, 16, 16];
 
 #[repr(C, align(128))]
 struct CpArea([u8; 32 * CP_BYTES]);
 
 static CP: Shared<CpArea> = Shared::uninit();
+
+/// Copies group k's bytes of the lane (at base) from shared memory to out.
+#[inline(always)]
+unsafe fn cp_read(s: *const u8, o: *mut u8, base: usize, k: usize) {
+    let mut i = CP_OFF[k];
+    while i < CP_OFF[k] + CP_SIZE[k] {
+        *o.add(base + i) = *s.add(base + i);
+        i += 1;
+    }
+}
 
 #[kernel]
 pub fn cp_async_all(src: *const [u8; 32 * CP_BYTES], out: *mut [u8; 32 * CP_BYTES]) {
@@ -198,8 +209,8 @@ pub fn cp_async_all(src: *const [u8; 32 * CP_BYTES], out: *mut [u8; 32 * CP_BYTE
     let base = lane * CP_BYTES;
     let s = CP.as_mut_ptr() as *mut u8;
     // SAFETY: every address is inside the lane's CP_BYTES of src[b] and of
-    // the shared area, aligned to the copy's size (CP_BYTES and CP_OFF are
-    // multiples of it).
+    // the shared area, aligned to the copy's size (CP_BYTES and the
+    // offsets are multiples of it; src and the area are 16-byte aligned).
     unsafe {
         let g = (*src.add(b)).as_ptr();
         let o = (*out.add(b)).as_mut_ptr();
@@ -224,20 +235,12 @@ pub fn cp_async_all(src: *const [u8; 32 * CP_BYTES], out: *mut [u8; 32 * CP_BYTE
         let mut k = 0;
         while k < 8 {
             wait_group(7 - k as u32);
-            let mut i = CP_OFF[k];
-            while i < CP_OFF[k + 1] {
-                *o.add(base + i) = *s.add(base + i);
-                i += 1;
-            }
+            cp_read(s, o, base, k);
             k += 1;
         }
         cp_async_cg_16(s.add(base + CP_OFF[8]), g.add(base + CP_OFF[8]));
         wait_all();
-        let mut i = CP_OFF[8];
-        while i < CP_BYTES {
-            *o.add(base + i) = *s.add(base + i);
-            i += 1;
-        }
+        cp_read(s, o, base, 8);
     }
 }
 
