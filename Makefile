@@ -9,7 +9,8 @@
 #                   (oxidec --target=host; run without a GPU by tests/emu/run.sh)
 #   make gpu-check  (GPU machine, needs only cc + driver + build/) run the examples
 #   make gpu-pack   build and pack (build/gpu-pack/) what gpu-all needs on a GPU machine
-#   make gpu-all    (GPU machine) examples, compute-sanitizer, conformance and fuzz kernels
+#   make gpu-all    (GPU machine) examples, compute-sanitizer, conformance and fuzz kernels,
+#                   the half and tensor-core / async-copy primitives against the emulator
 #   make bench      (GPU machine, needs nvcc) oxidec vs nvcc, vecadd
 #   make deps       apt-install what the build needs (idempotent)
 #   make prims      write oxide-device's prims.rs and atomic.rs from src/ir/prims.def
