@@ -9,7 +9,8 @@
 #                   (oxidec --target=host; run without a GPU by tests/emu/run.sh)
 #   make gpu-check  (GPU machine, needs only cc + driver + build/) run the examples
 #   make gpu-pack   build and pack (build/gpu-pack/) what gpu-all needs on a GPU machine
-#   make gpu-all    (GPU machine) examples, compute-sanitizer, conformance and fuzz kernels
+#   make gpu-all    (GPU machine) examples, compute-sanitizer, conformance and fuzz kernels,
+#                   the half and tensor-core / async-copy primitives against the emulator
 #   make bench      (GPU machine, needs nvcc) oxidec vs nvcc, vecadd
 #   make deps       apt-install what the build needs (idempotent)
 #   make prims      write oxide-device's prims.rs and atomic.rs from src/ir/prims.def
@@ -51,7 +52,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half
+.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half gpu-prims
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -132,7 +133,16 @@ $(EX_OUT)/%.O0.cubin: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 # object that oxrt loads (ox_module_load of a .so runs it by emulation).
 EMU_OUT = $(B)/emu
 
-emu: $(foreach e,$(EXAMPLES),$(EMU_OUT)/$(e).so)
+emu: $(foreach e,$(EXAMPLES),$(EMU_OUT)/$(e).so) $(EMU_OUT)/gpu_prims.so
+
+# tests/gpu/prims emulated (tests/emu/run.sh runs it against itself)
+$(EMU_OUT)/gpu_prims.mir.json: $(B)/bin/mir-export tests/gpu/prims/src/lib.rs \
+                               $(wildcard tools/mir-export/oxide-device/src/*.rs)
+	@mkdir -p $(@D)
+	$(B)/bin/mir-export tests/gpu/prims -o $@
+
+$(EMU_OUT)/gpu_prims.o: $(EMU_OUT)/gpu_prims.mir.json $(B)/bin/oxidec
+	$(B)/bin/oxidec --target=host $< -o $@
 
 $(EMU_OUT)/%.o: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 	@mkdir -p $(@D)
@@ -162,7 +172,7 @@ gpu-all:
 	sh tests/gpu/all.sh
 
 # here: everything gpu-all needs, packed in build/gpu-pack/ (carry it)
-gpu-pack: all examples gpu-hazards gpu-half
+gpu-pack: all examples gpu-hazards gpu-half gpu-prims
 	sh tests/gpu/pack.sh
 
 # every f32 through the half-precision conversions, 2^26 operand triples
@@ -173,6 +183,17 @@ gpu-half: $(B)/bin/mir-export $(B)/bin/oxidec
 	@mkdir -p build/gpu-half
 	$(B)/bin/mir-export tests/gpu/half -o build/gpu-half/half.mir.json
 	$(B)/bin/oxidec build/gpu-half/half.mir.json -o build/gpu-half/half.cubin
+
+# every tensor-core and async-copy primitive on the GPU module (cubin) and
+# on the emulated one (.o, linked into a .so where it runs), compared by
+# tests/gpu/prims/host.c (sh tests/gpu/prims/run.sh), built here into
+# build/gpu-prims
+gpu-prims: $(B)/bin/mir-export $(B)/bin/oxidec
+	@mkdir -p build/gpu-prims
+	$(B)/bin/mir-export tests/gpu/prims -o build/gpu-prims/prims.mir.json
+	$(B)/bin/oxidec --arch=sm_90a build/gpu-prims/prims.mir.json -o build/gpu-prims/prims.cubin
+	$(B)/bin/oxidec --target=host build/gpu-prims/prims.mir.json -o build/gpu-prims/prims.o
+	$(CC) -shared -o build/gpu-prims/prims.so build/gpu-prims/prims.o -lm
 
 # the ptxas hazard probe (tests/gpu/hazards/README), built here into
 # build/gpu-hazards (gpu-pack packs it for gpu-all)

@@ -65,6 +65,7 @@ extern const char __oxide_kernels[];
 #define OXT_never _Noreturn void
 #define OXT_out_f32 float *
 #define OXT_out_u32 unsigned *
+#define OXT_out_i32 int *
 #define OXT_io_f32 float *
 #define A0() (void)
 #define A1(t1, n1) (OXT_##t1 n1)

@@ -4,8 +4,11 @@
 # runtime (src/runtime/*.c, linked with -rdynamic so the kernel module can
 # call the emulator) into build/emu/NAME and runs it on build/emu/NAME.so,
 # the example compiled by `oxidec --target=host` (made by `make emu`).
-# Then the emulator's own tests: tests/emu/kernels.c (hand-written kernels)
-# into build/emu/test_kernels.so, run by tests/emu/test_emu.c.
+# Then tests/gpu/prims/host.c on build/emu/gpu_prims.so against itself
+# (every tensor-core and async-copy primitive, checked against CPU
+# references), and the emulator's own tests: tests/emu/kernels.c
+# (hand-written kernels) into build/emu/test_kernels.so, run by
+# tests/emu/test_emu.c.
 # Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on any failure.
 # Environment: B (the build directory, build), CC (cc), CFLAGS (-O2; e.g.
 # "-g -fsanitize=address,undefined"),
@@ -76,6 +79,29 @@ if [ -f "$OUT/vecadd.so" ]; then
 	else
 		bad "a host program without -rdynamic is told to use it"
 		show "$OUT/no_rdynamic.log"
+	fi
+fi
+
+# tests/gpu/prims (the tensor-core and async-copy primitives) on the
+# emulator against itself: each result checked against the CPU
+# references of its host program (made by `make emu`: gpu_prims.so).
+if [ ! -f "$OUT/gpu_prims.so" ]; then
+	bad "prims (emulated): $OUT/gpu_prims.so is missing: run 'make emu'"
+elif ! build "$OUT/gpu_prims" tests/gpu/prims/host.c; then
+	bad "prims (emulated): building tests/gpu/prims/host.c failed"
+	show "$OUT/gpu_prims.build.log"
+else
+	# shellcheck disable=SC2086
+	$limit $RUNNER "$OUT/gpu_prims" "$OUT/gpu_prims.so" "$OUT/gpu_prims.so" >"$OUT/gpu_prims.log" 2>&1
+	rc=$?
+	grep -E '^(PASS|FAIL) ' "$OUT/gpu_prims.log" | sed -e 's/^PASS /PASS prims (emulated): /' -e 's/^FAIL /FAIL prims (emulated): /'
+	p=$(grep -c '^PASS ' "$OUT/gpu_prims.log")
+	f=$(grep -c '^FAIL ' "$OUT/gpu_prims.log")
+	pass=$((pass + p))
+	fail=$((fail + f))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		bad "prims (emulated): exit status $rc"
+		show "$OUT/gpu_prims.log"
 	fi
 fi
 

@@ -21,14 +21,18 @@
 #      in pairs, fp8 / bf16x2 / f16x2) conversions, all 2^16 f16 values and
 #      fp8 pairs back, 2^26 random triples through the half arithmetic,
 #      against the emulator
+#   7. tests/gpu/prims: every tensor-core and async-copy primitive (mma
+#      bf16 / f16 / tf32 / s8 / u8, ldmatrix, stmatrix, cp.async, mbarrier
+#      with the bulk copy, elect.sync) on the GPU against the emulated
+#      module, then every f32 through cvt.rna.tf32.f32
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
 # runs, default: CPUs), PARTS (default "examples sanitizer conformance
-# fuzz fuzz2000 hazards half").
+# fuzz fuzz2000 hazards half prims").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half}
+PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half prims}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -68,6 +72,9 @@ if [ -f build/gpu-hazards/host.c ]; then
 fi
 if [ -f build/gpu-half/half.cubin ]; then
 	part half sh tests/gpu/half/run.sh
+fi
+if [ -f build/gpu-prims/prims.cubin ]; then
+	part prims sh tests/gpu/prims/run.sh
 fi
 echo
 echo "==== summary"

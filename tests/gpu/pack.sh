@@ -8,6 +8,8 @@
 #   half.tar.xz         build/gpu-half (make gpu-half: every f32 through the
 #                       half-precision and fp8 conversions, random triples
 #                       through the half arithmetic, against the emulator)
+#   prims.tar.xz        build/gpu-prims (make gpu-prims: the tensor-core and
+#                       async-copy primitives, GPU cubin and emulated .o)
 #   conformance.tar.xz  tests/conformance/build-gpu.sh: every group, sweep
 #                       included, at O3/ptx O3/cubin O0/ptx O0/cubin
 #   fuzz.tar.xz         a sample of generated kernels (tests/fuzz/run.sh
@@ -27,6 +29,7 @@ ls build/examples/*.ptx >/dev/null 2>&1 || { echo "pack: build/examples is missi
 tar -cJf "$P/examples.tar.xz" build/examples/*.ptx build/examples/*.cubin || status=1
 [ -f build/gpu-hazards/host.c ] && { tar -cJf "$P/hazards.tar.xz" build/gpu-hazards || status=1; }
 [ -f build/gpu-half/half.cubin ] && { tar -cJf "$P/half.tar.xz" build/gpu-half/half.* || status=1; }
+[ -f build/gpu-prims/prims.cubin ] && { tar -cJf "$P/prims.tar.xz" build/gpu-prims/prims.cubin build/gpu-prims/prims.o || status=1; }
 # CONF_BUILD / CONF_WORK may keep this apart from make check's directories
 sh tests/conformance/build-gpu.sh >build/gpu-pack.conformance.log 2>&1 || status=1
 tail -n 7 build/gpu-pack.conformance.log

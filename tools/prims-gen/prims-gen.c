@@ -62,7 +62,7 @@ static const char *rust_type(const char *t, size_t n)
 	static const struct { const char *c, *rust; } map[] = {
 		{ "ptr", "*mut u8" }, { "cstr", "*const u8" }, { "bytes", "*const u8" },
 		{ "out_f32", "*mut f32" }, { "out_u32", "*mut u32" }, { "sptr", "*mut u8" }, { "gptr", "*mut u8" },
-		{ "io_f32", "*mut f32" },
+		{ "io_f32", "*mut f32" }, { "out_i32", "*mut i32" },
 	};
 	static char buf[32];
 	for (size_t i = 0; i < countof(map); i++)
