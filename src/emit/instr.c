@@ -190,13 +190,13 @@ static bool emit_store(FuncEmit *fe, Op *op)
 
 static bool emit_memcpy(FuncEmit *fe, Op *op)
 {
-	unsigned align;
-	if (!get_align(fe, op, op->attr.mem.align, &align))
+	unsigned align, src_align;
+	if (!get_align(fe, op, op->attr.mem.align, &align) || !get_align(fe, op, op->attr.mem.src_align, &src_align))
 		return false;
 	if (!is_ptr(op->opd[0]->type) || !is_ptr(op->opd[1]->type) || op->attr.mem.size > INT64_MAX)
 		return fail(fe, op, "needs two pointers and a size >= 0");
 	LLVMValueRef size = LLVMConstInt(LLVMInt64TypeInContext(fe->e->ctx), op->attr.mem.size, 0);
-	LLVMBuildMemCpy(fe->b, opd(op, 0), align, opd(op, 1), align, size);
+	LLVMBuildMemCpy(fe->b, opd(op, 0), align, opd(op, 1), src_align, size);
 	return true;
 }
 

@@ -303,3 +303,11 @@ const char *ir_pred_name(Pred p)
 	};
 	return (unsigned)p < countof(names) ? names[p] : "?";
 }
+
+/* Alignment a scalar access may claim: its size up to 8.  Places of Rust
+ * types are at least this aligned (packed types are refused). */
+uint32_t ir_type_natural_align(Type *t)
+{
+	unsigned n = t->kind == TY_BOOL ? 1 : t->kind == TY_PTR ? 8 : t->bits / 8;
+	return n > 8 ? 8 : n;
+}
