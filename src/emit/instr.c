@@ -622,6 +622,12 @@ static bool emit_op_checked(FuncEmit *fe, Op *op)
 	case OP_LLIR_LOAD: return emit_load(fe, op);
 	case OP_LLIR_STORE: return emit_store(fe, op);
 	case OP_LLIR_MEMCPY: return emit_memcpy(fe, op);
+	case OP_LLIR_LOOP_HINT: {
+		struct LoopHint *h = xrealloc(fe->hints, sizeof *h * (fe->nhint + 1));
+		fe->hints = h;
+		h[fe->nhint++] = (struct LoopHint){ LLVMGetInsertBlock(fe->b), op };
+		return true;
+	}
 	case OP_LLIR_GEP: return emit_gep(fe, op);
 	case OP_LLIR_ADD: case OP_LLIR_SUB: case OP_LLIR_MUL: case OP_LLIR_SDIV: case OP_LLIR_UDIV:
 	case OP_LLIR_SREM: case OP_LLIR_UREM: case OP_LLIR_AND: case OP_LLIR_OR: case OP_LLIR_XOR:

@@ -41,7 +41,7 @@ typedef enum {
  * last column). */
 typedef enum {
 	ATTR_NONE, ATTR_ACCESS, ATTR_MEM, ATTR_OFFSET, ATTR_FIELD, ATTR_VFIELD, ATTR_VARIANT,
-	ATTR_EXPECT, ATTR_GEP, ATTR_CMP, ATTR_INTRINSIC, ATTR_ATOMIC, ATTR_ASM,
+	ATTR_EXPECT, ATTR_GEP, ATTR_CMP, ATTR_INTRINSIC, ATTR_ATOMIC, ATTR_ASM, ATTR_HINT,
 } AttrClass;
 
 typedef struct {
@@ -120,6 +120,7 @@ typedef union {
 		const char *constraints;   /* LLVM's constraint string */
 		bool pure;           /* no side effect: LLVM may move, merge or drop it */
 	} inline_asm;
+	struct { uint32_t unroll; } hint;           /* ATTR_HINT: llir.loop_hint */
 } OpAttr;
 
 /* -------------------------------------------------------------- types */
@@ -368,6 +369,8 @@ void ir_op_unlink(Op *op);
 void ir_op_set_succ(Module *m, Op *op, uint32_t i, Block *target, uint32_t nargs, Value **args);
 void ir_op_set_vals(Module *m, Op *op, uint32_t n, const U128 *vals);
 uint32_t ir_type_natural_align(Type *t);
+/* "FILE:LINE:COL" of loc into buf ("" when unknown), for diagnostics */
+const char *ir_loc_string(const Module *m, Loc loc, char *buf, size_t n);
 Op *ir_block_terminator(Block *b);
 void ir_replace_all_uses(Func *f, Value *from, Value *to);
 bool op_is_terminator(const Op *op);

@@ -117,6 +117,12 @@ static void print_attrs(FILE *out, Op *op)
 	case ATTR_VARIANT: fprintf(out, " %s", variant_name(op, a->variant.index)); break;
 	case ATTR_EXPECT: fprintf(out, " == %s", a->expect.value ? "true" : "false"); break;
 	case ATTR_GEP: fprintf(out, " x %" PRIu64, a->gep.stride); break;
+	case ATTR_HINT:
+		if (a->hint.unroll == 0)
+			fputs(" unroll full", out);
+		else
+			fprintf(out, " unroll %" PRIu32, a->hint.unroll);
+		break;
 	case ATTR_ASM:
 		fprintf(out, "%sconstraints \"%s\"%s", sep, a->inline_asm.constraints, a->inline_asm.pure ? ", pure" : "");
 		break;
