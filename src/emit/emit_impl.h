@@ -31,7 +31,16 @@ typedef struct {
 	LLVMBasicBlockRef prologue;
 	bool entry_phis;           /* something branches back to the entry */
 	bool failed;
+	struct LoopHint {          /* llir.loop_hint: where, and the op */
+		LLVMBasicBlockRef at;
+		const Op *op;
+	} *hints;
+	uint32_t nhint;
 } FuncEmit;
+
+/* loops.c: the loop hints of fe (llir.loop_hint) as llvm.loop metadata on
+ * the latches of the innermost loop around each, once the body is built */
+bool emit_loop_hints(FuncEmit *fe);
 
 /* module.c */
 LLVMTypeRef emit_type(EmitCtx *e, const Type *t);

@@ -190,13 +190,13 @@ static bool emit_store(FuncEmit *fe, Op *op)
 
 static bool emit_memcpy(FuncEmit *fe, Op *op)
 {
-	unsigned align;
-	if (!get_align(fe, op, op->attr.mem.align, &align))
+	unsigned align, src_align;
+	if (!get_align(fe, op, op->attr.mem.align, &align) || !get_align(fe, op, op->attr.mem.src_align, &src_align))
 		return false;
 	if (!is_ptr(op->opd[0]->type) || !is_ptr(op->opd[1]->type) || op->attr.mem.size > INT64_MAX)
 		return fail(fe, op, "needs two pointers and a size >= 0");
 	LLVMValueRef size = LLVMConstInt(LLVMInt64TypeInContext(fe->e->ctx), op->attr.mem.size, 0);
-	LLVMBuildMemCpy(fe->b, opd(op, 0), align, opd(op, 1), align, size);
+	LLVMBuildMemCpy(fe->b, opd(op, 0), align, opd(op, 1), src_align, size);
 	return true;
 }
 
@@ -622,6 +622,12 @@ static bool emit_op_checked(FuncEmit *fe, Op *op)
 	case OP_LLIR_LOAD: return emit_load(fe, op);
 	case OP_LLIR_STORE: return emit_store(fe, op);
 	case OP_LLIR_MEMCPY: return emit_memcpy(fe, op);
+	case OP_LLIR_LOOP_HINT: {
+		struct LoopHint *h = xrealloc(fe->hints, sizeof *h * (fe->nhint + 1));
+		fe->hints = h;
+		h[fe->nhint++] = (struct LoopHint){ LLVMGetInsertBlock(fe->b), op };
+		return true;
+	}
 	case OP_LLIR_GEP: return emit_gep(fe, op);
 	case OP_LLIR_ADD: case OP_LLIR_SUB: case OP_LLIR_MUL: case OP_LLIR_SDIV: case OP_LLIR_UDIV:
 	case OP_LLIR_SREM: case OP_LLIR_UREM: case OP_LLIR_AND: case OP_LLIR_OR: case OP_LLIR_XOR:

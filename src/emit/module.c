@@ -451,6 +451,8 @@ static bool emit_body(EmitCtx *e, Module *m, Func *f)
 		LLVMDeleteBasicBlock(fe.prologue);
 	else if (ok)
 		LLVMBuildBr(fe.alloca_b, f->first->aux);
+	ok = ok && emit_loop_hints(&fe);   /* on the whole CFG, prologue included */
+	free(fe.hints);
 	LLVMDisposeBuilder(fe.alloca_b);
 	LLVMDisposeBuilder(fe.b);
 	return ok && !fe.failed;

@@ -209,13 +209,14 @@ void build_store(Fb *fb, Value *v, Value *addr)
 	ir_build(&fb->b, OP_MIR_STORE, 0, NULL, 2, opd, 0);
 }
 
-void build_copy(Fb *fb, Value *dst, Value *src, RType *t)
+Op *build_copy(Fb *fb, Value *dst, Value *src, RType *t)
 {
 	if (dst == src || rtype_is_zst(t))
-		return;
+		return NULL;
 	Value *opd[2] = { dst, src };
 	Op *op = ir_build(&fb->b, OP_MIR_COPY, 0, NULL, 2, opd, 0);
 	op->rty = t;
+	return op;
 }
 
 /* A fresh slot in the entry block (temporaries of calls and constants). */
@@ -230,7 +231,7 @@ Value *temp_slot(Fb *fb, RType *t)
 
 Val load_val(Fb *fb, RType *t, Value *addr)
 {
-	Val v = { t, { NULL, NULL }, NULL };
+	Val v = { t, { NULL, NULL }, NULL, 0 };
 	switch (val_kind(t)) {
 	case VK_ZST:
 		break;
@@ -260,9 +261,12 @@ void store_val(Fb *fb, Value *addr, Val v)
 		build_store(fb, v.v[0], addr);
 		build_store(fb, v.v[1], ptr_add(fb, addr, 8));
 		break;
-	case VK_MEM:
-		build_copy(fb, addr, v.addr, v.ty);
+	case VK_MEM: {
+		Op *c = build_copy(fb, addr, v.addr, v.ty);
+		if (c)
+			c->attr.access.src_align = v.align;
 		break;
+	}
 	}
 }
 
@@ -320,6 +324,20 @@ static RType *variant_field_type(Fb *fb, RType *base, int variant, uint32_t i, R
 	return rtype_field_type(base, variant < 0 ? 0 : (uint32_t)variant, i);
 }
 
+/* the alignment of an address `off` bytes into a place aligned to `align` */
+static uint32_t align_at(uint32_t align, uint64_t off)
+{
+	while (off % align)
+		align /= 2;
+	return align;
+}
+
+static uint32_t type_align(RType *t)
+{
+	uint32_t a = t->kind == RT_SLICE && t->elem ? t->elem->align : t->align;
+	return a ? a : 1;
+}
+
 static bool place_field(Fb *fb, PlaceV *p, const OxProj *proj)
 {
 	uint32_t i = proj->index;
@@ -354,6 +372,7 @@ static bool place_field(Fb *fb, PlaceV *p, const OxProj *proj)
 		return false;
 	}
 	p->addr = field_addr(fb, p->addr, base, variant, i);
+	p->align = align_at(p->align, off);
 	p->ty = variant_field_type(fb, base, p->variant, i, fty);
 	p->variant = -1;
 	if (p->ty->has_layout)       /* only an unsized tail field keeps the length */
@@ -373,6 +392,7 @@ static bool place_deref(Fb *fb, PlaceV *p)
 	p->addr = v.v[0];
 	p->meta = v.v[1];
 	p->ty = t->pointee;
+	p->align = type_align(t->pointee);
 	return true;
 }
 
@@ -388,6 +408,9 @@ static Value *place_len(Fb *fb, PlaceV *p)
 static void place_index_by(Fb *fb, PlaceV *p, Value *idx)
 {
 	Value *opd[2] = { p->addr, idx };
+	Op *c = idx->def;
+	uint64_t size = p->ty->elem->size;
+	p->align = align_at(p->align, c && c->code == OP_MIR_CONST ? c->vals[0].lo * size : size);
 	Value *r = ir_build1(&fb->b, OP_MIR_INDEX, ir_type_ptr(fb->m, 0), 2, opd);
 	r->def->rty = p->ty->elem;
 	p->addr = r;
@@ -466,6 +489,40 @@ static bool build_proj(Fb *fb, PlaceV *p, JPath q, const OxProj *proj)
 	unreachable();
 }
 
+/* the last op built so far, for place_claim_align */
+Op *build_mark(Fb *fb)
+{
+	return fb->b.block ? fb->b.block->last : NULL;
+}
+
+/* The loads and stores of place p (its address, or an offset from it: a
+ * fat pointer's length) built since mark claim the alignment p proves,
+ * unless the front end limited them already (a transmute).  Only the
+ * access itself may claim it: the address may be unaligned where it is
+ * not accessed (ptr::addr_of!). */
+void place_claim_align(Fb *fb, Op *mark, const PlaceV *p)
+{
+	Block *b = fb->b.block;
+	if (b == NULL || p->align <= 1)
+		return;
+	for (Op *o = mark && mark->parent == b ? mark->next : b->first; o; o = o->next) {
+		Value *a = o->code == OP_MIR_LOAD || o->code == OP_MIR_COPY ? o->opd[0]
+		         : o->code == OP_MIR_STORE ? o->opd[1] : NULL;
+		uint64_t off = 0;
+		if (a == NULL || o->attr.access.align != 0)
+			continue;
+		uint32_t own = o->code == OP_MIR_LOAD ? ir_type_natural_align(o->res[0].type)
+		             : o->code == OP_MIR_STORE ? ir_type_natural_align(o->opd[0]->type) : o->rty->align;
+		if (a != p->addr) {
+			if (a->def == NULL || a->def->code != OP_MIR_PTR_ADD || a->def->opd[0] != p->addr)
+				continue;
+			off = (uint64_t)a->def->attr.offset.bytes;
+		}
+		if (align_at(p->align, off) > own)   /* else the type's says it */
+			o->attr.access.align = align_at(p->align, off);
+	}
+}
+
 bool build_place(Fb *fb, JPath jp, const OxPlace *pl, PlaceV *out)
 {
 	uint32_t l = pl->local;
@@ -474,7 +531,7 @@ bool build_place(Fb *fb, JPath jp, const OxPlace *pl, PlaceV *out)
 		         "stored in a kernel's locals)", l, fb->lty[l]->name);
 		return false;
 	}
-	PlaceV p = { fb->lty[l], fb->slot[l], NULL, -1 };
+	PlaceV p = { fb->lty[l], fb->slot[l], NULL, -1, type_align(fb->lty[l]) };
 	for (uint32_t i = 0; i < pl->nproj; i++) {
 		JPath q = jpath_index(fb->a, jpath_field(fb->a, jp, "projection"), (int)i);
 		if (!build_proj(fb, &p, q, &pl->proj[i]))

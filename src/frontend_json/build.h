@@ -15,14 +15,19 @@ typedef struct {
 	RType *ty;
 	Value *v[2];
 	Value *addr;
+	uint32_t align;          /* VK_MEM: what addr's place proves; 0: the type's */
 } Val;
 
-/* A place: its address, the length when unsized, and a pending downcast. */
+/* A place: its address, the length when unsized, a pending downcast, and
+ * the alignment its projections prove (Rust's rule, as Miri keeps it: a
+ * place of type T is aligned to T's alignment, a field at offset o to the
+ * lesser of its base's and o's). */
 typedef struct {
 	RType *ty;
 	Value *addr;
 	Value *meta;
 	int variant;
+	uint32_t align;
 } PlaceV;
 
 /* Per-function builder state. */
@@ -70,7 +75,7 @@ Value *const_int(Fb *fb, Type *t, uint64_t v);
 Value *ptr_add(Fb *fb, Value *p, uint64_t off);
 Value *build_load(Fb *fb, Value *addr, Type *t);
 void build_store(Fb *fb, Value *v, Value *addr);
-void build_copy(Fb *fb, Value *dst, Value *src, RType *t);
+Op *build_copy(Fb *fb, Value *dst, Value *src, RType *t);
 Value *temp_slot(Fb *fb, RType *t);
 Val load_val(Fb *fb, RType *t, Value *addr);
 void store_val(Fb *fb, Value *addr, Val v);
@@ -78,6 +83,8 @@ Value *val_in_memory(Fb *fb, Val v);
 Value *field_addr(Fb *fb, Value *base, RType *t, uint32_t variant, uint32_t i);
 bool field_has_offset(RType *t, uint32_t variant, uint32_t i);
 bool build_place(Fb *fb, JPath jp, const OxPlace *pl, PlaceV *out);
+Op *build_mark(Fb *fb);
+void place_claim_align(Fb *fb, Op *mark, const PlaceV *p);
 
 /* operand.c */
 bool build_operand(Fb *fb, JPath jp, const OxOperand *o, Val *out);

@@ -98,6 +98,7 @@ static bool const_scalar(Fb *fb, JPath jp, const OxConst *c, RType *t, Val *out)
 		build_store(fb, out->v[0], s);
 		out->v[0] = NULL;
 		out->addr = s;
+		out->align = 0;
 	}
 	return true;
 }
@@ -150,7 +151,7 @@ static bool const_adt(Fb *fb, JPath jp, const OxConst *c, RType *t, Val *out)
 		op->rty = t;
 		op->attr.variant.index = variant;
 	}
-	*out = (Val){ t, { NULL, NULL }, s };
+	*out = (Val){ t, { NULL, NULL }, s, 0 };
 	return true;
 }
 
@@ -161,7 +162,7 @@ static bool const_unevaluated(Fb *fb, const OxConst *c, RType *t, Val *out)
 {
 	const char *def = c->def;
 	Func *f = fb->funcs[c->body->id];    /* a body of the same crate (parse_body.c) */
-	*out = (Val){ t, { NULL, NULL }, NULL };
+	*out = (Val){ t, { NULL, NULL }, NULL, 0 };
 	if (f->ret->kind != TY_VOID) {
 		Op *call = ir_build(&fb->b, OP_MIR_CALL, 1, &f->ret, 0, NULL, 0);
 		call->sym = f->symbol;
@@ -185,7 +186,7 @@ static bool build_const(Fb *fb, JPath jp, const OxConst *c, RType *t, Val *out)
 {
 	if (c->kind == OX_CONST_UNEVALUATED)
 		return const_unevaluated(fb, c, t, out);
-	*out = (Val){ t, { NULL, NULL }, NULL };
+	*out = (Val){ t, { NULL, NULL }, NULL, 0 };
 	if (c->kind == OX_CONST_ZST || c->kind == OX_CONST_FN || rtype_is_zst(t))
 		return true;
 	switch (c->kind) {
@@ -212,7 +213,11 @@ bool build_operand(Fb *fb, JPath jp, const OxOperand *o, Val *out)
 			fb_error(fb, OX_INPUT, "use of an unsized value of type `%s`", p.ty->name);
 			return false;
 		}
+		Op *mark = build_mark(fb);
 		*out = load_val(fb, p.ty, p.addr);
+		if (val_kind(p.ty) == VK_MEM && p.align > p.ty->align)
+			out->align = p.align;
+		place_claim_align(fb, mark, &p);
 		return true;
 	}
 	return build_const(fb, jpath_field(fb->a, jp, "const"), &o->c, fb_rtype(fb, o->ty), out);

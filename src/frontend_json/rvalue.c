@@ -143,8 +143,11 @@ static Value *convert(Fb *fb, Opcode code, Value *v, Type *to)
 static void limit_align(Fb *fb, Op *mark, uint32_t align)
 {
 	for (Op *o = mark ? mark->next : fb->b.block->first; o; o = o->next)
-		if (o->code == OP_MIR_LOAD || o->code == OP_MIR_STORE || o->code == OP_MIR_COPY)
+		if (o->code == OP_MIR_LOAD || o->code == OP_MIR_STORE || o->code == OP_MIR_COPY) {
 			o->attr.access.align = align ? align : 1;
+			if (o->code == OP_MIR_COPY)
+				o->attr.access.src_align = o->attr.access.align;
+		}
 }
 
 static void transmute_bytes(Fb *fb, Val v, PlaceV *dst, Type *to)
@@ -506,34 +509,41 @@ static bool rv_use(Fb *fb, JPath rp, const OxRvalue *rv, PlaceV *dst)
 	return true;
 }
 
+static bool build_rvalue(Fb *fb, JPath rp, const OxRvalue *rv, PlaceV *dst)
+{
+	switch (rv->kind) {
+	case OX_RV_USE: case OX_RV_COPY_FOR_DEREF:
+		return rv_use(fb, rp, rv, dst);
+	case OX_RV_BINARY:
+		return rv_binary(fb, rp, rv, dst);
+	case OX_RV_UNARY:
+		return rv_unary(fb, rp, rv, dst);
+	case OX_RV_CAST:
+		return rv_cast(fb, rp, rv, dst);
+	case OX_RV_REF:
+		return rv_ref(fb, rp, rv, dst);
+	case OX_RV_AGGREGATE:
+		return rv_aggregate(fb, rp, rv, dst);
+	case OX_RV_REPEAT:
+		return rv_repeat(fb, rp, rv, dst);
+	case OX_RV_DISCRIMINANT:
+		return rv_discriminant(fb, rp, rv, dst);
+	case OX_RV_NULLARY:
+		return rv_nullary(fb, rv, dst);
+	}
+	unreachable();
+}
+
 static bool build_assign(Fb *fb, JPath jp, const OxStmt *st)
 {
 	PlaceV dst;
 	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &st->place, &dst))
 		return false;
-	JPath rp = jpath_field(fb->a, jp, "rvalue");
-	const OxRvalue *rv = &st->rv;
-	switch (rv->kind) {
-	case OX_RV_USE: case OX_RV_COPY_FOR_DEREF:
-		return rv_use(fb, rp, rv, &dst);
-	case OX_RV_BINARY:
-		return rv_binary(fb, rp, rv, &dst);
-	case OX_RV_UNARY:
-		return rv_unary(fb, rp, rv, &dst);
-	case OX_RV_CAST:
-		return rv_cast(fb, rp, rv, &dst);
-	case OX_RV_REF:
-		return rv_ref(fb, rp, rv, &dst);
-	case OX_RV_AGGREGATE:
-		return rv_aggregate(fb, rp, rv, &dst);
-	case OX_RV_REPEAT:
-		return rv_repeat(fb, rp, rv, &dst);
-	case OX_RV_DISCRIMINANT:
-		return rv_discriminant(fb, rp, rv, &dst);
-	case OX_RV_NULLARY:
-		return rv_nullary(fb, rv, &dst);
-	}
-	unreachable();
+	Op *mark = build_mark(fb);
+	if (!build_rvalue(fb, jpath_field(fb->a, jp, "rvalue"), &st->rv, &dst))
+		return false;
+	place_claim_align(fb, mark, &dst);
+	return true;
 }
 
 static bool set_discriminant(Fb *fb, JPath jp, const OxStmt *st)

@@ -395,7 +395,7 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 
 static bool term_call(Fb *fb, JPath jp, const OxTerm *t)
 {
-	PlaceV dst = { NULL, NULL, NULL, -1 };
+	PlaceV dst = { NULL, NULL, NULL, -1, 0 };
 	if (!build_place(fb, jpath_field(fb->a, jp, "dest"), &t->place, &dst))
 		return false;
 	switch (t->callee.kind) {

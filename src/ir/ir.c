@@ -2,6 +2,7 @@
  * ops, values) and the opcode table generated from ops.def. */
 #include "ir.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const OpInfo opinfo[OP_COUNT] = {
@@ -302,4 +303,21 @@ const char *ir_pred_name(Pred p)
 		"ord", "uno",
 	};
 	return (unsigned)p < countof(names) ? names[p] : "?";
+}
+
+/* Alignment a scalar access may claim: its size up to 8.  Places of Rust
+ * types are at least this aligned (packed types are refused). */
+uint32_t ir_type_natural_align(Type *t)
+{
+	unsigned n = t->kind == TY_BOOL ? 1 : t->kind == TY_PTR ? 8 : t->bits / 8;
+	return n > 8 ? 8 : n;
+}
+
+const char *ir_loc_string(const Module *m, Loc loc, char *buf, size_t n)
+{
+	if (loc.file >= 0 && (uint32_t)loc.file < m->nfile)
+		snprintf(buf, n, "%s:%u:%u", m->files[loc.file], loc.line, loc.col);
+	else if (n)
+		buf[0] = 0;
+	return buf;
 }

@@ -41,7 +41,7 @@ typedef enum {
  * last column). */
 typedef enum {
 	ATTR_NONE, ATTR_ACCESS, ATTR_MEM, ATTR_OFFSET, ATTR_FIELD, ATTR_VFIELD, ATTR_VARIANT,
-	ATTR_EXPECT, ATTR_GEP, ATTR_CMP, ATTR_INTRINSIC, ATTR_ATOMIC, ATTR_ASM,
+	ATTR_EXPECT, ATTR_GEP, ATTR_CMP, ATTR_INTRINSIC, ATTR_ATOMIC, ATTR_ASM, ATTR_HINT,
 } AttrClass;
 
 typedef struct {
@@ -92,11 +92,13 @@ typedef enum {
 typedef union {
 	struct {                 /* ATTR_ACCESS: mir/llir.load, .store, mir.copy */
 		uint32_t align;      /* bytes; 0 in mir: the type's own */
+		uint32_t src_align;  /* mir.copy: the source's; 0: the type's */
 		bool is_volatile;    /* llir only */
 	} access;
 	struct {                 /* ATTR_MEM: llir.alloca, llir.memcpy */
 		uint64_t size;       /* bytes */
-		uint32_t align;
+		uint32_t align;      /* llir.memcpy: the destination's */
+		uint32_t src_align;  /* llir.memcpy: the source's */
 	} mem;
 	struct { int64_t bytes; } offset;           /* ATTR_OFFSET: mir.ptr_add */
 	struct { uint32_t index; } field;           /* ATTR_FIELD: mir.field (variant 0's) */
@@ -118,6 +120,7 @@ typedef union {
 		const char *constraints;   /* LLVM's constraint string */
 		bool pure;           /* no side effect: LLVM may move, merge or drop it */
 	} inline_asm;
+	struct { uint32_t unroll; } hint;           /* ATTR_HINT: llir.loop_hint */
 } OpAttr;
 
 /* -------------------------------------------------------------- types */
@@ -365,6 +368,9 @@ void ir_op_insert_before(Op *before, Op *op);
 void ir_op_unlink(Op *op);
 void ir_op_set_succ(Module *m, Op *op, uint32_t i, Block *target, uint32_t nargs, Value **args);
 void ir_op_set_vals(Module *m, Op *op, uint32_t n, const U128 *vals);
+uint32_t ir_type_natural_align(Type *t);
+/* "FILE:LINE:COL" of loc into buf ("" when unknown), for diagnostics */
+const char *ir_loc_string(const Module *m, Loc loc, char *buf, size_t n);
 Op *ir_block_terminator(Block *b);
 void ir_replace_all_uses(Func *f, Value *from, Value *to);
 bool op_is_terminator(const Op *op);

@@ -99,11 +99,15 @@ static void print_attrs(FILE *out, Op *op)
 	case ATTR_ACCESS:
 		if (a->access.align)
 			fprintf(out, "%salign %" PRIu32, sep, a->access.align);
+		if (a->access.src_align)
+			fprintf(out, ", src_align %" PRIu32, a->access.src_align);
 		if (a->access.is_volatile)
 			fputs(", volatile", out);
 		break;
 	case ATTR_MEM:
 		fprintf(out, "%s%" PRIu64 " bytes, align %" PRIu32, sep, a->mem.size, a->mem.align);
+		if (op->code == OP_LLIR_MEMCPY && a->mem.src_align != a->mem.align)
+			fprintf(out, ", src_align %" PRIu32, a->mem.src_align);
 		break;
 	case ATTR_OFFSET: fprintf(out, " + %" PRId64, a->offset.bytes); break;
 	case ATTR_FIELD: fprintf(out, " .%" PRIu32, a->field.index); break;
@@ -113,6 +117,12 @@ static void print_attrs(FILE *out, Op *op)
 	case ATTR_VARIANT: fprintf(out, " %s", variant_name(op, a->variant.index)); break;
 	case ATTR_EXPECT: fprintf(out, " == %s", a->expect.value ? "true" : "false"); break;
 	case ATTR_GEP: fprintf(out, " x %" PRIu64, a->gep.stride); break;
+	case ATTR_HINT:
+		if (a->hint.unroll == 0)
+			fputs(" unroll full", out);
+		else
+			fprintf(out, " unroll %" PRIu32, a->hint.unroll);
+		break;
 	case ATTR_ASM:
 		fprintf(out, "%sconstraints \"%s\"%s", sep, a->inline_asm.constraints, a->inline_asm.pure ? ", pure" : "");
 		break;

@@ -23,8 +23,24 @@ static Value *lower_const(Lower *l, Op *op)
 	return iconst(l, t, op->vals[0].lo, op->vals[0].hi);
 }
 
+/* oxide_device::hint::unroll(count): llir.loop_hint, which the emitter
+ * turns into metadata on the loop's latches; the count must be a
+ * constant (rustc folds the wrapper's argument when it inlines it). */
+static void lower_loop_hint(Lower *l, Op *op)
+{
+	Op *c = op->opd[0]->def;
+	if (!c || (c->code != OP_LLIR_CONST && c->code != OP_MIR_CONST)) {
+		char where[512];
+		diag_error(OX_UNSUPPORTED, ir_loc_string(l->m, op->loc, where, sizeof where),
+		           "the count of oxide_device::hint::unroll is not a constant");
+		return;
+	}
+	Op *h = ir_build(&l->b, OP_LLIR_LOOP_HINT, 0, NULL, 0, NULL, 0);
+	h->attr.hint.unroll = c->vals[0].lo > UINT32_MAX ? UINT32_MAX : (uint32_t)c->vals[0].lo;
+}
+
 /* nvvm ops: the target's hooks (llir_nvptx.c, llir_host.c), but for the
- * address-space cast */
+ * address-space cast and the loop hint */
 static Value *lower_nvvm(Lower *l, Op *op)
 {
 	const LlirHooks *h = l->hooks;
@@ -33,6 +49,7 @@ static Value *lower_nvvm(Lower *l, Op *op)
 	case OP_NVVM_PRIM: return lower_prim(l, op);
 	case OP_NVVM_BARRIER0: h->barrier(l); return NULL;
 	case OP_NVVM_TRAP: h->trap(l); return NULL;
+	case OP_NVVM_LOOP_HINT: lower_loop_hint(l, op); return NULL;
 	case OP_NVVM_ADDRSPACE_CAST: return emit1(l, OP_LLIR_ADDRSPACECAST, op->res[0].type, op->opd[0]);
 	default: return h->sreg(l, op);
 	}

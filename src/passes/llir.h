@@ -55,7 +55,6 @@ Value *icmp(Lower *l, Pred p, Value *a, Value *b);
 Value *fcmp(Lower *l, Pred p, Value *a, Value *b);
 Value *select3(Lower *l, Value *c, Value *a, Value *b);
 Value *gep_bytes(Lower *l, Value *p, uint64_t off);
-uint32_t natural_align(Type *t);
 Value *load_aligned(Lower *l, Value *p, Type *t, uint32_t place_align);
 void store_aligned(Lower *l, Value *v, Value *p, uint32_t place_align);
 Value *load(Lower *l, Value *p, Type *t);

@@ -19,14 +19,14 @@ Value *lower_atomic(Lower *l, Op *op, const Intrinsic *in)
 	switch (k) {
 	case AK_LOAD:
 		r = emit1(l, OP_LLIR_ATOMIC_LOAD, rt, op->opd[0]);
-		r->def->attr.atomic.align = natural_align(rt);
+		r->def->attr.atomic.align = ir_type_natural_align(rt);
 		r->def->attr.atomic.order = ord;
 		r->def->sym = scope;
 		return r;
 	case AK_STORE: {
 		Value *opd[2] = { op->opd[1], op->opd[0] };
 		Op *st = ir_build(&l->b, OP_LLIR_ATOMIC_STORE, 0, NULL, 2, opd, 0);
-		st->attr.atomic.align = natural_align(op->opd[1]->type);
+		st->attr.atomic.align = ir_type_natural_align(op->opd[1]->type);
 		st->attr.atomic.order = ord;
 		st->sym = scope;
 		return NULL;

@@ -50,28 +50,15 @@ Value *gep_bytes(Lower *l, Value *p, uint64_t off)
 	return r;
 }
 
-static unsigned type_bytes(Type *t)
-{
-	if (t->kind == TY_BOOL)
-		return 1;
-	return t->kind == TY_PTR ? 8 : t->bits / 8;
-}
 
-/* Alignment we may claim for a scalar access: its size up to 8.  Places
- * of Rust types are at least this aligned (packed types are rejected). */
-uint32_t natural_align(Type *t)
-{
-	unsigned n = type_bytes(t);
-	return n > 8 ? 8 : n;
-}
-
-/* A mir.load / mir.store's alignment: the type's, or the place's when the
- * front end says it is smaller (a transmute between a scalar and a byte
- * array: `store i32 ..., align 4` into an `[4 x i8]` faults on the GPU). */
+/* A mir.load / mir.store's alignment: the place's, when the front end
+ * gave it (what the place's projections prove, which lets LLVM merge
+ * neighbouring accesses into vector ones; or a transmute's smaller one:
+ * `store i32 ..., align 4` into an `[4 x i8]` faults on the GPU), else the
+ * type's. */
 static uint32_t access_align(Type *t, uint32_t place_align)
 {
-	uint32_t a = natural_align(t);
-	return place_align > 0 && place_align < a ? place_align : a;
+	return place_align > 0 ? place_align : ir_type_natural_align(t);
 }
 
 Value *load_aligned(Lower *l, Value *p, Type *t, uint32_t place_align)

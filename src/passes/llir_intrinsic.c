@@ -150,7 +150,7 @@ Value *lower_core_intrinsic(Lower *l, Op *op)
 		Value *pairs[3][2] = { { tmp, op->opd[0] }, { op->opd[0], op->opd[1] }, { op->opd[1], tmp } };
 		for (int j = 0; j < 3; j++) {
 			Op *c = ir_build(&l->b, OP_LLIR_MEMCPY, 0, NULL, 2, pairs[j], 0);
-			c->attr.mem.align = align;
+			c->attr.mem.align = c->attr.mem.src_align = align;
 			c->attr.mem.size = size;
 		}
 		return NULL;

@@ -43,16 +43,19 @@ Value *lower_memory(Lower *l, Op *op)
 	case OP_MIR_COPY: {
 		if (!t->size)
 			return NULL;
-		uint32_t place = op->attr.access.align, align = t->align ? t->align : 1;
-		if (place > 0 && place < align)   /* a transmute between arrays */
-			align = place;
-		if (align >= 16 && t->size % 16 == 0 && t->size <= 64) {
+		/* each side: its place's alignment (what the projections prove,
+		 * or a transmute's smaller one), else the type's */
+		uint32_t own = t->align ? t->align : 1;
+		uint32_t align = op->attr.access.align ? op->attr.access.align : own;
+		uint32_t src_align = op->attr.access.src_align ? op->attr.access.src_align : own;
+		if (align >= 16 && src_align >= 16 && t->size % 16 == 0 && t->size <= 64) {
 			wide_copy(l, op->opd[0], op->opd[1], t->size);
 			return NULL;
 		}
 		Value *opd[2] = { op->opd[0], op->opd[1] };
 		Op *c = ir_build(&l->b, OP_LLIR_MEMCPY, 0, NULL, 2, opd, 0);
 		c->attr.mem.align = align;
+		c->attr.mem.src_align = src_align;
 		c->attr.mem.size = t->size;
 		return NULL;
 	}

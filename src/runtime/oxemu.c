@@ -721,6 +721,13 @@ _Noreturn static void fail_launch(const char *fmt, ...)
 	stop_launch(STOP_ERROR);
 }
 
+/* oxide_device::hint::unroll: oxidec turns it into loop metadata on both
+ * targets, so the emulator is never called; defined for the registry. */
+void __oxide_host_loop_unroll(unsigned count)
+{
+	(void)count;
+}
+
 _Noreturn void __oxide_host_trap(void)
 {
 	stop_launch(STOP_TRAP);

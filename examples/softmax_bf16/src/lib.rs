@@ -5,10 +5,12 @@
 //! bf16 (8 bytes) at a time, the warp's 32 lanes 256 contiguous bytes, and
 //! the warp reduces with butterfly shuffles. cols must be a multiple of
 //! 128 (the host checks). `exp` is libdevice's `__nv_expf` (the CUDA C
-//! twin's `expf` is the same function).
+//! twin's `expf` is the same function). The passes are unrolled as nvcc
+//! unrolls the twin's by its own heuristics (4, 2, 2; `hint::unroll`).
 #![no_std]
 
 use oxide_device::half::bf16;
+use oxide_device::hint;
 use oxide_device::math::Float;
 use oxide_device::prelude::*;
 use oxide_device::warp::{Shuffle, FULL_MASK};
@@ -53,6 +55,7 @@ pub fn softmax_bf16(x: *const u16, y: *mut u16, rows: u32, cols: u32) {
     let mut m = f32::NEG_INFINITY;
     let mut j = lane;
     while j < words {
+        hint::unroll(4);
         let w = unsafe { *xr.add(j) };
         m = m.max(unpack(w, 0)).max(unpack(w, 1)).max(unpack(w, 2)).max(unpack(w, 3));
         j += 32;
@@ -61,6 +64,7 @@ pub fn softmax_bf16(x: *const u16, y: *mut u16, rows: u32, cols: u32) {
     let mut s = 0.0f32;
     j = lane;
     while j < words {
+        hint::unroll(2);
         let w = unsafe { *xr.add(j) };
         s += (unpack(w, 0) - m).exp() + (unpack(w, 1) - m).exp() + (unpack(w, 2) - m).exp() + (unpack(w, 3) - m).exp();
         j += 32;
@@ -68,6 +72,7 @@ pub fn softmax_bf16(x: *const u16, y: *mut u16, rows: u32, cols: u32) {
     let inv = 1.0 / warp_sum(s);
     j = lane;
     while j < words {
+        hint::unroll(2);
         let w = unsafe { *xr.add(j) };
         let mut out = 0u64;
         for i in 0..4 {

@@ -3,6 +3,7 @@
 use core::marker::PhantomData;
 
 use crate::thread::{ThreadIndex, ThreadIndex2D};
+use crate::vector::Vector;
 
 /// A mutable slice shared by all threads of a launch, in which each thread
 /// can reach only the element at its own [`ThreadIndex`].
@@ -38,6 +39,23 @@ impl<'a, T> DisjointSlice<'a, T> {
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// This slice as vectors of `V` (whose lanes are `T`): `Some((body,
+    /// tail))`, the whole vectors from the start and the elements after
+    /// them, when the data starts at `V`'s alignment (checked once, here);
+    /// `None` when it does not. Thread `i` then owns `body[i]` (elements
+    /// `LANES i ..`) and `tail[i]`, which no other thread can reach.
+    #[inline(always)]
+    pub fn as_vectors<V: Vector<Elem = T>>(self) -> Option<(DisjointSlice<'a, V>, DisjointSlice<'a, T>)> {
+        if self.ptr as usize % core::mem::align_of::<V>() != 0 {
+            return None;
+        }
+        let n = self.len / V::LANES;
+        let body = DisjointSlice { ptr: self.ptr as *mut V, len: n, _m: PhantomData };
+        // SAFETY: n * LANES <= len: inside the slice.
+        let tail = DisjointSlice { ptr: unsafe { self.ptr.add(n * V::LANES) }, len: self.len - n * V::LANES, _m: PhantomData };
+        Some((body, tail))
     }
 
     /// Whether there are no elements.

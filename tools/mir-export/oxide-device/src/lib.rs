@@ -36,6 +36,10 @@ pub mod mma;
 pub mod pipeline;
 /// Hopper: mbarriers, TMA, wgmma (sm_90, sm_90a).
 pub mod hopper;
+/// Hints to the optimiser: `hint::unroll(n)` (CUDA's `#pragma unroll`).
+pub mod hint;
+/// Vector element types (`f32x4`, `bf16x8`, ...) and aligned views of slices.
+pub mod vector;
 /// Warp barriers, shuffles, votes, match, reductions, lane and warp ids.
 pub mod warp;
 /// Barriers with reductions, named barriers, fences, clocks, nanosleep, trap.

@@ -22,6 +22,7 @@ pub(crate) mod device {
         pub fn __oxide_nctaid_x() -> u32;
         pub fn __oxide_nctaid_y() -> u32;
         pub fn __oxide_nctaid_z() -> u32;
+        pub fn __oxide_loop_unroll(count: u32);
         pub fn __oxide_barrier_sync();
         pub fn __oxide_trap() -> !;
         pub fn __oxide_vprintf(fmt: *const u8, args: *const u8) -> i32;
