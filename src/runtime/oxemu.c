@@ -218,15 +218,55 @@ typedef struct {
 	unsigned long long mbar_events;  /* mbarrier changes so far, */
 	unsigned long long spin_seen;    /* when spin_idle was last reset, */
 	unsigned long long spin_idle;    /* spinners resumed since */
+	/* the block it runs: a launch runs one Launch per block of a
+	 * cluster, all of them at once (see Cluster) */
+	struct Cluster *cluster;
+	OxDim3 ctaid;
+	unsigned rank;                /* in the cluster */
+	int finished;                 /* every thread returned */
+	unsigned char *shmem;         /* its shared memory: dynamic, then static */
+	Fiber **cwait;                /* waiting at barrier.cluster.wait */
+	unsigned ncwait;
+	unsigned *carrived;           /* per thread: the cluster barrier phase
+	                                 + 1 it arrived in; 0: not arrived */
 } Launch;
 
-/* The special registers of the running thread. */
+/* The blocks of one cluster, run together: their threads interleave, a
+ * Launch each, so that barrier.cluster and the reads and writes of each
+ * other's shared memory (mapa) behave as on the GPU, where a cluster's
+ * blocks are resident at the same time. A launch without clusters runs
+ * clusters of one block. The barrier: the phases completed so far, the
+ * arrivals in the current one of threads that have not exited, and how
+ * many threads of the cluster have not exited (started or not). */
+typedef struct Cluster {
+	Launch *blocks;               /* n, by rank */
+	unsigned n;
+	OxDim3 dim;                   /* blocks per cluster */
+	int explicit_dims;            /* the launch or the kernel gave them */
+	unsigned phase, narrived, live;
+	unsigned char *shm;           /* the blocks' shared memory: n * stride */
+	size_t shm_len, stride, static_off;
+} Cluster;
+
+/* The special registers of the running thread (cdim: blocks per
+ * cluster; explicit: %is_explicit_cluster). */
 typedef struct {
-	OxDim3 tid, ntid, ctaid, nctaid;
+	OxDim3 tid, ntid, ctaid, nctaid, cdim;
+	unsigned explicit_cluster;
 } Where;
 
-static const Where lone = {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}};
-static _Thread_local Where here = {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}};
+static const Where lone = {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, 0};
+static _Thread_local Where here = {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, 0};
+
+/* Dynamic shared memory: the launch's shared_bytes, at the start of each
+ * block's shared memory (Cluster.shm), 1024-byte aligned like the shared
+ * memory window of a GPU, so the swizzles of TMA and wgmma (functions of
+ * address bits 4..9) see the same bits in a host address as in the shared
+ * address. buf: the running block's. */
+static struct {
+	unsigned char *buf;
+	size_t size;
+} dyn_shared;
 static _Thread_local Launch *running;
 
 /* A trap waiting for the next synchronizing call (pending: a STOP_*). */
@@ -283,6 +323,7 @@ static void start_thread(Fiber *f, unsigned t)
 }
 
 static void warp_returned(Launch *l, unsigned lin);
+static void cluster_returned(Launch *l, unsigned lin);
 
 /* Every fiber runs this: threads while there are unstarted ones, then it
  * waits on the idle list until the scheduler needs it again. */
@@ -297,6 +338,7 @@ static void fiber_main(void)
 			start_thread(f, l->next++);
 			l->entry(l->args);
 			warp_returned(l, f->lin);
+			cluster_returned(l, f->lin);
 		}
 		l->idle[l->nidle++] = f;
 		to_scheduler(l, f, 0);
@@ -401,7 +443,7 @@ static Fiber *pick_fiber(Launch *l)
 		return l->nidle > 0 ? l->idle[--l->nidle] : new_fiber(l);
 	if (l->nspin > 0)             /* bar.sync waits for them too */
 		return next_spinner(l);
-	if (l->nwait == 0)
+	if (l->nwait == 0 || l->ncwait > 0)   /* ncwait: the block waits for its cluster */
 		return NULL;
 	l->bar_result = l->bar_count; /* bar.red's answer, read on resuming */
 	l->bar_live = l->nwait;
@@ -489,40 +531,100 @@ static int group_hang(Launch *l)
 	return 0;
 }
 
-/* 0 when every thread of the block returned. */
-static int run_block(Launch *l)
+/* Block l of its cluster, at ctaid, before its first thread starts. */
+static void block_start(Launch *l, OxDim3 ctaid)
 {
-	Fiber *f;
-
+	l->ctaid = ctaid;
+	l->finished = 0;
 	l->next = 0;
 	l->nready = l->ready_at = 0;
 	l->nspin = l->spin_at = 0;
+	l->ncwait = 0;
 	l->bar_count = 0;
+	memset(l->carrived, 0, l->nthreads * sizeof *l->carrived);
 	memset(l->warps, 0, l->nwarps * sizeof *l->warps);
 	memset(l->groups, 0, l->ngroups * sizeof *l->groups);
 	for (unsigned id = 0; id < NAMED_BARRIERS; id++)
 		named_reset(&l->named[id]);
+}
+
+/* The running block is l: its registers, its shared memory. */
+static void enter_block(Launch *l)
+{
+	running = l;
+	here.ctaid = l->ctaid;
+	dyn_shared.buf = l->shmem;
+}
+
+/* Runs block l's threads until none can go on: -1 when the launch
+ * stopped, 1 when threads wait for the cluster's barrier, 0 when every
+ * thread returned. *ran is set when a thread ran. */
+static int block_step(Launch *l, int *ran)
+{
+	Fiber *f;
+
 	while ((f = pick_fiber(l)) != NULL) {
+		*ran = 1;
 		resume(l, f);
 		if (l->trapped)
 			return -1;
 	}
+	if (l->ncwait > 0)
+		return 1;
 	if (spin_hang(l) != 0 || named_hang(l) != 0 || group_hang(l) != 0)
 		return -1;
-	return l->failed ? -1 : 0;
+	if (l->failed)
+		return -1;
+	l->finished = 1;
+	return 0;
 }
 
-static int run_grid(Launch *l, OxDim3 grid)
+static int cluster_hang(Cluster *c);
+
+/* Runs the cluster whose block of rank 0 is at ctaid `at`: its blocks in
+ * turn, each until it waits for the others, until all returned. */
+static int run_cluster(Cluster *c, OxDim3 at)
 {
-	for (unsigned z = 0; z < grid.z; z++)
-		for (unsigned y = 0; y < grid.y; y++)
-			for (unsigned x = 0; x < grid.x; x++) {
-				here.ctaid.x = x;
-				here.ctaid.y = y;
-				here.ctaid.z = z;
-				if (run_block(l) != 0)
+	OxDim3 d = c->dim;
+
+	c->phase = c->narrived = 0;
+	c->live = c->n * c->blocks[0].nthreads;
+	for (unsigned r = 0; r < c->n; r++) {
+		OxDim3 id = {at.x + r % d.x, at.y + r / d.x % d.y, at.z + r / (d.x * d.y)};
+		block_start(&c->blocks[r], id);
+	}
+	for (;;) {
+		int ran = 0, waiting = 0;
+
+		for (unsigned r = 0; r < c->n; r++) {
+			Launch *l = &c->blocks[r];
+			int st;
+
+			if (l->finished)
+				continue;
+			enter_block(l);
+			st = block_step(l, &ran);
+			if (st < 0)
+				return -1;
+			waiting |= st;
+		}
+		if (!waiting)
+			return 0;
+		if (!ran)
+			return cluster_hang(c);
+	}
+}
+
+/* The clusters of the grid, in the GPU's order (x fastest). */
+static int run_grid(Cluster *c, OxDim3 grid)
+{
+	OxDim3 d = c->dim;
+
+	for (unsigned z = 0; z < grid.z; z += d.z)
+		for (unsigned y = 0; y < grid.y; y += d.y)
+			for (unsigned x = 0; x < grid.x; x += d.x)
+				if (run_cluster(c, (OxDim3){x, y, z}) != 0)
 					return -1;
-			}
 	return 0;
 }
 
@@ -549,63 +651,122 @@ static int check_dims(const OxFunc *f, OxDim3 grid, OxDim3 block)
 	                      block.x, block.y, block.z, why);
 }
 
-static void end_launch(Launch *l, const OxFunc *f)
+/* One block's scheduler state: its lists hold at most one entry per
+ * thread. 0, or -1 when out of memory. */
+static int launch_init(Launch *l, const OxFunc *f, void **args, unsigned nthreads)
+{
+	memcpy(&l->entry, &f->handle, sizeof l->entry);
+	l->args = args;
+	l->nthreads = nthreads;
+	l->all = calloc(6 * (size_t)nthreads, sizeof *l->all);
+	l->carrived = calloc(nthreads, sizeof *l->carrived);
+	l->nwarps = (nthreads + 31) / 32;
+	l->warps = calloc(l->nwarps, sizeof *l->warps);
+	l->ngroups = (l->nwarps + 3) / 4;
+	l->groups = calloc(l->ngroups, sizeof *l->groups);
+	if (l->all == NULL || l->carrived == NULL || l->warps == NULL || l->groups == NULL)
+		return -1;
+	l->idle = l->all + nthreads;
+	l->wait = l->idle + nthreads;
+	l->ready = l->wait + nthreads;
+	l->spin = l->ready + nthreads;
+	l->cwait = l->spin + nthreads;
+	return 0;
+}
+
+static void launch_free(Launch *l)
 {
 	for (unsigned i = 0; i < l->nall; i++)
 		free_fiber(l->all[i]);
 	free(l->all);
+	free(l->carrived);
 	free(l->warps);
 	free(l->groups);
 	for (unsigned id = 0; id < NAMED_BARRIERS; id++)
 		free(l->named[id].waiting);
-	running = NULL;
-	here = lone;
-	if (!l->trapped)
-		return;
-	trap.pending = l->trapped;
-	snprintf(trap.kernel, sizeof trap.kernel, "%s", f->name);
-	snprintf(trap.path, sizeof trap.path, "%s", f->path);
-	snprintf(trap.why, sizeof trap.why, "%s", l->trap_why);
-	trap.block = l->trap_block;
-	trap.thread = l->trap_thread;
 }
 
-static int run_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, void **args)
+/* Frees the cluster's blocks and shared memory; a block's trap waits
+ * for the next synchronizing call. */
+static void end_launch(Cluster *c, const OxFunc *f)
 {
-	Launch l;
+	for (unsigned r = 0; r < c->n; r++) {
+		Launch *l = &c->blocks[r];
 
-	if (check_dims(f, grid, block) != 0)
+		if (l->trapped && !trap.pending) {
+			trap.pending = l->trapped;
+			snprintf(trap.kernel, sizeof trap.kernel, "%s", f->name);
+			snprintf(trap.path, sizeof trap.path, "%s", f->path);
+			snprintf(trap.why, sizeof trap.why, "%s", l->trap_why);
+			trap.block = l->trap_block;
+			trap.thread = l->trap_thread;
+		}
+		launch_free(l);
+	}
+	free(c->blocks);
+	if (c->shm != NULL)
+		munmap(c->shm, c->shm_len);
+	running = NULL;
+	here = lone;
+	dyn_shared.buf = NULL;
+}
+
+/* Each block's shared memory: the dynamic (dyn bytes), then the static
+ * (Shared<T> statics: stat bytes), each 1024-byte aligned, in whole
+ * pages. */
+static int cluster_shared(Cluster *c, size_t dyn, size_t stat)
+{
+	size_t page = page_size();
+
+	c->static_off = (dyn + 1023) / 1024 * 1024;
+	c->stride = (c->static_off + stat + page - 1) / page * page;
+	if (c->stride == 0)
+		c->stride = page;
+	c->shm_len = c->stride * c->n;
+	c->shm = mmap(NULL, c->shm_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c->shm == MAP_FAILED) {
+		c->shm = NULL;
 		return -1;
+	}
+	for (unsigned r = 0; r < c->n; r++) {
+		c->blocks[r].shmem = c->shm + r * c->stride;
+		c->blocks[r].rank = r;
+		c->blocks[r].cluster = c;
+	}
+	dyn_shared.size = dyn;
+	return 0;
+}
+
+/* What a launch runs: the grid in clusters of c->dim, each block with
+ * shared_bytes of dynamic and stat of static shared memory. */
+static int run_launch(const OxFunc *f, Cluster *c, OxDim3 grid, OxDim3 block,
+                      unsigned shared_bytes, size_t stat, void **args)
+{
+	int failed = 0;
+
 	if (running != NULL)
 		return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_launch(%s): "
 		                      "called from an emulated kernel", f->name);
-	memset(&l, 0, sizeof l);
-	memcpy(&l.entry, &f->handle, sizeof l.entry);
-	l.args = args;
-	l.nthreads = block.x * block.y * block.z;
-	l.all = calloc(5 * (size_t)l.nthreads, sizeof *l.all);
-	l.nwarps = (l.nthreads + 31) / 32;
-	l.warps = calloc(l.nwarps, sizeof *l.warps);
-	l.ngroups = (l.nwarps + 3) / 4;
-	l.groups = calloc(l.ngroups, sizeof *l.groups);
-	if (l.all == NULL || l.warps == NULL || l.groups == NULL) {
-		free(l.all);
-		free(l.warps);
-		free(l.groups);
+	c->n = c->dim.x * c->dim.y * c->dim.z;
+	c->blocks = calloc(c->n, sizeof *c->blocks);
+	for (unsigned r = 0; c->blocks != NULL && r < c->n; r++)
+		failed |= launch_init(&c->blocks[r], f, args, block.x * block.y * block.z);
+	if (c->blocks == NULL || failed || cluster_shared(c, shared_bytes, stat) != 0) {
+		if (c->blocks != NULL)
+			end_launch(c, f);
 		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_launch(%s): "
 		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated)",
 		                      f->name);
 	}
-	l.idle = l.all + l.nthreads;
-	l.wait = l.idle + l.nthreads;
-	l.ready = l.wait + l.nthreads;
-	l.spin = l.ready + l.nthreads;
 	here.ntid = block;
 	here.nctaid = grid;
-	running = &l;
-	run_grid(&l, grid);
-	end_launch(&l, f);
-	if (l.failed)
+	here.cdim = c->dim;
+	here.explicit_cluster = (unsigned)c->explicit_dims;
+	run_grid(c, grid);
+	for (unsigned r = 0; r < c->n; r++)
+		failed |= c->blocks[r].failed;
+	end_launch(c, f);
+	if (failed)
 		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_launch(%s in %s): "
 		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated: no "
 		                      "memory for a thread's stack)", f->name,
@@ -1123,6 +1284,151 @@ void __oxide_host_barrier_sync_count(unsigned id, unsigned threads) { named_barr
 void __oxide_host_barrier_arrive_count(unsigned id, unsigned threads) { named_barrier(id, threads, 0); }
 
 /* One thread runs at a time: fences order nothing more. */
+/* ---- thread-block clusters: a cluster's blocks run together (Cluster,
+ * run_cluster); each has its own shared memory, static and dynamic.
+ *
+ * barrier.cluster: an arrival counts in the current phase; the phase
+ * completes when every thread of the cluster that has not exited arrived
+ * (a thread that exits no longer counts), and releases the threads that
+ * wait for it, in every block. A thread arrives once, then waits, then
+ * may arrive again: a second arrival before the wait, or a wait without
+ * an arrival, is undefined on a GPU and fails the launch here. A block
+ * whose threads wait for the cluster lets the other blocks run (its
+ * bar.sync waits for them too); when no thread of the cluster can go on,
+ * the launch fails as a hang.
+ *
+ * mapa: a pointer into the running block's shared memory becomes the same
+ * offset in block `rank`'s, a host address that plain loads, stores and
+ * atomics reach (the GPU's generic addressing does the same). A pointer
+ * outside this block's shared memory, a rank beyond the cluster, or a
+ * block that has exited (its shared memory is gone) fails the launch. ---- */
+
+static unsigned cluster_rank(void)
+{
+	OxDim3 d = here.cdim, c = {here.ctaid.x % d.x, here.ctaid.y % d.y, here.ctaid.z % d.z};
+
+	return c.x + d.x * (c.y + d.y * c.z);
+}
+
+unsigned __oxide_host_cluster_ctarank(void) { return cluster_rank(); }
+unsigned __oxide_host_cluster_nctarank(void) { return here.cdim.x * here.cdim.y * here.cdim.z; }
+unsigned __oxide_host_cluster_ctaid_x(void) { return here.ctaid.x % here.cdim.x; }
+unsigned __oxide_host_cluster_ctaid_y(void) { return here.ctaid.y % here.cdim.y; }
+unsigned __oxide_host_cluster_ctaid_z(void) { return here.ctaid.z % here.cdim.z; }
+unsigned __oxide_host_cluster_nctaid_x(void) { return here.cdim.x; }
+unsigned __oxide_host_cluster_nctaid_y(void) { return here.cdim.y; }
+unsigned __oxide_host_cluster_nctaid_z(void) { return here.cdim.z; }
+unsigned __oxide_host_clusterid_x(void) { return here.ctaid.x / here.cdim.x; }
+unsigned __oxide_host_clusterid_y(void) { return here.ctaid.y / here.cdim.y; }
+unsigned __oxide_host_clusterid_z(void) { return here.ctaid.z / here.cdim.z; }
+unsigned __oxide_host_nclusterid_x(void) { return here.nctaid.x / here.cdim.x; }
+unsigned __oxide_host_nclusterid_y(void) { return here.nctaid.y / here.cdim.y; }
+unsigned __oxide_host_nclusterid_z(void) { return here.nctaid.z / here.cdim.z; }
+unsigned __oxide_host_is_explicit_cluster(void) { return here.explicit_cluster; }
+
+/* The current phase is complete: its waiters, in every block, go on. */
+static void cluster_release(Cluster *c)
+{
+	c->phase++;
+	c->narrived = 0;
+	for (unsigned r = 0; r < c->n; r++) {
+		Launch *b = &c->blocks[r];
+
+		for (unsigned i = 0; i < b->ncwait; i++)
+			make_ready(b, b->cwait[i]);
+		b->ncwait = 0;
+	}
+}
+
+static void cluster_arrive(void)
+{
+	Launch *l = running;
+	Cluster *c;
+	unsigned *mine;
+
+	if (l == NULL)                /* a kernel called directly: one thread */
+		return;
+	c = l->cluster;
+	mine = &l->carrived[l->cur->lin];
+	if (*mine != 0)
+		fail_launch("barrier_cluster_arrive twice without a barrier_cluster_wait between (undefined on a GPU)");
+	*mine = c->phase + 1;
+	if (++c->narrived == c->live)
+		cluster_release(c);
+}
+
+void __oxide_host_barrier_cluster_arrive(void) { cluster_arrive(); }
+void __oxide_host_barrier_cluster_arrive_relaxed(void) { cluster_arrive(); }
+
+void __oxide_host_barrier_cluster_wait(void)
+{
+	Launch *l = running;
+	unsigned *mine;
+
+	if (l == NULL)
+		return;
+	mine = &l->carrived[l->cur->lin];
+	if (*mine == 0)
+		fail_launch("barrier_cluster_wait without a barrier_cluster_arrive before it (undefined on a GPU)");
+	if (l->cluster->phase < *mine) {  /* its phase is not complete yet */
+		l->cwait[l->ncwait++] = l->cur;
+		to_scheduler(l, l->cur, 0);
+	}
+	*mine = 0;
+}
+
+/* A thread returned: the barrier no longer waits for it. */
+static void cluster_returned(Launch *l, unsigned lin)
+{
+	Cluster *c = l->cluster;
+
+	c->live--;
+	if (l->carrived[lin] == c->phase + 1)
+		c->narrived--;
+	l->carrived[lin] = 0;
+	if (c->live > 0 && c->narrived == c->live)
+		cluster_release(c);
+}
+
+/* No thread of the cluster can go on, yet some wait for its barrier. */
+static int cluster_hang(Cluster *c)
+{
+	for (unsigned r = 0; r < c->n; r++) {
+		Launch *b = &c->blocks[r];
+
+		if (b->ncwait == 0)
+			continue;
+		b->trapped = STOP_ERROR;
+		b->trap_block = b->ctaid;
+		b->trap_thread = b->cwait[0]->tid;
+		snprintf(b->trap_why, sizeof b->trap_why, "it would hang on a GPU: %u threads of this block wait "
+		         "forever at barrier_cluster_wait, for which %u of the cluster's %u threads that have "
+		         "not exited arrived", b->ncwait, c->narrived, c->live);
+		return -1;
+	}
+	return -1;
+}
+
+void *__oxide_host_mapa(void *p, unsigned rank)
+{
+	Launch *l = running;
+	Cluster *c;
+	uintptr_t a = (uintptr_t)p, base;
+
+	if (l == NULL)
+		return rank == 0 ? p : NULL;
+	c = l->cluster;
+	base = (uintptr_t)l->shmem;
+	if (a < base || a - base >= c->stride)
+		fail_launch("mapa of %p, which is not in this block's shared memory (undefined on a GPU)", p);
+	if (rank >= c->n)
+		fail_launch("mapa to block rank %u of a cluster of %u blocks (undefined on a GPU)", rank, c->n);
+	if (c->blocks[rank].finished)
+		fail_launch("mapa to block rank %u of the cluster, which has exited: its shared memory is gone "
+		            "(undefined on a GPU: end with cluster::sync() while other blocks use it)", rank);
+	return c->blocks[rank].shmem + (a - base);
+}
+
 void __oxide_host_fence_block(void) {}
 void __oxide_host_fence_device(void) {}
 void __oxide_host_fence_system(void) {}
@@ -1200,6 +1506,7 @@ static int emu_function(OxFunc *f, const OxModule *m, const char *name)
 		                      "module %s is not loaded", name, m->path);
 	snprintf(sym, sizeof sym, "__oxide_launch_%s", name);
 	f->handle = dlsym(m->handle, sym);
+	f->module = m->handle;        /* a launch reads __oxide_cluster_<name> */
 	if (f->handle != NULL)
 		return 0;
 	oxrt_set_error(OX_CUDA_NOT_FOUND, "ox_function(%s): CUDA_ERROR_NOT_FOUND "
@@ -1353,37 +1660,10 @@ static void emu_event_destroy(OxEvent *e)
 
 /* ------------------------------------------- shared, constant, printf */
 
-/* Dynamic shared memory: blocks run one after another, so one buffer of
- * the launch's shared_bytes serves them all (undefined at block start, as
- * on the GPU). Kept between launches, grown as needed. It is 1024-byte
- * aligned, like the shared memory window of a GPU, so the swizzles of TMA
- * and wgmma (functions of address bits 4..9) see the same bits in a host
- * address as in the shared address. */
-static struct {
-	unsigned char *buf;
-	size_t cap, size;             /* size: the running launch's */
-} dyn_shared;
-
 /* The emulated shared memory window: dynamic shared memory starts at this
  * 32-bit shared address (a multiple of 1024, nonzero so that a null
  * pointer is no shared address); see __oxide_host_smem_addr. */
 enum { SMEM_BASE = 0x400 };
-
-static int emu_set_dynamic_shared(size_t bytes)
-{
-	dyn_shared.size = bytes;
-	if (bytes <= dyn_shared.cap)
-		return 0;
-	free(dyn_shared.buf);
-	dyn_shared.cap = 0;
-	dyn_shared.buf = aligned_alloc(1024, (bytes + 1023) / 1024 * 1024);
-	if (dyn_shared.buf == NULL)
-		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_launch: %zu bytes of "
-		                      "dynamic shared memory: CUDA_ERROR_OUT_OF_MEMORY "
-		                      "(emulated)", bytes);
-	dyn_shared.cap = bytes;
-	return 0;
-}
 
 static int emu_set_stack_size(size_t bytes)
 {
@@ -1401,6 +1681,17 @@ void *__oxide_host_dynamic_shared(void)
 {
 	static _Alignas(16) unsigned char none[16];
 	return dyn_shared.buf != NULL ? dyn_shared.buf : none;
+}
+
+/* The running block's Shared<T> statics (oxidec --target=host makes each
+ * an offset in them). A kernel called directly gets one block's worth:
+ * 48 KiB, the most static shared memory a GPU block has. */
+void *__oxide_host_static_shared(void)
+{
+	static _Alignas(1024) unsigned char direct[48 << 10];
+	Launch *l = running;
+
+	return l != NULL ? l->shmem + l->cluster->static_off : direct;
 }
 
 /* A module's global (a Constant<T> static, exported under its name): its
@@ -1555,13 +1846,52 @@ static int emu_tensor_map_encode(OxTensorMap *map, const OxTensorMapDesc *d)
 	return 0;
 }
 
+/* The cluster shape of a launch: the kernel's own (__oxide_cluster_K,
+ * #[kernel(cluster(..))]), else the launch's (ox_launch_cluster; 0s:
+ * none), else 1x1x1; checked as cuLaunchKernelEx does: at most 8 blocks
+ * (the portable size), dividing the grid, the same as the kernel's. */
+static int launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 given, Cluster *c)
+{
+	char sym[300];
+	const unsigned *own;
+	OxDim3 d = given;
+	const char *why = NULL;
+
+	snprintf(sym, sizeof sym, "__oxide_cluster_%s", f->name);
+	own = f->module != NULL ? dlsym(f->module, sym) : NULL;
+	if (own != NULL && given.x != 0 && (given.x != own[0] || given.y != own[1] || given.z != own[2]))
+		why = "the kernel's #[kernel(cluster(..))] fixes another shape";
+	if (own != NULL)
+		d = (OxDim3){own[0], own[1], own[2]};
+	c->explicit_dims = d.x != 0;
+	if (d.x == 0)
+		d = (OxDim3){1, 1, 1};
+	if (why == NULL && (d.y == 0 || d.z == 0))
+		why = "a cluster dimension is 0";
+	else if (why == NULL && (unsigned long long)d.x * d.y * d.z > 8)
+		why = "a cluster has at most 8 blocks (the portable size)";
+	else if (why == NULL && (grid.x % d.x || grid.y % d.y || grid.z % d.z))
+		why = "the grid is not a whole number of clusters";
+	c->dim = d;
+	if (why == NULL)
+		return 0;
+	return oxrt_set_error(OX_CUDA_INVALID_CLUSTER_SIZE, "ox_launch(%s in %s, grid %ux%ux%u, cluster %ux%ux%u): "
+	                      "CUDA_ERROR_INVALID_CLUSTER_SIZE (emulated: %s)", f->name, f->path, grid.x, grid.y,
+	                      grid.z, d.x, d.y, d.z, why);
+}
+
 /* The whole grid runs before it returns (see the header). */
-static int emu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
+static int emu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, OxDim3 cluster,
                       unsigned shared_bytes, void **args)
 {
-	if (emu_set_dynamic_shared(shared_bytes) != 0)
+	Cluster c;
+	const unsigned *stat;
+
+	memset(&c, 0, sizeof c);
+	if (check_dims(f, grid, block) != 0 || launch_cluster(f, grid, cluster, &c) != 0)
 		return -1;
-	return run_launch(f, grid, block, args);
+	stat = f->module != NULL ? dlsym(f->module, "__oxide_static_shared_bytes") : NULL;
+	return run_launch(f, &c, grid, block, shared_bytes, stat != NULL ? *stat : 0, args);
 }
 
 /* The names of the codes the emulator reports (no driver needed). */
@@ -1577,6 +1907,7 @@ static const char *emu_error_name(int code)
 		{OX_CUDA_NOT_FOUND, "CUDA_ERROR_NOT_FOUND"},
 		{OX_CUDA_ASSERT, "CUDA_ERROR_ASSERT"},
 		{OX_CUDA_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED"},
+		{OX_CUDA_INVALID_CLUSTER_SIZE, "CUDA_ERROR_INVALID_CLUSTER_SIZE"},
 	};
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

@@ -36,6 +36,7 @@ typedef struct {
 	char  name[128];              /* kernel name */
 	char  path[512];              /* module it came from */
 	const struct OxBackend *backend;  /* its module's */
+	void *module;                 /* the emulator's: its module's handle */
 } OxFunc;
 
 typedef struct {
@@ -117,6 +118,15 @@ int ox_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
               unsigned shared_bytes, void **args);
 int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,
                    unsigned shared_bytes, void **args);
+/* A launch in thread-block clusters of `cluster` blocks (sm_90+; at most
+ * 8 blocks; the grid a whole number of them): cuLaunchKernelEx with
+ * CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, for any kernel. A kernel with
+ * #[kernel(cluster(..))] (PTX .reqnctapercluster) is launched in its
+ * clusters by ox_launch too; given another shape here, the launch fails
+ * with CUDA_ERROR_INVALID_CLUSTER_SIZE. Emulated, a cluster's blocks run
+ * together (barrier.cluster, each other's shared memory). */
+int ox_launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                      OxDim3 cluster, unsigned shared_bytes, void **args);
 int ox_synchronize(void);
 
 /* oxrt.c: the stack of each GPU thread (CU_LIMIT_STACK_SIZE, 1,024 bytes

@@ -36,6 +36,8 @@ pub mod mma;
 pub mod pipeline;
 /// Hopper: mbarriers, TMA, wgmma (sm_90, sm_90a).
 pub mod hopper;
+/// Thread-block clusters: ranks, `barrier.cluster`, distributed shared memory (sm_90).
+pub mod cluster;
 /// Warp barriers, shuffles, votes, match, reductions, lane and warp ids.
 pub mod warp;
 /// Barriers with reductions, named barriers, fences, clocks, nanosleep, trap.
