@@ -1340,7 +1340,7 @@ static void cluster_release(Cluster *c)
 	}
 }
 
-static void cluster_arrive(void)
+void __oxide_host_barrier_cluster_arrive(void)
 {
 	Launch *l = running;
 	Cluster *c;
@@ -1356,9 +1356,6 @@ static void cluster_arrive(void)
 	if (++c->narrived == c->live)
 		cluster_release(c);
 }
-
-void __oxide_host_barrier_cluster_arrive(void) { cluster_arrive(); }
-void __oxide_host_barrier_cluster_arrive_relaxed(void) { cluster_arrive(); }
 
 void __oxide_host_barrier_cluster_wait(void)
 {

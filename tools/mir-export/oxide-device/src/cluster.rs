@@ -86,13 +86,6 @@ pub fn arrive() {
     unsafe { ffi::__oxide_barrier_cluster_arrive() }
 }
 
-/// `barrier.cluster.arrive.relaxed`: [`arrive`] without ordering the
-/// thread's earlier memory accesses.
-#[inline(always)]
-pub fn arrive_relaxed() {
-    unsafe { ffi::__oxide_barrier_cluster_arrive_relaxed() }
-}
-
 /// `barrier.cluster.wait` (acquire): waits until every thread of the
 /// cluster that has not exited has arrived. The thread must have arrived
 /// first.
