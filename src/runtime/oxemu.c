@@ -4,8 +4,13 @@
  * (oxide_host_abi.h). Device memory is host memory, so a device pointer is
  * a host address.
  *
- * A launch runs its blocks one after another, in the GPU's order (x
- * fastest). The threads of a block are cooperative fibers (ucontext), so
+ * A launch runs its clusters one after another, in the GPU's order (x
+ * fastest); a launch without clusters has clusters of one block. The
+ * blocks of a cluster run together, as the GPU keeps them resident
+ * together: each is a Launch (its own scheduler, fibers and shared memory,
+ * static and dynamic), run in turn until its threads wait for the
+ * cluster's barrier or return (run_cluster; the clusters section below).
+ * The threads of a block are cooperative fibers (ucontext), so
  * bar.sync works: a thread that calls __oxide_host_barrier_sync() suspends, and
  * when every live thread of the block (started and not yet returned) waits,
  * all of them continue, in thread order. A thread that has returned does
@@ -2409,9 +2414,9 @@ void __oxide_host_cp_async_wait_all(void)
  * launch's dynamic shared memory its 32-bit address in the emulated shared
  * window (SMEM_BASE + its offset); kernels build wgmma matrix descriptors
  * from it, and the emulated wgmma maps the descriptors' addresses back the
- * same way. Static shared arrays are module globals here, outside the
- * window: their shared address is not emulated, and asking for it fails
- * the launch (never a wrong address).
+ * same way. Static shared arrays (the block's static shared memory,
+ * after the dynamic) are outside the window: their shared address is not
+ * emulated, and asking for it fails the launch (never a wrong address).
  *
  * mbarriers: the 8 bytes hold the emulator's own encoding of the state
  * (opaque on the GPU too; see Mbar). A phase completes when its pending
@@ -2461,7 +2466,7 @@ unsigned __oxide_host_smem_addr(void *p)
 
 	if (off < 0)
 		fail_launch("smem_addr of memory outside the dynamic shared memory (%p): not emulated (static "
-		            "shared arrays are module globals in the emulator: use dynamic shared memory)", p);
+		            "shared arrays are outside the emulated shared window: use dynamic shared memory)", p);
 	return SMEM_BASE + (unsigned)off;
 }
 
