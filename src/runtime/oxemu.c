@@ -80,6 +80,7 @@
 #include <link.h>                /* ElfW: ox_module_global's size */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -251,7 +252,12 @@ typedef struct Cluster {
 	unsigned phase, narrived, live;
 	unsigned char *shm;           /* the blocks' shared memory: n * stride */
 	size_t shm_len, stride, static_off;
+	int guarded;                  /* n > 1: a block's memory is made
+	                                 inaccessible when it exits, and an
+	                                 access to it fails the launch */
 } Cluster;
+
+static struct sigaction old_segv;     /* SIGSEGV's handler before a guarded launch */
 
 /* The special registers of the running thread (cdim: blocks per
  * cluster; explicit: %is_explicit_cluster). */
@@ -581,6 +587,8 @@ static int block_step(Launch *l, int *ran)
 	if (l->failed)
 		return -1;
 	l->finished = 1;
+	if (l->cluster->guarded)      /* its shared memory is gone */
+		(void)mprotect(l->shmem, l->cluster->stride, PROT_NONE);
 	return 0;
 }
 
@@ -594,6 +602,8 @@ static int run_cluster(Cluster *c, OxDim3 at)
 
 	c->phase = c->narrived = 0;
 	c->live = c->n * c->blocks[0].nthreads;
+	if (c->guarded)
+		(void)mprotect(c->shm, c->shm_len, PROT_READ | PROT_WRITE);
 	for (unsigned r = 0; r < c->n; r++) {
 		OxDim3 id = {at.x + r % d.x, at.y + r / d.x % d.y, at.z + r / (d.x * d.y)};
 		block_start(&c->blocks[r], id);
@@ -709,11 +719,49 @@ static void end_launch(Cluster *c, const OxFunc *f)
 		launch_free(l);
 	}
 	free(c->blocks);
+	if (c->guarded)
+		sigaction(SIGSEGV, &old_segv, NULL);
 	if (c->shm != NULL)
 		munmap(c->shm, c->shm_len);
 	running = NULL;
 	here = lone;
 	dyn_shared.buf = NULL;
+}
+
+static _Noreturn void fail_launch(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A fault in the shared memory of a block of the running cluster that
+ * has exited (made inaccessible by block_step) fails the launch; any
+ * other fault is the previous handler's, which the faulting instruction
+ * meets again once this one is gone. fail_launch leaves the fiber for
+ * the scheduler, whose context restores the signal mask. */
+static void exited_access(int sig, siginfo_t *si, void *uc)
+{
+	Launch *l = running;
+	Cluster *c = l != NULL ? l->cluster : NULL;
+	uintptr_t a = (uintptr_t)si->si_addr, base = c != NULL ? (uintptr_t)c->shm : 0;
+
+	(void)uc;
+	if (c != NULL && c->guarded && a >= base && a - base < c->shm_len &&
+	    c->blocks[(a - base) / c->stride].finished)
+		fail_launch("an access to the shared memory of block rank %u of the cluster (%p), which has exited "
+		            "(undefined on a GPU: end with cluster::sync() while other blocks use it)",
+		            (unsigned)((a - base) / c->stride), si->si_addr);
+	sigaction(sig, &old_segv, NULL);
+}
+
+/* Clusters of several blocks: catch accesses to an exited block's shared
+ * memory (the GPU frees it; a mapped pointer held past the block's exit
+ * would read stale memory here). */
+static void guard_exited(Cluster *c)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = exited_access;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	c->guarded = sigaction(SIGSEGV, &sa, &old_segv) == 0;
 }
 
 /* Each block's shared memory: the dynamic (dyn bytes), then the static
@@ -763,6 +811,8 @@ static int run_launch(const OxFunc *f, Cluster *c, OxDim3 grid, OxDim3 block,
 		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated)",
 		                      f->name);
 	}
+	if (c->n > 1)
+		guard_exited(c);
 	here.ntid = block;
 	here.nctaid = grid;
 	here.cdim = c->dim;
@@ -1306,7 +1356,9 @@ void __oxide_host_barrier_arrive_count(unsigned id, unsigned threads) { named_ba
  * offset in block `rank`'s, a host address that plain loads, stores and
  * atomics reach (the GPU's generic addressing does the same). A pointer
  * outside this block's shared memory, a rank beyond the cluster, or a
- * block that has exited (its shared memory is gone) fails the launch. ---- */
+ * block that has exited (its shared memory is gone) fails the launch; so
+ * does an access through a pointer mapped before its block exited (the
+ * exited block's pages are inaccessible: exited_access). ---- */
 
 static unsigned cluster_rank(void)
 {

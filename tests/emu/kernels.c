@@ -18,7 +18,7 @@ const char __oxide_kernels[] = "reverse\0reduce\0early_exit\0trap_at\0"
                                "deep_stack\0mbar_pipe\0tma_box\0wgmma_run\0"
                                "elect\0mbar_hang\0smem_outside\0wg_wait\0"
                                "cl_phases\0cl_regs\0cl_wait_alone\0cl_arrive_twice\0"
-                               "cl_mapa_exited\0cl_mapa_global\0cl_hang\0";
+                               "cl_mapa_exited\0cl_mapa_global\0cl_hang\0cl_stale\0";
 
 static unsigned block_threads(void)
 {
@@ -65,6 +65,7 @@ void __oxide_launch_cl_arrive_twice(void **args);
 void __oxide_launch_cl_mapa_exited(void **args);
 void __oxide_launch_cl_mapa_global(void **args);
 void __oxide_launch_cl_hang(void **args);
+void __oxide_launch_cl_stale(void **args);
 
 /* named_partial(tmp: *u32, out: *u32), blocks of 112 threads (the fourth
  * warp has 16 lanes): lane 31 of warps 1 and 2 returns at once; the
@@ -538,4 +539,21 @@ void __oxide_launch_cl_hang(void **args)
 		__oxide_host_barrier_cluster_wait();
 	}
 	__oxide_host_barrier_sync();
+}
+
+/* cl_stale(out), clusters of 2: every thread maps its slot to rank 1's,
+ * syncs the cluster, and rank 0 reads through the pointer while rank 1
+ * may have returned: the missing final cluster sync (the emulator runs
+ * rank 1 to its end before rank 0 goes on). */
+void __oxide_launch_cl_stale(void **args)
+{
+	unsigned *out = *(unsigned **)args[0];
+	unsigned *slot = __oxide_host_dynamic_shared();
+	volatile unsigned *theirs = __oxide_host_mapa(slot, 1);
+
+	slot[thread_index()] = thread_index();
+	__oxide_host_barrier_cluster_arrive();
+	__oxide_host_barrier_cluster_wait();
+	if (__oxide_host_cluster_ctarank() == 0)
+		out[thread_index()] = theirs[thread_index()];
 }

@@ -18,7 +18,8 @@
  * block's shared memory through mapa, the cluster registers of a 3-D
  * cluster shape, the shapes a launch refuses, and the failures: a wait
  * without an arrival, two arrivals, mapa to an exited block or of global
- * memory, a cluster barrier that cannot complete.
+ * memory, a read of an exited block's shared memory through a pointer
+ * mapped before, a cluster barrier that cannot complete.
  * Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on failure.
  * usage: test_emu build/emu/test_kernels.so */
 #include "../../src/runtime/oxrt.h"
@@ -736,6 +737,8 @@ static void test_cluster_failures(void)
 	                "cluster: mapa to a block that exited fails the launch");
 	cluster_failure("cl_mapa_global", 0, "which is not in this block's shared memory",
 	                "cluster: mapa of global memory fails the launch");
+	cluster_failure("cl_stale", 256, "an access to the shared memory of block rank 1 of the cluster",
+	                "cluster: a read of an exited block's shared memory through an old mapa pointer fails the launch");
 	cluster_failure("cl_hang", 0, "would hang on a GPU: 1 threads of this block wait forever at "
 	                "barrier_cluster_wait", "cluster: a cluster barrier that cannot complete fails the launch");
 }
