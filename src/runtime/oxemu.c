@@ -31,7 +31,9 @@
  *   3. else resume the next thread spinning in an mbarrier try_wait, round
  *      robin, unless they all spun in vain for long: a hang (see the
  *      Hopper section at the end);
- *   4. else every live thread waits at the barrier: release them all;
+ *   4. else, unless threads wait for the cluster's barrier (then the block
+ *      waits for the other blocks of its cluster), every live thread
+ *      waits at the barrier: release them all;
  *   5. else the block is done.
  *
  * Warp-level operations (shuffle, vote, match, redux, bar.warp.sync: the

@@ -4,9 +4,10 @@
  * i-th parameter; the device primitives are the emulator's __oxide_host_*
  * functions, which the test program exports (-rdynamic).
  * The "shared memory" of a block is the part of a global buffer the block
- * owns, except for the Hopper kernels at the end (mbarriers, bulk and TMA
- * copies, wgmma), which use the launch's dynamic shared memory as their
- * GPU versions must. Built by tests/emu/run.sh into
+ * owns, except for the Hopper kernels (mbarriers, bulk and TMA copies,
+ * wgmma), which use the launch's dynamic shared memory as their GPU
+ * versions must, and the cluster kernels at the end, which read each
+ * other's dynamic shared memory through mapa. Built by tests/emu/run.sh into
  * build/emu/test_kernels.so. */
 #include "../../src/runtime/oxide_host_abi.h"
 
