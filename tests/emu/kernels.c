@@ -19,7 +19,7 @@ const char __oxide_kernels[] = "reverse\0reduce\0early_exit\0trap_at\0"
                                "deep_stack\0mbar_pipe\0tma_box\0wgmma_run\0"
                                "elect\0mbar_hang\0smem_outside\0wg_wait\0"
                                "cl_phases\0cl_regs\0cl_wait_alone\0cl_arrive_twice\0"
-                               "cl_mapa_exited\0cl_mapa_global\0cl_hang\0cl_stale\0";
+                               "cl_mapa_exited\0cl_mapa_global\0cl_hang\0cl_stale\0cl_last\0";
 
 static unsigned block_threads(void)
 {
@@ -67,6 +67,7 @@ void __oxide_launch_cl_mapa_exited(void **args);
 void __oxide_launch_cl_mapa_global(void **args);
 void __oxide_launch_cl_hang(void **args);
 void __oxide_launch_cl_stale(void **args);
+void __oxide_launch_cl_last(void **args);
 
 /* named_partial(tmp: *u32, out: *u32), blocks of 112 threads (the fourth
  * warp has 16 lanes): lane 31 of warps 1 and 2 returns at once; the
@@ -557,4 +558,25 @@ void __oxide_launch_cl_stale(void **args)
 	__oxide_host_barrier_cluster_wait();
 	if (__oxide_host_cluster_ctarank() == 0)
 		out[thread_index()] = theirs[thread_index()];
+}
+
+/* cl_last(out), clusters of 2 blocks of 64, 256 bytes of dynamic shared
+ * memory: every thread writes its slot, syncs the cluster, and counts in
+ * out[block * 64 + t] its neighbour's slot in its own block and its slot
+ * in the other block when right (2): the barrier must wait for the very
+ * last arrival (thread 63 of rank 1, which starts after the others of its
+ * block wait). */
+void __oxide_launch_cl_last(void **args)
+{
+	unsigned *out = *(unsigned **)args[0];
+	unsigned *slot = __oxide_host_dynamic_shared();
+	unsigned t = thread_index(), rank = __oxide_host_cluster_ctarank(), u = (t + 1) % 64;
+	unsigned *theirs = __oxide_host_mapa(slot, rank ^ 1);
+
+	slot[t] = 7 * t + rank;
+	__oxide_host_barrier_cluster_arrive();
+	__oxide_host_barrier_cluster_wait();
+	out[block_index() * 64 + t] = (slot[u] == 7 * u + rank) + (theirs[t] == 7 * t + (rank ^ 1));
+	__oxide_host_barrier_cluster_arrive();
+	__oxide_host_barrier_cluster_wait();
 }

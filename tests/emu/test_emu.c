@@ -689,6 +689,18 @@ static void test_cluster_phases(void)
 		printf("    %s\n", ox_error());
 }
 
+static void test_cluster_last(void)
+{
+	unsigned got[4 * 64];
+	int ok = run_cluster("cl_last", ox_dim(4, 1, 1), ox_dim(64, 1, 1), ox_dim(2, 1, 1), 256, got, 4 * 64) == 0;
+
+	for (unsigned i = 0; ok && i < 4 * 64; i++)
+		ok = got[i] == 2;
+	check(ok, "cluster: barrier.cluster waits for the last thread to arrive (one not yet started)");
+	if (!ok)
+		printf("    %s\n", ox_error());
+}
+
 static void test_cluster_regs(void)
 {
 	enum { GX = 4, GY = 2, GZ = 4 };
@@ -781,6 +793,7 @@ int main(int argc, char **argv)
 	test_elect();
 	test_hopper_failures();
 	test_cluster_phases();
+	test_cluster_last();
 	test_cluster_regs();
 	test_cluster_failures();
 	ox_module_unload(&mod);
