@@ -3,6 +3,8 @@
  *     launched with plain ox_launch: blocks of 128 threads, clusters of 4
  *     blocks; out[c] is the wrapping sum of cluster c's 512 elements
  *     (elements past the end count as 0), checked for every cluster.
+ *     Its cluster shape is also read back (ox_func_attribute
+ *     REQUIRED_CLUSTER_WIDTH / HEIGHT / DEPTH: 4x1x1; cluster_ring: 0).
  *   cluster_ring(info: *mut u32), launched with ox_launch_cluster in
  *     clusters of 2x2 blocks on a 6x4 grid of 64-thread blocks, 8 bytes of
  *     dynamic shared memory: every block's 12 words of info (its rank and
@@ -150,7 +152,17 @@ int main(int argc, char **argv)
 	OX_CHECK(ox_module_load(&mod, argv[1]));
 	OX_CHECK(ox_function(&sum, &mod, "cluster_sum"));
 	OX_CHECK(ox_function(&ring, &mod, "cluster_ring"));
-	failed = check_sum(&sum);
+	{
+		int w = -1, h = -1, d3 = -1, w2 = -1;
+		int ok = ox_func_attribute(&w, OX_FUNC_REQUIRED_CLUSTER_WIDTH, &sum) == 0 &&
+		         ox_func_attribute(&h, OX_FUNC_REQUIRED_CLUSTER_HEIGHT, &sum) == 0 &&
+		         ox_func_attribute(&d3, OX_FUNC_REQUIRED_CLUSTER_DEPTH, &sum) == 0 &&
+		         ox_func_attribute(&w2, OX_FUNC_REQUIRED_CLUSTER_WIDTH, &ring) == 0;
+		ok = ok && w == 4 && h == 1 && d3 == 1 && w2 == 0;
+		printf("%s cluster shapes: cluster_sum %dx%dx%d, cluster_ring %d (none)\n", ok ? "PASS" : "FAIL", w, h, d3, w2);
+		failed = !ok;
+	}
+	failed += check_sum(&sum);
 	failed += check_ring(&ring);
 	if (getenv("OX_SKIP_TRAP_TEST")) {
 		/* compute-sanitizer reports a refused launch as an error */

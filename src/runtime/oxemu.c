@@ -1868,12 +1868,20 @@ static int emu_device_name(char *buf, int len)
 	return 0;
 }
 
+static const unsigned *kernel_cluster(const OxFunc *f);
+
+/* The cluster shape (__oxide_cluster_<K>, 0s: none); no other. */
 static int emu_func_attribute(int *value, int attrib, const OxFunc *f)
 {
-	(void)value, (void)attrib;
+	const unsigned *own = kernel_cluster(f);
+
+	if (attrib >= OX_FUNC_REQUIRED_CLUSTER_WIDTH && attrib <= OX_FUNC_REQUIRED_CLUSTER_DEPTH) {
+		*value = own != NULL ? (int)own[attrib - OX_FUNC_REQUIRED_CLUSTER_WIDTH] : 0;
+		return 0;
+	}
 	return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_func_attribute(%s): "
 	                      "CUDA_ERROR_INVALID_VALUE (emulated: kernel "
-	                      "attributes exist only on the GPU)", f->name);
+	                      "attributes but the cluster shape exist only on the GPU)", f->name);
 }
 
 /* Any amount the program asks for is there: nothing to do. */
@@ -1902,19 +1910,25 @@ static int emu_tensor_map_encode(OxTensorMap *map, const OxTensorMapDesc *d)
 	return 0;
 }
 
+/* The kernel's #[kernel(cluster(..))] shape, or NULL. */
+static const unsigned *kernel_cluster(const OxFunc *f)
+{
+	char sym[300];
+
+	snprintf(sym, sizeof sym, "__oxide_cluster_%s", f->name);
+	return f->module != NULL ? dlsym(f->module, sym) : NULL;
+}
+
 /* The cluster shape of a launch: the kernel's own (__oxide_cluster_K,
  * #[kernel(cluster(..))]), else the launch's (ox_launch_cluster; 0s:
  * none), else 1x1x1; checked as cuLaunchKernelEx does: at most 8 blocks
  * (the portable size), dividing the grid, the same as the kernel's. */
 static int launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 given, Cluster *c)
 {
-	char sym[300];
-	const unsigned *own;
+	const unsigned *own = kernel_cluster(f);
 	OxDim3 d = given;
 	const char *why = NULL;
 
-	snprintf(sym, sizeof sym, "__oxide_cluster_%s", f->name);
-	own = f->module != NULL ? dlsym(f->module, sym) : NULL;
 	if (own != NULL && given.x != 0 && (given.x != own[0] || given.y != own[1] || given.z != own[2]))
 		why = "the kernel's #[kernel(cluster(..))] fixes another shape";
 	if (own != NULL)

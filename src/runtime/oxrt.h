@@ -58,12 +58,17 @@ int ox_module_load(OxModule *m, const char *path);
 void ox_module_unload(OxModule *m);
 int ox_function(OxFunc *f, const OxModule *m, const char *name);
 /* A kernel's attribute (cuFuncGetAttribute; CUfunction_attribute values):
- * e.g. the most threads per block its launch bounds allow. GPU only: an
- * emulated module reports CUDA_ERROR_INVALID_VALUE. */
+ * e.g. the most threads per block its launch bounds allow. GPU only, but
+ * for the cluster shape of #[kernel(cluster(..))] (0s without one), which
+ * an emulated module reports too; else it reports
+ * CUDA_ERROR_INVALID_VALUE. */
 enum {
 	OX_FUNC_MAX_THREADS_PER_BLOCK = 0,
 	OX_FUNC_LOCAL_SIZE_BYTES = 3,     /* the kernel's stack frame per thread */
 	OX_FUNC_NUM_REGS = 4,
+	OX_FUNC_REQUIRED_CLUSTER_WIDTH = 11,
+	OX_FUNC_REQUIRED_CLUSTER_HEIGHT = 12,
+	OX_FUNC_REQUIRED_CLUSTER_DEPTH = 13,
 };
 int ox_func_attribute(int *value, int attrib, const OxFunc *f);
 /* Lets launches of f use up to `bytes` of dynamic shared memory (above the
