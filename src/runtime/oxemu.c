@@ -707,10 +707,12 @@ static void launch_free(Launch *l)
  * for the next synchronizing call. */
 static void end_launch(Cluster *c, const OxFunc *f)
 {
+	int reported = 0;
+
 	for (unsigned r = 0; r < c->n; r++) {
 		Launch *l = &c->blocks[r];
 
-		if (l->trapped && !trap.pending) {
+		if (l->trapped && !reported++) {
 			trap.pending = l->trapped;
 			snprintf(trap.kernel, sizeof trap.kernel, "%s", f->name);
 			snprintf(trap.path, sizeof trap.path, "%s", f->path);
