@@ -103,6 +103,8 @@ EXAMPLES += mma_gemm hopper_gemm softmax_bf16 wgmma_forms vector_scale
 EXAMPLES += warp_sync device_assert
 # recursion and the GPU stack (also built at -O0: NAME.O0.ptx / .O0.cubin)
 EXAMPLES += recursion
+# thread-block clusters, distributed shared memory (sm_90)
+EXAMPLES += cluster_reduce
 EXAMPLES_O0 = recursion
 EX_OUT = $(B)/examples
 

@@ -7,6 +7,11 @@
  *       them (a byval parameter: at its bytes); loads each value and calls K
  *   const char __oxide_kernels[]         "K1\0K2\0...\0": the kernel names,
  *       so the runtime can list them when a name is not found
+ *   const unsigned __oxide_cluster_K[3]  for a kernel with #[kernel(cluster(..))]:
+ *       its blocks per cluster, which every launch of K uses
+ *   const unsigned __oxide_static_shared_bytes[1]  the size of the block's
+ *       static shared memory, which the emulator allocates per block (stage
+ *       4, nvvm_host.c, made the Shared<T> statics offsets in it)
  *
  * The call of K is marked alwaysinline: the kernel's body ends up in its
  * trampoline, so no call goes through the PLT, where a same-named symbol
@@ -108,11 +113,41 @@ static bool emit_kernel_names(EmitCtx *e, Module *m)
 	return ok;
 }
 
+/* A global constant of n u32 values, exported under name. */
+static bool emit_u32s(EmitCtx *e, const char *name, const char *why, const uint32_t *v, unsigned n)
+{
+	if (!symbol_is_free(e, name, why))
+		return false;
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(e->ctx);
+	LLVMValueRef vals[3];
+	for (unsigned i = 0; i < n; i++)
+		vals[i] = LLVMConstInt(i32, v[i], 0);
+	LLVMValueRef init = LLVMConstArray2(i32, vals, n);
+	LLVMValueRef g = LLVMAddGlobal(e->mod, LLVMTypeOf(init), name);
+	LLVMSetInitializer(g, init);
+	LLVMSetGlobalConstant(g, 1);
+	return true;
+}
+
+/* const unsigned __oxide_cluster_K[3]: kernel K's blocks per cluster */
+static bool emit_cluster_dims(EmitCtx *e, Func *f)
+{
+	if (!f->cluster[0])
+		return true;
+	char *name = xmalloc(strlen(f->symbol) + sizeof "__oxide_cluster_");
+	sprintf(name, "__oxide_cluster_%s", f->symbol);
+	bool ok = emit_u32s(e, name, "a kernel's cluster dimensions", f->cluster, 3);
+	free(name);
+	return ok;
+}
+
 bool emit_host_entries(EmitCtx *e, Module *m)
 {
 	bool ok = true;
 	for (Func *f = m->funcs; f && ok; f = f->next)
 		if (f->is_kernel)
-			ok = emit_trampoline(e, f);
-	return ok && emit_kernel_names(e, m);
+			ok = emit_trampoline(e, f) && emit_cluster_dims(e, f);
+	uint32_t bytes = m->static_shared_bytes;
+	return ok && emit_kernel_names(e, m) &&
+	       emit_u32s(e, "__oxide_static_shared_bytes", "the size of the static shared memory", &bytes, 1);
 }

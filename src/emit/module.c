@@ -23,6 +23,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -271,10 +272,15 @@ static bool declare_func(EmitCtx *e, Func *f)
 		if (f->is_kernel && e->target->kind == TARGET_NVPTX) {
 			LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
 			/* launch attributes: LLVM 22's NVPTX reads these string
-			 * attributes and prints .maxntid / .minnctapersm / .reqntid */
-			const char *kv[3][2] = { { "nvvm.maxntid", f->maxntid }, { "nvvm.minctasm", f->minnctapersm },
-			                         { "nvvm.reqntid", f->reqntid } };
-			for (int k = 0; k < 3; k++)
+			 * attributes and prints .maxntid / .minnctapersm / .reqntid,
+			 * and for nvvm.cluster_dim ("x,y,z") .explicitcluster and
+			 * .reqnctapercluster */
+			char cluster[40];
+			snprintf(cluster, sizeof cluster, "%u,%u,%u", f->cluster[0], f->cluster[1], f->cluster[2]);
+			const char *kv[4][2] = { { "nvvm.maxntid", f->maxntid }, { "nvvm.minctasm", f->minnctapersm },
+			                         { "nvvm.reqntid", f->reqntid },
+			                         { "nvvm.cluster_dim", f->cluster[0] ? cluster : NULL } };
+			for (int k = 0; k < 4; k++)
 				if (kv[k][1])
 					LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
 					                        LLVMCreateStringAttribute(e->ctx, kv[k][0], (unsigned)strlen(kv[k][0]),

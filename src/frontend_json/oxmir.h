@@ -306,6 +306,7 @@ struct OxFunc {
 	OxFuncKind kind;
 	bool noinline;
 	const char *maxntid, *minnctapersm, *reqntid;
+	uint32_t cluster[3];     /* kernel.attrs "cluster": blocks per cluster; 0s: none */
 	bool has_span;
 	Loc span;
 	uint32_t arg_count;      /* < nlocal */

@@ -7,6 +7,7 @@
 #include "fe.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ spans */
@@ -194,6 +195,28 @@ static bool same_function(JPath p, PFile *f, cJSON *jfn, FuncDef *d)
 	return false;
 }
 
+/* "x[,y[,z]]" (digits and commas, checked) -> d[3], the missing ones 1;
+ * false unless 1 to 3 dimensions, each >= 1, at most 8 blocks (the
+ * portable cluster size) in all. */
+static bool cluster_dims(const char *v, uint32_t d[3])
+{
+	uint64_t product = 1;
+	int n = 0;
+	d[0] = d[1] = d[2] = 1;
+	for (const char *p = v; n < 3; n++) {
+		char *end;
+		unsigned long x = strtoul(p, &end, 10);
+		if (end == p || x == 0 || x > 8)
+			return false;
+		d[n] = (uint32_t)x;
+		product *= x;
+		if (*end == 0)
+			return product <= 8;
+		p = end + 1;
+	}
+	return false;
+}
+
 /* launch attributes: "kernel": {"attrs": {"maxntid": "256", ...}} */
 static bool kernel_attrs(PState *s, cJSON *jfn, OxFunc *fn)
 {
@@ -205,12 +228,18 @@ static bool kernel_attrs(PState *s, cJSON *jfn, OxFunc *fn)
 		if (!v || !*v || strspn(v, "0123456789,") != strlen(v))
 			return ps_error_at(s, OX_INPUT, none, fn, "kernel attribute \"%s\" must be a string of numbers like \"256\" "
 			                   "or \"16,16,1\"", at->string), false;
+		if (!strcmp(at->string, "cluster")) {
+			if (!cluster_dims(v, fn->cluster))
+				return ps_error_at(s, OX_INPUT, none, fn, "kernel attribute \"cluster\" is \"%s\": 1 to 3 "
+				                   "dimensions, each at least 1, at most 8 blocks in all", v), false;
+			continue;
+		}
 		const char **slot = !strcmp(at->string, "maxntid") ? &fn->maxntid
 		                  : !strcmp(at->string, "minnctapersm") ? &fn->minnctapersm
 		                  : !strcmp(at->string, "reqntid") ? &fn->reqntid : NULL;
 		if (!slot)
-			return ps_error_at(s, OX_INPUT, none, fn, "unknown kernel attribute \"%s\" (maxntid, minnctapersm, reqntid)",
-			                   at->string), false;
+			return ps_error_at(s, OX_INPUT, none, fn, "unknown kernel attribute \"%s\" (maxntid, minnctapersm, "
+			                   "reqntid, cluster)", at->string), false;
 		*slot = arena_strdup(s->a, v);
 	}
 	return true;

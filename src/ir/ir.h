@@ -284,6 +284,9 @@ struct Func {
 	/* kernel launch attributes ("256" or "16,16,1"; NULL: none), from
 	 * kernel.attrs; the emitter sets nvvm.maxntid / minctasm / reqntid */
 	const char *maxntid, *minnctapersm, *reqntid;
+	/* blocks per cluster (kernel.attrs "cluster"; 0s: none): nvvm.cluster_dim
+	 * on NVPTX (.reqnctapercluster), __oxide_cluster_<K> on the host */
+	uint32_t cluster[3];
 	Loc loc;
 	Param *params;
 	uint32_t nparam;
@@ -310,6 +313,8 @@ typedef struct Global {
 	                        static keeps its alloc's __oxide_alloc_* name here) */
 	bool is_exported;    /* external linkage under `name` (constant memory) */
 	bool is_extern;      /* declared only: extern .shared b8 name[] (dynamic shared) */
+	uint64_t shared_offset;  /* host target, stage 4: a Shared<T> static's offset in
+	                            the block's static shared memory (nvvm_host.c) */
 } Global;
 
 /* What the module is compiled for: one Target per target (src/target.c:
@@ -342,6 +347,8 @@ struct Module {
 	Func *funcs, *last_func;
 	Global *globals, *last_global;
 	Dialect stage;       /* highest dialect in use */
+	uint32_t static_shared_bytes;  /* host target: the Shared<T> statics, laid out
+	                                  per block by stage 4 (nvvm_host.c) */
 	Type *interned[64];  /* type interning table */
 	uint32_t ninterned;
 };

@@ -91,9 +91,24 @@ bool prim_arch_fits(const char *need, const char *arch)
 	return ns == 'a' ? n == a && as == 'a' : a >= n;
 }
 
+/* A kernel with #[kernel(cluster(..))] (.reqnctapercluster) needs sm_90. */
+static bool cluster_fits(const Func *f, const Module *m, const char *arch)
+{
+	if (!f->is_kernel || !f->cluster[0] || prim_arch_fits("sm_90", arch))
+		return true;
+	char where[512] = "";
+	if (f->loc.file >= 0)
+		snprintf(where, sizeof where, "%s:%u:%u", m->files[f->loc.file], f->loc.line, f->loc.col);
+	diag_error(OX_GPU, where, "kernel `%s` has cluster(%u, %u, %u): thread-block clusters need --arch=sm_90 or later "
+	           "(compiling for %s)", f->name, f->cluster[0], f->cluster[1], f->cluster[2], arch);
+	return false;
+}
+
 bool prims_check_arch(const Module *m, const char *arch)
 {
 	bool ok = true;
+	for (const Func *f = m->funcs; f; f = f->next)
+		ok = cluster_fits(f, m, arch) && ok;
 	for (const Func *f = m->funcs; f; f = f->next)
 		for (const Block *b = f->first; b; b = b->next)
 			for (const Op *op = b->first; op; op = op->next) {

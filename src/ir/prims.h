@@ -34,6 +34,7 @@ typedef enum {
 	PK_BAR_POPC,  /* (pred u32) -> u32: intrinsic (i32 0, i1) -> i32 */
 	PK_BAR_BOOL,  /* (pred u32) -> u32: intrinsic (i32 0, i1) -> i1 */
 	PK_PAIR0,     /* (mask, v) -> u32: intrinsic -> {i32, i1}, its i32 */
+	PK_BOOL,      /* (args) -> u32: intrinsic (args) -> i1 */
 } PrimKind;
 
 enum { PF_PURE = 1, PF_CONV = 2, PF_TIED = 4 };
@@ -99,7 +100,8 @@ const char *prim_required_arch(const DevicePrim *p);
  * very target. */
 bool prim_arch_fits(const char *need, const char *arch);
 /* Reports (diag_error, with the Rust line) every device call of m that
- * arch cannot run; false when there was one. */
+ * arch cannot run, and every cluster kernel (sm_90+); false when there
+ * was one. */
 bool prims_check_arch(const Module *m, const char *arch);
 
 /* every row, for tests and tools */

@@ -191,6 +191,8 @@ static Value *prim(Lower *l, Op *op, const DevicePrim *p)
 			return llvm_intrinsic(l, name, OVL_NONE, rt, 2, args);
 		return int_resize(l, llvm_intrinsic(l, name, OVL_NONE, i1, 2, args), false, rt);
 	}
+	case PK_BOOL:
+		return int_resize(l, llvm_intrinsic(l, name, OVL_NONE, i1, op->nopd, op->opd), false, rt);
 	case PK_PAIR0: {
 		Type *rts[2] = { rt, i1 };
 		Op *c = ir_build(&l->b, OP_LLIR_INTRINSIC, 2, rts, op->nopd, op->opd, 0);

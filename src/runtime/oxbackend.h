@@ -45,7 +45,8 @@ typedef struct OxBackend {
 	int (*memset8)(OxDevPtr p, unsigned char value, size_t bytes);
 	int (*memset32)(OxDevPtr p, uint32_t value, size_t count);
 
-	int (*launch)(const OxFunc *f, OxDim3 grid, OxDim3 block,
+	/* cluster: blocks per cluster, 0s: none given (ox_launch) */
+	int (*launch)(const OxFunc *f, OxDim3 grid, OxDim3 block, OxDim3 cluster,
 	              unsigned shared_bytes, void **args);
 	/* waits for the launches; a failure is blamed on call(what) */
 	int (*synchronize)(const char *call, const char *what);
@@ -77,6 +78,7 @@ enum {
 	OX_CUDA_ILLEGAL_INSTRUCTION = 715,
 	OX_CUDA_LAUNCH_FAILED = 719,
 	OX_CUDA_NOT_SUPPORTED = 801,
+	OX_CUDA_INVALID_CLUSTER_SIZE = 912,
 };
 
 /* oxrt.c: the error state behind ox_error() and ox_error_code(); set

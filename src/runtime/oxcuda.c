@@ -46,7 +46,27 @@ enum {
 	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
 	CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
 	CU_LIMIT_STACK_SIZE = 0,
+	CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
 };
+
+/* cuda.h's CUlaunchAttribute (an id, padding to 8 bytes, a 64-byte value
+ * union whose clusterDim is three unsigned ints) and CUlaunchConfig */
+typedef struct {
+	int id;
+	char pad[4];
+	union {
+		char bytes[64];
+		unsigned cluster_dim[3];
+	} value;
+} CUlaunchAttribute;
+typedef struct {
+	unsigned grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_bytes;
+	CUstream stream;
+	CUlaunchAttribute *attrs;
+	unsigned nattrs;
+} CUlaunchConfig;
+_Static_assert(sizeof(CUlaunchAttribute) == 72, "CUlaunchAttribute as in cuda.h");
+_Static_assert(sizeof(CUlaunchConfig) == 56, "CUlaunchConfig as in cuda.h");
 
 static struct {
 	void *lib;
@@ -83,6 +103,7 @@ static struct {
 	CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned,
 	                   unsigned, unsigned, unsigned, CUstream, void **,
 	                   void **);
+	CUresult (*launch_ex)(const CUlaunchConfig *, CUfunction, void **, void **);
 	CUresult (*event_create)(CUevent *, unsigned);
 	CUresult (*event_record)(CUevent, CUstream);
 	CUresult (*event_synchronize)(CUevent);
@@ -128,6 +149,7 @@ static const struct {
 	{&drv.memset_d8, "cuMemsetD8_v2", NULL, 0},
 	{&drv.memset_d32, "cuMemsetD32_v2", NULL, 0},
 	{&drv.launch, "cuLaunchKernel", NULL, 0},
+	{&drv.launch_ex, "cuLaunchKernelEx", NULL, 1},
 	{&drv.event_create, "cuEventCreate", NULL, 0},
 	{&drv.event_record, "cuEventRecord", NULL, 0},
 	{&drv.event_synchronize, "cuEventSynchronize", NULL, 0},
@@ -471,20 +493,45 @@ static int cuda_memset32(OxDevPtr p, uint32_t value, size_t count)
 	                "device buffer");
 }
 
-static int cuda_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
+/* cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION. */
+static CUresult launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 block, OxDim3 cluster,
+                               unsigned shared_bytes, void **args)
+{
+	CUlaunchAttribute attr;
+	CUlaunchConfig cfg = {grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes, NULL, &attr, 1};
+
+	memset(&attr, 0, sizeof attr);
+	attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+	attr.value.cluster_dim[0] = cluster.x;
+	attr.value.cluster_dim[1] = cluster.y;
+	attr.value.cluster_dim[2] = cluster.z;
+	return drv.launch_ex(&cfg, (CUfunction)f->handle, args, NULL);
+}
+
+static int cuda_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, OxDim3 cluster,
                        unsigned shared_bytes, void **args)
 {
 	char what[700];
 	CUresult r;
+	int ex = cluster.x != 0;
 
-	if (need_ctx("ox_launch") != 0)
+	if (need_ctx(ex ? "ox_launch_cluster" : "ox_launch") != 0)
 		return -1;
-	r = drv.launch((CUfunction)f->handle, grid.x, grid.y, grid.z, block.x,
-	               block.y, block.z, shared_bytes, NULL, args, NULL);
+	if (ex && drv.launch_ex == NULL)
+		return oxrt_set_error(OX_CUDA_NOT_SUPPORTED, "ox_launch_cluster(%s): libcuda.so.1 lacks "
+		                      "cuLaunchKernelEx: driver too old for clusters", f->name);
+	if (ex)
+		r = launch_cluster(f, grid, block, cluster, shared_bytes, args);
+	else
+		r = drv.launch((CUfunction)f->handle, grid.x, grid.y, grid.z, block.x,
+		               block.y, block.z, shared_bytes, NULL, args, NULL);
 	snprintf(what, sizeof what, "%s in %s, grid %ux%ux%u, block %ux%ux%u",
 	         f->name, f->path, grid.x, grid.y, grid.z, block.x, block.y,
 	         block.z);
-	return cu_check(r, "cuLaunchKernel", what);
+	if (ex)
+		snprintf(what + strlen(what), sizeof what - strlen(what), ", cluster %ux%ux%u",
+		         cluster.x, cluster.y, cluster.z);
+	return cu_check(r, ex ? "cuLaunchKernelEx" : "cuLaunchKernel", what);
 }
 
 /* A failure is the driver's (cuCtxSynchronize), blamed on what. */

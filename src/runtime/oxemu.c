@@ -4,8 +4,13 @@
  * (oxide_host_abi.h). Device memory is host memory, so a device pointer is
  * a host address.
  *
- * A launch runs its blocks one after another, in the GPU's order (x
- * fastest). The threads of a block are cooperative fibers (ucontext), so
+ * A launch runs its clusters one after another, in the GPU's order (x
+ * fastest); a launch without clusters has clusters of one block. The
+ * blocks of a cluster run together, as the GPU keeps them resident
+ * together: each is a Launch (its own scheduler, fibers and shared memory,
+ * static and dynamic), run in turn until its threads wait for the
+ * cluster's barrier or return (run_cluster; the clusters section below).
+ * The threads of a block are cooperative fibers (ucontext), so
  * bar.sync works: a thread that calls __oxide_host_barrier_sync() suspends, and
  * when every live thread of the block (started and not yet returned) waits,
  * all of them continue, in thread order. A thread that has returned does
@@ -26,7 +31,9 @@
  *   3. else resume the next thread spinning in an mbarrier try_wait, round
  *      robin, unless they all spun in vain for long: a hang (see the
  *      Hopper section at the end);
- *   4. else every live thread waits at the barrier: release them all;
+ *   4. else, unless threads wait for the cluster's barrier (then the block
+ *      waits for the other blocks of its cluster), every live thread
+ *      waits at the barrier: release them all;
  *   5. else the block is done.
  *
  * Warp-level operations (shuffle, vote, match, redux, bar.warp.sync: the
@@ -75,6 +82,7 @@
 #include <link.h>                /* ElfW: ox_module_global's size */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -218,15 +226,60 @@ typedef struct {
 	unsigned long long mbar_events;  /* mbarrier changes so far, */
 	unsigned long long spin_seen;    /* when spin_idle was last reset, */
 	unsigned long long spin_idle;    /* spinners resumed since */
+	/* the block it runs: a launch runs one Launch per block of a
+	 * cluster, all of them at once (see Cluster) */
+	struct Cluster *cluster;
+	OxDim3 ctaid;
+	unsigned rank;                /* in the cluster */
+	int finished;                 /* every thread returned */
+	unsigned char *shmem;         /* its shared memory: dynamic, then static */
+	Fiber **cwait;                /* waiting at barrier.cluster.wait */
+	unsigned ncwait;
+	unsigned *carrived;           /* per thread: the cluster barrier phase
+	                                 + 1 it arrived in; 0: not arrived */
 } Launch;
 
-/* The special registers of the running thread. */
+/* The blocks of one cluster, run together: their threads interleave, a
+ * Launch each, so that barrier.cluster and the reads and writes of each
+ * other's shared memory (mapa) behave as on the GPU, where a cluster's
+ * blocks are resident at the same time. A launch without clusters runs
+ * clusters of one block. The barrier: the phases completed so far, the
+ * arrivals in the current one of threads that have not exited, and how
+ * many threads of the cluster have not exited (started or not). */
+typedef struct Cluster {
+	Launch *blocks;               /* n, by rank */
+	unsigned n;
+	OxDim3 dim;                   /* blocks per cluster */
+	int explicit_dims;            /* the launch or the kernel gave them */
+	unsigned phase, narrived, live;
+	unsigned char *shm;           /* the blocks' shared memory: n * stride */
+	size_t shm_len, stride, static_off;
+	int guarded;                  /* n > 1: a block's memory is made
+	                                 inaccessible when it exits, and an
+	                                 access to it fails the launch */
+} Cluster;
+
+static struct sigaction old_segv;     /* SIGSEGV's handler before a guarded launch */
+
+/* The special registers of the running thread (cdim: blocks per
+ * cluster; explicit: %is_explicit_cluster). */
 typedef struct {
-	OxDim3 tid, ntid, ctaid, nctaid;
+	OxDim3 tid, ntid, ctaid, nctaid, cdim;
+	unsigned explicit_cluster;
 } Where;
 
-static const Where lone = {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}};
-static _Thread_local Where here = {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}};
+static const Where lone = {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, 0};
+static _Thread_local Where here = {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, 0};
+
+/* Dynamic shared memory: the launch's shared_bytes, at the start of each
+ * block's shared memory (Cluster.shm), 1024-byte aligned like the shared
+ * memory window of a GPU, so the swizzles of TMA and wgmma (functions of
+ * address bits 4..9) see the same bits in a host address as in the shared
+ * address. buf: the running block's. */
+static struct {
+	unsigned char *buf;
+	size_t size;
+} dyn_shared;
 static _Thread_local Launch *running;
 
 /* A trap waiting for the next synchronizing call (pending: a STOP_*). */
@@ -283,6 +336,7 @@ static void start_thread(Fiber *f, unsigned t)
 }
 
 static void warp_returned(Launch *l, unsigned lin);
+static void cluster_returned(Launch *l, unsigned lin);
 
 /* Every fiber runs this: threads while there are unstarted ones, then it
  * waits on the idle list until the scheduler needs it again. */
@@ -297,6 +351,7 @@ static void fiber_main(void)
 			start_thread(f, l->next++);
 			l->entry(l->args);
 			warp_returned(l, f->lin);
+			cluster_returned(l, f->lin);
 		}
 		l->idle[l->nidle++] = f;
 		to_scheduler(l, f, 0);
@@ -401,7 +456,7 @@ static Fiber *pick_fiber(Launch *l)
 		return l->nidle > 0 ? l->idle[--l->nidle] : new_fiber(l);
 	if (l->nspin > 0)             /* bar.sync waits for them too */
 		return next_spinner(l);
-	if (l->nwait == 0)
+	if (l->nwait == 0 || l->ncwait > 0)   /* ncwait: the block waits for its cluster */
 		return NULL;
 	l->bar_result = l->bar_count; /* bar.red's answer, read on resuming */
 	l->bar_live = l->nwait;
@@ -489,40 +544,104 @@ static int group_hang(Launch *l)
 	return 0;
 }
 
-/* 0 when every thread of the block returned. */
-static int run_block(Launch *l)
+/* Block l of its cluster, at ctaid, before its first thread starts. */
+static void block_start(Launch *l, OxDim3 ctaid)
 {
-	Fiber *f;
-
+	l->ctaid = ctaid;
+	l->finished = 0;
 	l->next = 0;
 	l->nready = l->ready_at = 0;
 	l->nspin = l->spin_at = 0;
+	l->ncwait = 0;
 	l->bar_count = 0;
+	memset(l->carrived, 0, l->nthreads * sizeof *l->carrived);
 	memset(l->warps, 0, l->nwarps * sizeof *l->warps);
 	memset(l->groups, 0, l->ngroups * sizeof *l->groups);
 	for (unsigned id = 0; id < NAMED_BARRIERS; id++)
 		named_reset(&l->named[id]);
+}
+
+/* The running block is l: its registers, its shared memory. */
+static void enter_block(Launch *l)
+{
+	running = l;
+	here.ctaid = l->ctaid;
+	dyn_shared.buf = l->shmem;
+}
+
+/* Runs block l's threads until none can go on: -1 when the launch
+ * stopped, 1 when threads wait for the cluster's barrier, 0 when every
+ * thread returned. *ran is set when a thread ran. */
+static int block_step(Launch *l, int *ran)
+{
+	Fiber *f;
+
 	while ((f = pick_fiber(l)) != NULL) {
+		*ran = 1;
 		resume(l, f);
 		if (l->trapped)
 			return -1;
 	}
+	if (l->ncwait > 0)
+		return 1;
 	if (spin_hang(l) != 0 || named_hang(l) != 0 || group_hang(l) != 0)
 		return -1;
-	return l->failed ? -1 : 0;
+	if (l->failed)
+		return -1;
+	l->finished = 1;
+	if (l->cluster->guarded)      /* its shared memory is gone */
+		(void)mprotect(l->shmem, l->cluster->stride, PROT_NONE);
+	return 0;
 }
 
-static int run_grid(Launch *l, OxDim3 grid)
+static int cluster_hang(Cluster *c);
+
+/* Runs the cluster whose block of rank 0 is at ctaid `at`: its blocks in
+ * turn, each until it waits for the others, until all returned. */
+static int run_cluster(Cluster *c, OxDim3 at)
 {
-	for (unsigned z = 0; z < grid.z; z++)
-		for (unsigned y = 0; y < grid.y; y++)
-			for (unsigned x = 0; x < grid.x; x++) {
-				here.ctaid.x = x;
-				here.ctaid.y = y;
-				here.ctaid.z = z;
-				if (run_block(l) != 0)
+	OxDim3 d = c->dim;
+
+	c->phase = c->narrived = 0;
+	c->live = c->n * c->blocks[0].nthreads;
+	if (c->guarded)
+		(void)mprotect(c->shm, c->shm_len, PROT_READ | PROT_WRITE);
+	for (unsigned r = 0; r < c->n; r++) {
+		OxDim3 id = {at.x + r % d.x, at.y + r / d.x % d.y, at.z + r / (d.x * d.y)};
+		block_start(&c->blocks[r], id);
+	}
+	for (;;) {
+		int ran = 0, waiting = 0;
+
+		for (unsigned r = 0; r < c->n; r++) {
+			Launch *l = &c->blocks[r];
+			int st;
+
+			if (l->finished)
+				continue;
+			enter_block(l);
+			st = block_step(l, &ran);
+			if (st < 0)
+				return -1;
+			waiting |= st;
+		}
+		if (!waiting)
+			return 0;
+		if (!ran)
+			return cluster_hang(c);
+	}
+}
+
+/* The clusters of the grid, in the GPU's order (x fastest). */
+static int run_grid(Cluster *c, OxDim3 grid)
+{
+	OxDim3 d = c->dim;
+
+	for (unsigned z = 0; z < grid.z; z += d.z)
+		for (unsigned y = 0; y < grid.y; y += d.y)
+			for (unsigned x = 0; x < grid.x; x += d.x)
+				if (run_cluster(c, (OxDim3){x, y, z}) != 0)
 					return -1;
-			}
 	return 0;
 }
 
@@ -549,63 +668,164 @@ static int check_dims(const OxFunc *f, OxDim3 grid, OxDim3 block)
 	                      block.x, block.y, block.z, why);
 }
 
-static void end_launch(Launch *l, const OxFunc *f)
+/* One block's scheduler state: its lists hold at most one entry per
+ * thread. 0, or -1 when out of memory. */
+static int launch_init(Launch *l, const OxFunc *f, void **args, unsigned nthreads)
+{
+	memcpy(&l->entry, &f->handle, sizeof l->entry);
+	l->args = args;
+	l->nthreads = nthreads;
+	l->all = calloc(6 * (size_t)nthreads, sizeof *l->all);
+	l->carrived = calloc(nthreads, sizeof *l->carrived);
+	l->nwarps = (nthreads + 31) / 32;
+	l->warps = calloc(l->nwarps, sizeof *l->warps);
+	l->ngroups = (l->nwarps + 3) / 4;
+	l->groups = calloc(l->ngroups, sizeof *l->groups);
+	if (l->all == NULL || l->carrived == NULL || l->warps == NULL || l->groups == NULL)
+		return -1;
+	l->idle = l->all + nthreads;
+	l->wait = l->idle + nthreads;
+	l->ready = l->wait + nthreads;
+	l->spin = l->ready + nthreads;
+	l->cwait = l->spin + nthreads;
+	return 0;
+}
+
+static void launch_free(Launch *l)
 {
 	for (unsigned i = 0; i < l->nall; i++)
 		free_fiber(l->all[i]);
 	free(l->all);
+	free(l->carrived);
 	free(l->warps);
 	free(l->groups);
 	for (unsigned id = 0; id < NAMED_BARRIERS; id++)
 		free(l->named[id].waiting);
-	running = NULL;
-	here = lone;
-	if (!l->trapped)
-		return;
-	trap.pending = l->trapped;
-	snprintf(trap.kernel, sizeof trap.kernel, "%s", f->name);
-	snprintf(trap.path, sizeof trap.path, "%s", f->path);
-	snprintf(trap.why, sizeof trap.why, "%s", l->trap_why);
-	trap.block = l->trap_block;
-	trap.thread = l->trap_thread;
 }
 
-static int run_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, void **args)
+/* Frees the cluster's blocks and shared memory; a block's trap waits
+ * for the next synchronizing call. */
+static void end_launch(Cluster *c, const OxFunc *f)
 {
-	Launch l;
+	int reported = 0;
 
-	if (check_dims(f, grid, block) != 0)
+	for (unsigned r = 0; r < c->n; r++) {
+		Launch *l = &c->blocks[r];
+
+		if (l->trapped && !reported++) {
+			trap.pending = l->trapped;
+			snprintf(trap.kernel, sizeof trap.kernel, "%s", f->name);
+			snprintf(trap.path, sizeof trap.path, "%s", f->path);
+			snprintf(trap.why, sizeof trap.why, "%s", l->trap_why);
+			trap.block = l->trap_block;
+			trap.thread = l->trap_thread;
+		}
+		launch_free(l);
+	}
+	free(c->blocks);
+	if (c->guarded)
+		sigaction(SIGSEGV, &old_segv, NULL);
+	if (c->shm != NULL)
+		munmap(c->shm, c->shm_len);
+	running = NULL;
+	here = lone;
+	dyn_shared.buf = NULL;
+}
+
+static _Noreturn void fail_launch(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A fault in the shared memory of a block of the running cluster that
+ * has exited (made inaccessible by block_step) fails the launch; any
+ * other fault is the previous handler's, which the faulting instruction
+ * meets again once this one is gone. fail_launch leaves the fiber for
+ * the scheduler, whose context restores the signal mask. */
+static void exited_access(int sig, siginfo_t *si, void *uc)
+{
+	Launch *l = running;
+	Cluster *c = l != NULL ? l->cluster : NULL;
+	uintptr_t a = (uintptr_t)si->si_addr, base = c != NULL ? (uintptr_t)c->shm : 0;
+
+	(void)uc;
+	if (c != NULL && c->guarded && a >= base && a - base < c->shm_len &&
+	    c->blocks[(a - base) / c->stride].finished)
+		fail_launch("an access to the shared memory of block rank %u of the cluster (%p), which has exited "
+		            "(undefined on a GPU: end with cluster::sync() while other blocks use it)",
+		            (unsigned)((a - base) / c->stride), si->si_addr);
+	sigaction(sig, &old_segv, NULL);
+}
+
+/* Clusters of several blocks: catch accesses to an exited block's shared
+ * memory (the GPU frees it; a mapped pointer held past the block's exit
+ * would read stale memory here). */
+static void guard_exited(Cluster *c)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = exited_access;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	c->guarded = sigaction(SIGSEGV, &sa, &old_segv) == 0;
+}
+
+/* Each block's shared memory: the dynamic (dyn bytes), then the static
+ * (Shared<T> statics: stat bytes), each 1024-byte aligned, in whole
+ * pages. */
+static int cluster_shared(Cluster *c, size_t dyn, size_t stat)
+{
+	size_t page = page_size();
+
+	c->static_off = (dyn + 1023) / 1024 * 1024;
+	c->stride = (c->static_off + stat + page - 1) / page * page;
+	if (c->stride == 0)
+		c->stride = page;
+	c->shm_len = c->stride * c->n;
+	c->shm = mmap(NULL, c->shm_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c->shm == MAP_FAILED) {
+		c->shm = NULL;
 		return -1;
+	}
+	for (unsigned r = 0; r < c->n; r++) {
+		c->blocks[r].shmem = c->shm + r * c->stride;
+		c->blocks[r].rank = r;
+		c->blocks[r].cluster = c;
+	}
+	dyn_shared.size = dyn;
+	return 0;
+}
+
+/* What a launch runs: the grid in clusters of c->dim, each block with
+ * shared_bytes of dynamic and stat of static shared memory. */
+static int run_launch(const OxFunc *f, Cluster *c, OxDim3 grid, OxDim3 block,
+                      unsigned shared_bytes, size_t stat, void **args)
+{
+	int failed = 0;
+
 	if (running != NULL)
 		return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_launch(%s): "
 		                      "called from an emulated kernel", f->name);
-	memset(&l, 0, sizeof l);
-	memcpy(&l.entry, &f->handle, sizeof l.entry);
-	l.args = args;
-	l.nthreads = block.x * block.y * block.z;
-	l.all = calloc(5 * (size_t)l.nthreads, sizeof *l.all);
-	l.nwarps = (l.nthreads + 31) / 32;
-	l.warps = calloc(l.nwarps, sizeof *l.warps);
-	l.ngroups = (l.nwarps + 3) / 4;
-	l.groups = calloc(l.ngroups, sizeof *l.groups);
-	if (l.all == NULL || l.warps == NULL || l.groups == NULL) {
-		free(l.all);
-		free(l.warps);
-		free(l.groups);
+	c->n = c->dim.x * c->dim.y * c->dim.z;
+	c->blocks = calloc(c->n, sizeof *c->blocks);
+	for (unsigned r = 0; c->blocks != NULL && r < c->n; r++)
+		failed |= launch_init(&c->blocks[r], f, args, block.x * block.y * block.z);
+	if (c->blocks == NULL || failed || cluster_shared(c, shared_bytes, stat) != 0) {
+		if (c->blocks != NULL)
+			end_launch(c, f);
 		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_launch(%s): "
 		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated)",
 		                      f->name);
 	}
-	l.idle = l.all + l.nthreads;
-	l.wait = l.idle + l.nthreads;
-	l.ready = l.wait + l.nthreads;
-	l.spin = l.ready + l.nthreads;
+	if (c->n > 1)
+		guard_exited(c);
 	here.ntid = block;
 	here.nctaid = grid;
-	running = &l;
-	run_grid(&l, grid);
-	end_launch(&l, f);
-	if (l.failed)
+	here.cdim = c->dim;
+	here.explicit_cluster = (unsigned)c->explicit_dims;
+	run_grid(c, grid);
+	for (unsigned r = 0; r < c->n; r++)
+		failed |= c->blocks[r].failed;
+	end_launch(c, f);
+	if (failed)
 		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_launch(%s in %s): "
 		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated: no "
 		                      "memory for a thread's stack)", f->name,
@@ -1130,6 +1350,150 @@ void __oxide_host_barrier_sync_count(unsigned id, unsigned threads) { named_barr
 void __oxide_host_barrier_arrive_count(unsigned id, unsigned threads) { named_barrier(id, threads, 0); }
 
 /* One thread runs at a time: fences order nothing more. */
+/* ---- thread-block clusters: a cluster's blocks run together (Cluster,
+ * run_cluster); each has its own shared memory, static and dynamic.
+ *
+ * barrier.cluster: an arrival counts in the current phase; the phase
+ * completes when every thread of the cluster that has not exited arrived
+ * (a thread that exits no longer counts), and releases the threads that
+ * wait for it, in every block. A thread arrives once, then waits, then
+ * may arrive again: a second arrival before the wait, or a wait without
+ * an arrival, is undefined on a GPU and fails the launch here. A block
+ * whose threads wait for the cluster lets the other blocks run (its
+ * bar.sync waits for them too); when no thread of the cluster can go on,
+ * the launch fails as a hang.
+ *
+ * mapa: a pointer into the running block's shared memory becomes the same
+ * offset in block `rank`'s, a host address that plain loads, stores and
+ * atomics reach (the GPU's generic addressing does the same). A pointer
+ * outside this block's shared memory, a rank beyond the cluster, or a
+ * block that has exited (its shared memory is gone) fails the launch; so
+ * does an access through a pointer mapped before its block exited (the
+ * exited block's pages are inaccessible: exited_access). ---- */
+
+static unsigned cluster_rank(void)
+{
+	OxDim3 d = here.cdim, c = {here.ctaid.x % d.x, here.ctaid.y % d.y, here.ctaid.z % d.z};
+
+	return c.x + d.x * (c.y + d.y * c.z);
+}
+
+unsigned __oxide_host_cluster_ctarank(void) { return cluster_rank(); }
+unsigned __oxide_host_cluster_nctarank(void) { return here.cdim.x * here.cdim.y * here.cdim.z; }
+unsigned __oxide_host_cluster_ctaid_x(void) { return here.ctaid.x % here.cdim.x; }
+unsigned __oxide_host_cluster_ctaid_y(void) { return here.ctaid.y % here.cdim.y; }
+unsigned __oxide_host_cluster_ctaid_z(void) { return here.ctaid.z % here.cdim.z; }
+unsigned __oxide_host_cluster_nctaid_x(void) { return here.cdim.x; }
+unsigned __oxide_host_cluster_nctaid_y(void) { return here.cdim.y; }
+unsigned __oxide_host_cluster_nctaid_z(void) { return here.cdim.z; }
+unsigned __oxide_host_clusterid_x(void) { return here.ctaid.x / here.cdim.x; }
+unsigned __oxide_host_clusterid_y(void) { return here.ctaid.y / here.cdim.y; }
+unsigned __oxide_host_clusterid_z(void) { return here.ctaid.z / here.cdim.z; }
+unsigned __oxide_host_nclusterid_x(void) { return here.nctaid.x / here.cdim.x; }
+unsigned __oxide_host_nclusterid_y(void) { return here.nctaid.y / here.cdim.y; }
+unsigned __oxide_host_nclusterid_z(void) { return here.nctaid.z / here.cdim.z; }
+unsigned __oxide_host_is_explicit_cluster(void) { return here.explicit_cluster; }
+
+/* The current phase is complete: its waiters, in every block, go on. */
+static void cluster_release(Cluster *c)
+{
+	c->phase++;
+	c->narrived = 0;
+	for (unsigned r = 0; r < c->n; r++) {
+		Launch *b = &c->blocks[r];
+
+		for (unsigned i = 0; i < b->ncwait; i++)
+			make_ready(b, b->cwait[i]);
+		b->ncwait = 0;
+	}
+}
+
+void __oxide_host_barrier_cluster_arrive(void)
+{
+	Launch *l = running;
+	Cluster *c;
+	unsigned *mine;
+
+	if (l == NULL)                /* a kernel called directly: one thread */
+		return;
+	c = l->cluster;
+	mine = &l->carrived[l->cur->lin];
+	if (*mine != 0)
+		fail_launch("barrier_cluster_arrive twice without a barrier_cluster_wait between (undefined on a GPU)");
+	*mine = c->phase + 1;
+	if (++c->narrived == c->live)
+		cluster_release(c);
+}
+
+void __oxide_host_barrier_cluster_wait(void)
+{
+	Launch *l = running;
+	unsigned *mine;
+
+	if (l == NULL)
+		return;
+	mine = &l->carrived[l->cur->lin];
+	if (*mine == 0)
+		fail_launch("barrier_cluster_wait without a barrier_cluster_arrive before it (undefined on a GPU)");
+	if (l->cluster->phase < *mine) {  /* its phase is not complete yet */
+		l->cwait[l->ncwait++] = l->cur;
+		to_scheduler(l, l->cur, 0);
+	}
+	*mine = 0;
+}
+
+/* A thread returned: the barrier no longer waits for it. */
+static void cluster_returned(Launch *l, unsigned lin)
+{
+	Cluster *c = l->cluster;
+
+	c->live--;
+	if (l->carrived[lin] == c->phase + 1)
+		c->narrived--;
+	l->carrived[lin] = 0;
+	if (c->live > 0 && c->narrived == c->live)
+		cluster_release(c);
+}
+
+/* No thread of the cluster can go on, yet some wait for its barrier. */
+static int cluster_hang(Cluster *c)
+{
+	for (unsigned r = 0; r < c->n; r++) {
+		Launch *b = &c->blocks[r];
+
+		if (b->ncwait == 0)
+			continue;
+		b->trapped = STOP_ERROR;
+		b->trap_block = b->ctaid;
+		b->trap_thread = b->cwait[0]->tid;
+		snprintf(b->trap_why, sizeof b->trap_why, "it would hang on a GPU: %u threads of this block wait "
+		         "forever at barrier_cluster_wait, for which %u of the cluster's %u threads that have "
+		         "not exited arrived", b->ncwait, c->narrived, c->live);
+		return -1;
+	}
+	return -1;
+}
+
+void *__oxide_host_mapa(void *p, unsigned rank)
+{
+	Launch *l = running;
+	Cluster *c;
+	uintptr_t a = (uintptr_t)p, base;
+
+	if (l == NULL)
+		return rank == 0 ? p : NULL;
+	c = l->cluster;
+	base = (uintptr_t)l->shmem;
+	if (a < base || a - base >= c->stride)
+		fail_launch("mapa of %p, which is not in this block's shared memory (undefined on a GPU)", p);
+	if (rank >= c->n)
+		fail_launch("mapa to block rank %u of a cluster of %u blocks (undefined on a GPU)", rank, c->n);
+	if (c->blocks[rank].finished)
+		fail_launch("mapa to block rank %u of the cluster, which has exited: its shared memory is gone "
+		            "(undefined on a GPU: end with cluster::sync() while other blocks use it)", rank);
+	return c->blocks[rank].shmem + (a - base);
+}
+
 void __oxide_host_fence_block(void) {}
 void __oxide_host_fence_device(void) {}
 void __oxide_host_fence_system(void) {}
@@ -1207,6 +1571,7 @@ static int emu_function(OxFunc *f, const OxModule *m, const char *name)
 		                      "module %s is not loaded", name, m->path);
 	snprintf(sym, sizeof sym, "__oxide_launch_%s", name);
 	f->handle = dlsym(m->handle, sym);
+	f->module = m->handle;        /* a launch reads __oxide_cluster_<name> */
 	if (f->handle != NULL)
 		return 0;
 	oxrt_set_error(OX_CUDA_NOT_FOUND, "ox_function(%s): CUDA_ERROR_NOT_FOUND "
@@ -1360,37 +1725,10 @@ static void emu_event_destroy(OxEvent *e)
 
 /* ------------------------------------------- shared, constant, printf */
 
-/* Dynamic shared memory: blocks run one after another, so one buffer of
- * the launch's shared_bytes serves them all (undefined at block start, as
- * on the GPU). Kept between launches, grown as needed. It is 1024-byte
- * aligned, like the shared memory window of a GPU, so the swizzles of TMA
- * and wgmma (functions of address bits 4..9) see the same bits in a host
- * address as in the shared address. */
-static struct {
-	unsigned char *buf;
-	size_t cap, size;             /* size: the running launch's */
-} dyn_shared;
-
 /* The emulated shared memory window: dynamic shared memory starts at this
  * 32-bit shared address (a multiple of 1024, nonzero so that a null
  * pointer is no shared address); see __oxide_host_smem_addr. */
 enum { SMEM_BASE = 0x400 };
-
-static int emu_set_dynamic_shared(size_t bytes)
-{
-	dyn_shared.size = bytes;
-	if (bytes <= dyn_shared.cap)
-		return 0;
-	free(dyn_shared.buf);
-	dyn_shared.cap = 0;
-	dyn_shared.buf = aligned_alloc(1024, (bytes + 1023) / 1024 * 1024);
-	if (dyn_shared.buf == NULL)
-		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_launch: %zu bytes of "
-		                      "dynamic shared memory: CUDA_ERROR_OUT_OF_MEMORY "
-		                      "(emulated)", bytes);
-	dyn_shared.cap = bytes;
-	return 0;
-}
 
 static int emu_set_stack_size(size_t bytes)
 {
@@ -1408,6 +1746,17 @@ void *__oxide_host_dynamic_shared(void)
 {
 	static _Alignas(16) unsigned char none[16];
 	return dyn_shared.buf != NULL ? dyn_shared.buf : none;
+}
+
+/* The running block's Shared<T> statics (oxidec --target=host makes each
+ * an offset in them). A kernel called directly gets one block's worth:
+ * 48 KiB, the most static shared memory a GPU block has. */
+void *__oxide_host_static_shared(void)
+{
+	static _Alignas(1024) unsigned char direct[48 << 10];
+	Launch *l = running;
+
+	return l != NULL ? l->shmem + l->cluster->static_off : direct;
 }
 
 /* A module's global (a Constant<T> static, exported under its name): its
@@ -1528,12 +1877,20 @@ static int emu_device_name(char *buf, int len)
 	return 0;
 }
 
+static const unsigned *kernel_cluster(const OxFunc *f);
+
+/* The cluster shape (__oxide_cluster_<K>, 0s: none); no other. */
 static int emu_func_attribute(int *value, int attrib, const OxFunc *f)
 {
-	(void)value, (void)attrib;
+	const unsigned *own = kernel_cluster(f);
+
+	if (attrib >= OX_FUNC_REQUIRED_CLUSTER_WIDTH && attrib <= OX_FUNC_REQUIRED_CLUSTER_DEPTH) {
+		*value = own != NULL ? (int)own[attrib - OX_FUNC_REQUIRED_CLUSTER_WIDTH] : 0;
+		return 0;
+	}
 	return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_func_attribute(%s): "
 	                      "CUDA_ERROR_INVALID_VALUE (emulated: kernel "
-	                      "attributes exist only on the GPU)", f->name);
+	                      "attributes but the cluster shape exist only on the GPU)", f->name);
 }
 
 /* Any amount the program asks for is there: nothing to do. */
@@ -1562,13 +1919,58 @@ static int emu_tensor_map_encode(OxTensorMap *map, const OxTensorMapDesc *d)
 	return 0;
 }
 
+/* The kernel's #[kernel(cluster(..))] shape, or NULL. */
+static const unsigned *kernel_cluster(const OxFunc *f)
+{
+	char sym[300];
+
+	snprintf(sym, sizeof sym, "__oxide_cluster_%s", f->name);
+	return f->module != NULL ? dlsym(f->module, sym) : NULL;
+}
+
+/* The cluster shape of a launch: the kernel's own (__oxide_cluster_K,
+ * #[kernel(cluster(..))]), else the launch's (ox_launch_cluster; 0s:
+ * none), else 1x1x1; checked as cuLaunchKernelEx does: at most 8 blocks
+ * (the portable size), dividing the grid, the same as the kernel's. */
+static int launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 given, Cluster *c)
+{
+	const unsigned *own = kernel_cluster(f);
+	OxDim3 d = given;
+	const char *why = NULL;
+
+	if (own != NULL && given.x != 0 && (given.x != own[0] || given.y != own[1] || given.z != own[2]))
+		why = "the kernel's #[kernel(cluster(..))] fixes another shape";
+	if (own != NULL)
+		d = (OxDim3){own[0], own[1], own[2]};
+	c->explicit_dims = d.x != 0;
+	if (d.x == 0)
+		d = (OxDim3){1, 1, 1};
+	if (why == NULL && (d.y == 0 || d.z == 0))
+		why = "a cluster dimension is 0";
+	else if (why == NULL && (unsigned long long)d.x * d.y * d.z > 8)
+		why = "a cluster has at most 8 blocks (the portable size)";
+	else if (why == NULL && (grid.x % d.x || grid.y % d.y || grid.z % d.z))
+		why = "the grid is not a whole number of clusters";
+	c->dim = d;
+	if (why == NULL)
+		return 0;
+	return oxrt_set_error(OX_CUDA_INVALID_CLUSTER_SIZE, "ox_launch(%s in %s, grid %ux%ux%u, cluster %ux%ux%u): "
+	                      "CUDA_ERROR_INVALID_CLUSTER_SIZE (emulated: %s)", f->name, f->path, grid.x, grid.y,
+	                      grid.z, d.x, d.y, d.z, why);
+}
+
 /* The whole grid runs before it returns (see the header). */
-static int emu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
+static int emu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, OxDim3 cluster,
                       unsigned shared_bytes, void **args)
 {
-	if (emu_set_dynamic_shared(shared_bytes) != 0)
+	Cluster c;
+	const unsigned *stat;
+
+	memset(&c, 0, sizeof c);
+	if (check_dims(f, grid, block) != 0 || launch_cluster(f, grid, cluster, &c) != 0)
 		return -1;
-	return run_launch(f, grid, block, args);
+	stat = f->module != NULL ? dlsym(f->module, "__oxide_static_shared_bytes") : NULL;
+	return run_launch(f, &c, grid, block, shared_bytes, stat != NULL ? *stat : 0, args);
 }
 
 /* The names of the codes the emulator reports (no driver needed). */
@@ -1584,6 +1986,7 @@ static const char *emu_error_name(int code)
 		{OX_CUDA_NOT_FOUND, "CUDA_ERROR_NOT_FOUND"},
 		{OX_CUDA_ASSERT, "CUDA_ERROR_ASSERT"},
 		{OX_CUDA_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED"},
+		{OX_CUDA_INVALID_CLUSTER_SIZE, "CUDA_ERROR_INVALID_CLUSTER_SIZE"},
 	};
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -2275,9 +2678,9 @@ void __oxide_host_cp_async_wait_all(void)
  * launch's dynamic shared memory its 32-bit address in the emulated shared
  * window (SMEM_BASE + its offset); kernels build wgmma matrix descriptors
  * from it, and the emulated wgmma maps the descriptors' addresses back the
- * same way. Static shared arrays are module globals here, outside the
- * window: their shared address is not emulated, and asking for it fails
- * the launch (never a wrong address).
+ * same way. Static shared arrays (the block's static shared memory,
+ * after the dynamic) are outside the window: their shared address is not
+ * emulated, and asking for it fails the launch (never a wrong address).
  *
  * mbarriers: the 8 bytes hold the emulator's own encoding of the state
  * (opaque on the GPU too; see Mbar). A phase completes when its pending
@@ -2327,7 +2730,7 @@ unsigned __oxide_host_smem_addr(void *p)
 
 	if (off < 0)
 		fail_launch("smem_addr of memory outside the dynamic shared memory (%p): not emulated (static "
-		            "shared arrays are module globals in the emulator: use dynamic shared memory)", p);
+		            "shared arrays are outside the emulated shared window: use dynamic shared memory)", p);
 	return SMEM_BASE + (unsigned)off;
 }
 

@@ -4,7 +4,10 @@
  * The module's side: for each kernel K, void __oxide_launch_K(void **args)
  * (args[i] points at the value of K's i-th PTX parameter) and the list
  * __oxide_kernels (every kernel name, each ended by a NUL, then an empty
- * name). src/emit/host.c makes them; oxemu.c finds them with dlsym.
+ * name), for a cluster kernel K const unsigned __oxide_cluster_K[3] (its
+ * blocks per cluster), and const unsigned __oxide_static_shared_bytes[1]
+ * (the block's static shared memory). src/emit/host.c makes them; oxemu.c
+ * finds them with dlsym.
  *
  * The program's side, declared below from the registry of device
  * primitives (src/ir/prims.def): the functions the module's code calls.
@@ -47,6 +50,10 @@ extern const char __oxide_kernels[];
  *     fails the launch), bulk and TMA copies (the tensor map as
  *     ox_tensor_map_encode wrote it for the emulator), smem_addr (dynamic
  *     shared memory only), wgmma (descriptors, swizzles, fragments)
+ *   clusters: the cluster registers of the running block; barrier.cluster
+ *     (phases over the cluster's threads that have not exited; misuse or
+ *     a barrier that cannot complete fails the launch); mapa (the same
+ *     offset in the shared memory of the cluster's block `rank`)
  *   __nv_*: libdevice's math (oxmath.c, over <math.h>; the fast_*
  *     functions are the accurate ones) */
 #define OXT_u16 unsigned short
@@ -78,6 +85,10 @@ extern const char __oxide_kernels[];
 #define A11(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8, t9, n9, t10, n10, t11, n11) \
 	(OXT_##t1 n1, OXT_##t2 n2, OXT_##t3 n3, OXT_##t4 n4, OXT_##t5 n5, OXT_##t6 n6, OXT_##t7 n7, \
 	 OXT_##t8 n8, OXT_##t9 n9, OXT_##t10 n10, OXT_##t11 n11)
+/* Not a primitive: the running block's static shared memory, where the
+ * host target puts the Shared<T> statics (src/passes/nvvm_host.c); its
+ * size is the module's __oxide_static_shared_bytes. */
+void *__oxide_host_static_shared(void);
 #define DEVICE(name, cls, lower, nvvm, flags, ret, args) OXT_##ret __oxide_host_##name args;
 #define LIBDEVICE(name, ret, args) OXT_##ret __nv_##name args;
 #include "../ir/prims.def"

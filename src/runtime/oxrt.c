@@ -319,8 +319,20 @@ int ox_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
               unsigned shared_bytes, void **args)
 {
 	const OxBackend *b = func_backend(f, "ox_launch");
+	OxDim3 none = {0, 0, 0};
 
-	return b != NULL ? b->launch(f, grid, block, shared_bytes, args) : -1;
+	return b != NULL ? b->launch(f, grid, block, none, shared_bytes, args) : -1;
+}
+
+int ox_launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                      OxDim3 cluster, unsigned shared_bytes, void **args)
+{
+	const OxBackend *b = func_backend(f, "ox_launch_cluster");
+
+	if (b != NULL && (cluster.x == 0 || cluster.y == 0 || cluster.z == 0))
+		return oxrt_set_error(OX_CUDA_INVALID_CLUSTER_SIZE, "ox_launch_cluster(%s): cluster %ux%ux%u: "
+		                      "a cluster dimension is 0", f->name, cluster.x, cluster.y, cluster.z);
+	return b != NULL ? b->launch(f, grid, block, cluster, shared_bytes, args) : -1;
 }
 
 int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,

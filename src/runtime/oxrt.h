@@ -36,6 +36,7 @@ typedef struct {
 	char  name[128];              /* kernel name */
 	char  path[512];              /* module it came from */
 	const struct OxBackend *backend;  /* its module's */
+	void *module;                 /* the emulator's: its module's handle */
 } OxFunc;
 
 typedef struct {
@@ -57,12 +58,17 @@ int ox_module_load(OxModule *m, const char *path);
 void ox_module_unload(OxModule *m);
 int ox_function(OxFunc *f, const OxModule *m, const char *name);
 /* A kernel's attribute (cuFuncGetAttribute; CUfunction_attribute values):
- * e.g. the most threads per block its launch bounds allow. GPU only: an
- * emulated module reports CUDA_ERROR_INVALID_VALUE. */
+ * e.g. the most threads per block its launch bounds allow. GPU only, but
+ * for the cluster shape of #[kernel(cluster(..))] (0s without one), which
+ * an emulated module reports too; else it reports
+ * CUDA_ERROR_INVALID_VALUE. */
 enum {
 	OX_FUNC_MAX_THREADS_PER_BLOCK = 0,
 	OX_FUNC_LOCAL_SIZE_BYTES = 3,     /* the kernel's stack frame per thread */
 	OX_FUNC_NUM_REGS = 4,
+	OX_FUNC_REQUIRED_CLUSTER_WIDTH = 11,
+	OX_FUNC_REQUIRED_CLUSTER_HEIGHT = 12,
+	OX_FUNC_REQUIRED_CLUSTER_DEPTH = 13,
 };
 int ox_func_attribute(int *value, int attrib, const OxFunc *f);
 /* Lets launches of f use up to `bytes` of dynamic shared memory (above the
@@ -117,6 +123,15 @@ int ox_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
               unsigned shared_bytes, void **args);
 int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,
                    unsigned shared_bytes, void **args);
+/* A launch in thread-block clusters of `cluster` blocks (sm_90+; at most
+ * 8 blocks; the grid a whole number of them): cuLaunchKernelEx with
+ * CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, for any kernel. A kernel with
+ * #[kernel(cluster(..))] (PTX .reqnctapercluster) is launched in its
+ * clusters by ox_launch too; given another shape here, the launch fails
+ * with CUDA_ERROR_INVALID_CLUSTER_SIZE. Emulated, a cluster's blocks run
+ * together (barrier.cluster, each other's shared memory). */
+int ox_launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                      OxDim3 cluster, unsigned shared_bytes, void **args);
 int ox_synchronize(void);
 
 /* oxrt.c: the stack of each GPU thread (CU_LIMIT_STACK_SIZE, 1,024 bytes

@@ -13,12 +13,28 @@ typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 
 enum { OK = 0, INVALID_VALUE = 1, INVALID_PTX = 218, NOT_FOUND = 500,
-       LAUNCH_FAILED = 719 };
+       LAUNCH_FAILED = 719, INVALID_CLUSTER_SIZE = 912 };
+
+/* cuda.h's launch configuration (cuLaunchKernelEx), as it declares it */
+typedef struct {
+	int id;
+	char pad[8 - sizeof(int)];
+	union {
+		char pad[64];
+		struct { unsigned x, y, z; } clusterDim;
+	} value;
+} CUlaunchAttribute;
+typedef struct {
+	unsigned int gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+	void *hStream;
+	CUlaunchAttribute *attrs;
+	unsigned int numAttrs;
+} CUlaunchConfig;
 
 static int ctx, mod, fn, ev;
 static size_t stack_limit = 1024;
 static int fail_sync;
-static unsigned last[7];          /* grid x y z, block x y z, shared */
+static unsigned last[10];         /* grid x y z, block x y z, shared, cluster x y z */
 
 /* fake_*: the test's view (not driver functions) */
 const unsigned *fake_last_launch(void);
@@ -53,6 +69,7 @@ CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned v, size_t n);
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
                         void *stream, void **args, void **extra);
+CUresult cuLaunchKernelEx(const CUlaunchConfig *c, void *f, void **args, void **extra);
 CUresult cuEventCreate(void **e, unsigned flags);
 CUresult cuEventRecord(void *e, void *stream);
 CUresult cuEventSynchronize(void *e);
@@ -147,11 +164,30 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
                         void *stream, void **args, void **extra)
 {
-	unsigned v[7] = {gx, gy, gz, bx, by, bz, shared};
+	unsigned v[10] = {gx, gy, gz, bx, by, bz, shared, 0, 0, 0};
 
 	(void)f, (void)stream, (void)args, (void)extra;
 	if (bx * by * bz > 1024)
 		return INVALID_VALUE;
+	memcpy(last, v, sizeof last);
+	return OK;
+}
+
+/* Only the cluster dimension attribute (id 4); more than 8 blocks is
+ * refused, as the driver refuses a non-portable size by default. */
+CUresult cuLaunchKernelEx(const CUlaunchConfig *c, void *f, void **args, void **extra)
+{
+	unsigned v[10] = {c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
+	                  c->sharedMemBytes, 0, 0, 0};
+
+	(void)f, (void)args, (void)extra;
+	if (c->hStream != NULL || c->numAttrs != 1 || c->attrs[0].id != 4)
+		return INVALID_VALUE;
+	v[7] = c->attrs[0].value.clusterDim.x;
+	v[8] = c->attrs[0].value.clusterDim.y;
+	v[9] = c->attrs[0].value.clusterDim.z;
+	if (v[7] * v[8] * v[9] > 8)
+		return INVALID_CLUSTER_SIZE;
 	memcpy(last, v, sizeof last);
 	return OK;
 }
@@ -169,6 +205,7 @@ CUresult cuGetErrorName(CUresult r, const char **name)
 	case INVALID_PTX: *name = "CUDA_ERROR_INVALID_PTX"; return OK;
 	case NOT_FOUND: *name = "CUDA_ERROR_NOT_FOUND"; return OK;
 	case LAUNCH_FAILED: *name = "CUDA_ERROR_LAUNCH_FAILED"; return OK;
+	case INVALID_CLUSTER_SIZE: *name = "CUDA_ERROR_INVALID_CLUSTER_SIZE"; return OK;
 	default: return INVALID_VALUE;
 	}
 }

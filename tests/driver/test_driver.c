@@ -106,7 +106,8 @@ static void memory(void)
 
 static void launches(const OxFunc *f)
 {
-	const unsigned want[7] = {3, 2, 1, 64, 2, 1, 128};
+	const unsigned want[10] = {3, 2, 1, 64, 2, 1, 128, 0, 0, 0};
+	const unsigned want_cluster[10] = {4, 2, 1, 32, 1, 1, 0, 2, 2, 1};
 	const unsigned *got;
 	OxEvent a, b;
 	float ms = 0;
@@ -114,6 +115,12 @@ static void launches(const OxFunc *f)
 	check(ox_launch_sync(f, ox_dim(3, 2, 1), ox_dim(64, 2, 1), 128, NULL) == 0 &&
 	      (got = last_launch()) != NULL && memcmp(got, want, sizeof want) == 0,
 	      "ox_launch_sync passes grid, block and shared bytes to the driver");
+	check(ox_launch_cluster(f, ox_dim(4, 2, 1), ox_dim(32, 1, 1), ox_dim(2, 2, 1), 0, NULL) == 0 &&
+	      (got = last_launch()) != NULL && memcmp(got, want_cluster, sizeof want_cluster) == 0,
+	      "ox_launch_cluster: cuLaunchKernelEx with the cluster dimension attribute");
+	check(ox_launch_cluster(f, ox_dim(4, 4, 1), ox_dim(32, 1, 1), ox_dim(4, 4, 1), 0, NULL) != 0 &&
+	      ox_error_code() == 912 && says("cuLaunchKernelEx(k in") && says("cluster 4x4x1"),
+	      "a cluster launch the driver refuses names the kernel and the cluster");
 	check(ox_launch(f, ox_dim(1, 1, 1), ox_dim(1024, 2, 1), 0, NULL) != 0 &&
 	      says("cuLaunchKernel(k in") && says("block 1024x2x1"),
 	      "a launch the driver refuses names the kernel and the launch");

@@ -4,9 +4,10 @@
  * i-th parameter; the device primitives are the emulator's __oxide_host_*
  * functions, which the test program exports (-rdynamic).
  * The "shared memory" of a block is the part of a global buffer the block
- * owns, except for the Hopper kernels at the end (mbarriers, bulk and TMA
- * copies, wgmma), which use the launch's dynamic shared memory as their
- * GPU versions must. Built by tests/emu/run.sh into
+ * owns, except for the Hopper kernels (mbarriers, bulk and TMA copies,
+ * wgmma), which use the launch's dynamic shared memory as their GPU
+ * versions must, and the cluster kernels at the end, which read each
+ * other's dynamic shared memory through mapa. Built by tests/emu/run.sh into
  * build/emu/test_kernels.so. */
 #include "../../src/runtime/oxide_host_abi.h"
 
@@ -16,7 +17,9 @@ const char __oxide_kernels[] = "reverse\0reduce\0early_exit\0trap_at\0"
                                "indices\0warp_ops\0named_partial\0"
                                "named_hang\0named_bad\0assert_at\0"
                                "deep_stack\0mbar_pipe\0tma_box\0wgmma_run\0"
-                               "elect\0mbar_hang\0smem_outside\0wg_wait\0";
+                               "elect\0mbar_hang\0smem_outside\0wg_wait\0"
+                               "cl_phases\0cl_regs\0cl_wait_alone\0cl_arrive_twice\0"
+                               "cl_mapa_exited\0cl_mapa_global\0cl_hang\0cl_stale\0cl_last\0";
 
 static unsigned block_threads(void)
 {
@@ -56,6 +59,15 @@ void __oxide_launch_elect(void **args);
 void __oxide_launch_mbar_hang(void **args);
 void __oxide_launch_smem_outside(void **args);
 void __oxide_launch_wg_wait(void **args);
+void __oxide_launch_cl_phases(void **args);
+void __oxide_launch_cl_regs(void **args);
+void __oxide_launch_cl_wait_alone(void **args);
+void __oxide_launch_cl_arrive_twice(void **args);
+void __oxide_launch_cl_mapa_exited(void **args);
+void __oxide_launch_cl_mapa_global(void **args);
+void __oxide_launch_cl_hang(void **args);
+void __oxide_launch_cl_stale(void **args);
+void __oxide_launch_cl_last(void **args);
 
 /* named_partial(tmp: *u32, out: *u32), blocks of 112 threads (the fourth
  * warp has 16 lanes): lane 31 of warps 1 and 2 returns at once; the
@@ -418,4 +430,153 @@ void __oxide_launch_wg_wait(void **args)
 	for (unsigned i = g; i < g + 128 && i < n; i++)
 		count += out[i];
 	out[256 + t] = count;
+}
+
+/* ---- thread-block clusters: launched with ox_launch_cluster; the
+ * shared memory is the launch's dynamic shared memory (one per block) ---- */
+
+/* cl_phases(out: *u32), clusters of 4 blocks of 64 threads, 256 bytes of
+ * dynamic shared memory: in each of 3 rounds every thread writes its slot
+ * (round, rank, t), syncs the cluster, reads slot t of the next rank
+ * through mapa and counts it in out[block * 64 + t] when right, and syncs
+ * again before the next round's writes. Odd threads do their read's
+ * mapa between their arrival and their wait (split phases); threads 48..
+ * of rank 3 return at once, and the others skip their slots. */
+void __oxide_launch_cl_phases(void **args)
+{
+	unsigned *out = *(unsigned **)args[0];
+	unsigned *slot = __oxide_host_dynamic_shared();
+	unsigned t = thread_index(), rank = __oxide_host_cluster_ctarank();
+	unsigned n = __oxide_host_cluster_nctarank(), next = (rank + 1) % n;
+	unsigned *theirs;
+
+	if (rank == 3 && t >= 48)
+		return;
+	out[block_index() * 64 + t] = 0;
+	for (unsigned k = 0; k < 3; k++) {
+		slot[t] = k * 1000 + rank * 100 + t;
+		__oxide_host_barrier_cluster_arrive();
+		theirs = __oxide_host_mapa(slot, next);
+		__oxide_host_barrier_cluster_wait();
+		if (next != 3 || t < 48)
+			out[block_index() * 64 + t] += theirs[t] == k * 1000 + next * 100 + t;
+		else
+			out[block_index() * 64 + t] += 1;
+		__oxide_host_barrier_cluster_arrive();
+		__oxide_host_barrier_cluster_wait();
+	}
+}
+
+/* cl_regs(out: *u32): thread 0 of each block writes 12 words: ctarank,
+ * nctarank, cluster ctaid x y z, cluster nctaid x y z, clusterid x y z,
+ * is_explicit_cluster; then nclusterid x y z in words 12..14. */
+void __oxide_launch_cl_regs(void **args)
+{
+	unsigned *out = *(unsigned **)args[0] + block_index() * 16;
+
+	if (thread_index() != 0)
+		return;
+	out[0] = __oxide_host_cluster_ctarank();
+	out[1] = __oxide_host_cluster_nctarank();
+	out[2] = __oxide_host_cluster_ctaid_x();
+	out[3] = __oxide_host_cluster_ctaid_y();
+	out[4] = __oxide_host_cluster_ctaid_z();
+	out[5] = __oxide_host_cluster_nctaid_x();
+	out[6] = __oxide_host_cluster_nctaid_y();
+	out[7] = __oxide_host_cluster_nctaid_z();
+	out[8] = __oxide_host_clusterid_x();
+	out[9] = __oxide_host_clusterid_y();
+	out[10] = __oxide_host_clusterid_z();
+	out[11] = __oxide_host_is_explicit_cluster();
+	out[12] = __oxide_host_nclusterid_x();
+	out[13] = __oxide_host_nclusterid_y();
+	out[14] = __oxide_host_nclusterid_z();
+}
+
+/* cl_wait_alone(out): waits without arriving (undefined on a GPU). */
+void __oxide_launch_cl_wait_alone(void **args)
+{
+	(void)args;
+	__oxide_host_barrier_cluster_wait();
+}
+
+/* cl_arrive_twice(out): arrives twice without a wait (undefined). */
+void __oxide_launch_cl_arrive_twice(void **args)
+{
+	(void)args;
+	__oxide_host_barrier_cluster_arrive();
+	__oxide_host_barrier_cluster_arrive();
+}
+
+/* cl_mapa_exited(out), clusters of 2: rank 1 returns at once; rank 0
+ * syncs the cluster (which no longer waits for rank 1) and maps its
+ * shared memory to rank 1's, which is gone. */
+void __oxide_launch_cl_mapa_exited(void **args)
+{
+	unsigned *out = *(unsigned **)args[0];
+
+	if (__oxide_host_cluster_ctarank() == 1)
+		return;
+	__oxide_host_barrier_cluster_arrive();
+	__oxide_host_barrier_cluster_wait();
+	out[thread_index()] = *(unsigned *)__oxide_host_mapa(__oxide_host_dynamic_shared(), 1);
+}
+
+/* cl_mapa_global(out): mapa of a global pointer (undefined). */
+void __oxide_launch_cl_mapa_global(void **args)
+{
+	unsigned *out = *(unsigned **)args[0];
+
+	out[thread_index()] = *(unsigned *)__oxide_host_mapa(out, 0);
+}
+
+/* cl_hang(out), clusters of 2: in each block thread 0 arrives and waits
+ * for the cluster while the others wait at bar.sync for thread 0: a GPU
+ * hangs. */
+void __oxide_launch_cl_hang(void **args)
+{
+	(void)args;
+	if (thread_index() == 0) {
+		__oxide_host_barrier_cluster_arrive();
+		__oxide_host_barrier_cluster_wait();
+	}
+	__oxide_host_barrier_sync();
+}
+
+/* cl_stale(out), clusters of 2: every thread maps its slot to rank 1's,
+ * syncs the cluster, and rank 0 reads through the pointer while rank 1
+ * may have returned: the missing final cluster sync (the emulator runs
+ * rank 1 to its end before rank 0 goes on). */
+void __oxide_launch_cl_stale(void **args)
+{
+	unsigned *out = *(unsigned **)args[0];
+	unsigned *slot = __oxide_host_dynamic_shared();
+	volatile unsigned *theirs = __oxide_host_mapa(slot, 1);
+
+	slot[thread_index()] = thread_index();
+	__oxide_host_barrier_cluster_arrive();
+	__oxide_host_barrier_cluster_wait();
+	if (__oxide_host_cluster_ctarank() == 0)
+		out[thread_index()] = theirs[thread_index()];
+}
+
+/* cl_last(out), clusters of 2 blocks of 64, 256 bytes of dynamic shared
+ * memory: every thread writes its slot, syncs the cluster, and counts in
+ * out[block * 64 + t] its neighbour's slot in its own block and its slot
+ * in the other block when right (2): the barrier must wait for the very
+ * last arrival (thread 63 of rank 1, which starts after the others of its
+ * block wait). */
+void __oxide_launch_cl_last(void **args)
+{
+	unsigned *out = *(unsigned **)args[0];
+	unsigned *slot = __oxide_host_dynamic_shared();
+	unsigned t = thread_index(), rank = __oxide_host_cluster_ctarank(), u = (t + 1) % 64;
+	unsigned *theirs = __oxide_host_mapa(slot, rank ^ 1);
+
+	slot[t] = 7 * t + rank;
+	__oxide_host_barrier_cluster_arrive();
+	__oxide_host_barrier_cluster_wait();
+	out[block_index() * 64 + t] = (slot[u] == 7 * u + rank) + (theirs[t] == 7 * t + (rank ^ 1));
+	__oxide_host_barrier_cluster_arrive();
+	__oxide_host_barrier_cluster_wait();
 }

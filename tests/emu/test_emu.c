@@ -13,7 +13,13 @@
  * here), wgmma m64n64k16 from unswizzled and 128B-swizzled operands
  * against a plain matrix product, elect.sync, and the failures: threads
  * spinning on an mbarrier that cannot complete, the shared address of
- * global memory.
+ * global memory; thread-block clusters (ox_launch_cluster): barrier.cluster
+ * phases with split arrive / wait and exited threads, reads of another
+ * block's shared memory through mapa, the cluster registers of a 3-D
+ * cluster shape, the shapes a launch refuses, and the failures: a wait
+ * without an arrival, two arrivals, mapa to an exited block or of global
+ * memory, a read of an exited block's shared memory through a pointer
+ * mapped before, a cluster barrier that cannot complete.
  * Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on failure.
  * usage: test_emu build/emu/test_kernels.so */
 #include "../../src/runtime/oxrt.h"
@@ -647,6 +653,108 @@ static void test_hopper_failures(void)
 	               "smem_addr of global memory fails the launch (not emulated)");
 }
 
+/* Launches name in clusters of `cluster` with one output buffer of n
+ * words (poisoned), copied into got when it succeeded. */
+static int run_cluster(const char *name, OxDim3 grid, OxDim3 block, OxDim3 cluster, unsigned shared,
+                       unsigned *got, size_t n)
+{
+	OxFunc f = kernel(name);
+	OxDevPtr out;
+	void *args[] = {&out};
+	int rc;
+
+	OX_CHECK(ox_alloc(&out, n * 4));
+	OX_CHECK(ox_memset32(out, 0xdeadbeefu, n));
+	rc = ox_launch_cluster(&f, grid, block, cluster, shared, args);
+	if (rc == 0)
+		rc = ox_synchronize();
+	if (rc == 0 && got != NULL)
+		OX_CHECK(ox_copy_from_device(got, out, n * 4));
+	OX_CHECK(ox_free(out));
+	return rc;
+}
+
+static void test_cluster_phases(void)
+{
+	unsigned got[8 * 64];
+	int ok = run_cluster("cl_phases", ox_dim(8, 1, 1), ox_dim(64, 1, 1), ox_dim(4, 1, 1), 256, got, 8 * 64) == 0;
+
+	for (unsigned i = 0; ok && i < 8 * 64; i++) {
+		unsigned rank = i / 64 % 4, t = i % 64;
+		ok = got[i] == (rank == 3 && t >= 48 ? 0xdeadbeefu : 3);
+	}
+	check(ok, "cluster: 3 barrier.cluster phases over 2 clusters of 4 blocks, split arrive/wait, exited "
+	      "threads, reads of the next block's shared memory (mapa)");
+	if (!ok)
+		printf("    %s\n", ox_error());
+}
+
+static void test_cluster_last(void)
+{
+	unsigned got[4 * 64];
+	int ok = run_cluster("cl_last", ox_dim(4, 1, 1), ox_dim(64, 1, 1), ox_dim(2, 1, 1), 256, got, 4 * 64) == 0;
+
+	for (unsigned i = 0; ok && i < 4 * 64; i++)
+		ok = got[i] == 2;
+	check(ok, "cluster: barrier.cluster waits for the last thread to arrive (one not yet started)");
+	if (!ok)
+		printf("    %s\n", ox_error());
+}
+
+static void test_cluster_regs(void)
+{
+	enum { GX = 4, GY = 2, GZ = 4 };
+	unsigned got[GX * GY * GZ * 16];
+	int ok = run_cluster("cl_regs", ox_dim(GX, GY, GZ), ox_dim(32, 1, 1), ox_dim(2, 1, 2), 0, got,
+	                     GX * GY * GZ * 16) == 0;
+
+	for (unsigned z = 0; ok && z < GZ; z++)
+		for (unsigned y = 0; ok && y < GY; y++)
+			for (unsigned x = 0; ok && x < GX; x++) {
+				const unsigned *w = &got[((z * GY + y) * GX + x) * 16];
+				unsigned want[15] = {x % 2 + 2 * (z % 2), 4, x % 2, 0, z % 2, 2, 1, 2, x / 2, y, z / 2, 1,
+				                     GX / 2, GY, GZ / 2};
+				ok = memcmp(w, want, sizeof want) == 0;
+				if (!ok)
+					printf("    block (%u,%u,%u): rank %u of %u, clusterid (%u,%u,%u)\n", x, y, z, w[0], w[1],
+					       w[8], w[9], w[10]);
+			}
+	check(ok, "cluster: the registers of clusters of 2x1x2 blocks in a 4x2x4 grid");
+	ok = run_cluster("cl_regs", ox_dim(2, 1, 1), ox_dim(32, 1, 1), ox_dim(2, 2, 4), 0, NULL, 64) != 0 &&
+	     ox_error_code() == 912 && strstr(ox_error(), "at most 8 blocks") != NULL;
+	check(ok, "cluster: 16 blocks is CUDA_ERROR_INVALID_CLUSTER_SIZE");
+	ok = run_cluster("cl_regs", ox_dim(3, 1, 1), ox_dim(32, 1, 1), ox_dim(2, 1, 1), 0, NULL, 64) != 0 &&
+	     ox_error_code() == 912 && strstr(ox_error(), "not a whole number of clusters") != NULL;
+	check(ok, "cluster: a grid of 3 blocks in clusters of 2 is CUDA_ERROR_INVALID_CLUSTER_SIZE");
+}
+
+/* A cluster launch that must fail with why in its message. */
+static void cluster_failure(const char *name, unsigned shared, const char *why, const char *what)
+{
+	int ok = run_cluster(name, ox_dim(2, 1, 1), ox_dim(64, 1, 1), ox_dim(2, 1, 1), shared, NULL, 128) != 0 &&
+	         strcmp(ox_error_name(), "CUDA_ERROR_LAUNCH_FAILED") == 0 && strstr(ox_error(), why) != NULL;
+
+	check(ok, what);
+	if (!ok)
+		printf("    %s\n", ox_error());
+}
+
+static void test_cluster_failures(void)
+{
+	cluster_failure("cl_wait_alone", 0, "barrier_cluster_wait without a barrier_cluster_arrive",
+	                "cluster: a wait without an arrival fails the launch");
+	cluster_failure("cl_arrive_twice", 0, "barrier_cluster_arrive twice",
+	                "cluster: two arrivals without a wait fail the launch");
+	cluster_failure("cl_mapa_exited", 4, "mapa to block rank 1 of the cluster, which has exited",
+	                "cluster: mapa to a block that exited fails the launch");
+	cluster_failure("cl_mapa_global", 0, "which is not in this block's shared memory",
+	                "cluster: mapa of global memory fails the launch");
+	cluster_failure("cl_stale", 256, "an access to the shared memory of block rank 1 of the cluster",
+	                "cluster: a read of an exited block's shared memory through an old mapa pointer fails the launch");
+	cluster_failure("cl_hang", 0, "would hang on a GPU: 1 threads of this block wait forever at "
+	                "barrier_cluster_wait", "cluster: a cluster barrier that cannot complete fails the launch");
+}
+
 int main(int argc, char **argv)
 {
 	char name[64];
@@ -684,6 +792,10 @@ int main(int argc, char **argv)
 	test_wg_wait();
 	test_elect();
 	test_hopper_failures();
+	test_cluster_phases();
+	test_cluster_last();
+	test_cluster_regs();
+	test_cluster_failures();
 	ox_module_unload(&mod);
 	ox_shutdown();
 	printf("%d passed, %d failed\n", npass, nfail);

@@ -6,7 +6,8 @@
 # tests/gpu/gpu-check.sh built the host programs into build/gpu/.
 #
 # The deliberate failures of the examples (vecadd's bounds-check trap,
-# launch_bounds' refused 512-thread launch, device_assert's failed assert)
+# launch_bounds' refused 512-thread launch, device_assert's failed assert,
+# cluster_reduce's refused cluster shapes)
 # are left out with OX_SKIP_TRAP_TEST=1: the sanitizer counts any failed
 # launch as an error.
 #

@@ -40,6 +40,8 @@ pub mod hopper;
 pub mod hint;
 /// Vector element types (`f32x4`, `bf16x8`, ...) and aligned views of slices.
 pub mod vector;
+/// Thread-block clusters: ranks, `barrier.cluster`, distributed shared memory (sm_90).
+pub mod cluster;
 /// Warp barriers, shuffles, votes, match, reductions, lane and warp ids.
 pub mod warp;
 /// Barriers with reductions, named barriers, fences, clocks, nanosleep, trap.

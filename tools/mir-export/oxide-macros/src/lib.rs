@@ -25,17 +25,22 @@ use proc_macro::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenSt
 /// Marks a `pub fn` as a kernel. Kernels must not be generic and must
 /// return `()`.
 ///
-/// Launch attributes (PTX `.maxntid`, `.minnctapersm`, `.reqntid`):
+/// Launch attributes (PTX `.maxntid`, `.minnctapersm`, `.reqntid`,
+/// `.reqnctapercluster`):
 ///
 /// ```ignore
 /// #[kernel(launch_bounds(max_threads = 256, min_blocks = 2))]  // or launch_bounds(256, 2)
 /// #[kernel(reqntid(256))]                                      // or reqntid(16, 16), reqntid(8, 8, 4)
+/// #[kernel(cluster(4))]                                        // or cluster(2, 2), cluster(2, 2, 2)
 /// ```
 ///
 /// `max_threads` is the most threads per block any launch uses (launches
 /// with more fail); `min_blocks` asks for at least that many blocks per SM
 /// (the compiler limits registers accordingly); `reqntid` fixes the block
-/// shape exactly. They ride on the marker constant's value
+/// shape exactly; `cluster` makes every launch a grid of thread-block
+/// clusters of that shape (at most 8 blocks: the portable size; sm_90+;
+/// missing dimensions are 1), whose blocks run together and share their
+/// shared memory (`oxide_device::cluster`). They ride on the marker constant's value
 /// (`"name;maxntid=256;minnctapersm=2"`), which `mir-export` writes to the
 /// kernel's `attrs`.
 #[proc_macro_attribute]
@@ -50,7 +55,7 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-/// `launch_bounds(...)`, `reqntid(...)`, comma-separated → `;key=value`
+/// `launch_bounds(...)`, `reqntid(...)`, `cluster(...)`, comma-separated → `;key=value`
 /// items of the marker string.
 fn parse_launch_attrs(attr: TokenStream) -> Result<String, ParseError> {
     let tokens: Vec<TokenTree> = attr.into_iter().collect();
@@ -59,7 +64,7 @@ fn parse_launch_attrs(attr: TokenStream) -> Result<String, ParseError> {
     while i < tokens.len() {
         let name = match &tokens[i] {
             TokenTree::Ident(id) => id.clone(),
-            tt => return Err((tt.span(), "expected `launch_bounds(..)` or `reqntid(..)`".into())),
+            tt => return Err((tt.span(), "expected `launch_bounds(..)`, `reqntid(..)` or `cluster(..)`".into())),
         };
         let args = match tokens.get(i + 1) {
             Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis => g.stream(),
@@ -87,7 +92,18 @@ fn parse_launch_attrs(attr: TokenStream) -> Result<String, ParseError> {
                 let v: Vec<String> = items.iter().map(|(_, v)| v.to_string()).collect();
                 out.push_str(&format!(";reqntid={}", v.join(",")));
             }
-            other => return Err((name.span(), format!("unknown kernel attribute `{other}` (launch_bounds, reqntid)"))),
+            "cluster" => {
+                if items.is_empty() || items.len() > 3 || items.iter().any(|(k, _)| k.is_some()) {
+                    return Err((name.span(), "cluster(X[, Y[, Z]])".into()));
+                }
+                let mut v: Vec<u64> = items.iter().map(|(_, v)| *v).collect();
+                v.resize(3, 1);
+                if v.iter().product::<u64>() > 8 {
+                    return Err((name.span(), "a cluster has at most 8 blocks (X * Y * Z <= 8)".into()));
+                }
+                out.push_str(&format!(";cluster={},{},{}", v[0], v[1], v[2]));
+            }
+            other => return Err((name.span(), format!("unknown kernel attribute `{other}` (launch_bounds, reqntid, cluster)"))),
         }
         i += 2;
         match tokens.get(i) {

@@ -196,8 +196,8 @@ impl<'a> Exporter<'a> {
     }
 
     /// The launch attributes of kernel `path` (`#[kernel(launch_bounds(..))]`,
-    /// `#[kernel(reqntid(..))]`): the marker's value is
-    /// `"name;maxntid=256;minnctapersm=2;reqntid=16,16"`, written to
+    /// `#[kernel(reqntid(..))]`, `#[kernel(cluster(..))]`): the marker's value is
+    /// `"name;maxntid=256;minnctapersm=2;reqntid=16,16;cluster=2,1,1"`, written to
     /// `kernel.attrs` as `{"maxntid": "256", ...}` (values as strings).
     pub(super) fn kernel_attrs(&self, path: &str) -> Json {
         let mut attrs = Vec::new();
