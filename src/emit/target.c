@@ -21,6 +21,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/ErrorHandling.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
@@ -75,6 +76,13 @@ static void init_llvm_once(void)
 	LLVMInitializeNVPTXTargetMC();
 	LLVMInitializeNVPTXAsmPrinter();
 	LLVMInstallFatalErrorHandler(on_llvm_fatal);
+	/* 32-bit pointers into shared, const and local memory, as nvcc makes
+	 * them: shared-memory addresses are 32-bit registers and their
+	 * arithmetic 32-bit instructions (the data layout's p3:32:32).  The
+	 * option is process-global and read once, here; it only changes the
+	 * NVPTX data layout. */
+	const char *args[] = { "oxidec", "-nvptx-short-ptr" };
+	LLVMParseCommandLineOptions(2, args, NULL);
 }
 
 static bool init_host_once(void)

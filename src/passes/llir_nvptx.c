@@ -62,8 +62,8 @@ static char asm_letter(const Type *t)
 {
 	if (t->kind == TY_FLOAT)
 		return t->bits == 64 ? 'd' : 'f';
-	if (t->kind == TY_PTR)
-		return 'l';
+	if (t->kind == TY_PTR)     /* shared, const, local: 32-bit (-nvptx-short-ptr) */
+		return t->addrspace == AS_SHARED || t->addrspace == AS_CONST || t->addrspace == AS_LOCAL ? 'r' : 'l';
 	return t->bits == 16 ? 'h' : t->bits == 64 ? 'l' : 'r';
 }
 
@@ -144,7 +144,7 @@ static Value *asm_prim(Lower *l, Op *op, const DevicePrim *p)
 		if (i >= tied)
 			n += (size_t)snprintf(cons + n, cap - n, ",%u", i - tied);
 		else
-			n += (size_t)snprintf(cons + n, cap - n, "%s%c", n ? "," : "", asm_letter(op->opd[i]->type));
+			n += (size_t)snprintf(cons + n, cap - n, "%s%c", n ? "," : "", asm_letter(ins[i - first]->type));
 	}
 	for (uint32_t i = 0; io && i < nout; i++) {
 		ins[op->nopd - first + i] = load(l, gep_bytes(l, op->opd[0], (uint64_t)i * (et->bits / 8)), et);
