@@ -1368,6 +1368,8 @@ static struct {
  * 32-bit shared address (a multiple of 1024, nonzero so that a null
  * pointer is no shared address); see __oxide_host_smem_addr. */
 enum { SMEM_BASE = 0x400 };
+/* the most shared memory a block of sm_90 has: 227 KiB */
+enum { SMEM_MAX = 227 * 1024 };
 
 static int emu_set_dynamic_shared(size_t bytes)
 {
@@ -2340,17 +2342,25 @@ static EmuTensorMap tensor_map(const void *map, const char *op)
 }
 
 /* A TMA copy's tensor map, checked against the instruction: the rank is
- * the instruction's dimension, the shared box 128-byte aligned, and the
- * box's rows as wide as the swizzle span (the only swizzled boxes
- * emulated). */
+ * the instruction's dimension, the shared box 128-byte aligned and inside
+ * shared memory, and the box's rows as wide as the swizzle span (the only
+ * swizzled boxes emulated). */
 static OxTensorMapDesc tma_desc(const void *map, unsigned dim, const void *smem, const char *op)
 {
 	EmuTensorMap m = tensor_map(map, op);
 	const OxTensorMapDesc *d = &m.desc;
 	unsigned row = d->box[0] * d->elem_bytes;
+	uint64_t bytes = d->elem_bytes;
+	long long off = dyn_offset(smem);
 
 	if (d->rank != dim)
 		fail_launch("%s with a tensor map of rank %u (a %u-D copy needs rank %u)", op, d->rank, dim, dim);
+	for (unsigned i = 0; i < d->rank; i++)
+		bytes *= d->box[i];
+	if (bytes > SMEM_MAX || (off >= 0 && (uint64_t)off + bytes > dyn_shared.size))
+		fail_launch("%s: the box of %llu bytes at %p does not fit in shared memory (the launch has %zu bytes "
+		            "of dynamic shared memory; undefined on a GPU)", op, (unsigned long long)bytes, smem,
+		            dyn_shared.size);
 	if ((uintptr_t)smem % 128 != 0)
 		fail_launch("%s: the shared box at %p is 128-byte aligned (undefined on a GPU)", op, smem);
 	if (d->swizzle != 0 && row != d->swizzle)
@@ -2380,7 +2390,7 @@ static long long tma_offset(const OxTensorMapDesc *d, const long long *g)
  * tensor there alone. Returns the box's bytes. */
 static unsigned tma_box(const OxTensorMapDesc *d, unsigned char *smem, const int *c, int store)
 {
-	unsigned e = d->elem_bytes, n = 1;
+	unsigned e = d->elem_bytes, n = 1;   /* tma_desc checked n * e <= SMEM_MAX */
 	unsigned char *global = (unsigned char *)(uintptr_t)d->global;
 
 	for (unsigned i = 0; i < d->rank; i++)

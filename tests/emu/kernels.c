@@ -426,7 +426,8 @@ void __oxide_launch_wg_wait(void **args)
  * mode 0: a 3-D load with the map; 1: a 2-D store from a shared box that
  * is not 128-byte aligned; 2: a 2-D load whose map is shared memory, not
  * a tensor map; 3: a 2-D store with the map; 4: a 2-D multicast load to
- * CTAs 0 and 1. */
+ * CTAs 0 and 1; 5: a 2-D load at 1792 bytes, past the end of dynamic
+ * shared memory for the box of 256 bytes. */
 void __oxide_launch_tma_misuse(void **args)
 {
 	void *map = args[0];
@@ -445,6 +446,8 @@ void __oxide_launch_tma_misuse(void **args)
 		__oxide_host_tma_load_2d(smem, smem + 512, 0, 0, bar);
 	else if (mode == 3)
 		__oxide_host_tma_store_2d(map, 0, 0, smem);
-	else
+	else if (mode == 4)
 		__oxide_host_tma_load_multicast_2d(smem, map, 0, 0, bar, 3);
+	else
+		__oxide_host_tma_load_2d(smem + 1792 + 128, map, 0, 0, bar);
 }

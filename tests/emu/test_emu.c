@@ -672,6 +672,8 @@ static void test_hopper_failures(void)
 	                   "TMA: a swizzled box narrower than the swizzle span fails the launch (not emulated)");
 	expect_tma_failure(4, 0, "tma_load_multicast_2d: cta_mask 0x3 names CTAs other than the caller",
 	                   "TMA: a multicast to another CTA fails the launch (clusters not emulated)");
+	expect_tma_failure(5, 0, "tma_load_2d: the box of 256 bytes at",
+	                   "TMA: a box past the end of dynamic shared memory fails the launch");
 	expect_failure("mbar_hang", 8, "would hang on a GPU: 64 threads spin forever in mbarrier_try_wait_parity; "
 	               "this one waits for the phase of parity 0 of the mbarrier at shared address 0x400 "
 	               "(current parity 0, 1 of 2 arrivals pending",
