@@ -98,7 +98,7 @@ EXAMPLES += reduce_shared histogram transpose stencil2d sgemm printf const_looku
 EXAMPLES += scale2d
 # tensor cores: mma.sync, ldmatrix, bf16 (sm_80+); wgmma, TMA, mbarrier (sm_90a)
 # (examples/NAME/arch, when there, is the --arch the example needs)
-EXAMPLES += mma_gemm hopper_gemm softmax_bf16 wgmma_forms vector_scale
+EXAMPLES += mma_gemm hopper_gemm softmax_bf16 wgmma_forms vector_scale tma_copy
 # segment shuffles, match_all, sync_warp, named barriers; device_assert!
 EXAMPLES += warp_sync device_assert
 # recursion and the GPU stack (also built at -O0: NAME.O0.ptx / .O0.cubin)

@@ -53,7 +53,8 @@ static double bf16_value(uint16_t h)
 }
 
 static cublasHandle_t blas;
-static OxDevPtr da, db, dc, ma, mb;
+static OxDevPtr da, db, dc;
+static OxTensorMap ma, mb;      /* passed by value: grid constants */
 static uint32_t M, N, K;
 
 /* how each kernel is launched: threads per block, dynamic shared memory,
@@ -85,7 +86,7 @@ static void run(Contender *k)
 		}
 		return;
 	}
-	void *args[] = {use_maps ? &ma : &da, use_maps ? &mb : &db, &dc, &M, &N, &K};
+	void *args[] = {use_maps ? (void *)&ma : (void *)&da, use_maps ? (void *)&mb : (void *)&db, &dc, &M, &N, &K};
 	OX_CHECK(ox_launch(&k->fn, ox_dim(N / tile_n, M / 128, 1), ox_dim(threads, 1, 1), shared, args));
 }
 
@@ -105,17 +106,14 @@ static int cmp_float(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* rows x k bf16 at dev as a TMA tensor map in device memory, box 64 x box_rows */
-static OxDevPtr tensor_map(const OxFunc *fn, OxDevPtr dev, uint32_t rows, uint32_t k, uint32_t box_rows)
+/* rows x k bf16 at dev as a TMA tensor map, box 64 x box_rows */
+static OxTensorMap tensor_map(const OxFunc *fn, OxDevPtr dev, uint32_t rows, uint32_t k, uint32_t box_rows)
 {
 	OxTensorMapDesc d = {.global = dev, .rank = 2, .elem_bytes = 2, .dims = {k, rows},
 	                     .strides = {(uint64_t)k * 2}, .box = {64, box_rows}, .swizzle = 128};
 	OxTensorMap map;
-	OxDevPtr p;
 	OX_CHECK(ox_tensor_map_encode(&map, fn, &d));
-	OX_CHECK(ox_alloc(&p, sizeof map));
-	OX_CHECK(ox_copy_to_device(p, &map, sizeof map));
-	return p;
+	return map;
 }
 
 static int bench(Contender *ks, int nk, uint32_t m, uint32_t n, uint32_t k)
@@ -189,10 +187,6 @@ static int bench(Contender *ks, int nk, uint32_t m, uint32_t n, uint32_t k)
 	OX_CHECK(ox_free(da));
 	OX_CHECK(ox_free(db));
 	OX_CHECK(ox_free(dc));
-	if (use_maps) {
-		OX_CHECK(ox_free(ma));
-		OX_CHECK(ox_free(mb));
-	}
 	free(a);
 	free(b);
 	free(c_ox);

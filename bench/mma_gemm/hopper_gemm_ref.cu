@@ -7,7 +7,8 @@
 // on "full" mbarriers; two consumer warpgroups wait, run four
 // wgmma.m64n256k16 each per stage, keep that group in flight while waiting
 // for the previous one, and arrive on the previous stage's "empty" mbarrier. The tensor maps are
-// in global memory, as oxidec's kernel takes them. Compiled with nvcc -O3
+// __grid_constant__ kernel parameters, as oxidec's kernel takes them (by value; the copies read
+// the parameter's generic address). Compiled with nvcc -O3
 // -gencode=arch=compute_90a,code=sm_90a -cubin by tests/gpu/bench.sh.
 #include <stdint.h>
 
@@ -17,6 +18,11 @@
 #define STAGES 4
 #define A_BYTES (BM * BK * 2)
 #define STAGE_BYTES (A_BYTES + BN * BK * 2)
+
+// CUtensorMap's size and alignment (the bytes are the driver's)
+struct alignas(64) TensorMap {
+	unsigned char bytes[128];
+};
 
 __device__ __forceinline__ uint32_t smem(const void *p)
 {
@@ -53,7 +59,8 @@ __device__ __forceinline__ void wgmma256(float (&d)[128], uint64_t da, uint64_t 
 }
 
 extern "C" __global__ void __launch_bounds__(384, 1)
-hopper_gemm_ref(const void *a_map, const void *b_map, float *c, unsigned m, unsigned n, unsigned k)
+hopper_gemm_ref(const __grid_constant__ TensorMap a_map, const __grid_constant__ TensorMap b_map, float *c, unsigned m,
+                unsigned n, unsigned k)
 {
 	extern __shared__ __align__(16) uint8_t raw[];
 	uint8_t *sm = raw + ((1024 - (smem(raw) & 1023)) & 1023);
@@ -80,10 +87,10 @@ hopper_gemm_ref(const void *a_map, const void *b_map, float *c, unsigned m, unsi
 				             "r"(STAGE_BYTES) : "memory");
 				uint8_t *st = sm + s * STAGE_BYTES;
 				asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
-				             "[%0], [%1, {%2, %3}], [%4];" ::"r"(smem(st)), "l"(a_map), "r"((int)(kt * BK)),
+				             "[%0], [%1, {%2, %3}], [%4];" ::"r"(smem(st)), "l"(&a_map), "r"((int)(kt * BK)),
 				             "r"((int)m0), "r"(smem(&bars[s])) : "memory");
 				asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
-				             "[%0], [%1, {%2, %3}], [%4];" ::"r"(smem(st + A_BYTES)), "l"(b_map),
+				             "[%0], [%1, {%2, %3}], [%4];" ::"r"(smem(st + A_BYTES)), "l"(&b_map),
 				             "r"((int)(kt * BK)), "r"((int)n0), "r"(smem(&bars[s])) : "memory");
 			}
 		return;

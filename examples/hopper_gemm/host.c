@@ -1,12 +1,13 @@
-/* examples/hopper_gemm/host.c: runs hopper_gemm(a_map, b_map: *const
- * TensorMap, c: *mut f32, m: u32, n: u32, k: u32) (C = A * B^T, bf16 in,
+/* examples/hopper_gemm/host.c: runs hopper_gemm(a_map, b_map: TensorMap,
+ * c: *mut f32, m: u32, n: u32, k: u32) (C = A * B^T, bf16 in,
  * f32 accumulate on wgmma, fed by TMA; blocks of 384 threads, 128 x 256
  * tiles, four 48 KiB stages of dynamic shared memory) and checks every
  * element of C against a double-precision CPU product of the same bf16
  * values, with sgemm's bound: |c - ref| <= 2 k FLT_EPSILON sum|a b|.
  * The tensor maps: A as a 2-D tensor of k x m elements (k innermost), box
  * 64 x 128, 128-byte swizzle; B the same with n rows and a box of 64 x
- * 256; both copied to device memory. Sizes: 256 x 256 x 128 and
+ * 256; both passed by value with the launch (args[i] = &map: grid
+ * constants, no copy to device memory). Sizes: 256 x 256 x 128 and
  * 128 x 512 x 64 everywhere, 1024^3 on the GPU.
  * usage: host MODULE.ptx|MODULE.cubin|MODULE.so */
 #include "../../src/runtime/oxrt.h"
@@ -18,17 +19,14 @@
 
 enum { STAGES = 4, SHARED = STAGES * 49152 + 1024 + 2 * STAGES * 8 };
 
-/* rows x k bf16 at dev, box 64 x box_rows, the map copied to device memory */
-static OxDevPtr tensor_map(const OxFunc *fn, OxDevPtr dev, uint32_t rows, uint32_t k, uint32_t box_rows)
+/* rows x k bf16 at dev, box 64 x box_rows */
+static OxTensorMap tensor_map(const OxFunc *fn, OxDevPtr dev, uint32_t rows, uint32_t k, uint32_t box_rows)
 {
 	OxTensorMapDesc d = {.global = dev, .rank = 2, .elem_bytes = 2, .dims = {k, rows},
 	                     .strides = {(uint64_t)k * 2}, .box = {64, box_rows}, .swizzle = 128};
 	OxTensorMap map;
-	OxDevPtr p;
 	OX_CHECK(ox_tensor_map_encode(&map, fn, &d));
-	OX_CHECK(ox_alloc(&p, sizeof map));
-	OX_CHECK(ox_copy_to_device(p, &map, sizeof map));
-	return p;
+	return map;
 }
 
 static int check(const OxFunc *fn, uint32_t m, uint32_t n, uint32_t k)
@@ -36,7 +34,8 @@ static int check(const OxFunc *fn, uint32_t m, uint32_t n, uint32_t k)
 	size_t na = (size_t)m * k, nb = (size_t)n * k, nc = (size_t)m * n;
 	uint16_t *a = malloc(na * 2), *b = malloc(nb * 2);
 	float *c = malloc(nc * 4);
-	OxDevPtr da, db, dc, ma, mb;
+	OxDevPtr da, db, dc;
+	OxTensorMap ma, mb;
 	void *args[] = {&ma, &mb, &dc, &m, &n, &k};
 	int bad;
 
@@ -60,8 +59,6 @@ static int check(const OxFunc *fn, uint32_t m, uint32_t n, uint32_t k)
 	OX_CHECK(ox_free(da));
 	OX_CHECK(ox_free(db));
 	OX_CHECK(ox_free(dc));
-	OX_CHECK(ox_free(ma));
-	OX_CHECK(ox_free(mb));
 	free(a);
 	free(b);
 	free(c);

@@ -213,15 +213,22 @@ static bool param_types(EmitCtx *e, Func *f, LLVMTypeRef *out)
 	return true;
 }
 
-/* ptr byval([size x i8]) align A: NVPTX passes it as a .param byte array. */
+/* ptr byval([size x i8]) align A: NVPTX passes it as a .param byte array.
+ * A grid constant (Param.grid_constant) also gets LLVM 22's
+ * "nvvm.grid_constant" attribute: NVPTXLowerArgs then gives its address
+ * as cvta.param where it escapes (a TMA copy's tensor map) instead of
+ * copying the parameter into local memory. */
 static void add_byval(EmitCtx *e, LLVMValueRef fn, unsigned i, const Param *p)
 {
+	static const char gc[] = "nvvm.grid_constant";
 	LLVMTypeRef bytes = LLVMArrayType2(LLVMInt8TypeInContext(e->ctx), p->byval_size);
 	unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
 	unsigned align = LLVMGetEnumAttributeKindForName("align", 5);
 	LLVMAddAttributeAtIndex(fn, i + 1, LLVMCreateTypeAttribute(e->ctx, byval, bytes));
 	if (p->byval_align)
 		LLVMAddAttributeAtIndex(fn, i + 1, LLVMCreateEnumAttribute(e->ctx, align, p->byval_align));
+	if (p->grid_constant && e->target->kind == TARGET_NVPTX)
+		LLVMAddAttributeAtIndex(fn, i + 1, LLVMCreateStringAttribute(e->ctx, gc, sizeof gc - 1, "", 0));
 }
 
 /* Kernels keep their names in PTX (the host looks them up); LLVM renames

@@ -31,8 +31,12 @@
 static const char nvptx_triple[] = "nvptx64-nvidia-cuda";
 
 /* Each processor LLVM 22 NVPTX knows, with the lowest PTX ISA version
- * that supports it (what LLVM itself would pick; measured with llc-22).
- * Naming the version explicitly keeps the PTX header stable. */
+ * that supports it (what LLVM itself would pick; measured with llc-22),
+ * except sm_90: PTX ISA 8.0 rather than 7.8, since sm_90's own
+ * instructions (cp.async.bulk and its tensor form, mbarrier expect_tx,
+ * fence.proxy.async: the registry's REQUIRES "sm_90" rows) need 8.0 in
+ * ptxas (CUDA 12.0 and later).  Naming the version explicitly keeps the
+ * PTX header stable. */
 static const struct {
 	const char *arch;
 	const char *ptx;
@@ -42,7 +46,7 @@ static const struct {
 	{"sm_53", "+ptx42"}, {"sm_60", "+ptx50"}, {"sm_61", "+ptx50"}, {"sm_62", "+ptx50"},
 	{"sm_70", "+ptx60"}, {"sm_72", "+ptx61"}, {"sm_75", "+ptx63"}, {"sm_80", "+ptx70"},
 	{"sm_86", "+ptx71"}, {"sm_87", "+ptx74"}, {"sm_88", "+ptx90"}, {"sm_89", "+ptx78"},
-	{"sm_90", "+ptx78"}, {"sm_90a", "+ptx80"},
+	{"sm_90", "+ptx80"}, {"sm_90a", "+ptx80"},
 	{"sm_100", "+ptx86"}, {"sm_100a", "+ptx86"}, {"sm_100f", "+ptx88"},
 	{"sm_101", "+ptx86"}, {"sm_101a", "+ptx86"}, {"sm_101f", "+ptx88"},
 	{"sm_103", "+ptx88"}, {"sm_103a", "+ptx88"}, {"sm_103f", "+ptx88"},

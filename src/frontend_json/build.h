@@ -103,4 +103,7 @@ void abi_lower(Fb *fb, RType *t, bool kernel, Param *out, uint32_t *n);
 Type *abi_return(Fb *fb, RType *t, bool *sret);
 void abi_store_params(Fb *fb, RType *t, Value **params, Value *slot);
 
+/* gridconst.c */
+bool fb_param_is_grid_constant(const OxFunc *ox, uint32_t local);
+
 #endif

@@ -63,10 +63,12 @@ static bool declare_func(Module *m, Arena *a, OxFunc *ox, Func **funcs)
 	Param *ps = arena_new_array(a, Param, 2 * nargs + 1);
 	uint32_t np = 0;
 	if (sret)
-		ps[np++] = (Param){ ir_type_ptr(m, 0), 0, 0, "ret" };
+		ps[np++] = (Param){ ir_type_ptr(m, 0), 0, 0, "ret", false };
 	for (uint32_t i = 1; i <= nargs; i++) {
 		uint32_t k;
 		abi_lower(&fb, fb.lty[i], fn->is_kernel, ps + np, &k);
+		if (k == 1 && ps[np].byval_size)
+			ps[np].grid_constant = fb_param_is_grid_constant(ox, i);
 		np += k;
 	}
 	fn->params = ps;
@@ -75,7 +77,8 @@ static bool declare_func(Module *m, Arena *a, OxFunc *ox, Func **funcs)
 }
 
 /* Entry block: one slot per local, then the parameters stored into the
- * argument slots; it falls through to MIR's bb0. */
+ * argument slots (a grid constant's local is its parameter: no slot);
+ * it falls through to MIR's bb0. */
 /* A constant's body that returns a reference (a promoted `&[2, 3, 5]`)
  * hands out the address of one of its own locals: those locals live in
  * static storage, not on the stack.  Every evaluation writes the same
@@ -104,6 +107,26 @@ static Value *static_slot(Fb *fb, uint32_t l)
 	return a;
 }
 
+/* The index of each argument local's first parameter: first[l] for
+ * local l (1 .. nargs), first[nargs + 1] the end. */
+static uint32_t *arg_params(Fb *fb, uint32_t nargs, bool sret)
+{
+	uint32_t *first = arena_new_array(fb->a, uint32_t, nargs + 2);
+	first[1] = sret ? 1 : 0;
+	for (uint32_t l = 1; l <= nargs; l++) {
+		Param tmp[2];
+		uint32_t k;
+		abi_lower(fb, fb->lty[l], fb->fn->is_kernel, tmp, &k);
+		first[l + 1] = first[l] + k;
+	}
+	return first;
+}
+
+static bool is_grid_constant(const Func *fn, const uint32_t *first, uint32_t l)
+{
+	return first[l + 1] > first[l] && fn->params[first[l]].grid_constant;
+}
+
 static void build_entry(Fb *fb, uint32_t nargs, bool static_locals)
 {
 	Func *fn = fb->fn;
@@ -114,15 +137,19 @@ static void build_entry(Fb *fb, uint32_t nargs, bool static_locals)
 	Value **params = arena_new_array(fb->a, Value *, fn->nparam + 1);
 	for (uint32_t i = 0; i < fn->nparam; i++)
 		params[i] = ir_block_add_arg(fb->entry, fn->params[i].type);
-	uint32_t pi = 0;
 	bool sret = fn->nparam && fn->params[0].name && !strcmp(fn->params[0].name, "ret");
+	uint32_t *first = arg_params(fb, nargs, sret);
 	for (uint32_t l = 0; l < fb->nlocal; l++) {
 		if (l == 0 && sret) {
-			fb->slot[0] = params[pi++];
+			fb->slot[0] = params[0];
 			continue;
 		}
 		if (!fb->lty[l]->has_layout) {
 			fb->slot[l] = NULL;    /* never used, or build_place reports it */
+			continue;
+		}
+		if (l >= 1 && l <= nargs && is_grid_constant(fn, first, l)) {
+			fb->slot[l] = params[first[l]];   /* the parameter's own memory (gridconst.c) */
 			continue;
 		}
 		if (static_locals && l > 0) {
@@ -133,13 +160,9 @@ static void build_entry(Fb *fb, uint32_t nargs, bool static_locals)
 		s->def->rty = fb->lty[l];
 		fb->slot[l] = s;
 	}
-	for (uint32_t l = 1; l <= nargs; l++) {
-		Param tmp[2];
-		uint32_t k;
-		abi_lower(fb, fb->lty[l], fn->is_kernel, tmp, &k);
-		abi_store_params(fb, fb->lty[l], params + pi, fb->slot[l]);
-		pi += k;
-	}
+	for (uint32_t l = 1; l <= nargs; l++)
+		if (!is_grid_constant(fn, first, l))
+			abi_store_params(fb, fb->lty[l], params + first[l], fb->slot[l]);
 	fb->entry_term = ir_build(&fb->b, OP_MIR_GOTO, 0, NULL, 0, NULL, 1);
 }
 

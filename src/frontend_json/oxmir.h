@@ -227,6 +227,7 @@ typedef struct {
 	OxOperand *ops;          /* USE, UNARY, CAST, REPEAT: ops[0] */
 	uint32_t nops;
 	OxPlace place;           /* COPY_FOR_DEREF, REF, DISCRIMINANT */
+	bool is_mut;             /* REF: `&mut`, `&raw mut` (also when the input does not say) */
 } OxRvalue;
 
 /* ---------------------------------------------------------- statements */

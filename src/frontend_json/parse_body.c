@@ -360,7 +360,10 @@ static bool parse_rvalue(PB *b, JPath p, cJSON *rv, OxRvalue *out)
 		out->cast_name = arena_strdup(b->s->a, json_str(p, rv, "cast"));
 		out->cast = cast_kind(out->cast_name);
 		return one_operand(b, p, rv, out);
-	case OX_RV_REF: case OX_RV_DISCRIMINANT:
+	case OX_RV_REF:
+		out->is_mut = !cJSON_IsFalse(json_get_opt(rv, "mutable"));
+		return obj_place(b, p, rv, "place", false, &out->place);
+	case OX_RV_DISCRIMINANT:
 		return obj_place(b, p, rv, "place", false, &out->place);
 	case OX_RV_AGGREGATE:
 		return rv_aggregate(b, p, rv, out);

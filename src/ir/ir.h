@@ -270,6 +270,8 @@ typedef struct {
 	uint64_t byval_size; /* kernel parameter passed as .param byte array */
 	uint32_t byval_align;
 	const char *name;
+	bool grid_constant;  /* byval kernel parameter the kernel never writes: its
+	                        own address is used, no copy (CUDA's __grid_constant__) */
 } Param;
 
 struct Func {

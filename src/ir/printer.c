@@ -200,6 +200,8 @@ void ir_print_func(FILE *out, Func *f)
 		fprintf(out, "%s%s", i ? ", " : "", type_str(f->params[i].type, buf, sizeof buf));
 		if (f->params[i].byval_size)
 			fprintf(out, " byval(%" PRIu64 ", align %u)", f->params[i].byval_size, f->params[i].byval_align);
+		if (f->params[i].grid_constant)
+			fprintf(out, " grid_constant");
 	}
 	if (f->is_extern) {     /* a declaration: one line, no body */
 		fprintf(out, ") -> %s\n", type_str(f->ret, buf, sizeof buf));

@@ -1729,6 +1729,8 @@ static void emu_event_destroy(OxEvent *e)
  * 32-bit shared address (a multiple of 1024, nonzero so that a null
  * pointer is no shared address); see __oxide_host_smem_addr. */
 enum { SMEM_BASE = 0x400 };
+/* the most shared memory a block of sm_90 has: 227 KiB */
+enum { SMEM_MAX = 227 * 1024 };
 
 static int emu_set_stack_size(size_t bytes)
 {
@@ -1902,7 +1904,8 @@ static int emu_func_set_max_dynamic_shared(const OxFunc *f, unsigned bytes)
 
 /* The emulator's tensor map (the 128 bytes of an OxTensorMap): a magic
  * word, then the description as ox_tensor_map_encode checked it; the
- * kernel's tma_load_2d reads it back from device memory. */
+ * kernel's TMA copies read it back from where the map is: a by-value
+ * kernel parameter (the launch's copy of its bytes) or device memory. */
 enum { TMAP_MAGIC = 0x50414d54u };   /* "TMAP" */
 typedef struct {
 	uint32_t magic, unused;
@@ -2700,7 +2703,9 @@ void __oxide_host_cp_async_wait_all(void)
  * TMA fills the box row-major (box[0] elements a row), zeros outside the
  * tensor, and swizzles like the GPU: a function of the shared address
  * bits (see swizzle), which the 1024-byte aligned dynamic shared memory
- * gives host addresses too.
+ * gives host addresses too. TMA stores and bulk_copy_s2g read shared
+ * memory and write global memory when issued (leaving the tensor alone
+ * outside its bounds), so their bulk async-groups have nothing pending.
  *
  * wgmma: each thread computes its own accumulator elements (the PTX ISA's
  * fragment of m64nNk16 with f32 D, see wgmma) from the shared memory its
@@ -2922,50 +2927,230 @@ static uint64_t swizzle(uint64_t a, unsigned span)
 	return a ^ (a >> 7 & ((1u << b) - 1)) << 4;
 }
 
-static EmuTensorMap tensor_map(const void *map)
+static EmuTensorMap tensor_map(const void *map, const char *op)
 {
 	EmuTensorMap m;
 
 	memcpy(&m, map, sizeof m);
 	if (m.magic != TMAP_MAGIC)
-		fail_launch("tma_load_2d: %p holds no tensor map of ox_tensor_map_encode (copy the OxTensorMap to "
-		            "device memory and pass that address)", map);
+		fail_launch("%s: %p holds no tensor map of ox_tensor_map_encode (pass the OxTensorMap as a by-value "
+		            "TensorMap kernel parameter, or copy it to device memory and pass that address)", op, map);
 	return m;
 }
 
-/* Element (i, j) of the box at (x, y) into the swizzled box at dst: the
- * tensor's, or zero outside the tensor (TMA's out-of-bounds fill). */
-static void tma_element(unsigned char *dst, const OxTensorMapDesc *d, unsigned i, unsigned j, int x, int y)
+/* A TMA copy's tensor map, checked against the instruction: the rank is
+ * the instruction's dimension, the shared box 128-byte aligned and inside
+ * shared memory, and the box's rows as wide as the swizzle span (the only
+ * swizzled boxes emulated). */
+static OxTensorMapDesc tma_desc(const void *map, unsigned dim, const void *smem, const char *op)
 {
-	long long gx = (long long)x + i, gy = (long long)y + j;
-	unsigned e = d->elem_bytes;
-	void *to = (void *)(uintptr_t)swizzle((uintptr_t)(dst + ((size_t)j * d->box[0] + i) * e), d->swizzle);
+	EmuTensorMap m = tensor_map(map, op);
+	const OxTensorMapDesc *d = &m.desc;
+	unsigned row = d->box[0] * d->elem_bytes;
+	uint64_t bytes = d->elem_bytes;
+	long long off = dyn_offset(smem);
 
-	if (gx < 0 || gy < 0 || (uint64_t)gx >= d->dims[0] || (uint64_t)gy >= d->dims[1])
-		memset(to, 0, e);
-	else
-		memcpy(to, (const unsigned char *)(uintptr_t)d->global + (uint64_t)gy * d->strides[0] + (uint64_t)gx * e,
-		       e);
+	if (d->rank != dim)
+		fail_launch("%s with a tensor map of rank %u (a %u-D copy needs rank %u)", op, d->rank, dim, dim);
+	for (unsigned i = 0; i < d->rank; i++)
+		bytes *= d->box[i];
+	if (bytes > SMEM_MAX || (off >= 0 && (uint64_t)off + bytes > dyn_shared.size))
+		fail_launch("%s: the box of %llu bytes at %p does not fit in shared memory (the launch has %zu bytes "
+		            "of dynamic shared memory; undefined on a GPU)", op, (unsigned long long)bytes, smem,
+		            dyn_shared.size);
+	if ((uintptr_t)smem % 128 != 0)
+		fail_launch("%s: the shared box at %p is 128-byte aligned (undefined on a GPU)", op, smem);
+	if (d->swizzle != 0 && row != d->swizzle)
+		fail_launch("%s: box rows of %u bytes with the %u-byte swizzle: not emulated (only rows as wide as "
+		            "the swizzle span)", op, row, d->swizzle);
+	return m.desc;
+}
+
+/* The byte offset in the tensor of the element at coordinates g, or -1
+ * when it lies outside the tensor. */
+static long long tma_offset(const OxTensorMapDesc *d, const long long *g)
+{
+	unsigned long long off = 0;
+
+	for (unsigned i = 0; i < d->rank; i++) {
+		if (g[i] < 0 || (uint64_t)g[i] >= d->dims[i])
+			return -1;
+		off += (uint64_t)g[i] * (i == 0 ? d->elem_bytes : d->strides[i - 1]);
+	}
+	return (long long)off;
+}
+
+/* Moves the box at coordinates c (c[0] innermost) between the tensor and
+ * shared memory at smem, where the box is row-major (box[0] elements a
+ * row, then box[1] rows a plane, ...) and swizzled like the GPU's (see
+ * swizzle). Loads zero the elements outside the tensor; stores leave the
+ * tensor there alone. Returns the box's bytes. */
+static unsigned tma_box(const OxTensorMapDesc *d, unsigned char *smem, const int *c, int store)
+{
+	unsigned e = d->elem_bytes, n = 1;   /* tma_desc checked n * e <= SMEM_MAX */
+	unsigned char *global = (unsigned char *)(uintptr_t)d->global;
+
+	for (unsigned i = 0; i < d->rank; i++)
+		n *= d->box[i];
+	for (unsigned k = 0; k < n; k++) {
+		long long g[5];
+		unsigned rest = k;
+		for (unsigned i = 0; i < d->rank; i++) {
+			g[i] = (long long)c[i] + rest % d->box[i];
+			rest /= d->box[i];
+		}
+		long long off = tma_offset(d, g);
+		unsigned char *s = (unsigned char *)(uintptr_t)swizzle((uintptr_t)(smem + (size_t)k * e), d->swizzle);
+		if (store && off >= 0)
+			memcpy(global + off, s, e);
+		else if (!store && off >= 0)
+			memcpy(s, global + off, e);
+		else if (!store)
+			memset(s, 0, e);
+	}
+	return n * e;
+}
+
+static void tma_load(void *dst, const void *map, unsigned dim, const int *c, void *bar, const char *op)
+{
+	OxTensorMapDesc d = tma_desc(map, dim, dst, op);
+
+	mbar_complete_tx(bar, tma_box(&d, dst, c, 0), op);
+}
+
+/* The multicast loads write every CTA of the cluster that cta_mask names.
+ * Clusters are not emulated yet: a launch is a cluster of one CTA, rank
+ * 0, so the mask must name exactly the caller. */
+static void tma_load_multicast(void *dst, const void *map, unsigned dim, const int *c, void *bar,
+                               unsigned short cta_mask, const char *op)
+{
+	if (cta_mask != 1)
+		fail_launch("%s: cta_mask %#x names %s: not emulated (clusters are not emulated: the calling CTA "
+		            "is rank 0 of a cluster of one, mask 0x1)", op, cta_mask,
+		            cta_mask == 0 ? "no CTA" : "CTAs other than the caller");
+	tma_load(dst, map, dim, c, bar, op);
+}
+
+/* Stores (and bulk_copy_s2g) read shared memory and write the tensor when
+ * issued: the GPU's bulk async-group lets them do so any time before
+ * bulk_wait_group_read (the source read) and bulk_wait_group (the writes),
+ * so both waits have nothing left to wait for. */
+static void tma_store(const void *map, unsigned dim, const int *c, void *src, const char *op)
+{
+	OxTensorMapDesc d = tma_desc(map, dim, src, op);
+
+	(void)tma_box(&d, src, c, 1);
+}
+
+void __oxide_host_tma_load_1d(void *dst, void *map, int x, void *bar)
+{
+	int c[] = {x};
+	tma_load(dst, map, 1, c, bar, "tma_load_1d");
 }
 
 void __oxide_host_tma_load_2d(void *dst, void *map, int x, int y, void *bar)
 {
-	EmuTensorMap m = tensor_map(map);
-	const OxTensorMapDesc *d = &m.desc;
-	unsigned row = d->box[0] * d->elem_bytes;
-
-	if (d->rank != 2)
-		fail_launch("tma_load_2d with a tensor map of rank %u (a 2-D copy needs rank 2)", d->rank);
-	if ((uintptr_t)dst % 128 != 0)
-		fail_launch("tma_load_2d to %p: the shared destination is 128-byte aligned (undefined on a GPU)", dst);
-	if (d->swizzle != 0 && row != d->swizzle)
-		fail_launch("tma_load_2d: box rows of %u bytes with the %u-byte swizzle: not emulated (only rows as "
-		            "wide as the swizzle span)", row, d->swizzle);
-	for (unsigned j = 0; j < d->box[1]; j++)
-		for (unsigned i = 0; i < d->box[0]; i++)
-			tma_element(dst, d, i, j, x, y);
-	mbar_complete_tx(bar, row * d->box[1], "tma_load_2d");
+	int c[] = {x, y};
+	tma_load(dst, map, 2, c, bar, "tma_load_2d");
 }
+
+void __oxide_host_tma_load_3d(void *dst, void *map, int x, int y, int z, void *bar)
+{
+	int c[] = {x, y, z};
+	tma_load(dst, map, 3, c, bar, "tma_load_3d");
+}
+
+void __oxide_host_tma_load_4d(void *dst, void *map, int x, int y, int z, int w, void *bar)
+{
+	int c[] = {x, y, z, w};
+	tma_load(dst, map, 4, c, bar, "tma_load_4d");
+}
+
+void __oxide_host_tma_load_5d(void *dst, void *map, int x, int y, int z, int w, int v, void *bar)
+{
+	int c[] = {x, y, z, w, v};
+	tma_load(dst, map, 5, c, bar, "tma_load_5d");
+}
+
+void __oxide_host_tma_load_multicast_1d(void *dst, void *map, int x, void *bar, unsigned short cta_mask)
+{
+	int c[] = {x};
+	tma_load_multicast(dst, map, 1, c, bar, cta_mask, "tma_load_multicast_1d");
+}
+
+void __oxide_host_tma_load_multicast_2d(void *dst, void *map, int x, int y, void *bar, unsigned short cta_mask)
+{
+	int c[] = {x, y};
+	tma_load_multicast(dst, map, 2, c, bar, cta_mask, "tma_load_multicast_2d");
+}
+
+void __oxide_host_tma_load_multicast_3d(void *dst, void *map, int x, int y, int z, void *bar,
+                                        unsigned short cta_mask)
+{
+	int c[] = {x, y, z};
+	tma_load_multicast(dst, map, 3, c, bar, cta_mask, "tma_load_multicast_3d");
+}
+
+void __oxide_host_tma_load_multicast_4d(void *dst, void *map, int x, int y, int z, int w, void *bar,
+                                        unsigned short cta_mask)
+{
+	int c[] = {x, y, z, w};
+	tma_load_multicast(dst, map, 4, c, bar, cta_mask, "tma_load_multicast_4d");
+}
+
+void __oxide_host_tma_load_multicast_5d(void *dst, void *map, int x, int y, int z, int w, int v, void *bar,
+                                        unsigned short cta_mask)
+{
+	int c[] = {x, y, z, w, v};
+	tma_load_multicast(dst, map, 5, c, bar, cta_mask, "tma_load_multicast_5d");
+}
+
+void __oxide_host_tma_store_1d(void *map, int x, void *src)
+{
+	int c[] = {x};
+	tma_store(map, 1, c, src, "tma_store_1d");
+}
+
+void __oxide_host_tma_store_2d(void *map, int x, int y, void *src)
+{
+	int c[] = {x, y};
+	tma_store(map, 2, c, src, "tma_store_2d");
+}
+
+void __oxide_host_tma_store_3d(void *map, int x, int y, int z, void *src)
+{
+	int c[] = {x, y, z};
+	tma_store(map, 3, c, src, "tma_store_3d");
+}
+
+void __oxide_host_tma_store_4d(void *map, int x, int y, int z, int w, void *src)
+{
+	int c[] = {x, y, z, w};
+	tma_store(map, 4, c, src, "tma_store_4d");
+}
+
+void __oxide_host_tma_store_5d(void *map, int x, int y, int z, int w, int v, void *src)
+{
+	int c[] = {x, y, z, w, v};
+	tma_store(map, 5, c, src, "tma_store_5d");
+}
+
+void __oxide_host_bulk_copy_s2g(void *dst, void *src, unsigned bytes)
+{
+	if (bytes % 16 != 0 || (uintptr_t)dst % 16 != 0 || (uintptr_t)src % 16 != 0)
+		fail_launch("bulk_copy_s2g(%p, %p, %u bytes): the size and both addresses are multiples of 16 "
+		            "(undefined on a GPU)", dst, src, bytes);
+	memcpy(dst, src, bytes);
+}
+
+/* Nothing is pending: see tma_store. */
+void __oxide_host_bulk_commit_group(void) {}
+#define BULK_WAIT(n) \
+	void __oxide_host_bulk_wait_group_##n(void) {} \
+	void __oxide_host_bulk_wait_group_read_##n(void) {}
+BULK_WAIT(0) BULK_WAIT(1) BULK_WAIT(2) BULK_WAIT(3)
+BULK_WAIT(4) BULK_WAIT(5) BULK_WAIT(6) BULK_WAIT(7)
+#undef BULK_WAIT
 
 /* elect.sync: the lowest lane of those that took part */
 unsigned __oxide_host_elect_sync(unsigned mask)

@@ -80,8 +80,14 @@ extern const char __oxide_kernels[];
 #define A3(t1, n1, t2, n2, t3, n3) (OXT_##t1 n1, OXT_##t2 n2, OXT_##t3 n3)
 #define A4(t1, n1, t2, n2, t3, n3, t4, n4) (OXT_##t1 n1, OXT_##t2 n2, OXT_##t3 n3, OXT_##t4 n4)
 #define A5(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5) (OXT_##t1 n1, OXT_##t2 n2, OXT_##t3 n3, OXT_##t4 n4, OXT_##t5 n5)
+#define A6(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6) \
+	(OXT_##t1 n1, OXT_##t2 n2, OXT_##t3 n3, OXT_##t4 n4, OXT_##t5 n5, OXT_##t6 n6)
 #define A7(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7) \
 	(OXT_##t1 n1, OXT_##t2 n2, OXT_##t3 n3, OXT_##t4 n4, OXT_##t5 n5, OXT_##t6 n6, OXT_##t7 n7)
+#define A8(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8) \
+	(OXT_##t1 n1, OXT_##t2 n2, OXT_##t3 n3, OXT_##t4 n4, OXT_##t5 n5, OXT_##t6 n6, OXT_##t7 n7, OXT_##t8 n8)
+#define A9(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8, t9, n9) \
+	(OXT_##t1 n1, OXT_##t2 n2, OXT_##t3 n3, OXT_##t4 n4, OXT_##t5 n5, OXT_##t6 n6, OXT_##t7 n7, OXT_##t8 n8, OXT_##t9 n9)
 #define A11(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8, t9, n9, t10, n10, t11, n11) \
 	(OXT_##t1 n1, OXT_##t2 n2, OXT_##t3 n3, OXT_##t4 n4, OXT_##t5 n5, OXT_##t6 n6, OXT_##t7 n7, \
 	 OXT_##t8 n8, OXT_##t9 n9, OXT_##t10 n10, OXT_##t11 n11)
@@ -98,7 +104,10 @@ void *__oxide_host_static_shared(void);
 #undef A3
 #undef A4
 #undef A5
+#undef A6
 #undef A7
+#undef A8
+#undef A9
 #undef A11
 
 #endif

@@ -77,11 +77,14 @@ int ox_func_attribute(int *value, int attrib, const OxFunc *f);
 int ox_func_set_max_dynamic_shared(const OxFunc *f, unsigned bytes);
 
 /* A TMA tensor map (CUDA's CUtensorMap): 128 opaque bytes that kernels of
- * f's module read from device memory (copy it there with
- * ox_copy_to_device, 64-byte aligned) to copy boxes of a tensor with
- * oxide_device's tma_load_2d. ox_tensor_map_encode fills it from the
- * description (cuTensorMapEncodeTiled on the GPU; the emulator writes its
- * own encoding of the same description). */
+ * f's module read to copy boxes of a tensor with oxide_device::hopper's
+ * tma_load_Nd / tma_store_Nd. Pass it by value: a kernel parameter
+ * `map: TensorMap` takes the 128 bytes themselves (args[i] = &map, a
+ * grid constant; nothing to copy to device memory); a kernel that takes
+ * a `*const TensorMap` instead reads it from device memory (copy it there
+ * with ox_copy_to_device, 64-byte aligned). ox_tensor_map_encode fills it
+ * from the description (cuTensorMapEncodeTiled on the GPU; the emulator
+ * writes its own encoding of the same description). */
 typedef struct {
 	_Alignas(64) unsigned char bytes[128];
 } OxTensorMap;

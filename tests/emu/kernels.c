@@ -19,7 +19,7 @@ const char __oxide_kernels[] = "reverse\0reduce\0early_exit\0trap_at\0"
                                "deep_stack\0mbar_pipe\0tma_box\0wgmma_run\0"
                                "elect\0mbar_hang\0smem_outside\0wg_wait\0"
                                "cl_phases\0cl_regs\0cl_wait_alone\0cl_arrive_twice\0"
-                               "cl_mapa_exited\0cl_mapa_global\0cl_hang\0cl_stale\0cl_last\0";
+                               "cl_mapa_exited\0cl_mapa_global\0cl_hang\0cl_stale\0cl_last\0tma_misuse\0";
 
 static unsigned block_threads(void)
 {
@@ -68,6 +68,7 @@ void __oxide_launch_cl_mapa_global(void **args);
 void __oxide_launch_cl_hang(void **args);
 void __oxide_launch_cl_stale(void **args);
 void __oxide_launch_cl_last(void **args);
+void __oxide_launch_tma_misuse(void **args);
 
 /* named_partial(tmp: *u32, out: *u32), blocks of 112 threads (the fourth
  * warp has 16 lanes): lane 31 of warps 1 and 2 returns at once; the
@@ -579,4 +580,33 @@ void __oxide_launch_cl_last(void **args)
 	out[block_index() * 64 + t] = (slot[u] == 7 * u + rank) + (theirs[t] == 7 * t + (rank ^ 1));
 	__oxide_host_barrier_cluster_arrive();
 	__oxide_host_barrier_cluster_wait();
+/* tma_misuse(map: TensorMap by value, mode: u32), 32 threads, 2048 bytes
+ * of dynamic shared memory: thread 0 misuses TMA, which fails the launch.
+ * mode 0: a 3-D load with the map; 1: a 2-D store from a shared box that
+ * is not 128-byte aligned; 2: a 2-D load whose map is shared memory, not
+ * a tensor map; 3: a 2-D store with the map; 4: a 2-D multicast load to
+ * CTAs 0 and 1; 5: a 2-D load at 1792 bytes, past the end of dynamic
+ * shared memory for the box of 256 bytes. */
+void __oxide_launch_tma_misuse(void **args)
+{
+	void *map = args[0];
+	unsigned mode = *(unsigned *)args[1];
+	unsigned char *smem = __oxide_host_dynamic_shared();
+	void *bar = smem + 1024;
+
+	if (thread_index() != 0)
+		return;
+	__oxide_host_mbarrier_init(bar, 1);
+	if (mode == 0)
+		__oxide_host_tma_load_3d(smem, map, 0, 0, 0, bar);
+	else if (mode == 1)
+		__oxide_host_tma_store_2d(map, 0, 0, smem + 16);
+	else if (mode == 2)
+		__oxide_host_tma_load_2d(smem, smem + 512, 0, 0, bar);
+	else if (mode == 3)
+		__oxide_host_tma_store_2d(map, 0, 0, smem);
+	else if (mode == 4)
+		__oxide_host_tma_load_multicast_2d(smem, map, 0, 0, bar, 3);
+	else
+		__oxide_host_tma_load_2d(smem + 1792 + 128, map, 0, 0, bar);
 }

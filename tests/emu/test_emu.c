@@ -643,8 +643,43 @@ static void expect_failure(const char *name, unsigned shared, const char *why, c
 	OX_CHECK(ox_free(out));
 }
 
+/* tma_misuse(map, mode) with a by-value 2-D map of 16 x 16 two-byte
+ * elements, box 16 x 8, the given swizzle: the launch fails, saying why. */
+static void expect_tma_failure(unsigned mode, unsigned swizzle, const char *why, const char *what)
+{
+	OxFunc f = kernel("tma_misuse");
+	OxTensorMapDesc d = {.rank = 2, .elem_bytes = 2, .dims = {16, 16}, .strides = {32}, .box = {16, 8},
+	                     .swizzle = swizzle};
+	OxTensorMap map;
+	OxDevPtr tensor;
+	void *args[] = {&map, &mode};
+	int ok;
+
+	OX_CHECK(ox_alloc(&tensor, 512));
+	d.global = tensor;
+	OX_CHECK(ox_tensor_map_encode(&map, &f, &d));
+	ok = ox_launch_sync(&f, ox_dim(1, 1, 1), ox_dim(32, 1, 1), 2048, args) != 0 &&
+	     strcmp(ox_error_name(), "CUDA_ERROR_LAUNCH_FAILED") == 0 && strstr(ox_error(), why) != NULL;
+	check(ok, what);
+	if (!ok)
+		printf("    %s\n", ox_error());
+	OX_CHECK(ox_free(tensor));
+}
+
 static void test_hopper_failures(void)
 {
+	expect_tma_failure(0, 0, "tma_load_3d with a tensor map of rank 2 (a 3-D copy needs rank 3)",
+	                   "TMA: a copy of another rank than its map's fails the launch");
+	expect_tma_failure(1, 0, "tma_store_2d: the shared box at",
+	                   "TMA: a shared box not 128-byte aligned fails the launch");
+	expect_tma_failure(2, 0, "holds no tensor map of ox_tensor_map_encode",
+	                   "TMA: a map that ox_tensor_map_encode did not write fails the launch");
+	expect_tma_failure(3, 64, "tma_store_2d: box rows of 32 bytes with the 64-byte swizzle: not emulated",
+	                   "TMA: a swizzled box narrower than the swizzle span fails the launch (not emulated)");
+	expect_tma_failure(4, 0, "tma_load_multicast_2d: cta_mask 0x3 names CTAs other than the caller",
+	                   "TMA: a multicast to another CTA fails the launch (clusters not emulated)");
+	expect_tma_failure(5, 0, "tma_load_2d: the box of 256 bytes at",
+	                   "TMA: a box past the end of dynamic shared memory fails the launch");
 	expect_failure("mbar_hang", 8, "would hang on a GPU: 64 threads spin forever in mbarrier_try_wait_parity; "
 	               "this one waits for the phase of parity 0 of the mbarrier at shared address 0x400 "
 	               "(current parity 0, 1 of 2 arrivals pending",

@@ -485,7 +485,7 @@ static void check_o0(const char *ptx)
 	check_ptx(ptx, "O0", "loop_sum", L(".entry", "setp", "add.s32", "bra", "st.global.b32"), NULL);
 	char what[64];
 	snprintf(what, sizeof what, "O0 PTX header");
-	check(strstr(ptx, ".version 7.8") && strstr(ptx, ".target sm_90") && strstr(ptx, ".address_size 64"), what,
+	check(strstr(ptx, ".version 8.0") && strstr(ptx, ".target sm_90") && strstr(ptx, ".address_size 64"), what,
 	      NULL);
 	check(strstr(ptx, ".global .align 4 .b8 table[16] = {1, 0, 0, 0, 2") != NULL, "O0 table initializer", NULL);
 	check(strstr(ptx, "table_ptr") && strstr(ptx, "table+4") != NULL, "O0 relocation table+4", NULL);

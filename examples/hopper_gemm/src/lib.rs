@@ -14,6 +14,8 @@
 //! within the swizzled 128-byte rows), keeps that group in flight while it
 //! waits for the previous one, and then arrives on the previous stage's
 //! "empty" mbarrier, which the producer waits for before reusing it.
+//! The tensor maps are by-value kernel parameters (grid constants: the
+//! copies read them where the launch put them).
 //! m must be a multiple of 128, n of 256, k of 64 (the host checks); the
 //! launch needs STAGES * 48 KiB + 1 KiB of dynamic shared memory.
 #![no_std]
@@ -29,7 +31,7 @@ const A_BYTES: usize = BM * BK * 2;
 const STAGE_BYTES: usize = A_BYTES + BN * BK * 2;
 
 #[kernel(launch_bounds(max_threads = 384, min_blocks = 1))]
-pub fn hopper_gemm(a_map: *const TensorMap, b_map: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
+pub fn hopper_gemm(a_map: TensorMap, b_map: TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
     let _ = m;
     let raw = dynamic_shared::<u8>();
     // the stages 1024-byte aligned (the 128-byte swizzle repeats every 8 rows)
@@ -58,15 +60,15 @@ pub fn hopper_gemm(a_map: *const TensorMap, b_map: *const TensorMap, c: *mut f32
         if tid == 0 {
             for kt in 0..tiles {
                 let s = kt % STAGES;
-                // SAFETY: the stage and its barriers; the maps are the host's.
+                // SAFETY: the stage and its barriers; the maps are the launch's.
                 unsafe {
                     if kt >= STAGES {
                         mbarrier_wait(bars.add(STAGES + s), ((kt / STAGES - 1) % 2) as u32);
                     }
                     mbarrier_arrive_expect_tx(bars.add(s), STAGE_BYTES as u32);
                     let st = smem.add(s * STAGE_BYTES);
-                    tma_load_2d(st, a_map, (kt * BK) as i32, m0 as i32, bars.add(s));
-                    tma_load_2d(st.add(A_BYTES), b_map, (kt * BK) as i32, n0 as i32, bars.add(s));
+                    tma_load_2d(st, &a_map, (kt * BK) as i32, m0 as i32, bars.add(s));
+                    tma_load_2d(st.add(A_BYTES), &b_map, (kt * BK) as i32, n0 as i32, bars.add(s));
                 }
             }
         }

@@ -3,7 +3,10 @@
 //! `oxidec --arch=sm_90a`), each a row of oxidec's registry of primitives.
 //!
 //! The pieces of a Hopper GEMM: a producer thread starts TMA copies of A
-//! and B tiles into shared memory ([`tma_load_2d`]), each completing on a
+//! and B tiles into shared memory ([`tma_load_2d`]; 1-5-D loads, their
+//! cluster multicast forms and the stores back, [`tma_store_2d`] with
+//! [`bulk_commit_group`] / [`bulk_wait_group`], are here too; the tensor
+//! maps are by-value [`TensorMap`] kernel parameters), each completing on a
 //! "full" [`mbarrier_arrive_expect_tx`] barrier; a warpgroup (4 warps)
 //! waits on it ([`mbarrier_wait`]), multiplies the tiles with
 //! [`wgmma_m64n128k16_bf16`] from their shared-memory descriptors
@@ -17,7 +20,16 @@
 use crate::prims::device as ffi;
 
 /// A CUDA tensor map (`CUtensorMap`), made on the host by
-/// `ox_tensor_map_encode` and copied to device memory.
+/// `ox_tensor_map_encode`.
+///
+/// Take it as a by-value kernel parameter, `map: TensorMap`, and give the
+/// TMA copies `&map`: oxidec makes a by-value parameter that the kernel
+/// never writes a grid constant (CUDA's `const __grid_constant__
+/// CUtensorMap`), a `.param .align 64 .b8 map[128]` whose own address the
+/// copies read (`cvta.param`), so the host passes the 128 bytes with the
+/// launch (`args[i] = &map`) and no copy to device memory is needed. A
+/// `*const TensorMap` parameter pointing at a map the host copied to
+/// device memory (64-byte aligned) works too.
 #[repr(C, align(64))]
 pub struct TensorMap(pub [u8; 128]);
 
@@ -132,15 +144,157 @@ pub unsafe fn bulk_copy_g2s(dst: *mut u8, src: *const u8, bytes: u32, bar: *mut 
     ffi::__oxide_bulk_copy_g2s(dst, src as *mut u8, bytes, bar as *mut u8)
 }
 
-/// TMA: copies the box at element coordinates (`x` innermost, `y`) of the
-/// tensor `map` describes into `dst`, completing on `bar`.
+macro_rules! tma_load {
+    ($(#[$doc:meta])* $name:ident, $mc:ident, $prim:ident, $prim_mc:ident, $($c:ident),+) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// `map` is a tensor map of that rank ([`TensorMap`]); `dst` points
+        /// at shared memory, 128-byte aligned (1024 for the 128-byte
+        /// swizzle), with room for the box; `bar` expects its bytes
+        /// ([`mbarrier_arrive_expect_tx`]).
+        #[inline(always)]
+        pub unsafe fn $name(dst: *mut u8, map: *const TensorMap, $($c: i32,)+ bar: *mut u64) {
+            ffi::$prim(dst, map as *mut u8, $($c,)+ bar as *mut u8)
+        }
+
+        /// As the load without `multicast`, into the same offsets of `dst`
+        /// and `bar` in every CTA of the cluster whose bit (its rank in the
+        /// cluster) is set in `cta_mask`, each completing on its own `bar`.
+        ///
+        /// # Safety
+        /// As the load; every CTA named waits for the bytes on its `bar`.
+        /// Emulated (`--target=host`): only the caller's bit (clusters of
+        /// one CTA).
+        #[inline(always)]
+        pub unsafe fn $mc(dst: *mut u8, map: *const TensorMap, $($c: i32,)+ bar: *mut u64, cta_mask: u16) {
+            ffi::$prim_mc(dst, map as *mut u8, $($c,)+ bar as *mut u8, cta_mask)
+        }
+    };
+}
+
+tma_load!(
+    /// TMA: copies the box at element coordinate `x` of the 1-D tensor
+    /// `map` describes into shared memory at `dst`, zeros for the elements
+    /// outside the tensor, completing its bytes (the whole box) on `bar`.
+    tma_load_1d, tma_load_multicast_1d, __oxide_tma_load_1d, __oxide_tma_load_multicast_1d, x
+);
+tma_load!(
+    /// TMA: copies the box at element coordinates (`x` innermost, `y`) of
+    /// the 2-D tensor `map` describes into shared memory at `dst` (row-major,
+    /// swizzled as the map says), zeros for the elements outside the
+    /// tensor, completing its bytes on `bar`.
+    tma_load_2d, tma_load_multicast_2d, __oxide_tma_load_2d, __oxide_tma_load_multicast_2d, x, y
+);
+tma_load!(
+    /// As [`tma_load_2d`], 3-D (`x` innermost, `y`, `z`).
+    tma_load_3d, tma_load_multicast_3d, __oxide_tma_load_3d, __oxide_tma_load_multicast_3d, x, y, z
+);
+tma_load!(
+    /// As [`tma_load_2d`], 4-D.
+    tma_load_4d, tma_load_multicast_4d, __oxide_tma_load_4d, __oxide_tma_load_multicast_4d, x, y, z, w
+);
+tma_load!(
+    /// As [`tma_load_2d`], 5-D.
+    tma_load_5d, tma_load_multicast_5d, __oxide_tma_load_5d, __oxide_tma_load_multicast_5d, x, y, z, w, v
+);
+
+macro_rules! tma_store {
+    ($(#[$doc:meta])* $name:ident, $prim:ident, $($c:ident),+) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// `map` is a tensor map of that rank ([`TensorMap`]); `src` points
+        /// at the box in shared memory, 128-byte aligned (1024 for the
+        /// 128-byte swizzle), written before a [`fence_proxy_async_shared`];
+        /// `src` stays unchanged until [`bulk_wait_group_read`], the tensor
+        /// is read only after [`bulk_wait_group`].
+        #[inline(always)]
+        pub unsafe fn $name(map: *const TensorMap, $($c: i32,)+ src: *const u8) {
+            ffi::$prim(map as *mut u8, $($c,)+ src as *mut u8)
+        }
+    };
+}
+
+tma_store!(
+    /// TMA: writes the box in shared memory at `src` to element coordinate
+    /// `x` of the 1-D tensor `map` describes; the elements outside the
+    /// tensor are not written. The copy joins the thread's next bulk
+    /// async-group ([`bulk_commit_group`]).
+    tma_store_1d, __oxide_tma_store_1d, x
+);
+tma_store!(
+    /// As [`tma_store_1d`], 2-D (`x` innermost, `y`; the box row-major and
+    /// swizzled as the map says).
+    tma_store_2d, __oxide_tma_store_2d, x, y
+);
+tma_store!(
+    /// As [`tma_store_2d`], 3-D.
+    tma_store_3d, __oxide_tma_store_3d, x, y, z
+);
+tma_store!(
+    /// As [`tma_store_2d`], 4-D.
+    tma_store_4d, __oxide_tma_store_4d, x, y, z, w
+);
+tma_store!(
+    /// As [`tma_store_2d`], 5-D.
+    tma_store_5d, __oxide_tma_store_5d, x, y, z, w, v
+);
+
+/// Copies `bytes` (a multiple of 16, both addresses 16-byte aligned) from
+/// shared to global memory, in the thread's next bulk async-group.
 ///
 /// # Safety
-/// `map` is a tensor map in global memory (64-byte aligned); `dst` points
-/// at shared memory aligned for the map's swizzle (1024 bytes for 128).
+/// Valid pointers; as for [`tma_store_1d`], `src` stays unchanged until
+/// [`bulk_wait_group_read`] and `dst` is read after [`bulk_wait_group`].
 #[inline(always)]
-pub unsafe fn tma_load_2d(dst: *mut u8, map: *const TensorMap, x: i32, y: i32, bar: *mut u64) {
-    ffi::__oxide_tma_load_2d(dst, map as *mut u8, x, y, bar as *mut u8)
+pub unsafe fn bulk_copy_s2g(dst: *mut u8, src: *const u8, bytes: u32) {
+    ffi::__oxide_bulk_copy_s2g(dst, src as *mut u8, bytes)
+}
+
+/// Closes the bulk copies (TMA stores, [`bulk_copy_s2g`]) this thread
+/// issued since its last commit into a bulk async-group.
+#[inline(always)]
+pub fn bulk_commit_group() {
+    unsafe { ffi::__oxide_bulk_commit_group() }
+}
+
+/// Waits until at most `n` (0..=7; more waits as for 7; a constant) of
+/// this thread's bulk async-groups are pending: the others' writes are
+/// done.
+#[inline(always)]
+pub fn bulk_wait_group(n: u32) {
+    unsafe {
+        match n {
+            0 => ffi::__oxide_bulk_wait_group_0(),
+            1 => ffi::__oxide_bulk_wait_group_1(),
+            2 => ffi::__oxide_bulk_wait_group_2(),
+            3 => ffi::__oxide_bulk_wait_group_3(),
+            4 => ffi::__oxide_bulk_wait_group_4(),
+            5 => ffi::__oxide_bulk_wait_group_5(),
+            6 => ffi::__oxide_bulk_wait_group_6(),
+            _ => ffi::__oxide_bulk_wait_group_7(),
+        }
+    }
+}
+
+/// As [`bulk_wait_group`], but waits only until the other groups have
+/// read their sources: their shared memory may be written again, their
+/// writes may still be on their way.
+#[inline(always)]
+pub fn bulk_wait_group_read(n: u32) {
+    unsafe {
+        match n {
+            0 => ffi::__oxide_bulk_wait_group_read_0(),
+            1 => ffi::__oxide_bulk_wait_group_read_1(),
+            2 => ffi::__oxide_bulk_wait_group_read_2(),
+            3 => ffi::__oxide_bulk_wait_group_read_3(),
+            4 => ffi::__oxide_bulk_wait_group_read_4(),
+            5 => ffi::__oxide_bulk_wait_group_read_5(),
+            6 => ffi::__oxide_bulk_wait_group_read_6(),
+            _ => ffi::__oxide_bulk_wait_group_read_7(),
+        }
+    }
 }
 
 /// True in one lane of `mask` (the warp's lanes in it call it together).

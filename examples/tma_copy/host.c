@@ -1,0 +1,268 @@
+/* examples/tma_copy/host.c: runs the TMA kernels of src/lib.rs, their
+ * tensor maps passed by value (args[0] = &map: the 128 bytes go with the
+ * launch), and checks every byte:
+ *   tma_load(map, rank, c, out, bytes, cta_mask): the box at c, as the
+ *     load leaves it in shared memory: element k of the box (row-major,
+ *     box[0] innermost) at byte k * elem of the box, moved by the
+ *     swizzle (the 16-byte chunk bits 4.. of the offset XOR its bits 7..:
+ *     3 bits for the 128-byte swizzle, 2 for 64, 1 for 32), zero where
+ *     the element lies outside the tensor;
+ *   tma_store(map, rank, c, input, bytes): the same box written back into
+ *     a tensor of other bytes: only the box's elements inside the tensor
+ *     change, and nothing outside the tensor's allocation (guard bytes);
+ *   bulk_store(out, input, bytes): out = input, although the kernel
+ *     overwrites its shared memory after bulk_wait_group_read.
+ * One case per rank 1..5, every box partly outside its tensor, with
+ * 1-, 2- and 4-byte elements, padded strides and each swizzle; each rank
+ * also through the multicast load with a mask of the calling CTA alone
+ * (a launch without clusters is a cluster of one). Emulated (a .so), a
+ * mask naming another CTA must fail the launch: clusters are not
+ * emulated.
+ * usage: host MODULE.ptx|MODULE.cubin|MODULE.so */
+#include "../../src/runtime/oxrt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	const char *what;
+	unsigned rank, elem, swizzle;
+	uint64_t dims[5];
+	uint32_t box[5];
+	int c[5];
+} Case;
+
+static const Case cases[] = {
+	{"1-D, 4-byte elements, past the end", 1, 4, 0, {1000}, {64}, {980}},
+	{"1-D, 4-byte elements, before the start", 1, 4, 0, {1000}, {64}, {-8}},
+	{"2-D, 2-byte elements, 128-byte swizzle", 2, 2, 128, {100, 40}, {64, 16}, {60, 30}},
+	{"2-D, 2-byte elements, no swizzle", 2, 2, 0, {100, 40}, {64, 16}, {-3, 2}},
+	{"3-D, 4-byte elements, 32-byte swizzle", 3, 4, 32, {40, 9, 7}, {8, 4, 3}, {36, -1, 5}},
+	{"4-D, 2-byte elements, 64-byte swizzle", 4, 2, 64, {40, 5, 4, 3}, {32, 2, 2, 2}, {-8, 4, 3, 2}},
+	{"5-D, 1-byte elements", 5, 1, 0, {24, 3, 3, 3, 3}, {16, 2, 2, 2, 2}, {10, 2, -1, 1, 2}},
+};
+
+enum { GUARD = 256 };
+
+static OxFunc f_load, f_store, f_bulk;
+static int is_emulated;
+
+/* Row strides padded by 16 bytes, each a multiple of 16. */
+static void strides_of(const Case *t, uint64_t *s)
+{
+	uint64_t row = (t->dims[0] * t->elem + 15) / 16 * 16 + 16;
+	for (unsigned i = 1; i < t->rank; i++) {
+		s[i - 1] = row;
+		row = row * t->dims[i];
+	}
+}
+
+static size_t tensor_bytes(const Case *t)
+{
+	uint64_t s[5];
+	strides_of(t, s);
+	return t->rank == 1 ? t->dims[0] * t->elem : s[t->rank - 2] * t->dims[t->rank - 1];
+}
+
+static size_t box_bytes(const Case *t)
+{
+	size_t n = t->elem;
+	for (unsigned i = 0; i < t->rank; i++)
+		n *= t->box[i];
+	return n;
+}
+
+static size_t swizzled(size_t off, unsigned span)
+{
+	unsigned mask = span == 128 ? 7 : span == 64 ? 3 : span == 32 ? 1 : 0;
+	return off ^ ((off >> 7) & mask) << 4;
+}
+
+/* The tensor offset of box element k, or -1 outside the tensor. */
+static long long element_offset(const Case *t, size_t k)
+{
+	uint64_t s[5];
+	long long off = 0;
+	strides_of(t, s);
+	for (unsigned i = 0; i < t->rank; i++) {
+		long long g = (long long)t->c[i] + (long long)(k % t->box[i]);
+		k /= t->box[i];
+		if (g < 0 || g >= (long long)t->dims[i])
+			return -1;
+		off += g * (long long)(i == 0 ? t->elem : s[i - 1]);
+	}
+	return off;
+}
+
+static OxDevPtr device_copy(const void *p, size_t n)
+{
+	OxDevPtr d;
+	OX_CHECK(ox_alloc(&d, n));
+	OX_CHECK(ox_copy_to_device(d, p, n));
+	return d;
+}
+
+static void fill(unsigned char *p, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (unsigned char)((i * 151 + seed) % 251 + 1);
+}
+
+static OxTensorMap encode(const Case *t, const OxFunc *f, OxDevPtr base)
+{
+	OxTensorMapDesc d = {.global = base, .rank = t->rank, .elem_bytes = t->elem, .swizzle = t->swizzle};
+	OxTensorMap map;
+	strides_of(t, d.strides);
+	for (unsigned i = 0; i < t->rank; i++) {
+		d.dims[i] = t->dims[i];
+		d.box[i] = t->box[i];
+	}
+	OX_CHECK(ox_tensor_map_encode(&map, f, &d));
+	return map;
+}
+
+static unsigned shared_for(size_t bytes)
+{
+	return (unsigned)bytes + 1024 + 16;
+}
+
+static int report(int ok, const char *kind, const Case *t)
+{
+	printf("%s %s: %s\n", ok ? "PASS" : "FAIL", kind, t->what);
+	return !ok;
+}
+
+static int check_load(const Case *t, unsigned cta_mask)
+{
+	size_t tb = tensor_bytes(t), bb = box_bytes(t);
+	unsigned char *host = malloc(tb), *got = malloc(bb), *want = malloc(bb);
+	unsigned rank = t->rank, bytes = (unsigned)bb;
+	int bad = 0;
+	fill(host, tb, 7);
+	OxDevPtr tensor = device_copy(host, tb), c = device_copy(t->c, sizeof t->c), out;
+	OxTensorMap map = encode(t, &f_load, tensor);
+	void *args[] = {&map, &rank, &c, &out, &bytes, &cta_mask};
+	OX_CHECK(ox_alloc(&out, bb));
+	OX_CHECK(ox_launch_sync(&f_load, ox_dim(1, 1, 1), ox_dim(128, 1, 1), shared_for(bb), args));
+	OX_CHECK(ox_copy_from_device(got, out, bb));
+	for (size_t k = 0; k < bb / t->elem; k++) {
+		long long off = element_offset(t, k);
+		unsigned char *to = want + swizzled(k * t->elem, t->swizzle);
+		if (off < 0)
+			memset(to, 0, t->elem);
+		else
+			memcpy(to, host + off, t->elem);
+	}
+	for (size_t i = 0; i < bb; i++)
+		if (got[i] != want[i] && bad++ < 5)
+			printf("    box byte %zu: %#x, want %#x\n", i, got[i], want[i]);
+	OX_CHECK(ox_free(tensor));
+	OX_CHECK(ox_free(c));
+	OX_CHECK(ox_free(out));
+	free(host), free(got), free(want);
+	return report(bad == 0, cta_mask ? "load (multicast, mask 0x1)" : "load", t);
+}
+
+static int check_store(const Case *t)
+{
+	size_t tb = tensor_bytes(t), bb = box_bytes(t), all = tb + 2 * GUARD;
+	unsigned char *before = malloc(all), *got = malloc(all), *box = malloc(bb);
+	unsigned rank = t->rank, bytes = (unsigned)bb;
+	int bad = 0;
+	fill(before, all, 3);
+	fill(box, bb, 101);
+	OxDevPtr mem = device_copy(before, all), c = device_copy(t->c, sizeof t->c), in = device_copy(box, bb);
+	OxTensorMap map = encode(t, &f_store, mem + GUARD);
+	void *args[] = {&map, &rank, &c, &in, &bytes};
+	OX_CHECK(ox_launch_sync(&f_store, ox_dim(1, 1, 1), ox_dim(128, 1, 1), shared_for(bb), args));
+	OX_CHECK(ox_copy_from_device(got, mem, all));
+	for (size_t k = 0; k < bb / t->elem; k++) {
+		long long off = element_offset(t, k);
+		if (off >= 0)
+			memcpy(before + GUARD + off, box + swizzled(k * t->elem, t->swizzle), t->elem);
+	}
+	for (size_t i = 0; i < all; i++)
+		if (got[i] != before[i] && bad++ < 5)
+			printf("    byte %lld of the tensor: %#x, want %#x\n", (long long)i - GUARD, got[i], before[i]);
+	OX_CHECK(ox_free(mem));
+	OX_CHECK(ox_free(c));
+	OX_CHECK(ox_free(in));
+	free(before), free(got), free(box);
+	return report(bad == 0, "store", t);
+}
+
+static int check_bulk_store(void)
+{
+	enum { N = 4096 };
+	unsigned char in[N], got[N + 32];
+	unsigned bytes = N;
+	OxDevPtr din, dout;
+	int bad = 0;
+	fill(in, N, 55);
+	memset(got, 0x5a, sizeof got);
+	din = device_copy(in, N);
+	dout = device_copy(got, sizeof got);
+	void *args[] = {&dout, &din, &bytes};
+	OX_CHECK(ox_launch_sync(&f_bulk, ox_dim(1, 1, 1), ox_dim(128, 1, 1), shared_for(N), args));
+	OX_CHECK(ox_copy_from_device(got, dout, sizeof got));
+	for (size_t i = 0; i < sizeof got; i++)
+		if (got[i] != (i < N ? in[i] : 0x5a) && bad++ < 5)
+			printf("    byte %zu: %#x\n", i, got[i]);
+	OX_CHECK(ox_free(din));
+	OX_CHECK(ox_free(dout));
+	printf("%s bulk_store: 4096 bytes through shared memory, overwritten after bulk_wait_group_read\n",
+	       bad ? "FAIL" : "PASS");
+	return bad != 0;
+}
+
+/* Emulated only: a multicast to CTA 1 of a cluster of one fails. */
+static int check_multicast_refused(void)
+{
+	const Case *t = &cases[2];
+	size_t tb = tensor_bytes(t), bb = box_bytes(t);
+	unsigned char *host = calloc(1, tb);
+	unsigned rank = t->rank, bytes = (unsigned)bb, cta_mask = 3;
+	OxDevPtr tensor = device_copy(host, tb), c = device_copy(t->c, sizeof t->c), out;
+	OxTensorMap map = encode(t, &f_load, tensor);
+	void *args[] = {&map, &rank, &c, &out, &bytes, &cta_mask};
+	int ok;
+	OX_CHECK(ox_alloc(&out, bb));
+	ok = ox_launch_sync(&f_load, ox_dim(1, 1, 1), ox_dim(128, 1, 1), shared_for(bb), args) != 0 &&
+	     strstr(ox_error(), "tma_load_multicast_2d: cta_mask 0x3 names CTAs other than the caller") != NULL;
+	printf("%s multicast to another CTA fails the emulated launch (clusters are not emulated)\n",
+	       ok ? "PASS" : "FAIL");
+	if (!ok)
+		printf("    %s\n", ox_error());
+	free(host);
+	return !ok;
+}
+
+int main(int argc, char **argv)
+{
+	OxModule mod;
+	int failed = 0;
+	size_t len;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s MODULE\n", argv[0]);
+		return 2;
+	}
+	len = strlen(argv[1]);
+	is_emulated = len >= 3 && strcmp(argv[1] + len - 3, ".so") == 0;
+	OX_CHECK(ox_init());
+	OX_CHECK(ox_module_load(&mod, argv[1]));
+	OX_CHECK(ox_function(&f_load, &mod, "tma_load"));
+	OX_CHECK(ox_function(&f_store, &mod, "tma_store"));
+	OX_CHECK(ox_function(&f_bulk, &mod, "bulk_store"));
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		failed += check_load(&cases[i], 0);
+		failed += check_load(&cases[i], 1);
+		failed += check_store(&cases[i]);
+	}
+	failed += check_bulk_store();
+	if (is_emulated)
+		failed += check_multicast_refused();
+	printf("tma_copy: %d failed\n", failed);
+	return failed != 0;
+}
