@@ -231,6 +231,19 @@ static void add_byval(EmitCtx *e, LLVMValueRef fn, unsigned i, const Param *p)
 		LLVMAddAttributeAtIndex(fn, i + 1, LLVMCreateStringAttribute(e->ctx, gc, sizeof gc - 1, "", 0));
 }
 
+/* What Rust promises of a pointer parameter (Param: noalias, readonly,
+ * align, dereferenceable), as rustc's own LLVM backend says it. */
+static void add_facts(EmitCtx *e, LLVMValueRef fn, unsigned i, const Param *p)
+{
+	static const char *names[] = { "noalias", "readonly", "align", "dereferenceable" };
+	uint64_t vals[] = { p->noalias, p->readonly, p->align > 1 ? p->align : 0, p->deref };
+	for (unsigned k = 0; k < 4; k++)
+		if (vals[k]) {
+			unsigned kind = LLVMGetEnumAttributeKindForName(names[k], strlen(names[k]));
+			LLVMAddAttributeAtIndex(fn, i + 1, LLVMCreateEnumAttribute(e->ctx, kind, k < 2 ? 0 : vals[k]));
+		}
+}
+
 /* Kernels keep their names in PTX (the host looks them up); LLVM renames
  * internal symbols with characters PTX does not allow, but not these. */
 static bool is_ptx_identifier(const char *s)
@@ -265,6 +278,8 @@ static bool declare_func(EmitCtx *e, Func *f)
 		for (uint32_t i = 0; i < f->nparam; i++) {
 			if (f->params[i].byval_size)
 				add_byval(e, fn, i, &f->params[i]);
+			else
+				add_facts(e, fn, i, &f->params[i]);
 			if (f->params[i].name && *f->params[i].name)
 				LLVMSetValueName2(LLVMGetParam(fn, i), f->params[i].name, strlen(f->params[i].name));
 		}

@@ -105,5 +105,6 @@ void abi_store_params(Fb *fb, RType *t, Value **params, Value *slot);
 
 /* gridconst.c */
 bool fb_param_is_grid_constant(const OxFunc *ox, uint32_t local);
+void fb_param_facts(const OxFunc *ox, RType *t, uint32_t local, Param *p, uint32_t n);
 
 #endif

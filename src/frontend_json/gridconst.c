@@ -1,5 +1,6 @@
-/* gridconst.c: stage 2 — which by-value kernel parameters are grid
- * constants (CUDA's __grid_constant__).
+/* gridconst.c: stage 2 — what Rust promises of a kernel's parameters:
+ * which by-value ones are grid constants (CUDA's __grid_constant__), and
+ * the aliasing and alignment of pointer ones (fb_param_facts, below).
  *
  * A kernel parameter of Memory layout is a .param byte array.  When the
  * kernel never writes it, its local is the parameter's own memory: no
@@ -66,7 +67,7 @@ static bool has_unsafe_cell(const OxType *t, int depth)
 	if (t == NULL || depth > 64)
 		return t != NULL;
 	switch (t->kind) {
-	case RT_ARRAY:
+	case RT_ARRAY: case RT_SLICE:
 		return has_unsafe_cell(t->elem, depth + 1);
 	case RT_ADT:
 		if (t->path && !strcmp(t->path, "core::cell::UnsafeCell"))
@@ -86,4 +87,42 @@ static bool has_unsafe_cell(const OxType *t, int depth)
 bool fb_param_is_grid_constant(const OxFunc *ox, uint32_t l)
 {
 	return ox->kind == OX_FN_KERNEL && !has_unsafe_cell(ox->locals[l].ty, 0) && !local_written(ox, l);
+}
+
+static uint32_t align_of(const RType *t)
+{
+	uint32_t a = t == NULL ? 1 : t->kind == RT_SLICE && t->elem ? t->elem->align : t->align;
+	return a ? a : 1;
+}
+
+/* What Rust promises of kernel parameter local l of type t, lowered to
+ * the n parameters p (rustc's own promises for the same types):
+ *   &T, &[T] (T without UnsafeCell): nothing writes the memory while the
+ *     kernel runs and no other pointer reaches it (noalias readonly: on
+ *     NVPTX, loads through it may use the read-only path, ld.global.nc);
+ *     aligned to T; &T also dereferenceable for T's size; with an
+ *     UnsafeCell (&[AtomicU32]) only aligned (dereferenceable), as rustc;
+ *   &mut T, &mut [T]: noalias, aligned;
+ *   DisjointSlice<T>: each element is written by one thread only, through
+ *     this slice (noalias), aligned to T.
+ * The host must keep these promises (a C host passing one buffer as a
+ * `&[T]` and as a DisjointSlice breaks the first), as Rust callers do. */
+void fb_param_facts(const OxFunc *ox, RType *t, uint32_t l, Param *p, uint32_t n)
+{
+	const OxType *ot = ox->locals[l].ty;
+	if (n == 0 || p[0].type->kind != TY_PTR || p[0].byval_size)
+		return;
+	if (t->kind == RT_REF && t->pointee) {
+		bool cell = has_unsafe_cell(ot->pointee, 0);   /* atomics: others write it */
+		p[0].noalias = t->is_mut || !cell;
+		p[0].readonly = !t->is_mut && !cell;
+		p[0].align = align_of(t->pointee);
+		if (t->pointee->kind != RT_SLICE && t->pointee->has_layout && n == 1)
+			p[0].deref = t->pointee->size;
+	} else if (t->kind == RT_ADT && t->path && !strcmp(t->path, "oxide_device::DisjointSlice") && n == 2 &&
+	           t->nvariant == 1 && t->variants[0].nfield >= 1 && t->variants[0].fields[0] &&
+	           t->variants[0].fields[0]->kind == RT_PTR) {
+		p[0].noalias = true;
+		p[0].align = align_of(t->variants[0].fields[0]->pointee);
+	}
 }

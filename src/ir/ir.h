@@ -272,6 +272,12 @@ typedef struct {
 	const char *name;
 	bool grid_constant;  /* byval kernel parameter the kernel never writes: its
 	                        own address is used, no copy (CUDA's __grid_constant__) */
+	/* what Rust promises of a kernel's pointer parameter (fb_param_facts):
+	 * no other pointer reaches its memory while the kernel runs, nothing
+	 * writes it, its alignment, its dereferenceable bytes (0: none) */
+	bool noalias, readonly;
+	uint32_t align;
+	uint64_t deref;
 } Param;
 
 struct Func {
