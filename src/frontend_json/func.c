@@ -201,6 +201,41 @@ static bool build_body(Module *m, Arena *a, OxFunc *ox, Func **funcs)
 	return true;
 }
 
+/* The PTX name of each kernel: its Rust name when no other kernel of the
+ * inputs has it (`mod kernels { #[kernel] fn vecadd }` is `vecadd`), else
+ * its path with `::` as `__` (`a__k`, `b__k`); a name another function
+ * already has is an error. */
+static bool kernel_symbols(OxModule *ox, Arena *a)
+{
+	bool ok = true;
+	for (uint32_t i = 0; i < ox->nfunc; i++) {
+		OxFunc *f = ox->funcs[i];
+		const char *plain = strrchr(f->symbol, ':');
+		if (f->kind != OX_FN_KERNEL || plain == NULL)
+			continue;
+		plain++;
+		bool unique = true;
+		for (uint32_t j = 0; j < ox->nfunc; j++) {
+			const char *o = ox->funcs[j]->kind == OX_FN_KERNEL ? strrchr(ox->funcs[j]->symbol, ':') : NULL;
+			const char *oplain = o ? o + 1 : ox->funcs[j]->symbol;
+			if (j != i && ox->funcs[j]->kind == OX_FN_KERNEL && !strcmp(oplain, plain))
+				unique = false;
+		}
+		char *s = arena_printf(a, "%s", unique ? plain : f->symbol);
+		for (char *p = s; *p; p++)      /* "::" -> "__" */
+			if (*p == ':')
+				*p = '_';
+		for (uint32_t j = 0; j < ox->nfunc; j++)
+			if (j != i && !strcmp(ox->funcs[j]->symbol, s)) {
+				diag_error(OX_UNSUPPORTED, f->jpath, "kernel `%s` would be `%s` in the PTX, which `%s` is already",
+				           f->symbol, s, ox->funcs[j]->name);
+				ok = false;
+			}
+		f->symbol = s;
+	}
+	return ok;
+}
+
 Module *fe_build_module(FeInput *in, Arena *a, const Target *target)
 {
 	OxModule *ox = fe_model(in);
@@ -212,7 +247,7 @@ Module *fe_build_module(FeInput *in, Arena *a, const Target *target)
 	fe_import_types(m, ox);
 	fe_import_allocs(m, ox);
 	Func **funcs = arena_new_array(a, Func *, ox->nfunc);
-	bool ok = true;
+	bool ok = kernel_symbols(ox, a);
 	for (uint32_t i = 0; i < ox->nfunc; i++)
 		ok &= declare_func(m, a, ox->funcs[i], funcs);
 	for (uint32_t i = 0; ok && i < ox->nfunc; i++)
