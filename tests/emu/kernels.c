@@ -580,6 +580,8 @@ void __oxide_launch_cl_last(void **args)
 	out[block_index() * 64 + t] = (slot[u] == 7 * u + rank) + (theirs[t] == 7 * t + (rank ^ 1));
 	__oxide_host_barrier_cluster_arrive();
 	__oxide_host_barrier_cluster_wait();
+}
+
 /* tma_misuse(map: TensorMap by value, mode: u32), 32 threads, 2048 bytes
  * of dynamic shared memory: thread 0 misuses TMA, which fails the launch.
  * mode 0: a 3-D load with the map; 1: a 2-D store from a shared box that
