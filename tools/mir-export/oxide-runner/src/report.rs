@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use std::fs;
 
 use crate::conf::{self, read_lossy, remove};
-use crate::fuzz::{gpu_variants, kernel_list, Run};
+use crate::fuzz::{kernel_list, Run};
+use crate::suite::gpu_variants;
 use crate::verdict::{self, Verdict};
 
 /// `s` after the first `sep` (sh `${s#*SEP}`), or all of it.
