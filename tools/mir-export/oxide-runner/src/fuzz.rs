@@ -31,8 +31,8 @@ build/fuzz/kernels/; each crate is a conformance \"group crate\"
      one harness.c process (oxrt's emulator) runs every kernel, each line
      compared byte for byte with the CPU reference's. A kernel that fails
      there, or that a compiler error names, is checked again alone by
-     the conformance suite's worker (oxide-runner kernel), in compile mode (mirsplit,
-     oxidec -> PTX, ptxas), then in host mode (oxidec --target=host,
+     the conformance suite's worker (oxide-runner kernel), in compile
+     mode (mirsplit, oxidec -> PTX, ptxas), then in host mode (oxidec --target=host,
      cc -shared, harness): each failure has its own message and files;
   4. with --gpu, oxide-runner conformance-gpu on the PTX of the kernels
      that passed (needs a GPU).
@@ -81,9 +81,9 @@ Options:
               this tree's)
 
 Environment: as oxide-runner conformance (JOBS, MIR_EXPORT, OXIDEC,
-PTXAS, CC, CARGO, GPU_VARIANTS); B (the build directory, build); KERNEL_GEN (default:
-built into $CARGO_TARGET, default $B/cargo); FUZZ_DIR (default build/fuzz:
-everything the run writes).
+PTXAS, CC, CARGO, GPU_VARIANTS); B (the build directory, build);
+KERNEL_GEN (default: built into $CARGO_TARGET, default $B/cargo);
+FUZZ_DIR (default build/fuzz: everything the run writes).
 ";
 
 /// The command line.
@@ -184,7 +184,6 @@ impl Run {
     fn conf_fuzz(&self) -> Conf {
         Conf { kernels: self.f.join("kernels"), ..self.c.clone() }
     }
-
 }
 
 /// The run; its exit status.

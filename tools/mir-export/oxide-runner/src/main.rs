@@ -25,6 +25,10 @@ Usage (from the repository root):
   oxide-runner kernel host|compile GROUP NAME
                                           one kernel checked alone, as the suite
                                           does: $CONF_WORK/GROUP/NAME.result
+  oxide-runner gpu-modules GROUP          a group's module for each GPU variant
+                                          again, from its export and
+                                          $CONF_BUILD/GROUP.kernels (after
+                                          conformance --gpu-artifacts)
   oxide-runner fuzz [options]             the fuzz run (oxide-runner fuzz --help;
                                           sh tests/fuzz/run.sh runs it)
   oxide-runner export-group [--kernels DIR] GROUP
@@ -48,8 +52,8 @@ and the tool's exit status N, when given, is that of a clean error (1, or 3
 for mir-export --keep-going); BUG otherwise. The codes: man oxidec, man
 mir-export (DIAGNOSTICS).
 
-The conformance commands, export-group, export-deps, batch-group and kernel
-read and write the conformance machinery's directories (docs/conformance.md):
+The conformance commands, export-group, export-deps, batch-group, kernel and
+gpu-modules read and write the conformance machinery's directories (docs/conformance.md):
 the group crates in DIR (default tests/conformance/kernels), CONF_BUILD
 (default build/conformance), CONF_WORK (default build/conformance-work), and
 take MIR_EXPORT, OXIDEC, PTXAS, CC, CARGO, JOBS and GPU_VARIANTS from the
@@ -93,6 +97,13 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
             _ => usage("kernel takes host|compile, GROUP and NAME"),
+        },
+        Some("gpu-modules") => match rest {
+            [g] if !g.starts_with('-') => {
+                suite::gpu_modules(&Conf::from_env(), g, &suite::gpu_variants());
+                ExitCode::SUCCESS
+            }
+            _ => usage("gpu-modules takes GROUP"),
         },
         Some("fuzz") => fuzz_cmd(rest),
         Some(c @ ("export-group" | "export-deps")) => export_cmd(c, rest),

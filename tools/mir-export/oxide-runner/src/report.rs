@@ -345,7 +345,8 @@ pub fn report(r: &Run, gpu_groups: &[String]) -> i32 {
             gpu_groups.len(),
             gpu_variants().join(" ")
         );
-        println!("on the GPU machine, with the tree and that file: tar -xJf {f}/gpu-pack.tar.xz, then");
+        println!("on the GPU machine, with the tree, that file and the runner (make gpu-pack packs it:");
+        println!("build/gpu-pack/runner.tar.xz): tar -xJf {f}/gpu-pack.tar.xz, then");
         println!("  CONF_BUILD={f} sh tests/conformance/run-gpu.sh{list}");
     }
     println!();
