@@ -74,10 +74,11 @@ $(B)/bin/mir-export: $(MIR_EXPORT_SRC)
 	$(CARGO) build --release --offline --manifest-path tools/mir-export/Cargo.toml --target-dir $(CARGO_TARGET)
 	cp $(CARGO_TARGET)/release/mir-export $@
 
-# the fuzz runner and the conformance batch exporter (oxide-runner fuzz,
-# export-group, ...: tests/fuzz/run.sh, tests/conformance/lib.sh), its
+# the fuzz runner and the conformance suite's drivers (oxide-runner fuzz,
+# conformance, conformance-build-gpu, conformance-gpu, export-group, ...:
+# tests/fuzz/run.sh and the tests/conformance/*.sh wrappers exec it), its
 # verdicts from the error codes; its tests run with the workspace's in
-# tests/exporter
+# tests/exporter. make gpu-pack packs it for the GPU machine (no Rust there)
 RUNNER = $(CARGO_TARGET)/release/oxide-runner
 $(RUNNER): $(MIR_EXPORT_SRC)
 	$(CARGO) build --release --offline --manifest-path tools/mir-export/Cargo.toml --target-dir $(CARGO_TARGET) -p oxide-runner
@@ -173,9 +174,10 @@ gpu-check:
 gpu-all:
 	sh tests/gpu/all.sh
 
-# here: everything gpu-all needs, packed in build/gpu-pack/ (carry it)
-gpu-pack: all examples gpu-hazards gpu-half gpu-prims
-	sh tests/gpu/pack.sh
+# here: everything gpu-all needs, packed in build/gpu-pack/ (carry it),
+# the conformance runner (oxide-runner) among it
+gpu-pack: all examples gpu-hazards gpu-half gpu-prims $(RUNNER)
+	OXIDE_RUNNER=$(RUNNER) sh tests/gpu/pack.sh
 
 # every f32 through the half-precision conversions, 2^26 operand triples
 # through the half arithmetic, every fp8 pair back to f16 (tests/gpu/half,

@@ -3,7 +3,8 @@
 # machine that has this tree and the artifacts built by `make gpu-pack`
 # (no Rust or LLVM needed there): build/gpu-pack/*.tar.xz are unpacked
 # into build/ first (or build/examples, build/conformance, build/fuzzgpu
-# are used as they are). Then:
+# are used as they are; runner.tar.xz brings build/gpu-bin/oxide-runner,
+# the conformance runner that run-gpu.sh runs). Then:
 #   1. tests/gpu/gpu-check.sh       every example from .ptx and .cubin
 #   2. tests/gpu/sanitize.sh        compute-sanitizer memcheck, racecheck,
 #                                   synccheck on every example

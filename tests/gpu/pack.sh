@@ -12,6 +12,10 @@
 #                       async-copy primitives, GPU cubin and emulated .o)
 #   conformance.tar.xz  tests/conformance/build-gpu.sh: every group, sweep
 #                       included, at O3/ptx O3/cubin O0/ptx O0/cubin
+#   runner.tar.xz       the built oxide-runner, which run-gpu.sh runs there
+#                       (the GPU machine has no Rust): unpacked as
+#                       build/gpu-bin/oxide-runner (OXIDE_RUNNER, default:
+#                       built here as tests/conformance/lib.sh says)
 #   fuzz.tar.xz         a sample of generated kernels (tests/fuzz/run.sh
 #                       --gpu-artifacts into build/fuzzgpu), the same
 #                       variants: FUZZ_SEEDS kernels (default 200) from
@@ -33,6 +37,11 @@ tar -cJf "$P/examples.tar.xz" build/examples/*.ptx build/examples/*.cubin || sta
 # CONF_BUILD / CONF_WORK may keep this apart from make check's directories
 sh tests/conformance/build-gpu.sh >build/gpu-pack.conformance.log 2>&1 || status=1
 tail -n 7 build/gpu-pack.conformance.log
+# the runner of run-gpu.sh, built on this machine's glibc (Debian 12) for
+# the GPU machine's (a newer one)
+R=$(. tests/conformance/lib.sh && echo "$OXIDE_RUNNER") &&
+	tar -cJf "$P/runner.tar.xz" -C "$(dirname "$R")" --transform 's#.*#build/gpu-bin/oxide-runner#' "$(basename "$R")" ||
+	status=1
 FUZZ_DIR=build/fuzzgpu sh tests/fuzz/run.sh --seeds "$FUZZ_SEEDS" --start "$FUZZ_START" --per-crate 100 \
 	--gaps-ok --gpu-artifacts >build/gpu-pack.fuzz.log 2>&1 || status=1
 grep -E '^fuzz: [0-9]+ passed' build/gpu-pack.fuzz.log

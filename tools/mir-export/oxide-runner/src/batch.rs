@@ -1,6 +1,6 @@
-//! A whole group compiled and run at once: for the kernels that
-//! tests/conformance/run-host.sh's kernel worker would pass, the same
-//! result files in far fewer processes.
+//! A whole group compiled and run at once: for the kernels that the
+//! conformance suite's one-kernel worker (suite::kernel_worker) would
+//! pass, the same result files in far fewer processes.
 //!
 //! The group's JSON is compiled once by oxidec to PTX (and ptxas), and in
 //! mode host by `oxidec --target=host` and `cc -shared` into one .so that

@@ -1,6 +1,6 @@
 //! The conformance machinery's settings and small tools shared by the
-//! runner's commands: the directories and compilers (from the environment,
-//! as tests/conformance/lib.sh takes them), logged commands, the first
+//! runner's commands: the directories and compilers (from the environment),
+//! logged commands, the first
 //! error of a log, the kernel list, glob-free directory helpers, and a
 //! pool of worker threads.
 
@@ -11,8 +11,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
-/// The library of shell helpers (CPU reference, the C tools, GPU packs).
-pub const LIB_SH: &str = "tests/conformance/lib.sh";
 /// The conformance suite's sources.
 pub const CONF: &str = "tests/conformance";
 
@@ -38,7 +36,8 @@ fn env_or(name: &str, default: &str) -> String {
 }
 
 impl Conf {
-    /// The settings lib.sh would take from the environment.
+    /// The settings from the environment (CONF_BUILD, CONF_WORK, MIR_EXPORT,
+    /// OXIDEC, PTXAS or CUDA_HOME, CC).
     pub fn from_env() -> Conf {
         let cuda = env_or("CUDA_HOME", "/usr/local/cuda");
         Conf {
@@ -98,7 +97,7 @@ pub fn cut(s: &str, n: usize) -> &str {
 }
 
 /// The first line of a log that says "error" (any case), else its first
-/// line, at most 400 characters (lib.sh first_error).
+/// line, at most 400 characters.
 pub fn first_error(log: &Path) -> String {
     let text = read_lossy(log);
     cut(crate::verdict::first_error_line(&text), 400).to_string()
@@ -117,19 +116,6 @@ pub fn run_logged(cmd: &mut Command, log: &Path) -> i32 {
 pub fn run_quiet(cmd: &mut Command) -> bool {
     cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
     cmd.status().map(|s| s.success()).unwrap_or(false)
-}
-
-/// Runs shell function `func` of lib.sh with `args`, with CONF (the
-/// directory of the group crates' parent) set to `conf_dir` ("": lib.sh's,
-/// tests/conformance); standard
-/// output and error to `log`, or inherited when None. Its exit status.
-pub fn lib_sh(conf_dir: &str, func: &str, args: &[&str], log: Option<&Path>) -> i32 {
-    let mut c = Command::new("sh");
-    c.arg("-c").arg(format!(". ./{LIB_SH}; CONF=${{1:-$CONF}}; shift; \"$@\"")).arg("sh").arg(conf_dir).arg(func).args(args);
-    match log {
-        Some(l) => run_logged(&mut c, l),
-        None => c.status().ok().and_then(|s| s.code()).unwrap_or(-1),
-    }
 }
 
 /// Removes a file or a directory tree; missing is fine.

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use crate::conf::{self, first_error, lib_sh, read_lossy, remove, Conf, CONF};
-use crate::{batch, export, report, rustsrc};
+use crate::conf::{self, first_error, read_lossy, remove, Conf, CONF};
+use crate::{batch, export, report, rustsrc, suite};
 
 pub const HELP: &str = "\
 oxide-runner fuzz: random kernels (tools/mir-export/kernel-gen) through the
@@ -31,10 +31,10 @@ build/fuzz/kernels/; each crate is a conformance \"group crate\"
      one harness.c process (oxrt's emulator) runs every kernel, each line
      compared byte for byte with the CPU reference's. A kernel that fails
      there, or that a compiler error names, is checked again alone by
-     tests/conformance/run-host.sh's worker, in compile mode (mirsplit,
-     oxidec -> PTX, ptxas), then in host mode (oxidec --target=host,
+     the conformance suite's worker (oxide-runner kernel), in compile
+     mode (mirsplit, oxidec -> PTX, ptxas), then in host mode (oxidec --target=host,
      cc -shared, harness): each failure has its own message and files;
-  4. with --gpu, tests/conformance/run-gpu.sh on the PTX of the kernels
+  4. with --gpu, oxide-runner conformance-gpu on the PTX of the kernels
      that passed (needs a GPU).
 Prints `PASS gen_N` or `FAIL gen_N: STAGE: message` per kernel, the
 failures grouped by message, then `fuzz: N passed, M failed`. A failing
@@ -64,11 +64,11 @@ Options:
               not supported yet (error[OX0200]) or not possible on the
               GPU (error[OX0300]) is a GAP, not a failure
   --compile-only   no CPU reference and no host emulation
-  --gpu       also run the PTX on the GPU (tests/conformance/run-gpu.sh)
-  --gpu-artifacts   leave in build/fuzz what run-gpu.sh needs for a GPU
+  --gpu       also run the PTX on the GPU (oxide-runner conformance-gpu)
+  --gpu-artifacts   leave in build/fuzz what conformance-gpu needs for a GPU
               machine without Rust (GROUP.kernels, the kernels that
               passed; GROUP.expected; their module for each GPU variant,
-              lib.sh GPU_VARIANTS: GROUP.O3.ptx, GROUP.O3.cubin,
+              GPU_VARIANTS: GROUP.O3.ptx, GROUP.O3.cubin,
               GROUP.O0.ptx, GROUP.O0.cubin), all packed in
               build/fuzz/gpu-pack.tar.xz: there, unpack it and run
               CONF_BUILD=build/fuzz sh tests/conformance/run-gpu.sh
@@ -80,10 +80,10 @@ Options:
               group name; its oxide-device dependency is repointed to
               this tree's)
 
-Environment: as tests/conformance/run-host.sh (JOBS, MIR_EXPORT, OXIDEC,
-PTXAS, CC, CARGO); B (the build directory, build); KERNEL_GEN (default:
-built into $CARGO_TARGET, default $B/cargo); FUZZ_DIR (default build/fuzz:
-everything the run writes).
+Environment: as oxide-runner conformance (JOBS, MIR_EXPORT, OXIDEC,
+PTXAS, CC, CARGO, GPU_VARIANTS); B (the build directory, build);
+KERNEL_GEN (default: built into $CARGO_TARGET, default $B/cargo);
+FUZZ_DIR (default build/fuzz: everything the run writes).
 ";
 
 /// The command line.
@@ -184,11 +184,6 @@ impl Run {
     fn conf_fuzz(&self) -> Conf {
         Conf { kernels: self.f.join("kernels"), ..self.c.clone() }
     }
-
-    /// The fuzz directory as lib.sh's CONF (where kernels/ and cpu-ref/ are).
-    fn f_str(&self) -> String {
-        self.f.to_string_lossy().into_owned()
-    }
 }
 
 /// The run; its exit status.
@@ -216,9 +211,8 @@ pub fn main(o: Options) -> Result<i32, Fatal> {
     if r.o.gpu {
         let log = r.f.join("gpu.log");
         if !gpu_groups.is_empty() {
-            let mut cmd = Command::new("sh");
-            cmd.arg("tests/conformance/run-gpu.sh").args(&gpu_groups);
-            conf::run_logged(&mut cmd, &log);
+            let me = std::env::current_exe().map_err(|e| format!("oxide-runner: {e}"))?;
+            conf::run_logged(Command::new(me).arg("conformance-gpu").args(&gpu_groups), &log);
         }
         println!("fuzz: GPU: {}", read_lossy(&log).lines().last().unwrap_or(""));
     }
@@ -228,8 +222,8 @@ pub fn main(o: Options) -> Result<i32, Fatal> {
 /// The options checked, the directories and tools set up, the old run
 /// cleaned (but failed/, the C tools and the CPU reference's cargo cache).
 fn setup(o: Options) -> Result<Run, Fatal> {
-    for f in ["tests/conformance/lib.sh", "tests/conformance/run-host.sh", "tests/conformance/cpu-ref/src/main.rs", "tests/conformance/cpu-ref/build.rs"] {
-        if !Path::new(f).is_file() {
+    for f in ["mirsplit.c", "harness.c", "cpu-ref/src/main.rs", "cpu-ref/build.rs"].map(|f| format!("{CONF}/{f}")) {
+        if !Path::new(&f).is_file() {
             return Err(format!("{f} is missing: the conformance machinery is needed"));
         }
     }
@@ -358,8 +352,7 @@ fn copy_crate(r: &Run, c: &Path, dst: &Path) -> Result<(), Fatal> {
 /// harness and the CPU reference are there), and what cannot run.
 fn checks(r: &mut Run) -> Result<String, Fatal> {
     let mut missing = String::new();
-    let f = r.f_str();
-    if lib_sh("", "build_tools", &[], None) != 0 {
+    if suite::build_tools(&r.c).is_err() {
         return Err("cannot build the C tools".into());
     }
     if !r.o.compile_only {
@@ -376,7 +369,7 @@ fn checks(r: &mut Run) -> Result<String, Fatal> {
         } else if !Path::new("src/runtime/oxemu.c").is_file() {
             r.mode = "compile";
             missing.push_str("\n  src/runtime/oxemu.c (oxrt's host emulation) is missing");
-        } else if lib_sh("", "build_harness", &[], Some(&harness_log)) != 0 {
+        } else if fresh_log(&harness_log) && suite::build_harness(&r.c, Some(&harness_log)).is_err() {
             r.mode = "compile";
             missing.push_str(&format!(
                 "\n  the C harness does not build ({}): {}",
@@ -388,7 +381,7 @@ fn checks(r: &mut Run) -> Result<String, Fatal> {
     if r.mode == "host" {
         cpu_ref_manifest(r)?;
         let log = r.f.join("cpu-ref.log");
-        if lib_sh(&f, "cpu_reference", &[], Some(&log)) != 0 {
+        if fresh_log(&log) && suite::cpu_reference(&r.c, &r.f, Some(&log)).is_err() {
             r.mode = "compile";
             missing.push_str(&format!(
                 "\n  the CPU reference did not build or run ({}): {}",
@@ -407,6 +400,12 @@ fn checks(r: &mut Run) -> Result<String, Fatal> {
         (r.o.gpu, r.o.gpu_art) = (false, false);
     }
     Ok(missing)
+}
+
+/// `log` emptied (the steps append to it); true.
+fn fresh_log(log: &Path) -> bool {
+    let _ = fs::write(log, "");
+    true
 }
 
 /// F/cpu-ref/Cargo.toml: the suite's main.rs and build.rs over our
@@ -547,10 +546,13 @@ pub fn kernel_list(c: &Conf) -> Vec<(String, String)> {
         .collect()
 }
 
-/// run-host.sh's worker on each of `todo` ("MODE GROUP NAME"), in parallel.
+/// The suite's one-kernel worker on each of `todo` ("MODE GROUP NAME"),
+/// in parallel.
 fn run_workers(r: &Run, todo: Vec<String>) {
     conf::parallel(r.jobs, todo, |t| {
-        let _ = Command::new("sh").arg("tests/conformance/run-host.sh").arg("--kernel").args(t.split(' ')).status();
+        if let [mode, g, k] = t.split(' ').collect::<Vec<_>>()[..] {
+            suite::kernel_worker(&r.c, mode == "host", g, k);
+        }
     });
 }
 
@@ -605,14 +607,13 @@ fn gpu_artifacts(r: &Run) -> Vec<String> {
             println!("fuzz: mirsplit of the module of {g} failed: {}", first_error(&log));
         }
     }
-    // every GPU variant's module (run-host.sh --gpu-modules), in parallel
-    conf::parallel(r.jobs, groups.clone(), |g| {
-        let _ = Command::new("sh").args(["tests/conformance/run-host.sh", "--gpu-modules", &g]).status();
-    });
+    // every GPU variant's module, in parallel
+    let variants = suite::gpu_variants();
+    conf::parallel(r.jobs, groups.clone(), |g| suite::gpu_modules(&r.c, &g, &variants));
     for g in &groups {
-        for v in gpu_variants() {
-            let m = variant_module(b, g, &v);
-            let failed = read_lossy(Path::new(&format!("{m}.failed")));
+        for v in &variants {
+            let m = suite::variant_module(b, g, v);
+            let failed = read_lossy(Path::new(&format!("{}.failed", m.display())));
             let n = failed.lines().filter(|l| !l.is_empty()).count();
             if n > 0 {
                 println!("fuzz: {n} kernels of {g} do not compile at {v}, e.g. {}", failed.lines().next().unwrap_or(""));
@@ -621,21 +622,11 @@ fn gpu_artifacts(r: &Run) -> Vec<String> {
     }
     if !groups.is_empty() {
         let pack = r.f.join("gpu-pack.tar.xz");
-        lib_sh("", "gpu_pack", &[&pack.to_string_lossy()], None);
+        if let Err(m) = suite::gpu_pack(&r.c, &pack, &b.to_string_lossy()) {
+            eprintln!("conformance: {m}");
+        }
     }
     groups
-}
-
-/// lib.sh GPU_VARIANTS.
-pub fn gpu_variants() -> Vec<String> {
-    let v = std::env::var("GPU_VARIANTS").ok().filter(|v| !v.is_empty());
-    v.unwrap_or("O3/ptx O3/cubin O0/ptx O0/cubin".into()).split_whitespace().map(String::from).collect()
-}
-
-/// The module of group `g` for variant `v` (lib.sh variant_module).
-fn variant_module(b: &Path, g: &str, v: &str) -> String {
-    let (lvl, ext) = v.split_once('/').unwrap_or((v, v));
-    format!("{}/{g}.{lvl}.{ext}", b.display())
 }
 
 #[cfg(test)]

@@ -1,16 +1,34 @@
 //! oxide-runner COMMAND ...: the command line of the fuzz runner and the
-//! conformance batch exporter (HELP). Run from the repository root.
+//! conformance drivers (HELP). Run from the repository root.
 
 use std::io::Read;
 use std::process::ExitCode;
 
 use oxide_runner::conf::Conf;
-use oxide_runner::{batch, export, fuzz, verdict};
+use oxide_runner::{batch, conformance, export, fuzz, gpu, suite, verdict};
 
 const HELP: &str = "\
-oxide-runner - the fuzz runner and the conformance batch exporter
+oxide-runner - the fuzz runner and the conformance suite's drivers
 
 Usage (from the repository root):
+  oxide-runner conformance [--mode=auto|host|compile] [--gpu-artifacts] [GROUP...]
+                                          the conformance suite without a GPU
+                                          (oxide-runner conformance --help; sh
+                                          tests/conformance/run-host.sh runs it)
+  oxide-runner conformance-build-gpu [GROUP...]
+                                          conformance --mode=compile --gpu-artifacts,
+                                          packed for a GPU machine
+                                          (tests/conformance/build-gpu.sh)
+  oxide-runner conformance-gpu [GROUP...] the suite on this machine's GPU from that
+                                          pack (oxide-runner conformance-gpu --help;
+                                          tests/conformance/run-gpu.sh)
+  oxide-runner kernel host|compile GROUP NAME
+                                          one kernel checked alone, as the suite
+                                          does: $CONF_WORK/GROUP/NAME.result
+  oxide-runner gpu-modules GROUP          a group's module for each GPU variant
+                                          again, from its export and
+                                          $CONF_BUILD/GROUP.kernels (after
+                                          conformance --gpu-artifacts)
   oxide-runner fuzz [options]             the fuzz run (oxide-runner fuzz --help;
                                           sh tests/fuzz/run.sh runs it)
   oxide-runner export-group [--kernels DIR] GROUP
@@ -34,14 +52,16 @@ and the tool's exit status N, when given, is that of a clean error (1, or 3
 for mir-export --keep-going); BUG otherwise. The codes: man oxidec, man
 mir-export (DIAGNOSTICS).
 
-export-group, export-deps and batch-group read and write the conformance
-machinery's directories (docs/conformance.md): the group crates in DIR
-(default tests/conformance/kernels), CONF_BUILD (default build/conformance),
-CONF_WORK (default build/conformance-work), and take MIR_EXPORT, OXIDEC,
-PTXAS and CC as tests/conformance/lib.sh does.
+The conformance commands, export-group, export-deps, batch-group, kernel and
+gpu-modules read and write the conformance machinery's directories (docs/conformance.md):
+the group crates in DIR (default tests/conformance/kernels), CONF_BUILD
+(default build/conformance), CONF_WORK (default build/conformance-work), and
+take MIR_EXPORT, OXIDEC, PTXAS, CC, CARGO, JOBS and GPU_VARIANTS from the
+environment.
 
-Exit status: 0; 1 when a fuzz kernel failed or a file cannot be read; 2 on a
-usage error.
+Exit status: 0; 1 when a conformance or fuzz kernel failed, on a fatal error
+of a conformance command (its message starts with \"conformance: \") or when
+a file cannot be read; 2 on a usage error.
 ";
 
 fn usage(msg: &str) -> ExitCode {
@@ -58,6 +78,33 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("verdict") => verdict_cmd(rest),
+        Some("conformance") => conformance_cmd(rest),
+        Some("conformance-build-gpu") => ExitCode::from(conformance::build_gpu(rest) as u8),
+        Some("conformance-gpu") => match rest.first().map(String::as_str) {
+            Some("-h" | "--help") => {
+                print!("{}", gpu::HELP);
+                ExitCode::SUCCESS
+            }
+            Some(o) if o.starts_with('-') => {
+                eprintln!("conformance: unknown option {o}");
+                ExitCode::from(1)
+            }
+            _ => ExitCode::from(gpu::main(rest) as u8),
+        },
+        Some("kernel") => match rest {
+            [mode, g, k] if mode == "host" || mode == "compile" => {
+                suite::kernel_worker(&Conf::from_env(), mode == "host", g, k);
+                ExitCode::SUCCESS
+            }
+            _ => usage("kernel takes host|compile, GROUP and NAME"),
+        },
+        Some("gpu-modules") => match rest {
+            [g] if !g.starts_with('-') => {
+                suite::gpu_modules(&Conf::from_env(), g, &suite::gpu_variants());
+                ExitCode::SUCCESS
+            }
+            _ => usage("gpu-modules takes GROUP"),
+        },
         Some("fuzz") => fuzz_cmd(rest),
         Some(c @ ("export-group" | "export-deps")) => export_cmd(c, rest),
         Some("batch-group") => match rest {
@@ -69,6 +116,20 @@ fn main() -> ExitCode {
         },
         Some(other) => usage(&format!("unknown command `{other}`")),
         None => usage("no command"),
+    }
+}
+
+fn conformance_cmd(args: &[String]) -> ExitCode {
+    match conformance::parse(args) {
+        Err(m) => {
+            eprintln!("conformance: {m}");
+            ExitCode::from(1)
+        }
+        Ok(None) => {
+            print!("{}", conformance::HELP);
+            ExitCode::SUCCESS
+        }
+        Ok(Some(o)) => ExitCode::from(conformance::main(o) as u8),
     }
 }
 

@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use std::fs;
 
 use crate::conf::{self, read_lossy, remove};
-use crate::fuzz::{gpu_variants, kernel_list, Run};
+use crate::fuzz::{kernel_list, Run};
+use crate::suite::gpu_variants;
 use crate::verdict::{self, Verdict};
 
 /// `s` after the first `sep` (sh `${s#*SEP}`), or all of it.
@@ -344,7 +345,8 @@ pub fn report(r: &Run, gpu_groups: &[String]) -> i32 {
             gpu_groups.len(),
             gpu_variants().join(" ")
         );
-        println!("on the GPU machine, with the tree and that file: tar -xJf {f}/gpu-pack.tar.xz, then");
+        println!("on the GPU machine, with the tree, that file and the runner (make gpu-pack packs it:");
+        println!("build/gpu-pack/runner.tar.xz): tar -xJf {f}/gpu-pack.tar.xz, then");
         println!("  CONF_BUILD={f} sh tests/conformance/run-gpu.sh{list}");
     }
     println!();

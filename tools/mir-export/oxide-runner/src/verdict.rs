@@ -48,7 +48,7 @@ pub fn first_error_line(text: &str) -> &str {
     text.lines().find(|l| l.to_ascii_lowercase().contains("error")).or_else(|| text.lines().next()).unwrap_or("")
 }
 
-/// Whether `stage` is one of the two compilers (run-host.sh's stage names).
+/// Whether `stage` is one of the two compilers (the suite's stage names).
 fn is_compiler(stage: &str) -> bool {
     matches!(stage, "mir-export" | "oxidec" | "oxidec --target=host")
 }
