@@ -82,11 +82,12 @@ int ox_func_set_max_dynamic_shared(const OxFunc *f, unsigned bytes);
  * `map: TensorMap` takes the 128 bytes themselves (args[i] = &map, a
  * grid constant; nothing to copy to device memory); a kernel that takes
  * a `*const TensorMap` instead reads it from device memory (copy it there
- * with ox_copy_to_device, 64-byte aligned). ox_tensor_map_encode fills it
+ * with ox_copy_to_device, 128-byte aligned, as CUDA 13's CUtensorMap: TMA
+ * stores fault on a map only 64-byte aligned). ox_tensor_map_encode fills it
  * from the description (cuTensorMapEncodeTiled on the GPU; the emulator
  * writes its own encoding of the same description). */
 typedef struct {
-	_Alignas(64) unsigned char bytes[128];
+	_Alignas(128) unsigned char bytes[128];
 } OxTensorMap;
 typedef struct {
 	OxDevPtr global;              /* the tensor's first element, 16-byte aligned */

@@ -25,12 +25,14 @@ use crate::prims::device as ffi;
 /// Take it as a by-value kernel parameter, `map: TensorMap`, and give the
 /// TMA copies `&map`: oxidec makes a by-value parameter that the kernel
 /// never writes a grid constant (CUDA's `const __grid_constant__
-/// CUtensorMap`), a `.param .align 64 .b8 map[128]` whose own address the
+/// CUtensorMap`), a `.param .align 128 .b8 map[128]` whose own address the
 /// copies read (`cvta.param`), so the host passes the 128 bytes with the
 /// launch (`args[i] = &map`) and no copy to device memory is needed. A
 /// `*const TensorMap` parameter pointing at a map the host copied to
-/// device memory (64-byte aligned) works too.
-#[repr(C, align(64))]
+/// device memory (128-byte aligned) works too. 128, as CUDA 13's
+/// CUtensorMap: with 64 the H200 ran TMA loads but faulted on TMA stores
+/// (illegal instruction; the parameter sat 0x30 past a 128-byte boundary).
+#[repr(C, align(128))]
 pub struct TensorMap(pub [u8; 128]);
 
 /// The 32-bit shared-memory address of `p` (which points into shared
