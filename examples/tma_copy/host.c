@@ -15,9 +15,10 @@
  * One case per rank 1..5, every box partly outside its tensor, with
  * 1-, 2- and 4-byte elements, padded strides and each swizzle; each rank
  * also through the multicast load with a mask of the calling CTA alone
- * (a launch without clusters is a cluster of one). Emulated (a .so), a
- * mask naming another CTA must fail the launch: clusters are not
- * emulated.
+ * (a launch without clusters is a cluster of one), and through
+ * tma_multicast: CTA 0 of a cluster of two loads the box into both CTAs.
+ * Emulated (a .so), a mask naming a CTA beyond the cluster must fail the
+ * launch.
  * usage: host MODULE.ptx|MODULE.cubin|MODULE.so */
 #include "../../src/runtime/oxrt.h"
 
@@ -45,7 +46,7 @@ static const Case cases[] = {
 
 enum { GUARD = 256 };
 
-static OxFunc f_load, f_store, f_bulk;
+static OxFunc f_load, f_store, f_bulk, f_multicast;
 static int is_emulated;
 
 /* Row strides padded by 16 bytes, each a multiple of 16. */
@@ -216,7 +217,42 @@ static int check_bulk_store(void)
 	return bad != 0;
 }
 
-/* Emulated only: a multicast to CTA 1 of a cluster of one fails. */
+/* The multicast across a cluster of two (tma_multicast): CTA 0 loads the
+ * box once into both CTAs' shared memory; each copies out what it got,
+ * which must be the box, as check_load computes it. */
+static int check_multicast_pair(const Case *t)
+{
+	size_t tb = tensor_bytes(t), bb = box_bytes(t);
+	unsigned char *host = malloc(tb), *got = malloc(2 * bb), *want = malloc(bb);
+	unsigned rank = t->rank, bytes = (unsigned)bb;
+	int bad = 0;
+	fill(host, tb, 11);
+	OxDevPtr tensor = device_copy(host, tb), c = device_copy(t->c, sizeof t->c), out;
+	OxTensorMap map = encode(t, &f_multicast, tensor);
+	void *args[] = {&map, &rank, &c, &out, &bytes};
+	OX_CHECK(ox_alloc(&out, 2 * bb));
+	OX_CHECK(ox_launch_sync(&f_multicast, ox_dim(2, 1, 1), ox_dim(128, 1, 1), shared_for(bb), args));
+	OX_CHECK(ox_copy_from_device(got, out, 2 * bb));
+	for (size_t k = 0; k < bb / t->elem; k++) {
+		long long off = element_offset(t, k);
+		unsigned char *to = want + swizzled(k * t->elem, t->swizzle);
+		if (off < 0)
+			memset(to, 0, t->elem);
+		else
+			memcpy(to, host + off, t->elem);
+	}
+	for (size_t i = 0; i < 2 * bb; i++)
+		if (got[i] != want[i % bb] && bad++ < 5)
+			printf("    CTA %zu box byte %zu: %#x, want %#x\n", i / bb, i % bb, got[i], want[i % bb]);
+	OX_CHECK(ox_free(tensor));
+	OX_CHECK(ox_free(c));
+	OX_CHECK(ox_free(out));
+	free(host), free(got), free(want);
+	return report(bad == 0, "load (multicast to both CTAs of a cluster of 2)", t);
+}
+
+/* Emulated only: a mask naming CTA 1 in a launch without clusters (a
+ * cluster of one) fails. */
 static int check_multicast_refused(void)
 {
 	const Case *t = &cases[2];
@@ -229,9 +265,8 @@ static int check_multicast_refused(void)
 	int ok;
 	OX_CHECK(ox_alloc(&out, bb));
 	ok = ox_launch_sync(&f_load, ox_dim(1, 1, 1), ox_dim(128, 1, 1), shared_for(bb), args) != 0 &&
-	     strstr(ox_error(), "tma_load_multicast_2d: cta_mask 0x3 names CTAs other than the caller") != NULL;
-	printf("%s multicast to another CTA fails the emulated launch (clusters are not emulated)\n",
-	       ok ? "PASS" : "FAIL");
+	     strstr(ox_error(), "tma_load_multicast_2d: cta_mask 0x3 names ranks beyond the cluster") != NULL;
+	printf("%s multicast to a CTA beyond the cluster fails the emulated launch\n", ok ? "PASS" : "FAIL");
 	if (!ok)
 		printf("    %s\n", ox_error());
 	free(host);
@@ -255,12 +290,15 @@ int main(int argc, char **argv)
 	OX_CHECK(ox_function(&f_load, &mod, "tma_load"));
 	OX_CHECK(ox_function(&f_store, &mod, "tma_store"));
 	OX_CHECK(ox_function(&f_bulk, &mod, "bulk_store"));
+	OX_CHECK(ox_function(&f_multicast, &mod, "tma_multicast"));
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		failed += check_load(&cases[i], 0);
 		failed += check_load(&cases[i], 1);
 		failed += check_store(&cases[i]);
 	}
 	failed += check_bulk_store();
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		failed += check_multicast_pair(&cases[i]);
 	if (is_emulated)
 		failed += check_multicast_refused();
 	printf("tma_copy: %d failed\n", failed);

@@ -429,16 +429,20 @@ static void resume(Launch *l, Fiber *f)
 /* ---------------------------------------------------------- scheduler */
 
 /* The next spinning thread, round robin; NULL when they all spun
- * SPIN_ROUNDS times in vain (no mbarrier changed meanwhile). */
+ * SPIN_ROUNDS times in vain (no mbarrier changed meanwhile).  In a
+ * cluster of several blocks another block may be what completes the
+ * phase (a multicast copy, a remote arrive): after two rounds the block
+ * lets the others run (block_step, run_cluster). */
 static Fiber *next_spinner(Launch *l)
 {
 	Fiber *f;
+	unsigned rounds = l->cluster->n > 1 ? 2 : SPIN_ROUNDS;
 
 	if (l->mbar_events != l->spin_seen) {
 		l->spin_seen = l->mbar_events;
 		l->spin_idle = 0;
 	}
-	if (l->spin_idle++ >= (unsigned long long)SPIN_ROUNDS * l->nspin)
+	if (l->spin_idle++ >= (unsigned long long)rounds * l->nspin)
 		return NULL;
 	f = l->spin[l->spin_at];
 	l->spin_at = (l->spin_at + 1) % l->nthreads;
@@ -570,18 +574,23 @@ static void enter_block(Launch *l)
 }
 
 /* Runs block l's threads until none can go on: -1 when the launch
- * stopped, 1 when threads wait for the cluster's barrier, 0 when every
- * thread returned. *ran is set when a thread ran. */
+ * stopped, 1 when threads wait for the cluster's barrier, 2 when they
+ * spin on mbarriers that another block of the cluster may complete, 0
+ * when every thread returned. *ran is set when a thread ran. */
 static int block_step(Launch *l, int *ran)
 {
 	Fiber *f;
 
+	if (l->cluster->n > 1)        /* each turn resumes the spinners afresh */
+		l->spin_idle = 0;
 	while ((f = pick_fiber(l)) != NULL) {
 		*ran = 1;
 		resume(l, f);
 		if (l->trapped)
 			return -1;
 	}
+	if (l->nspin > 0 && l->cluster->n > 1)
+		return 2;
 	if (l->ncwait > 0)
 		return 1;
 	if (spin_hang(l) != 0 || named_hang(l) != 0 || group_hang(l) != 0)
@@ -596,11 +605,25 @@ static int block_step(Launch *l, int *ran)
 
 static int cluster_hang(Cluster *c);
 
+/* What changes when a cluster gets on: mbarriers, its barrier, blocks
+ * that finished (run_cluster's test for a hang of spinning blocks). */
+static unsigned long long cluster_progress(const Cluster *c)
+{
+	unsigned long long p = c->phase * 1000003ull + c->narrived;
+
+	for (unsigned r = 0; r < c->n; r++)
+		p += c->blocks[r].mbar_events * 7 + c->blocks[r].finished;
+	return p;
+}
+
 /* Runs the cluster whose block of rank 0 is at ctaid `at`: its blocks in
- * turn, each until it waits for the others, until all returned. */
+ * turn, each until it waits for the others, until all returned.  When
+ * every block left only spins and three rounds changed nothing, no
+ * thread can get on: a hang, reported on the first spinning block. */
 static int run_cluster(Cluster *c, OxDim3 at)
 {
 	OxDim3 d = c->dim;
+	unsigned stalled = 0;
 
 	c->phase = c->narrived = 0;
 	c->live = c->n * c->blocks[0].nthreads;
@@ -611,7 +634,8 @@ static int run_cluster(Cluster *c, OxDim3 at)
 		block_start(&c->blocks[r], id);
 	}
 	for (;;) {
-		int ran = 0, waiting = 0;
+		int ran = 0, waiting = 0, spinning = 0;
+		unsigned long long before = cluster_progress(c);
 
 		for (unsigned r = 0; r < c->n; r++) {
 			Launch *l = &c->blocks[r];
@@ -623,10 +647,21 @@ static int run_cluster(Cluster *c, OxDim3 at)
 			st = block_step(l, &ran);
 			if (st < 0)
 				return -1;
-			waiting |= st;
+			waiting |= st == 1;
+			spinning |= st == 2;
 		}
-		if (!waiting)
+		if (!waiting && !spinning)
 			return 0;
+		if (cluster_progress(c) != before)
+			stalled = 0;
+		else if (spinning && ++stalled >= 3) {
+			for (unsigned r = 0; r < c->n; r++)
+				if (!c->blocks[r].finished && c->blocks[r].nspin > 0) {
+					enter_block(&c->blocks[r]);
+					(void)spin_hang(&c->blocks[r]);
+					return -1;
+				}
+		}
 		if (!ran)
 			return cluster_hang(c);
 	}
@@ -3018,17 +3053,25 @@ static void tma_load(void *dst, const void *map, unsigned dim, const int *c, voi
 	mbar_complete_tx(bar, tma_box(&d, dst, c, 0), op);
 }
 
-/* The multicast loads write every CTA of the cluster that cta_mask names.
- * Clusters are not emulated yet: a launch is a cluster of one CTA, rank
- * 0, so the mask must name exactly the caller. */
+/* The multicast loads write the box into every CTA of the cluster that
+ * cta_mask names (bit r: rank r), at dst's offset in each one's shared
+ * memory, and complete the transaction bytes on each one's mbarrier at
+ * bar's offset (mapa's addresses). */
 static void tma_load_multicast(void *dst, const void *map, unsigned dim, const int *c, void *bar,
                                unsigned short cta_mask, const char *op)
 {
-	if (cta_mask != 1)
-		fail_launch("%s: cta_mask %#x names %s: not emulated (clusters are not emulated: the calling CTA "
-		            "is rank 0 of a cluster of one, mask 0x1)", op, cta_mask,
-		            cta_mask == 0 ? "no CTA" : "CTAs other than the caller");
-	tma_load(dst, map, dim, c, bar, op);
+	unsigned n = running != NULL ? running->cluster->n : 1;
+	OxTensorMapDesc d = tma_desc(map, dim, dst, op);
+
+	if (cta_mask == 0 || cta_mask >> n != 0)
+		fail_launch("%s: cta_mask %#x names %s (a cluster of %u blocks; undefined on a GPU)", op, cta_mask,
+		            cta_mask == 0 ? "no CTA" : "ranks beyond the cluster", n);
+	for (unsigned r = 0; r < n; r++)
+		if (cta_mask >> r & 1) {
+			unsigned char *to = n > 1 ? __oxide_host_mapa(dst, r) : dst;
+			void *their_bar = n > 1 ? __oxide_host_mapa(bar, r) : bar;
+			mbar_complete_tx(their_bar, tma_box(&d, to, c, 0), op);
+		}
 }
 
 /* Stores (and bulk_copy_s2g) read shared memory and write the tensor when

@@ -676,8 +676,8 @@ static void test_hopper_failures(void)
 	                   "TMA: a map that ox_tensor_map_encode did not write fails the launch");
 	expect_tma_failure(3, 64, "tma_store_2d: box rows of 32 bytes with the 64-byte swizzle: not emulated",
 	                   "TMA: a swizzled box narrower than the swizzle span fails the launch (not emulated)");
-	expect_tma_failure(4, 0, "tma_load_multicast_2d: cta_mask 0x3 names CTAs other than the caller",
-	                   "TMA: a multicast to another CTA fails the launch (clusters not emulated)");
+	expect_tma_failure(4, 0, "tma_load_multicast_2d: cta_mask 0x3 names ranks beyond the cluster",
+	                   "TMA: a multicast to a CTA beyond the cluster fails the launch");
 	expect_tma_failure(5, 0, "tma_load_2d: the box of 256 bytes at",
 	                   "TMA: a box past the end of dynamic shared memory fails the launch");
 	expect_failure("mbar_hang", 8, "would hang on a GPU: 64 threads spin forever in mbarrier_try_wait_parity; "

@@ -12,6 +12,7 @@
 //! first `rank`.
 #![no_std]
 
+use oxide_device::cluster;
 use oxide_device::hopper::*;
 use oxide_device::prelude::*;
 
@@ -106,6 +107,46 @@ pub fn tma_load(map: TensorMap, rank: u32, c: *const i32, out: *mut u8, bytes: u
         mbarrier_wait(bar, 0);
         block_copy(out, smem, n);
     }
+}
+
+/// out[r bytes ..] = the box at c as CTA r of a cluster of two received
+/// it: CTA 0 loads it once, multicast to both (cta_mask 0b11); each CTA
+/// expects the bytes on its own mbarrier, which it initialised before the
+/// cluster synced (so no copy lands on a barrier not yet made).
+#[kernel(cluster(2, 1, 1))]
+pub fn tma_multicast(map: TensorMap, rank: u32, c: *const i32, out: *mut u8, bytes: u32) {
+    let smem = box_smem();
+    let n = bytes as usize;
+    let me = cluster::rank();
+    // SAFETY: the mbarrier after the box (bytes is a multiple of 16).
+    let bar = unsafe { smem.add(n) } as *mut u64;
+    if thread::thread_idx_x() == 0 {
+        for i in 0..n {
+            // SAFETY: inside the box.
+            unsafe { *smem.add(i) = 0xab };
+        }
+        // SAFETY: the mbarrier in shared memory, 8-byte aligned.
+        unsafe { mbarrier_init(bar, 1) };
+        fence_mbarrier_init();
+        fence_proxy_async_shared();
+    }
+    cluster::sync();
+    if thread::thread_idx_x() == 0 {
+        // SAFETY: the box and its barrier, at the same offsets in both CTAs.
+        unsafe {
+            mbarrier_arrive_expect_tx(bar, bytes);
+            if me == 0 {
+                load(smem, &map, rank, c, bar, 3);
+            }
+        }
+    }
+    // SAFETY: the barrier; then the box, complete; out holds two boxes.
+    unsafe {
+        mbarrier_wait(bar, 0);
+        block_copy(out.add(me as usize * n), smem, n);
+    }
+    // no CTA leaves while the cluster's copies may still target it
+    cluster::sync();
 }
 
 /// The box at c of the tensor `map` describes = `input` (`bytes` of it,

@@ -165,9 +165,9 @@ macro_rules! tma_load {
         /// cluster) is set in `cta_mask`, each completing on its own `bar`.
         ///
         /// # Safety
-        /// As the load; every CTA named waits for the bytes on its `bar`.
-        /// Emulated (`--target=host`): only the caller's bit (clusters of
-        /// one CTA).
+        /// As the load; every CTA named waits for the bytes on its `bar`,
+        /// which it initialised before the copy can land (initialise, then
+        /// `cluster::sync()`, then copy), and stays until they landed.
         #[inline(always)]
         pub unsafe fn $mc(dst: *mut u8, map: *const TensorMap, $($c: i32,)+ bar: *mut u64, cta_mask: u16) {
             ffi::$prim_mc(dst, map as *mut u8, $($c,)+ bar as *mut u8, cta_mask)
