@@ -105,6 +105,8 @@ EXAMPLES += warp_sync device_assert
 EXAMPLES += recursion
 # thread-block clusters, distributed shared memory (sm_90)
 EXAMPLES += cluster_reduce
+# the kernels of `make bench` in safe Rust (bench/suite: sgemm, copy, reduce, histogram, softmax)
+EXAMPLES += bench_kernels
 EXAMPLES_O0 = recursion
 EX_OUT = $(B)/examples
 
