@@ -107,6 +107,8 @@ EXAMPLES += recursion
 EXAMPLES += cluster_reduce
 # the kernels of `make bench` in safe Rust (bench/suite: sgemm, copy, reduce, histogram, softmax)
 EXAMPLES += bench_kernels
+# per-thread chunks and 2-D tiles of an output, their edges, unchecked access
+EXAMPLES += tiles
 EXAMPLES_O0 = recursion
 EX_OUT = $(B)/examples
 
