@@ -11,7 +11,9 @@
 #   make gpu-pack   build and pack (build/gpu-pack/) what gpu-all needs on a GPU machine
 #   make gpu-all    (GPU machine) examples, compute-sanitizer, conformance and fuzz kernels,
 #                   the half and tensor-core / async-copy primitives against the emulator
-#   make bench      (GPU machine, needs nvcc) oxidec vs nvcc, vecadd
+#   make bench      (GPU machine, needs nvcc; after make examples or gpu-pack here) oxidec
+#                   vs nvcc (and cuBLAS): the suite's one table (bench/suite), vecadd,
+#                   the tensor-core GEMMs, softmax_bf16
 #   make deps       apt-install what the build needs (idempotent)
 #   make prims      write oxide-device's prims.rs and atomic.rs from src/ir/prims.def
 #   make fuzz-json  coverage-guided JSON fuzzer (libFuzzer, clang):
