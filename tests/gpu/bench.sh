@@ -35,7 +35,7 @@ if ! command -v "$NVCC" >/dev/null 2>&1; then
 	exit 1
 fi
 if [ ! -f build/examples/vecadd.ptx ] || [ ! -f build/examples/bench_kernels.ptx ]; then
-	echo "bench: build/examples/vecadd.ptx is missing: run 'make examples'" \
+	echo "bench: build/examples/vecadd.ptx or bench_kernels.ptx is missing: run 'make examples'" \
 	     "on a machine with LLVM first, then copy build/ here" >&2
 	exit 1
 fi
@@ -75,7 +75,7 @@ fi
 set +e
 
 status=0
-# the suite first (its table is printed again at the end)
+# the suite first; its table is printed at the end
 commit=${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1 |
 	sed 's/, / , driver /; s/ , /, /')
