@@ -11,7 +11,9 @@
 #   make gpu-pack   build and pack (build/gpu-pack/) what gpu-all needs on a GPU machine
 #   make gpu-all    (GPU machine) examples, compute-sanitizer, conformance and fuzz kernels,
 #                   the half and tensor-core / async-copy primitives against the emulator
-#   make bench      (GPU machine, needs nvcc) oxidec vs nvcc, vecadd
+#   make bench      (GPU machine, needs nvcc; after make examples or gpu-pack here) oxidec
+#                   vs nvcc (and cuBLAS): the suite's one table (bench/suite), vecadd,
+#                   the tensor-core GEMMs, softmax_bf16
 #   make deps       apt-install what the build needs (idempotent)
 #   make prims      write oxide-device's prims.rs and atomic.rs from src/ir/prims.def
 #   make fuzz-json  coverage-guided JSON fuzzer (libFuzzer, clang):
@@ -106,6 +108,10 @@ EXAMPLES += warp_sync device_assert
 EXAMPLES += recursion
 # thread-block clusters, distributed shared memory (sm_90)
 EXAMPLES += cluster_reduce
+# the kernels of `make bench` in safe Rust (bench/suite: sgemm, copy, reduce, histogram, softmax)
+EXAMPLES += bench_kernels
+# per-thread chunks and 2-D tiles of an output, their edges, unchecked access
+EXAMPLES += tiles
 EXAMPLES_O0 = recursion
 EX_OUT = $(B)/examples
 

@@ -239,7 +239,13 @@ static bool emit_binop(FuncEmit *fe, Op *op)
 		return fail(fe, op, "operand and result types differ");
 	if (binops[op->code].kind == 'i' ? !is_int(t) : !is_float(t))
 		return fail(fe, op, "operand type does not suit the operation");
-	return set_res(op, LLVMBuildBinOp(fe->b, binops[op->code].llvm, opd(op, 0), opd(op, 1), ""));
+	LLVMValueRef v = LLVMBuildBinOp(fe->b, binops[op->code].llvm, opd(op, 0), opd(op, 1), "");
+	/* #[kernel(contract)]: fmul/fadd/fsub may fuse into fma (LLVM needs
+	 * the flag on both the multiply and the add); Rust-exact otherwise */
+	bool fusable = op->code == OP_LLIR_FADD || op->code == OP_LLIR_FSUB || op->code == OP_LLIR_FMUL;
+	if (fe->f->contract && fusable)
+		LLVMSetFastMathFlags(v, LLVMFastMathAllowContract);
+	return set_res(op, v);
 }
 
 static bool emit_fneg(FuncEmit *fe, Op *op)

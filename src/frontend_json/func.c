@@ -51,6 +51,7 @@ static bool declare_func(Module *m, Arena *a, OxFunc *ox, Func **funcs)
 	fn->minnctapersm = ox->minnctapersm;
 	fn->reqntid = ox->reqntid;
 	memcpy(fn->cluster, ox->cluster, sizeof fn->cluster);
+	fn->contract = ox->contract;
 	fn->loc = fb.b.loc;
 	if (!read_locals(&fb, ox))
 		return false;

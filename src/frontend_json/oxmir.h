@@ -308,6 +308,7 @@ struct OxFunc {
 	bool noinline;
 	const char *maxntid, *minnctapersm, *reqntid;
 	uint32_t cluster[3];     /* kernel.attrs "cluster": blocks per cluster; 0s: none */
+	bool contract;           /* kernel.attrs "contract": "1": FMA contraction allowed */
 	bool has_span;
 	Loc span;
 	uint32_t arg_count;      /* < nlocal */

@@ -234,12 +234,19 @@ static bool kernel_attrs(PState *s, cJSON *jfn, OxFunc *fn)
 				                   "dimensions, each at least 1, at most 8 blocks in all", v), false;
 			continue;
 		}
+		if (!strcmp(at->string, "contract")) {
+			if (strcmp(v, "1"))
+				return ps_error_at(s, OX_INPUT, none, fn, "kernel attribute \"contract\" is \"%s\": it can "
+				                   "only be \"1\"", v), false;
+			fn->contract = true;
+			continue;
+		}
 		const char **slot = !strcmp(at->string, "maxntid") ? &fn->maxntid
 		                  : !strcmp(at->string, "minnctapersm") ? &fn->minnctapersm
 		                  : !strcmp(at->string, "reqntid") ? &fn->reqntid : NULL;
 		if (!slot)
 			return ps_error_at(s, OX_INPUT, none, fn, "unknown kernel attribute \"%s\" (maxntid, minnctapersm, "
-			                   "reqntid, cluster)", at->string), false;
+			                   "reqntid, cluster, contract)", at->string), false;
 		*slot = arena_strdup(s->a, v);
 	}
 	return true;

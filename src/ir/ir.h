@@ -295,6 +295,11 @@ struct Func {
 	/* blocks per cluster (kernel.attrs "cluster"; 0s: none): nvvm.cluster_dim
 	 * on NVPTX (.reqnctapercluster), __oxide_cluster_<K> on the host */
 	uint32_t cluster[3];
+	/* #[kernel(contract)] (kernel.attrs "contract": "1"): its own fmul,
+	 * fadd and fsub carry LLVM's `contract` flag, so a multiply feeding an
+	 * add may become one fma; false: Rust-exact (every kernel by default,
+	 * every device function) */
+	bool contract;
 	Loc loc;
 	Param *params;
 	uint32_t nparam;

@@ -1,4 +1,15 @@
-//! A kernel output buffer that each thread may write only at its own index.
+//! Kernel output buffers that each thread may write only where its own
+//! index says: one element, a chunk of N elements, or a 2-D tile.
+//!
+//! Disjointness by construction: thread `i` of a launch owns element `i`,
+//! or elements `N i .. N i + N` (`chunk_mut::<N>`), or the `TR x TC` tile
+//! at `(TR r, TC c)` (`tile_mut::<TR, TC>`); distinct indices give
+//! disjoint parts as long as every thread views the buffer the same way.
+//! A kernel whose threads view one buffer at different granularities at
+//! the same time (some `get_mut`, others `chunk_mut::<4>`, or different
+//! `N`, or `as_vectors` in some threads only) makes parts overlap: use one
+//! view of each output per kernel. The checked accessors test the bounds;
+//! `*_unchecked_mut` skip the test and are `unsafe`.
 
 use core::marker::PhantomData;
 
@@ -35,6 +46,66 @@ impl<'a, T> DisjointSlice<'a, T> {
         }
     }
 
+    /// This thread's element without the bounds test.
+    ///
+    /// # Safety
+    /// `idx.get() < self.len()`.
+    #[inline(always)]
+    pub unsafe fn get_unchecked_mut(&mut self, idx: ThreadIndex) -> &mut T {
+        // SAFETY: in bounds by the caller's promise; unique as in get_mut.
+        unsafe { &mut *self.ptr.add(idx.get()) }
+    }
+
+    /// Thread `i`'s chunk of `N` elements, `N i .. N i + N`, as an array:
+    /// `None` when it does not lie wholly inside the slice (the short
+    /// chunk at the end, when `N` does not divide the length: see
+    /// [`chunk_partial_mut`](Self::chunk_partial_mut)) or when `N` is 0.
+    /// Chunks of distinct indices are disjoint (the module's rule: every
+    /// thread chunks this slice with the same `N`). On a vector view
+    /// ([`as_vectors`](Self::as_vectors)) the array is aligned to the
+    /// vector, so its stores are vector stores.
+    #[inline(always)]
+    pub fn chunk_mut<const N: usize>(&mut self, idx: ThreadIndex) -> Option<&mut [T; N]> {
+        let i = idx.get();
+        // i < len / N: then N i + N <= len, without overflow
+        let whole = if N == 0 { 0 } else { self.len / N };
+        if i < whole {
+            // SAFETY: inside the slice (above); no other thread holds index
+            // i, so no other thread reaches these N elements.
+            Some(unsafe { &mut *(self.ptr.add(i * N) as *mut [T; N]) })
+        } else {
+            None
+        }
+    }
+
+    /// Thread `i`'s chunk `N i .. N i + N` clipped to the slice: the
+    /// elements of it that exist (fewer than `N` only in the last chunk),
+    /// `None` when it starts at or past the end, or `N` is 0.
+    #[inline(always)]
+    pub fn chunk_partial_mut<const N: usize>(&mut self, idx: ThreadIndex) -> Option<&mut [T]> {
+        let i = idx.get();
+        // chunks that start inside: ceil(len / N), written without overflow
+        let started = if N == 0 { 0 } else { self.len / N + (self.len % N != 0) as usize };
+        if i < started {
+            let start = i * N;
+            let n = if self.len - start < N { self.len - start } else { N };
+            // SAFETY: start + n <= len; unique to thread i as in chunk_mut.
+            Some(unsafe { &mut *core::ptr::slice_from_raw_parts_mut(self.ptr.add(start), n) })
+        } else {
+            None
+        }
+    }
+
+    /// Thread `i`'s chunk of `N` without the bounds test.
+    ///
+    /// # Safety
+    /// `(idx.get() + 1) * N <= self.len()`.
+    #[inline(always)]
+    pub unsafe fn chunk_unchecked_mut<const N: usize>(&mut self, idx: ThreadIndex) -> &mut [T; N] {
+        // SAFETY: in bounds by the caller's promise; unique as in chunk_mut.
+        unsafe { &mut *(self.ptr.add(idx.get() * N) as *mut [T; N]) }
+    }
+
     /// Number of elements.
     #[inline(always)]
     pub fn len(&self) -> usize {
@@ -62,6 +133,19 @@ impl<'a, T> DisjointSlice<'a, T> {
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// This slice as a row-major matrix of `cols` columns and `len / cols`
+    /// rows (the elements after the last whole row are out of its reach),
+    /// for a 2-D ownership of 1-D data: e.g. thread `(r, c)` owning
+    /// `tile_mut::<TR, 1>`, elements `(TR r + i) cols + c`, strided by
+    /// `cols` so that a warp's accesses coalesce. `None` when `cols` is 0.
+    #[inline(always)]
+    pub fn as_2d(self, cols: usize) -> Option<DisjointSlice2D<'a, T>> {
+        if cols == 0 {
+            return None;
+        }
+        Some(DisjointSlice2D { ptr: self.ptr, rows: self.len / cols, cols, _m: PhantomData })
     }
 }
 
@@ -94,6 +178,52 @@ impl<'a, T> DisjointSlice2D<'a, T> {
         }
     }
 
+    /// This thread's element without the bounds test.
+    ///
+    /// # Safety
+    /// `idx.row() < self.rows()` and `idx.col() < self.cols()`.
+    #[inline(always)]
+    pub unsafe fn get_unchecked_mut(&mut self, idx: ThreadIndex2D) -> &mut T {
+        // SAFETY: inside by the caller's promise; unique as in get_mut.
+        unsafe { &mut *self.ptr.add(idx.row() * self.cols + idx.col()) }
+    }
+
+    /// This matrix as one of vectors `V` (lanes `T`): `rows x cols /
+    /// LANES`, element `(r, c)` the lanes `(r, LANES c .. LANES c +
+    /// LANES)`; `None` unless the data starts at `V`'s alignment and
+    /// `LANES` divides `cols` (so that every row starts aligned too).
+    /// Checked once, here.
+    #[inline(always)]
+    pub fn as_vectors<V: Vector<Elem = T>>(self) -> Option<DisjointSlice2D<'a, V>> {
+        if self.ptr as usize % core::mem::align_of::<V>() != 0 || self.cols % V::LANES != 0 {
+            return None;
+        }
+        Some(DisjointSlice2D { ptr: self.ptr as *mut V, rows: self.rows, cols: self.cols / V::LANES, _m: PhantomData })
+    }
+
+    /// Thread `(r, c)`'s tile: rows `TR r .. TR r + TR`, columns `TC c ..
+    /// TC c + TC`, clipped to the matrix (at the bottom and right edges the
+    /// tile has fewer rows or columns: [`Tile::rows`], [`Tile::cols`]);
+    /// `None` when it starts outside the matrix, or `TR` or `TC` is 0.
+    /// Tiles of distinct indices are disjoint (the module's rule: every
+    /// thread tiles this matrix with the same `TR x TC`).
+    #[inline(always)]
+    pub fn tile_mut<const TR: usize, const TC: usize>(&mut self, idx: ThreadIndex2D) -> Option<Tile<'_, T, TR, TC>> {
+        let (r, c) = (idx.row(), idx.col());
+        // tiles that start inside, per dimension: ceil(n / t), without overflow
+        let tiles = |n: usize, t: usize| if t == 0 { 0 } else { n / t + (n % t != 0) as usize };
+        if r >= tiles(self.rows, TR) || c >= tiles(self.cols, TC) {
+            return None;
+        }
+        let (r0, c0) = (r * TR, c * TC);
+        let rows = if self.rows - r0 < TR { self.rows - r0 } else { TR };
+        let cols = if self.cols - c0 < TC { self.cols - c0 } else { TC };
+        // SAFETY: (r0, c0) is inside the matrix; the tile reaches rows x cols
+        // elements from it, all inside, none of another thread's tile.
+        let ptr = unsafe { self.ptr.add(r0 * self.cols + c0) };
+        Some(Tile { ptr, stride: self.cols, rows, cols, _m: PhantomData })
+    }
+
     /// Number of rows.
     #[inline(always)]
     pub fn rows(&self) -> usize {
@@ -104,5 +234,94 @@ impl<'a, T> DisjointSlice2D<'a, T> {
     #[inline(always)]
     pub fn cols(&self) -> usize {
         self.cols
+    }
+}
+
+/// One thread's `TR x TC` tile of a [`DisjointSlice2D`]
+/// ([`DisjointSlice2D::tile_mut`]): element `(i, j)` of the tile is element
+/// `(TR r + i, TC c + j)` of the matrix. At the matrix's bottom and right
+/// edges only the first [`rows`](Self::rows) x [`cols`](Self::cols) exist;
+/// the accessors say so (`None`, or nothing written) for the others.
+pub struct Tile<'b, T, const TR: usize, const TC: usize> {
+    ptr: *mut T,
+    stride: usize,
+    rows: usize,
+    cols: usize,
+    _m: PhantomData<&'b mut T>,
+}
+
+impl<'b, T, const TR: usize, const TC: usize> Tile<'b, T, TR, TC> {
+    /// Rows of the tile inside the matrix (`TR` but at the bottom edge).
+    #[inline(always)]
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Columns of the tile inside the matrix (`TC` but at the right edge).
+    #[inline(always)]
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// Whether the whole `TR x TC` tile is inside the matrix.
+    #[inline(always)]
+    pub fn is_full(&self) -> bool {
+        self.rows == TR && self.cols == TC
+    }
+
+    /// Element `(i, j)` of the tile, `None` outside the part that exists.
+    #[inline(always)]
+    pub fn get_mut(&mut self, i: usize, j: usize) -> Option<&mut T> {
+        if i < self.rows && j < self.cols {
+            // SAFETY: inside this thread's tile (tile_mut).
+            Some(unsafe { &mut *self.ptr.add(i * self.stride + j) })
+        } else {
+            None
+        }
+    }
+
+    /// Writes `v` at `(i, j)` of the tile when that element exists; at the
+    /// matrix's edges the rest is clipped (nothing written), like the
+    /// bounds test of a GEMM's epilogue.
+    #[inline(always)]
+    pub fn set(&mut self, i: usize, j: usize, v: T) {
+        if let Some(d) = self.get_mut(i, j) {
+            *d = v;
+        }
+    }
+
+    /// Row `i` of the tile as an array of `TC`: `None` unless the row
+    /// exists and is whole (not cut by the right edge). On a vector view
+    /// ([`DisjointSlice2D::as_vectors`]) its stores are vector stores.
+    #[inline(always)]
+    pub fn row_mut(&mut self, i: usize) -> Option<&mut [T; TC]> {
+        if i < self.rows && self.cols == TC {
+            // SAFETY: TC elements of row i, inside this thread's tile.
+            Some(unsafe { &mut *(self.ptr.add(i * self.stride) as *mut [T; TC]) })
+        } else {
+            None
+        }
+    }
+
+    /// The part of row `i` that exists (`cols()` elements), `None` when
+    /// the row does not.
+    #[inline(always)]
+    pub fn row_partial_mut(&mut self, i: usize) -> Option<&mut [T]> {
+        if i < self.rows {
+            // SAFETY: cols elements of row i, inside this thread's tile.
+            Some(unsafe { &mut *core::ptr::slice_from_raw_parts_mut(self.ptr.add(i * self.stride), self.cols) })
+        } else {
+            None
+        }
+    }
+
+    /// Element `(i, j)` without the test.
+    ///
+    /// # Safety
+    /// `i < self.rows()` and `j < self.cols()`.
+    #[inline(always)]
+    pub unsafe fn get_unchecked_mut(&mut self, i: usize, j: usize) -> &mut T {
+        // SAFETY: inside by the caller's promise.
+        unsafe { &mut *self.ptr.add(i * self.stride + j) }
     }
 }

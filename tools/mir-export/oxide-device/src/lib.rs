@@ -48,7 +48,7 @@ pub mod warp;
 pub mod sync;
 
 mod disjoint;
-pub use disjoint::{DisjointSlice, DisjointSlice2D};
+pub use disjoint::{DisjointSlice, DisjointSlice2D, Tile};
 
 pub mod atomic;
 pub mod memory;

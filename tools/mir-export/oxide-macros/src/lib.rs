@@ -32,6 +32,7 @@ use proc_macro::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenSt
 /// #[kernel(launch_bounds(max_threads = 256, min_blocks = 2))]  // or launch_bounds(256, 2)
 /// #[kernel(reqntid(256))]                                      // or reqntid(16, 16), reqntid(8, 8, 4)
 /// #[kernel(cluster(4))]                                        // or cluster(2, 2), cluster(2, 2, 2)
+/// #[kernel(contract)]                                          // FMA contraction, this kernel only
 /// ```
 ///
 /// `max_threads` is the most threads per block any launch uses (launches
@@ -43,6 +44,16 @@ use proc_macro::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenSt
 /// shared memory (`oxide_device::cluster`). They ride on the marker constant's value
 /// (`"name;maxntid=256;minnctapersm=2"`), which `mir-export` writes to the
 /// kernel's `attrs`.
+///
+/// `contract` (anywhere in the list, no arguments) lets oxidec fuse a
+/// float multiply and the add or subtract that uses it into one `fma`, in
+/// this kernel's body: what it writes and what rustc's MIR inliner put
+/// into it (`#[inline(always)]` helpers, `f32x4` arithmetic). A function
+/// that stays a call of its own (`#[inline(never)]`, any device function
+/// mir-export exports separately) stays Rust-exact. One rounding instead
+/// of two: faster and usually more accurate, but not the bits Rust's
+/// `a * b + c` promises, so it is opt-in; without it every kernel is
+/// Rust-exact (`mul.rn` then `add.rn`). Marker item `;contract=1`.
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let attrs = match parse_launch_attrs(attr) {
@@ -64,8 +75,24 @@ fn parse_launch_attrs(attr: TokenStream) -> Result<String, ParseError> {
     while i < tokens.len() {
         let name = match &tokens[i] {
             TokenTree::Ident(id) => id.clone(),
-            tt => return Err((tt.span(), "expected `launch_bounds(..)`, `reqntid(..)` or `cluster(..)`".into())),
+            tt => {
+                return Err((tt.span(), "expected `launch_bounds(..)`, `reqntid(..)`, `cluster(..)` or `contract`".into()))
+            }
         };
+        if name.to_string() == "contract" {
+            // a flag: no arguments
+            if out.contains(";contract=") {
+                return Err((name.span(), "`contract` is given twice".into()));
+            }
+            out.push_str(";contract=1");
+            i += 1;
+            match tokens.get(i) {
+                None => {}
+                Some(TokenTree::Punct(p)) if p.as_char() == ',' => i += 1,
+                Some(tt) => return Err((tt.span(), "`contract` takes no arguments; expected `,`".into())),
+            }
+            continue;
+        }
         let args = match tokens.get(i + 1) {
             Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis => g.stream(),
             _ => return Err((name.span(), format!("`{name}` needs arguments in parentheses"))),
@@ -103,7 +130,7 @@ fn parse_launch_attrs(attr: TokenStream) -> Result<String, ParseError> {
                 }
                 out.push_str(&format!(";cluster={},{},{}", v[0], v[1], v[2]));
             }
-            other => return Err((name.span(), format!("unknown kernel attribute `{other}` (launch_bounds, reqntid, cluster)"))),
+            other => return Err((name.span(), format!("unknown kernel attribute `{other}` (launch_bounds, reqntid, cluster, contract)"))),
         }
         i += 2;
         match tokens.get(i) {

@@ -1,0 +1,269 @@
+//! The kernels of `make bench` (bench/suite) written in safe Rust: no raw
+//! pointers, no `unsafe`. Inputs are slices (viewed as `f32x4` vectors,
+//! their alignment checked once), outputs `DisjointSlice`s viewed as
+//! vectors, per-thread chunks or 2-D tiles. Each has a CUDA C twin of the
+//! same algorithm in bench/suite/*_ref.cu; examples/bench_kernels/host.c
+//! checks every one of them against the CPU (emulated in make check).
+#![no_std]
+
+use core::sync::atomic::{AtomicU32, Ordering};
+use oxide_device::atomic::atomic_add_block;
+use oxide_device::hint;
+use oxide_device::math::Float;
+use oxide_device::prelude::*;
+use oxide_device::vector::*;
+use oxide_device::warp::{Shuffle, FULL_MASK};
+
+/// Block tile of `sgemm_rb`: 128 x 128 of C, k-steps of 8.
+const BM: usize = 128;
+const BN: usize = 128;
+const BK: usize = 8;
+/// Each thread's micro tile: 8 x 8 of C in registers.
+const TM: usize = 8;
+const TN: usize = 8;
+
+/// C = A B (row-major f32: A m x k, B k x n, C m x n), register-blocked:
+/// blocks of 16 x 16 threads, each block a 128 x 128 tile of C, each
+/// thread an 8 x 8 micro tile (`tile_mut::<8, 2>` of C's `f32x4` view: two
+/// vector stores per row). Per k-step of 8: each thread loads one `f32x4`
+/// of A (stored transposed into shared memory) and one of B; then 8 outer
+/// products from shared memory (4 vector loads each). Multiply-adds fuse
+/// (`contract`). Needs m and n multiples of 128 and k of 8 (launch
+/// n / 128 x m / 128 blocks); otherwise, or for misaligned data, nothing
+/// is written.
+#[kernel(reqntid(16, 16), contract)]
+pub fn sgemm_rb(a: &[f32], b: &[f32], c: DisjointSlice2D<f32>, k: u32) {
+    let k = k as usize;
+    let (m, n) = (c.rows(), c.cols());
+    if m % BM != 0 || n % BN != 0 || k % BK != 0 {
+        return;
+    }
+    let (Some((av, _)), Some((bv, _)), Some(mut cv)) =
+        (as_vectors::<f32x4>(a), as_vectors::<f32x4>(b), c.as_vectors::<f32x4>())
+    else {
+        return;
+    };
+    let sa = shared_array!([f32x4; BM / 4], BK); // A^T: sa[kk][row / 4]
+    let sb = shared_array!([f32x4; BN / 4], BK); // B:   sb[kk][col / 4]
+    let tx = thread::thread_idx_x() as usize;
+    let ty = thread::thread_idx_y() as usize;
+    let t = ty * 16 + tx;
+    let bm = thread::block_idx_y() as usize * BM;
+    let bn = thread::block_idx_x() as usize * BN;
+    let (ar, ac) = (t / 2, (t % 2) * 4); // this thread's f32x4 of the A tile
+    let (br, bc) = (t / 32, (t % 32) * 4); // and of the B tile
+    let mut acc = [[0.0f32; TN]; TM];
+    let mut k0 = 0;
+    while k0 < k {
+        let va = av[((bm + ar) * k + k0 + ac) / 4];
+        let mut j = 0;
+        while j < 4 {
+            hint::unroll(0);
+            sa[ac + j][ar / 4][ar % 4] = va[j];
+            j += 1;
+        }
+        sb[br][bc / 4] = bv[((k0 + br) * n + bn + bc) / 4];
+        sync_threads();
+        let mut kk = 0;
+        while kk < BK {
+            hint::unroll(0);
+            let (a0, a1) = (sa[kk][ty * 2], sa[kk][ty * 2 + 1]);
+            let (b0, b1) = (sb[kk][tx * 2], sb[kk][tx * 2 + 1]);
+            let ra = [a0[0], a0[1], a0[2], a0[3], a1[0], a1[1], a1[2], a1[3]];
+            let rb = [b0[0], b0[1], b0[2], b0[3], b1[0], b1[1], b1[2], b1[3]];
+            let mut i = 0;
+            while i < TM {
+                hint::unroll(0);
+                let mut j = 0;
+                while j < TN {
+                    hint::unroll(0);
+                    acc[i][j] += ra[i] * rb[j];
+                    j += 1;
+                }
+                i += 1;
+            }
+            kk += 1;
+        }
+        sync_threads();
+        k0 += BK;
+    }
+    // thread (row, col) of index_2d owns rows 8 row .. and vector columns
+    // 2 col .. of C's f32x4 view: C[128 by + 8 ty + i][128 bx + 8 tx + j]
+    if let Some(mut tile) = cv.tile_mut::<TM, 2>(thread::index_2d()) {
+        let mut i = 0;
+        while i < TM {
+            hint::unroll(0);
+            if let Some(row) = tile.row_mut(i) {
+                let r = &acc[i];
+                *row = [f32x4([r[0], r[1], r[2], r[3]]), f32x4([r[4], r[5], r[6], r[7]])];
+            }
+            i += 1;
+        }
+    }
+}
+
+/// y = x, one `f32x4` per thread (`chunk_mut::<1>` of y's vector view),
+/// the elements after the last whole vector one per thread. Nothing is
+/// written when x or y is not 16-byte aligned.
+#[kernel]
+pub fn copy_f32x4(x: &[f32], y: DisjointSlice<f32>) {
+    let i = thread::index_1d();
+    let (Some((xv, xt)), Some((mut yv, mut yt))) = (as_vectors::<f32x4>(x), y.as_vectors::<f32x4>()) else {
+        return;
+    };
+    if let (Some(d), Some(v)) = (yv.chunk_mut::<1>(i), xv.get(i.get())) {
+        *d = [*v];
+    }
+    if let (Some(d), Some(v)) = (yt.get_mut(i), xt.get(i.get())) {
+        *d = *v;
+    }
+}
+
+/// Sums `v` over the warp: shfl.down by 16, 8, 4, 2, 1; lane 0 has it.
+#[inline(always)]
+fn warp_sum(mut v: f32) -> f32 {
+    let mut off = 16;
+    while off > 0 {
+        hint::unroll(0);
+        v += v.shfl_down(FULL_MASK, off);
+        off /= 2;
+    }
+    v
+}
+
+/// Grid-stride sum: thread g adds x's vectors g, g + G, g + 2 G, ... (G
+/// threads in the grid; each vector's lanes as (x0 + x1) + (x2 + x3)),
+/// then tail element g; warps reduce by shuffles, warp 0 the 8 warp sums;
+/// `partial[block]` is the block's sum (the host adds the partials).
+/// Blocks of 256 threads.
+#[kernel(reqntid(256))]
+pub fn reduce_sum(x: &[f32], partial: &mut [f32]) {
+    let warp_sums = shared_array!(f32, 8);
+    let Some((xv, xt)) = as_vectors::<f32x4>(x) else {
+        return;
+    };
+    let g = thread::index_1d().get();
+    let grid = thread::grid_dim_x() as usize * 256;
+    let mut s = 0.0f32;
+    let mut i = g;
+    while i < xv.len() {
+        let v = xv[i];
+        s += (v[0] + v[1]) + (v[2] + v[3]);
+        i += grid;
+    }
+    if let Some(v) = xt.get(g) {
+        s += *v;
+    }
+    s = warp_sum(s);
+    let t = thread::thread_idx_x() as usize;
+    if t % 32 == 0 {
+        warp_sums[t / 32] = s;
+    }
+    sync_threads();
+    if t < 32 {
+        let mut v = if t < 8 { warp_sums[t] } else { 0.0 };
+        v = warp_sum(v);
+        if t == 0 {
+            partial[thread::block_idx_x() as usize] = v;
+        }
+    }
+}
+
+/// 256-bin histogram of `v & 255` over `data`: grid-stride over `u32x4`
+/// vectors (then the tail), counted with shared-memory atomics per block,
+/// added to `bins` with one global atomic per non-zero bin. Blocks of 256.
+#[kernel(reqntid(256))]
+pub fn histogram256(data: &[u32], bins: &[AtomicU32]) {
+    let local = shared_array!(u32, 256);
+    let Some((dv, dt)) = as_vectors::<u32x4>(data) else {
+        return;
+    };
+    let t = thread::thread_idx_x() as usize;
+    local[t] = 0;
+    sync_threads();
+    let g = thread::index_1d().get();
+    let grid = thread::grid_dim_x() as usize * 256;
+    let mut i = g;
+    while i < dv.len() {
+        let v = dv[i];
+        let mut j = 0;
+        while j < 4 {
+            hint::unroll(0);
+            // SAFETY: an element of this block's shared array.
+            unsafe { atomic_add_block(&mut local[(v[j] & 255) as usize] as *mut u32, 1) };
+            j += 1;
+        }
+        i += grid;
+    }
+    if let Some(v) = dt.get(g) {
+        // SAFETY: as above.
+        unsafe { atomic_add_block(&mut local[(*v & 255) as usize] as *mut u32, 1) };
+    }
+    sync_threads();
+    let c = local[t];
+    if c != 0 {
+        if let Some(bin) = bins.get(t) {
+            bin.fetch_add(c, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Columns of `softmax_rows`: 4096 f32 = 1024 vectors, 32 per lane.
+const COLS: usize = 4096;
+const VPL: usize = COLS / 4 / 32;
+
+/// y = softmax(x) over each row of 4096 f32 (rows = x.len() / 4096): one
+/// warp per row, blocks of 32 x 8 (x: the lane, y: the row in the block).
+/// Lane l reads and writes the row's vectors l, l + 32, ... (coalesced):
+/// y's vector view as a (32 rows) x 32 matrix per softmax row, lane l of
+/// row r owning `tile_mut::<32, 1>` at (r, l). Three passes: the max
+/// (max.f32), the sum of exp(x - max) (shfl.xor butterflies, so every lane
+/// has both), then exp(x - max) / sum.
+#[kernel(reqntid(32, 8))]
+pub fn softmax_rows(x: &[f32], y: DisjointSlice<f32>) {
+    let Some((xv, _)) = as_vectors::<f32x4>(x) else {
+        return;
+    };
+    let Some(mut ym) = y.as_vectors::<f32x4>().and_then(|(v, _)| v.as_2d(32)) else {
+        return;
+    };
+    let idx = thread::index_2d();
+    let (row, lane) = (idx.row(), idx.col());
+    let Some(mut tile) = ym.tile_mut::<VPL, 1>(idx) else {
+        return;
+    };
+    let base = row * (COLS / 4) + lane;
+    let mut m = f32::NEG_INFINITY;
+    let mut j = 0;
+    while j < VPL {
+        let v = xv[base + 32 * j];
+        m = m.max(v[0].max(v[1]).max(v[2].max(v[3])));
+        j += 1;
+    }
+    let mut off = 16;
+    while off > 0 {
+        hint::unroll(0);
+        m = m.max(m.shfl_xor(FULL_MASK, off));
+        off /= 2;
+    }
+    let mut s = 0.0f32;
+    let mut j = 0;
+    while j < VPL {
+        let v = xv[base + 32 * j];
+        s += ((v[0] - m).exp() + (v[1] - m).exp()) + ((v[2] - m).exp() + (v[3] - m).exp());
+        j += 1;
+    }
+    let mut off = 16;
+    while off > 0 {
+        hint::unroll(0);
+        s += s.shfl_xor(FULL_MASK, off);
+        off /= 2;
+    }
+    let mut j = 0;
+    while j < VPL {
+        let v = xv[base + 32 * j];
+        let e = f32x4([(v[0] - m).exp() / s, (v[1] - m).exp() / s, (v[2] - m).exp() / s, (v[3] - m).exp() / s]);
+        tile.set(j, 0, e);
+        j += 1;
+    }
+}
