@@ -19,7 +19,8 @@
  * tma_multicast: CTA 0 of a cluster of two loads the box into both CTAs.
  * Emulated (a .so), a mask naming a CTA beyond the cluster must fail the
  * launch.
- * usage: host MODULE.ptx|MODULE.cubin|MODULE.so */
+ * usage: host MODULE.ptx|MODULE.cubin|MODULE.so [CASE OP]   (CASE 0..6, OP
+ * load|mcast|store|pair: that copy alone, in its own process) */
 #include "../../src/runtime/oxrt.h"
 
 #include <stdio.h>
@@ -37,11 +38,11 @@ typedef struct {
 static const Case cases[] = {
 	{"1-D, 4-byte elements, past the end", 1, 4, 0, {1000}, {64}, {980}},
 	{"1-D, 4-byte elements, before the start", 1, 4, 0, {1000}, {64}, {-8}},
-	{"2-D, 2-byte elements, 128-byte swizzle", 2, 2, 128, {100, 40}, {64, 16}, {60, 30}},
-	{"2-D, 2-byte elements, no swizzle", 2, 2, 0, {100, 40}, {64, 16}, {-3, 2}},
+	{"2-D, 2-byte elements, 128-byte swizzle", 2, 2, 128, {104, 40}, {64, 16}, {60, 30}},
+	{"2-D, 2-byte elements, no swizzle", 2, 2, 0, {104, 40}, {64, 16}, {-3, 2}},
 	{"3-D, 4-byte elements, 32-byte swizzle", 3, 4, 32, {40, 9, 7}, {8, 4, 3}, {36, -1, 5}},
 	{"4-D, 2-byte elements, 64-byte swizzle", 4, 2, 64, {40, 5, 4, 3}, {32, 2, 2, 2}, {-8, 4, 3, 2}},
-	{"5-D, 1-byte elements", 5, 1, 0, {24, 3, 3, 3, 3}, {16, 2, 2, 2, 2}, {10, 2, -1, 1, 2}},
+	{"5-D, 1-byte elements", 5, 1, 0, {32, 3, 3, 3, 3}, {16, 2, 2, 2, 2}, {20, 2, -1, 1, 2}},
 };
 
 enum { GUARD = 256 };
@@ -165,6 +166,26 @@ static int check_load(const Case *t, unsigned cta_mask)
 	return report(bad == 0, cta_mask ? "load (multicast, mask 0x1)" : "load", t);
 }
 
+/* A store's box may hang past the end of the tensor but must not start
+ * below 0 (the H200 faults): the case moved to the end where it starts
+ * below 0. */
+static int check_store(const Case *t);
+
+static int check_store_case(const Case *c)
+{
+	Case s = *c;
+	char what[200];
+	int moved = 0;
+	for (unsigned i = 0; i < s.rank; i++)
+		if (s.c[i] < 0) {
+			s.c[i] = (int)s.dims[i] - (int)s.box[i] / 2;
+			moved = 1;
+		}
+	snprintf(what, sizeof what, "%s%s", c->what, moved ? " (for the store: past the end instead)" : "");
+	s.what = what;
+	return check_store(&s);
+}
+
 static int check_store(const Case *t)
 {
 	size_t tb = tensor_bytes(t), bb = box_bytes(t), all = tb + 2 * GUARD;
@@ -251,6 +272,26 @@ static int check_multicast_pair(const Case *t)
 	return report(bad == 0, "load (multicast to both CTAs of a cluster of 2)", t);
 }
 
+/* Emulated only: a store whose box starts below 0 fails the launch, as
+ * it faults on the H200. */
+static int check_store_refused(void)
+{
+	const Case *t = &cases[1];
+	size_t tb = tensor_bytes(t), bb = box_bytes(t);
+	unsigned char *zero = calloc(1, tb + bb);
+	unsigned rank = t->rank, bytes = (unsigned)bb;
+	OxDevPtr tensor = device_copy(zero, tb), c = device_copy(t->c, sizeof t->c), in = device_copy(zero, bb);
+	OxTensorMap map = encode(t, &f_store, tensor);
+	void *args[] = {&map, &rank, &c, &in, &bytes};
+	int ok = ox_launch_sync(&f_store, ox_dim(1, 1, 1), ox_dim(128, 1, 1), shared_for(bb), args) != 0 &&
+	         strstr(ox_error(), "a store's box must not start below 0") != NULL;
+	printf("%s a store whose box starts below 0 fails the emulated launch (the H200 faults)\n", ok ? "PASS" : "FAIL");
+	if (!ok)
+		printf("    %s\n", ox_error());
+	free(zero);
+	return !ok;
+}
+
 /* Emulated only: a mask naming CTA 1 in a launch without clusters (a
  * cluster of one) fails. */
 static int check_multicast_refused(void)
@@ -279,8 +320,8 @@ int main(int argc, char **argv)
 	int failed = 0;
 	size_t len;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s MODULE\n", argv[0]);
+	if (argc != 2 && argc != 4) {
+		fprintf(stderr, "usage: %s MODULE [CASE OP]\n", argv[0]);
 		return 2;
 	}
 	len = strlen(argv[1]);
@@ -291,16 +332,23 @@ int main(int argc, char **argv)
 	OX_CHECK(ox_function(&f_store, &mod, "tma_store"));
 	OX_CHECK(ox_function(&f_bulk, &mod, "bulk_store"));
 	OX_CHECK(ox_function(&f_multicast, &mod, "tma_multicast"));
+	if (argc == 4) {           /* one case, one copy: load, mcast, store, pair */
+		const Case *t = &cases[atoi(argv[2]) % (sizeof cases / sizeof cases[0])];
+		const char *op = argv[3];
+		failed = !strcmp(op, "load") ? check_load(t, 0) : !strcmp(op, "mcast") ? check_load(t, 1)
+		       : !strcmp(op, "store") ? check_store_case(t) : check_multicast_pair(t);
+		return failed != 0;
+	}
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		failed += check_load(&cases[i], 0);
 		failed += check_load(&cases[i], 1);
-		failed += check_store(&cases[i]);
+		failed += check_store_case(&cases[i]);
 	}
 	failed += check_bulk_store();
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		failed += check_multicast_pair(&cases[i]);
 	if (is_emulated)
-		failed += check_multicast_refused();
+		failed += check_multicast_refused() + check_store_refused();
 	printf("tma_copy: %d failed\n", failed);
 	return failed != 0;
 }

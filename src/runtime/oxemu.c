@@ -3082,6 +3082,12 @@ static void tma_store(const void *map, unsigned dim, const int *c, void *src, co
 {
 	OxTensorMapDesc d = tma_desc(map, dim, src, op);
 
+	/* measured: the H200 stops a store whose box starts below 0 in any
+	 * dimension with an illegal instruction (loads take such boxes) */
+	for (unsigned i = 0; i < dim; i++)
+		if (c[i] < 0)
+			fail_launch("%s: coordinate %u is %d: a store's box must not start below 0 (the H200 faults: "
+			            "illegal instruction)", op, i, c[i]);
 	(void)tma_box(&d, src, c, 1);
 }
 
