@@ -332,7 +332,19 @@ static bool emit_cast(FuncEmit *fe, Op *op)
 		return fail(fe, op, "invalid cast between these types");
 	if (from == to)       /* no-op bitcast, addrspacecast within one space */
 		return set_res(op, opd(op, 0));
-	return set_res(op, LLVMBuildCast(fe->b, cast_ops[op->code], opd(op, 0), res_type(fe, op), ""));
+	LLVMValueRef v = LLVMBuildCast(fe->b, cast_ops[op->code], opd(op, 0), res_type(fe, op), "");
+	/* a nonnull kernel parameter (Param.nonnull) made generic at entry is
+	 * still non-null: LLVM cannot tell through the cast, so say it (the
+	 * Option of DisjointSlice::get_mut then needs no null test) */
+	Value *a = op->opd[0];
+	if (op->code == OP_LLIR_ADDRSPACECAST && a->def == NULL && a->block == fe->f->first &&
+	    a->index < fe->f->nparam && fe->f->params[a->index].nonnull) {
+		unsigned id = LLVMLookupIntrinsicID("llvm.assume", 11);
+		LLVMValueRef assume = LLVMGetIntrinsicDeclaration(fe->e->mod, id, NULL, 0);
+		LLVMValueRef ne = LLVMBuildICmp(fe->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+		LLVMBuildCall2(fe->b, LLVMGlobalGetValueType(assume), assume, &ne, 1, "");
+	}
+	return set_res(op, v);
 }
 
 /* ---------------------------------------------------- calls, intrinsics */

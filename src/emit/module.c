@@ -235,12 +235,12 @@ static void add_byval(EmitCtx *e, LLVMValueRef fn, unsigned i, const Param *p)
  * align, dereferenceable), as rustc's own LLVM backend says it. */
 static void add_facts(EmitCtx *e, LLVMValueRef fn, unsigned i, const Param *p)
 {
-	static const char *names[] = { "noalias", "readonly", "align", "dereferenceable" };
-	uint64_t vals[] = { p->noalias, p->readonly, p->align > 1 ? p->align : 0, p->deref };
-	for (unsigned k = 0; k < 4; k++)
+	static const char *names[] = { "noalias", "readonly", "nonnull", "align", "dereferenceable" };
+	uint64_t vals[] = { p->noalias, p->readonly, p->nonnull, p->align > 1 ? p->align : 0, p->deref };
+	for (unsigned k = 0; k < 5; k++)
 		if (vals[k]) {
 			unsigned kind = LLVMGetEnumAttributeKindForName(names[k], strlen(names[k]));
-			LLVMAddAttributeAtIndex(fn, i + 1, LLVMCreateEnumAttribute(e->ctx, kind, k < 2 ? 0 : vals[k]));
+			LLVMAddAttributeAtIndex(fn, i + 1, LLVMCreateEnumAttribute(e->ctx, kind, k < 3 ? 0 : vals[k]));
 		}
 }
 

@@ -64,7 +64,7 @@ static bool declare_func(Module *m, Arena *a, OxFunc *ox, Func **funcs)
 	Param *ps = arena_new_array(a, Param, 2 * nargs + 1);
 	uint32_t np = 0;
 	if (sret)
-		ps[np++] = (Param){ ir_type_ptr(m, 0), 0, 0, "ret", false, false, false, 0, 0 };
+		ps[np++] = (Param){ ir_type_ptr(m, 0), 0, 0, "ret", false, false, false, false, 0, 0 };
 	for (uint32_t i = 1; i <= nargs; i++) {
 		uint32_t k;
 		abi_lower(&fb, fb.lty[i], fn->is_kernel, ps + np, &k);

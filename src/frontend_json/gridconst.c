@@ -105,6 +105,8 @@ static uint32_t align_of(const RType *t)
  *   &mut T, &mut [T]: noalias, aligned;
  *   DisjointSlice<T>: each element is written by one thread only, through
  *     this slice (noalias), aligned to T.
+ * All of them are non-null (a Rust slice's data pointer never is, even
+ * when empty; DisjointSlice::get_mut's Option then needs no null test).
  * The host must keep these promises (a C host passing one buffer as a
  * `&[T]` and as a DisjointSlice breaks the first), as Rust callers do. */
 void fb_param_facts(const OxFunc *ox, RType *t, uint32_t l, Param *p, uint32_t n)
@@ -116,6 +118,7 @@ void fb_param_facts(const OxFunc *ox, RType *t, uint32_t l, Param *p, uint32_t n
 		bool cell = has_unsafe_cell(ot->pointee, 0);   /* atomics: others write it */
 		p[0].noalias = t->is_mut || !cell;
 		p[0].readonly = !t->is_mut && !cell;
+		p[0].nonnull = true;
 		p[0].align = align_of(t->pointee);
 		if (t->pointee->kind != RT_SLICE && t->pointee->has_layout && n == 1)
 			p[0].deref = t->pointee->size;
@@ -123,6 +126,7 @@ void fb_param_facts(const OxFunc *ox, RType *t, uint32_t l, Param *p, uint32_t n
 	           t->nvariant == 1 && t->variants[0].nfield >= 1 && t->variants[0].fields[0] &&
 	           t->variants[0].fields[0]->kind == RT_PTR) {
 		p[0].noalias = true;
+		p[0].nonnull = true;
 		p[0].align = align_of(t->variants[0].fields[0]->pointee);
 	}
 }

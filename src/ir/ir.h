@@ -275,7 +275,7 @@ typedef struct {
 	/* what Rust promises of a kernel's pointer parameter (fb_param_facts):
 	 * no other pointer reaches its memory while the kernel runs, nothing
 	 * writes it, its alignment, its dereferenceable bytes (0: none) */
-	bool noalias, readonly;
+	bool noalias, readonly, nonnull;
 	uint32_t align;
 	uint64_t deref;
 } Param;
