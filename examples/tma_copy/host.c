@@ -135,6 +135,20 @@ static int report(int ok, const char *kind, const Case *t)
 	return !ok;
 }
 
+/* want = the box a load leaves in shared memory: the tensor's elements
+ * (host's copy), zeros outside it, swizzled */
+static void expected_box(const Case *t, const unsigned char *host, unsigned char *want)
+{
+	for (size_t k = 0; k < box_bytes(t) / t->elem; k++) {
+		long long off = element_offset(t, k);
+		unsigned char *to = want + swizzled(k * t->elem, t->swizzle);
+		if (off < 0)
+			memset(to, 0, t->elem);
+		else
+			memcpy(to, host + off, t->elem);
+	}
+}
+
 static int check_load(const Case *t, unsigned cta_mask)
 {
 	size_t tb = tensor_bytes(t), bb = box_bytes(t);
@@ -148,14 +162,7 @@ static int check_load(const Case *t, unsigned cta_mask)
 	OX_CHECK(ox_alloc(&out, bb));
 	OX_CHECK(ox_launch_sync(&f_load, ox_dim(1, 1, 1), ox_dim(128, 1, 1), shared_for(bb), args));
 	OX_CHECK(ox_copy_from_device(got, out, bb));
-	for (size_t k = 0; k < bb / t->elem; k++) {
-		long long off = element_offset(t, k);
-		unsigned char *to = want + swizzled(k * t->elem, t->swizzle);
-		if (off < 0)
-			memset(to, 0, t->elem);
-		else
-			memcpy(to, host + off, t->elem);
-	}
+	expected_box(t, host, want);
 	for (size_t i = 0; i < bb; i++)
 		if (got[i] != want[i] && bad++ < 5)
 			printf("    box byte %zu: %#x, want %#x\n", i, got[i], want[i]);
@@ -254,14 +261,7 @@ static int check_multicast_pair(const Case *t)
 	OX_CHECK(ox_alloc(&out, 2 * bb));
 	OX_CHECK(ox_launch_sync(&f_multicast, ox_dim(2, 1, 1), ox_dim(128, 1, 1), shared_for(bb), args));
 	OX_CHECK(ox_copy_from_device(got, out, 2 * bb));
-	for (size_t k = 0; k < bb / t->elem; k++) {
-		long long off = element_offset(t, k);
-		unsigned char *to = want + swizzled(k * t->elem, t->swizzle);
-		if (off < 0)
-			memset(to, 0, t->elem);
-		else
-			memcpy(to, host + off, t->elem);
-	}
+	expected_box(t, host, want);
 	for (size_t i = 0; i < 2 * bb; i++)
 		if (got[i] != want[i % bb] && bad++ < 5)
 			printf("    CTA %zu box byte %zu: %#x, want %#x\n", i / bb, i % bb, got[i], want[i % bb]);
@@ -270,6 +270,17 @@ static int check_multicast_pair(const Case *t)
 	OX_CHECK(ox_free(out));
 	free(host), free(got), free(want);
 	return report(bad == 0, "load (multicast to both CTAs of a cluster of 2)", t);
+}
+
+/* A launch (its status st) that must have failed with `needle` in its
+ * error: the PASS / FAIL line `what`; 1 when it did not. */
+static int refused(int st, const char *needle, const char *what)
+{
+	int ok = st != 0 && strstr(ox_error(), needle) != NULL;
+	printf("%s %s\n", ok ? "PASS" : "FAIL", what);
+	if (!ok)
+		printf("    %s\n", ox_error());
+	return !ok;
 }
 
 /* Emulated only: a store whose box starts below 0 fails the launch, as
@@ -283,13 +294,11 @@ static int check_store_refused(void)
 	OxDevPtr tensor = device_copy(zero, tb), c = device_copy(t->c, sizeof t->c), in = device_copy(zero, bb);
 	OxTensorMap map = encode(t, &f_store, tensor);
 	void *args[] = {&map, &rank, &c, &in, &bytes};
-	int ok = ox_launch_sync(&f_store, ox_dim(1, 1, 1), ox_dim(128, 1, 1), shared_for(bb), args) != 0 &&
-	         strstr(ox_error(), "a store's box must not start below 0") != NULL;
-	printf("%s a store whose box starts below 0 fails the emulated launch (the H200 faults)\n", ok ? "PASS" : "FAIL");
-	if (!ok)
-		printf("    %s\n", ox_error());
+	int failed = refused(ox_launch_sync(&f_store, ox_dim(1, 1, 1), ox_dim(128, 1, 1), shared_for(bb), args),
+	                     "a store's box must not start below 0",
+	                     "a store whose box starts below 0 fails the emulated launch (the H200 faults)");
 	free(zero);
-	return !ok;
+	return failed;
 }
 
 /* Emulated only: a mask naming CTA 1 in a launch without clusters (a
@@ -303,15 +312,12 @@ static int check_multicast_refused(void)
 	OxDevPtr tensor = device_copy(host, tb), c = device_copy(t->c, sizeof t->c), out;
 	OxTensorMap map = encode(t, &f_load, tensor);
 	void *args[] = {&map, &rank, &c, &out, &bytes, &cta_mask};
-	int ok;
 	OX_CHECK(ox_alloc(&out, bb));
-	ok = ox_launch_sync(&f_load, ox_dim(1, 1, 1), ox_dim(128, 1, 1), shared_for(bb), args) != 0 &&
-	     strstr(ox_error(), "tma_load_multicast_2d: cta_mask 0x3 names ranks beyond the cluster") != NULL;
-	printf("%s multicast to a CTA beyond the cluster fails the emulated launch\n", ok ? "PASS" : "FAIL");
-	if (!ok)
-		printf("    %s\n", ox_error());
+	int failed = refused(ox_launch_sync(&f_load, ox_dim(1, 1, 1), ox_dim(128, 1, 1), shared_for(bb), args),
+	                     "tma_load_multicast_2d: cta_mask 0x3 names ranks beyond the cluster",
+	                     "multicast to a CTA beyond the cluster fails the emulated launch");
 	free(host);
-	return !ok;
+	return failed;
 }
 
 int main(int argc, char **argv)
