@@ -85,10 +85,9 @@ static void report_poison(Builder *b)
 	if (diag_errors() == reported_at)
 		return;
 	Module *m = b->mod;
-	char where[512] = "";
-	if (b->loc.file >= 0 && (uint32_t)b->loc.file < m->nfile)
-		snprintf(where, sizeof where, "%s:%u:%u", m->files[b->loc.file], b->loc.line, b->loc.col);
-	diag_error(OX_INPUT, where, "malformed input: a value here has no representation that fits its use (a type's "
+	char where[512];
+	diag_error(OX_INPUT, ir_loc_string(m, b->loc, where, sizeof where),
+	           "malformed input: a value here has no representation that fits its use (a type's "
 	           "layout or an operand's type in the JSON disagrees with the operation)");
 	reported_at = diag_errors();
 }

@@ -101,10 +101,9 @@ static bool cluster_fits(const Func *f, const Module *m, const char *arch)
 {
 	if (!f->is_kernel || !f->cluster[0] || prim_arch_fits("sm_90", arch))
 		return true;
-	char where[512] = "";
-	if (f->loc.file >= 0)
-		snprintf(where, sizeof where, "%s:%u:%u", m->files[f->loc.file], f->loc.line, f->loc.col);
-	diag_error(OX_GPU, where, "kernel `%s` has cluster(%u, %u, %u): thread-block clusters need --arch=sm_90 or later "
+	char where[512];
+	diag_error(OX_GPU, ir_loc_string(m, f->loc, where, sizeof where),
+	           "kernel `%s` has cluster(%u, %u, %u): thread-block clusters need --arch=sm_90 or later "
 	           "(compiling for %s)", f->name, f->cluster[0], f->cluster[1], f->cluster[2], arch);
 	return false;
 }
@@ -121,10 +120,9 @@ bool prims_check_arch(const Module *m, const char *arch)
 				const char *need = p ? prim_required_arch(p) : NULL;
 				if (!need || prim_arch_fits(need, arch))
 					continue;
-				char where[512] = "";
-				if (op->loc.file >= 0)
-					snprintf(where, sizeof where, "%s:%u:%u", m->files[op->loc.file], op->loc.line, op->loc.col);
-				diag_error(OX_GPU, where, "GPU primitive `%s` needs --arch=%s%s (compiling for %s)", op->sym, need,
+				char where[512];
+				diag_error(OX_GPU, ir_loc_string(m, op->loc, where, sizeof where),
+				           "GPU primitive `%s` needs --arch=%s%s (compiling for %s)", op->sym, need,
 				           need[strlen(need) - 1] == 'a' ? "" : " or later", arch);
 				ok = false;
 			}
