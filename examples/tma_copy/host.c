@@ -13,14 +13,19 @@
  *   bulk_store(out, input, bytes): out = input, although the kernel
  *     overwrites its shared memory after bulk_wait_group_read.
  * One case per rank 1..5, every box partly outside its tensor, with
- * 1-, 2- and 4-byte elements, padded strides and each swizzle; each rank
+ * 1-, 2- and 4-byte elements, padded strides and each swizzle, each box
+ * starting at a multiple of 16 bytes in x (the H200 faults otherwise,
+ * nvcc's code too); each rank
  * also through the multicast load with a mask of the calling CTA alone
  * (a launch without clusters is a cluster of one), and through
  * tma_multicast: CTA 0 of a cluster of two loads the box into both CTAs.
- * Emulated (a .so), a mask naming a CTA beyond the cluster must fail the
- * launch.
- * usage: host MODULE.ptx|MODULE.cubin|MODULE.so [CASE OP]   (CASE 0..6, OP
- * load|mcast|store|pair: that copy alone, in its own process) */
+ * Emulated (a .so), what faults on the H200 must fail the launch: a mask
+ * naming a CTA beyond the cluster, a store's box starting below 0, a box
+ * starting at an x that is not a multiple of 16 bytes.
+ * usage: host MODULE.ptx|MODULE.cubin|MODULE.so [CASE OP [X Y]]   (CASE 0..6,
+ * OP load|mcast|store|pair: that copy alone, in its own process; X Y: at
+ * those first two coordinates instead, the store's not moved; used by
+ * tests/gpu/tma-rules) */
 #include "../../src/runtime/oxrt.h"
 
 #include <stdio.h>
@@ -35,14 +40,14 @@ typedef struct {
 	int c[5];
 } Case;
 
-static const Case cases[] = {
+static Case cases[] = {
 	{"1-D, 4-byte elements, past the end", 1, 4, 0, {1000}, {64}, {980}},
 	{"1-D, 4-byte elements, before the start", 1, 4, 0, {1000}, {64}, {-8}},
-	{"2-D, 2-byte elements, 128-byte swizzle", 2, 2, 128, {104, 40}, {64, 16}, {60, 30}},
-	{"2-D, 2-byte elements, no swizzle", 2, 2, 0, {104, 40}, {64, 16}, {-3, 2}},
+	{"2-D, 2-byte elements, 128-byte swizzle", 2, 2, 128, {104, 40}, {64, 16}, {56, 30}},
+	{"2-D, 2-byte elements, no swizzle", 2, 2, 0, {104, 40}, {64, 16}, {-8, 2}},
 	{"3-D, 4-byte elements, 32-byte swizzle", 3, 4, 32, {40, 9, 7}, {8, 4, 3}, {36, -1, 5}},
 	{"4-D, 2-byte elements, 64-byte swizzle", 4, 2, 64, {40, 5, 4, 3}, {32, 2, 2, 2}, {-8, 4, 3, 2}},
-	{"5-D, 1-byte elements", 5, 1, 0, {32, 3, 3, 3, 3}, {16, 2, 2, 2, 2}, {20, 2, -1, 1, 2}},
+	{"5-D, 1-byte elements", 5, 1, 0, {32, 3, 3, 3, 3}, {16, 2, 2, 2, 2}, {16, 2, -1, 1, 2}},
 };
 
 enum { GUARD = 256 };
@@ -301,6 +306,26 @@ static int check_store_refused(void)
 	return failed;
 }
 
+/* Emulated only: a load whose box starts at x = 60 of 2-byte elements
+ * (byte 120, not a multiple of 16) fails, as it faults on the H200. */
+static int check_unaligned_refused(void)
+{
+	Case t = cases[2];
+	size_t tb = tensor_bytes(&t), bb = box_bytes(&t);
+	unsigned char *host = calloc(1, tb);
+	unsigned rank = t.rank, bytes = (unsigned)bb, cta_mask = 0;
+	t.c[0] = 60;
+	OxDevPtr tensor = device_copy(host, tb), c = device_copy(t.c, sizeof t.c), out;
+	OxTensorMap map = encode(&t, &f_load, tensor);
+	void *args[] = {&map, &rank, &c, &out, &bytes, &cta_mask};
+	OX_CHECK(ox_alloc(&out, bb));
+	int failed = refused(ox_launch_sync(&f_load, ox_dim(1, 1, 1), ox_dim(128, 1, 1), shared_for(bb), args),
+	                     "tma_load_2d: the box starts at x = 60, byte 120 of a row: not a multiple of 16 bytes",
+	                     "a box starting at byte 120 of a row fails the emulated launch (the H200 faults)");
+	free(host);
+	return failed;
+}
+
 /* Emulated only: a mask naming CTA 1 in a launch without clusters (a
  * cluster of one) fails. */
 static int check_multicast_refused(void)
@@ -326,8 +351,8 @@ int main(int argc, char **argv)
 	int failed = 0;
 	size_t len;
 
-	if (argc != 2 && argc != 4) {
-		fprintf(stderr, "usage: %s MODULE [CASE OP]\n", argv[0]);
+	if (argc != 2 && argc != 4 && argc != 6) {
+		fprintf(stderr, "usage: %s MODULE [CASE OP [X Y]]\n", argv[0]);
 		return 2;
 	}
 	len = strlen(argv[1]);
@@ -338,11 +363,14 @@ int main(int argc, char **argv)
 	OX_CHECK(ox_function(&f_store, &mod, "tma_store"));
 	OX_CHECK(ox_function(&f_bulk, &mod, "bulk_store"));
 	OX_CHECK(ox_function(&f_multicast, &mod, "tma_multicast"));
-	if (argc == 4) {           /* one case, one copy: load, mcast, store, pair */
-		const Case *t = &cases[atoi(argv[2]) % (sizeof cases / sizeof cases[0])];
+	if (argc >= 4) {           /* one case, one copy: load, mcast, store, pair */
+		Case *t = &cases[atoi(argv[2]) % (sizeof cases / sizeof cases[0])];
 		const char *op = argv[3];
+		if (argc == 6)
+			t->c[0] = atoi(argv[4]), t->c[1] = atoi(argv[5]);
 		failed = !strcmp(op, "load") ? check_load(t, 0) : !strcmp(op, "mcast") ? check_load(t, 1)
-		       : !strcmp(op, "store") ? check_store_case(t) : check_multicast_pair(t);
+		       : !strcmp(op, "store") ? (argc == 6 ? check_store(t) : check_store_case(t))
+		       : check_multicast_pair(t);
 		return failed != 0;
 	}
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -354,7 +382,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		failed += check_multicast_pair(&cases[i]);
 	if (is_emulated)
-		failed += check_multicast_refused() + check_store_refused();
+		failed += check_multicast_refused() + check_store_refused() + check_unaligned_refused();
 	printf("tma_copy: %d failed\n", failed);
 	return failed != 0;
 }

@@ -3020,11 +3020,18 @@ static long long tma_offset(const OxTensorMapDesc *d, const long long *g)
  * row, then box[1] rows a plane, ...) and swizzled like the GPU's (see
  * swizzle). Loads zero the elements outside the tensor; stores leave the
  * tensor there alone. Returns the box's bytes. */
-static unsigned tma_box(const OxTensorMapDesc *d, unsigned char *smem, const int *c, int store)
+static unsigned tma_box(const OxTensorMapDesc *d, unsigned char *smem, const int *c, int store, const char *op)
 {
 	unsigned e = d->elem_bytes, n = 1;   /* tma_desc checked n * e <= SMEM_MAX */
 	unsigned char *global = (unsigned char *)(uintptr_t)d->global;
 
+	/* measured, the same with nvcc's code: the H200 stops a load or store
+	 * whose box starts at an innermost byte offset (x * element bytes, x
+	 * below 0 included) that is not a multiple of 16 with an illegal
+	 * instruction */
+	if ((long long)c[0] * e % 16 != 0)
+		fail_launch("%s: the box starts at x = %d, byte %lld of a row: not a multiple of 16 bytes (the H200 "
+		            "faults: illegal instruction)", op, c[0], (long long)c[0] * e);
 	for (unsigned i = 0; i < d->rank; i++)
 		n *= d->box[i];
 	for (unsigned k = 0; k < n; k++) {
@@ -3050,7 +3057,7 @@ static void tma_load(void *dst, const void *map, unsigned dim, const int *c, voi
 {
 	OxTensorMapDesc d = tma_desc(map, dim, dst, op);
 
-	mbar_complete_tx(bar, tma_box(&d, dst, c, 0), op);
+	mbar_complete_tx(bar, tma_box(&d, dst, c, 0, op), op);
 }
 
 /* The multicast loads write the box into every CTA of the cluster that
@@ -3070,7 +3077,7 @@ static void tma_load_multicast(void *dst, const void *map, unsigned dim, const i
 		if (cta_mask >> r & 1) {
 			unsigned char *to = n > 1 ? __oxide_host_mapa(dst, r) : dst;
 			void *their_bar = n > 1 ? __oxide_host_mapa(bar, r) : bar;
-			mbar_complete_tx(their_bar, tma_box(&d, to, c, 0), op);
+			mbar_complete_tx(their_bar, tma_box(&d, to, c, 0, op), op);
 		}
 }
 
@@ -3088,7 +3095,7 @@ static void tma_store(const void *map, unsigned dim, const int *c, void *src, co
 		if (c[i] < 0)
 			fail_launch("%s: coordinate %u is %d: a store's box must not start below 0 (the H200 faults: "
 			            "illegal instruction)", op, i, c[i]);
-	(void)tma_box(&d, src, c, 1);
+	(void)tma_box(&d, src, c, 1, op);
 }
 
 void __oxide_host_tma_load_1d(void *dst, void *map, int x, void *bar)

@@ -588,7 +588,8 @@ void __oxide_launch_cl_last(void **args)
  * is not 128-byte aligned; 2: a 2-D load whose map is shared memory, not
  * a tensor map; 3: a 2-D store with the map; 4: a 2-D multicast load to
  * CTAs 0 and 1; 5: a 2-D load at 1792 bytes, past the end of dynamic
- * shared memory for the box of 256 bytes. */
+ * shared memory for the box of 256 bytes; 6: a 2-D store at x = 4 (byte 8
+ * of a row, not a multiple of 16). */
 void __oxide_launch_tma_misuse(void **args)
 {
 	void *map = args[0];
@@ -609,6 +610,8 @@ void __oxide_launch_tma_misuse(void **args)
 		__oxide_host_tma_store_2d(map, 0, 0, smem);
 	else if (mode == 4)
 		__oxide_host_tma_load_multicast_2d(smem, map, 0, 0, bar, 3);
-	else
+	else if (mode == 5)
 		__oxide_host_tma_load_2d(smem + 1792 + 128, map, 0, 0, bar);
+	else
+		__oxide_host_tma_store_2d(map, 4, 0, smem);
 }

@@ -82,6 +82,23 @@ if [ -f "$OUT/vecadd.so" ]; then
 	fi
 fi
 
+# The TMA rules measured on the H200 (tests/gpu/tma-rules): the emulated
+# tma_copy must succeed and fail where the GPU does.
+if [ ! -f "$OUT/tma_copy.so" ]; then
+	bad "tma-rules (emulated): $OUT/tma_copy.so is missing: run 'make emu'"
+else
+	MODULES="$OUT/tma_copy.so" sh tests/gpu/tma-rules/run.sh >"$OUT/tma_rules.log" 2>&1
+	rc=$?
+	grep -E '^(PASS|FAIL) ' "$OUT/tma_rules.log" | sed -e 's/^PASS /PASS tma-rules (emulated): /' \
+	    -e 's/^FAIL /FAIL tma-rules (emulated): /'
+	pass=$((pass + $(grep -c '^PASS ' "$OUT/tma_rules.log")))
+	fail=$((fail + $(grep -c '^FAIL ' "$OUT/tma_rules.log")))
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$OUT/tma_rules.log"; then
+		bad "tma-rules (emulated): exit status $rc"
+		show "$OUT/tma_rules.log"
+	fi
+fi
+
 # tests/gpu/prims (the tensor-core and async-copy primitives) on the
 # emulator against itself: each result checked against the CPU
 # references of its host program (made by `make emu`: gpu_prims.so).

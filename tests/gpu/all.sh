@@ -26,14 +26,17 @@
 #      bf16 / f16 / tf32 / s8 / u8, ldmatrix, stmatrix, cp.async, mbarrier
 #      with the bulk copy, elect.sync) on the GPU against the emulated
 #      module, then every f32 through cvt.rna.tf32.f32
+#   8. tests/gpu/tma-rules: the TMA rules the emulator enforces (box x at
+#      a multiple of 16 bytes, stores not below 0), measured again on
+#      examples/tma_copy and its nvcc twin
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
 # runs, default: CPUs), PARTS (default "examples sanitizer conformance
-# fuzz fuzz2000 hazards half prims").
+# fuzz fuzz2000 hazards half prims tma-rules").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half prims}
+PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half prims tma-rules}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -76,6 +79,9 @@ if [ -f build/gpu-half/half.cubin ]; then
 fi
 if [ -f build/gpu-prims/prims.cubin ]; then
 	part prims sh tests/gpu/prims/run.sh
+fi
+if [ -f build/examples/tma_copy.cubin ]; then
+	part tma-rules sh tests/gpu/tma-rules/run.sh
 fi
 echo
 echo "==== summary"

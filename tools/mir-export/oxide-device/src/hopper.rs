@@ -154,7 +154,10 @@ macro_rules! tma_load {
         /// `map` is a tensor map of that rank ([`TensorMap`]); `dst` points
         /// at shared memory, 128-byte aligned (1024 for the 128-byte
         /// swizzle), with room for the box; `bar` expects its bytes
-        /// ([`mbarrier_arrive_expect_tx`]).
+        /// ([`mbarrier_arrive_expect_tx`]); `x` times the element size a
+        /// multiple of 16 bytes (negative `x` too: the H200 faults with an
+        /// illegal instruction otherwise, as it does for nvcc's code; the
+        /// emulator refuses it).
         #[inline(always)]
         pub unsafe fn $name(dst: *mut u8, map: *const TensorMap, $($c: i32,)+ bar: *mut u64) {
             ffi::$prim(dst, map as *mut u8, $($c,)+ bar as *mut u8)
@@ -210,7 +213,10 @@ macro_rules! tma_store {
         /// at the box in shared memory, 128-byte aligned (1024 for the
         /// 128-byte swizzle), written before a [`fence_proxy_async_shared`];
         /// `src` stays unchanged until [`bulk_wait_group_read`], the tensor
-        /// is read only after [`bulk_wait_group`].
+        /// is read only after [`bulk_wait_group`]; every coordinate at least
+        /// 0 and `x` times the element size a multiple of 16 bytes (the H200
+        /// faults with an illegal instruction otherwise, as it does for
+        /// nvcc's code; the emulator refuses it).
         #[inline(always)]
         pub unsafe fn $name(map: *const TensorMap, $($c: i32,)+ src: *const u8) {
             ffi::$prim(map as *mut u8, $($c,)+ src as *mut u8)
