@@ -75,11 +75,17 @@ static void PRINTF(2, 3) buf_printf(Buf *b, const char *fmt, ...)
 
 typedef char Operand[64];
 
-/* Predicates set by float compares in the current function (selp.b32 on
- * them is guarded like selp.f32); reset at each function body. */
+/* A list of predicate register names. */
 typedef struct {
 	Operand *names;
 	size_t n, cap;
+} Preds;
+
+/* Per function body: the predicates set by float compares (selp.b32 on
+ * them is guarded like selp.f32), and those whose every definition is a
+ * plain integer compare (a selp.f32 on one is left alone). */
+typedef struct {
+	Preds floats, ints;
 	unsigned id;       /* numbers the registers of the rewrites */
 } Fix;
 
@@ -177,24 +183,37 @@ static bool fix_int_abs(Buf *out, const char *g, const char *line, size_t n, uns
 	return true;
 }
 
-static bool is_float_pred(const Fix *fx, const char *p)
+static bool has_pred(const Preds *ps, const char *p)
 {
-	for (size_t i = 0; i < fx->n; i++)
-		if (!strcmp(fx->names[i], p))
+	for (size_t i = 0; i < ps->n; i++)
+		if (!strcmp(ps->names[i], p))
 			return true;
 	return false;
 }
 
-static void add_pred(Fix *fx, const char *name, size_t k)
+static void add_pred(Preds *ps, const char *name, size_t k)
 {
 	if (!k || k >= sizeof(Operand))
 		return;
-	if (fx->n == fx->cap) {
-		fx->cap = fx->cap ? 2 * fx->cap : 16;
-		fx->names = xrealloc(fx->names, fx->cap * sizeof *fx->names);
+	if (ps->n == ps->cap) {
+		ps->cap = ps->cap ? 2 * ps->cap : 16;
+		ps->names = xrealloc(ps->names, ps->cap * sizeof *ps->names);
 	}
-	memcpy(fx->names[fx->n], name, k);
-	fx->names[fx->n++][k] = 0;
+	memcpy(ps->names[ps->n], name, k);
+	ps->names[ps->n++][k] = 0;
+}
+
+/* The destinations of "OPCODE d[|e], ..." (line without indentation and
+ * guard) into ps. */
+static void add_dests(Preds *ps, const char *line, size_t n, size_t op_len)
+{
+	size_t i = op_len + strspn(line + op_len, " \t");
+	size_t end = i + strcspn(line + i, ",;\n");   /* the first operand */
+	while (i < end && end <= n) {
+		size_t k = strcspn(line + i, "|,;\n");
+		add_pred(ps, line + i, k);
+		i += k + 1;
+	}
 }
 
 /* setp.CMP[.BOOL].f32 p[|q], ...: remember p (and q). */
@@ -203,26 +222,70 @@ static void note_float_pred(Fix *fx, const char *line, size_t n)
 	size_t op_len = strcspn(line, " \t\n");
 	if (op_len >= n || op_len < 9 || strncmp(line, "setp.", 5) || strncmp(line + op_len - 4, ".f32", 4))
 		return;
-	size_t i = op_len + strspn(line + op_len, " \t");
-	size_t end = i + strcspn(line + i, ",;\n");   /* the first operand */
-	while (i < end && end <= n) {
-		size_t k = strcspn(line + i, "|,;\n");
-		add_pred(fx, line + i, k);
-		i += k + 1;
+	add_dests(&fx->floats, line, n, op_len);
+}
+
+/* "setp.CMP.T" with T an integer type, no .BOOL with another predicate. */
+static bool is_int_compare(const char *op, size_t n)
+{
+	static const char *const types[] = { "s16", "u16", "b16", "s32", "u32", "b32", "s64", "u64", "b64" };
+	const char *dot = memchr(op + 5, '.', n - 5);
+	if (n < 9 || strncmp(op, "setp.", 5) || dot == NULL || memchr(dot + 1, '.', (size_t)(op + n - dot - 1)))
+		return false;
+	for (size_t i = 0; i < countof(types); i++)
+		if ((size_t)(op + n - dot - 1) == 3 && !strncmp(dot + 1, types[i], 3))
+			return true;
+	return false;
+}
+
+/* The function body that starts at p (after its "{" line), up to its "}"
+ * line: fx->ints = the predicates that only plain integer compares define.
+ * Any other definition (a float compare, a .BOOL compare, and/or/not/mov
+ * of predicates, a line of several instructions: inline asm) takes a
+ * predicate out; a selp.f32 on the rest selects by something that is not
+ * a float comparison, which ptxas cannot make FMNMX.NAN of (measured:
+ * tests/gpu/hazards, sel_icmp_*). */
+static void scan_int_preds(Fix *fx, const char *p)
+{
+	Preds ints = {NULL, 0, 0}, others = {NULL, 0, 0};
+	while (*p && !(p[0] == '}' && (p[1] == '\n' || !p[1]))) {
+		size_t n = strcspn(p, "\n");
+		const char *l = p + strspn(p, " \t");
+		if (*l == '@')
+			l += strcspn(l, " \t"), l += strspn(l, " \t");
+		size_t m = n - (size_t)(l - p), op_len = strcspn(l, " \t\n");
+		const char *semi = memchr(l, ';', m);
+		if (semi && memchr(semi + 1, ';', m - (size_t)(semi + 1 - l))) {
+			for (const char *q = l; q + 1 < p + n; q++)
+				if (q[0] == '%' && q[1] == 'p')
+					add_pred(&others, q, strspn(q + 1, "0123456789p") + 1);
+		} else if (op_len < m && !strncmp(l + op_len + strspn(l + op_len, " \t"), "%p", 2)) {
+			add_dests(is_int_compare(l, op_len) ? &ints : &others, l, m, op_len);
+		}
+		p += n + (p[n] == '\n');
 	}
+	fx->ints.n = 0;
+	for (size_t i = 0; i < ints.n; i++)
+		if (!has_pred(&others, ints.names[i]))
+			add_pred(&fx->ints, ints.names[i], strlen(ints.names[i]));
+	free(ints.names);
+	free(others.names);
 }
 
 /* selp.f32 d, x, y, p  ==>  s = p ? x : y; s = (isnan(y) && !p) ? y : s;
- * s = (isnan(x) && p) ? x : s; d = s  (the guards for register operands).
- * The same for selp.b32 when p comes from a float compare. */
+ * s = (isnan(x) && p) ? x : s; d = s  (the guards for register operands),
+ * unless only integer compares set p.  The same for selp.b32 when p comes
+ * from a float compare. */
 static bool fix_selp_f32(Buf *out, const char *g, const char *line, size_t n, const Fix *fx, unsigned id)
 {
 	Operand ops[4];
 	const char *sel = "selp.f32";
 	if (split_operands(line, n, sel, ops, 4) != 4) {
 		sel = "selp.b32";
-		if (split_operands(line, n, sel, ops, 4) != 4 || !is_float_pred(fx, ops[3]))
+		if (split_operands(line, n, sel, ops, 4) != 4 || !has_pred(&fx->floats, ops[3]))
 			return false;
+	} else if (has_pred(&fx->ints, ops[3])) {
+		return false;
 	}
 	if (ops[3][0] == '!')
 		return false;
@@ -275,8 +338,10 @@ static size_t guard_of(const char *l, size_t n, char *g, size_t gcap)
 
 static void fix_line(Buf *out, const char *p, size_t n, Fix *fx)
 {
-	if (n == 1 && p[0] == '{')   /* a function body begins */
-		fx->n = 0;
+	if (n == 1 && p[0] == '{') {   /* a function body begins */
+		fx->floats.n = 0;
+		scan_int_preds(fx, p + 1 + (p[1] == '\n'));
+	}
 	size_t ind = strspn(p, " \t");
 	buf_add(out, p, ind);
 	const char *l = p + ind;
@@ -294,7 +359,7 @@ static void fix_line(Buf *out, const char *p, size_t n, Fix *fx)
 char *emit_fix_ptx(char *ptx, size_t *len)
 {
 	Buf out = {NULL, 0, 0};
-	Fix fx = {NULL, 0, 0, 0};
+	Fix fx = {{NULL, 0, 0}, {NULL, 0, 0}, 0};
 	buf_add(&out, "", 0);
 	for (const char *p = ptx; *p;) {
 		const char *eol = strchr(p, '\n');
@@ -305,7 +370,8 @@ char *emit_fix_ptx(char *ptx, size_t *len)
 		p += n + (eol != NULL);
 	}
 	free(ptx);
-	free(fx.names);
+	free(fx.floats.names);
+	free(fx.ints.names);
 	if (len)
 		*len = out.len;
 	return out.s;

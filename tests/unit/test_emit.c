@@ -680,6 +680,23 @@ static void test_ptx_fix(void)
 	         "{\n\tsetp.lt.f32 \t%p3, %r1, %r2;\n\t{ .reg .b32 %oxs0; .reg .pred %oxq0; selp.b32 %oxs0, 7, %r1, %p3; "
 	         "setp.nan.and.f32 %oxq0, %r1, %r1, !%p3; selp.b32 %oxs0, %r1, %oxs0, %oxq0; mov.b32 %r3, %oxs0; }\n"
 	         "\tselp.b32 \t%r4, 7, %r1, %p4;\n}\n{\n\tselp.b32 \t%r3, 7, %r1, %p3;\n");
+	fix_case("ptxfix: selp.f32 on an integer compare left alone",
+	         "{\n\tsetp.lt.u32 \t%p2, %r1, 2;\n\tselp.f32 \t%r3, %r4, %r5, %p2;\n}\n",
+	         "{\n\tsetp.lt.u32 \t%p2, %r1, 2;\n\tselp.f32 \t%r3, %r4, %r5, %p2;\n}\n");
+	fix_case("ptxfix: selp.f32 guarded when the predicate has another definition",
+	         "{\n\tselp.f32 \t%r3, %r4, %r5, %p2;\n\tsetp.lt.u32 \t%p2, %r1, 2;\n\tand.pred \t%p2, %p2, %p1;\n}\n",
+	         "{\n\t{ .reg .b32 %oxs0; .reg .pred %oxq0; selp.f32 %oxs0, %r4, %r5, %p2; "
+	         "setp.nan.and.f32 %oxq0, %r5, %r5, !%p2; selp.f32 %oxs0, %r5, %oxs0, %oxq0; "
+	         "setp.nan.and.f32 %oxq0, %r4, %r4, %p2; selp.f32 %oxs0, %r4, %oxs0, %oxq0; mov.b32 %r3, %oxs0; }\n"
+	         "\tsetp.lt.u32 \t%p2, %r1, 2;\n\tand.pred \t%p2, %p2, %p1;\n}\n");
+	fix_case("ptxfix: selp.f32 guarded on a .BOOL integer compare, and in the next function",
+	         "{\n\tsetp.lt.and.u32 \t%p2, %r1, 2, %p1;\n\tsetp.lt.u32 \t%p3, %r1, 2;\n\tselp.f32 \t%r3, 1, %r5, %p2;\n}\n"
+	         "{\n\tselp.f32 \t%r3, 1, %r5, %p3;\n}\n",
+	         "{\n\tsetp.lt.and.u32 \t%p2, %r1, 2, %p1;\n\tsetp.lt.u32 \t%p3, %r1, 2;\n"
+	         "\t{ .reg .b32 %oxs0; .reg .pred %oxq0; selp.f32 %oxs0, 1, %r5, %p2; "
+	         "setp.nan.and.f32 %oxq0, %r5, %r5, !%p2; selp.f32 %oxs0, %r5, %oxs0, %oxq0; mov.b32 %r3, %oxs0; }\n}\n"
+	         "{\n\t{ .reg .b32 %oxs1; .reg .pred %oxq1; selp.f32 %oxs1, 1, %r5, %p3; "
+	         "setp.nan.and.f32 %oxq1, %r5, %r5, !%p3; selp.f32 %oxs1, %r5, %oxs1, %oxq1; mov.b32 %r3, %oxs1; }\n}\n");
 	fix_case("ptxfix: neg/abs.f32/f64", "\tneg.f32 \t%r2, %r1;\n\tabs.f64 \t%rd2, %rd1;\n",
 	         "\txor.b32 %r2, %r1, 0x80000000;\n\tand.b64 %rd2, %rd1, 0x7FFFFFFFFFFFFFFF;\n");
 	fix_case("ptxfix: others unchanged", "\tneg.s32 \t%r2, %r1;\n\tsub.s32 \t%r3, 0, %r1;\n// neg.s16 x\n",

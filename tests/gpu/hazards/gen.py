@@ -199,6 +199,14 @@ def fops(F, dom, I):
     op(n("sel_gt_c_nanx"), dom, "%c = fcmp ogt {T} %x, 1.0\n%sl = select i1 %c, {T} 1.0, {T} %x\n%u = fcmp uno {T} %x, 0.0\n%r = select i1 %u, {T} %x, {T} %sl".replace("{T}", T), "x > 1.0 ? POS1 : xb", T)
     op(n("clamp_c_nanx"), dom, "%c1 = fcmp olt {T} %x, -1.0\n%v = select i1 %c1, {T} -1.0, {T} %x\n%c2 = fcmp ogt {T} %v, 1.0\n%w = select i1 %c2, {T} 1.0, {T} %v\n%u = fcmp uno {T} %x, 0.0\n%r = select i1 %u, {T} %x, {T} %w".replace("{T}", T), "x < -1.0 ? NEG1 : x > 1.0 ? POS1 : xb", T)
     op(n("sel_lt_c_asmsel"), dom, "%c = fcmp olt {T} %x, -1.0\n%r = call {T} asm \"selp.{B} $0, $1, $2, $3;\", \"={R},{R},{R},b\"({T} -1.0, {T} %x, i1 %c)".replace("{T}", T).replace("{B}", "f32" if F == 32 else "f64").replace("{R}", "f" if F == 32 else "d"), "x < -1.0 ? NEG1 : xb", T)
+    # selects by integer compares, which ptxfix.c leaves unguarded: of the
+    # thread's index, and of the operands' bits (no float order for ptxas)
+    IS = "int32_t" if F == 32 else "int64_t"
+    ONE = "1065353216" if F == 32 else "4607182418800017408"
+    op(n("sel_icmp_idx"), dom, "%ib = and i32 %ie, 4\n%c = icmp eq i32 %ib, 0\n%r = select i1 %c, {T} %x, {T} %y".replace("{T}", T), "(in->i & 4) == 0 ? xb : yb", T)
+    op(n("sel_icmp_idx_c"), dom, "%c = icmp ult i32 %ie, 3000\n%r = select i1 %c, {T} 1.0, {T} %x".replace("{T}", T), "in->i < 3000 ? POS1 : xb", T)
+    op(n("sel_icmp_bits_c"), dom, "%xi = bitcast {T} %x to {I}\n%c = icmp slt {I} %xi, {ONE}\n%r = select i1 %c, {T} 1.0, {T} %x".replace("{T}", T).replace("{I}", I).replace("{ONE}", ONE), "(%s)xb < (%s)POS1 ? POS1 : xb" % (IS, IS), T)
+    op(n("sel_icmp_bits_xy"), dom, "%xi = bitcast {T} %x to {I}\n%yi = bitcast {T} %y to {I}\n%c = icmp sgt {I} %xi, %yi\n%r = select i1 %c, {T} %x, {T} %y".replace("{T}", T).replace("{I}", I), "(%s)xb > (%s)yb ? xb : yb" % (IS, IS), T)
     # constant bounds, as Rust code writes them
     op(n("clamp_c"), dom, "%c1 = fcmp olt {T} %x, -1.0\n%v = select i1 %c1, {T} -1.0, {T} %x\n%c2 = fcmp ogt {T} %v, 1.0\n%r = select i1 %c2, {T} 1.0, {T} %v".replace("{T}", T), "x < -1.0 ? NEG1 : x > 1.0 ? POS1 : xb", T)
     op(n("sel_lt_c"), dom, "%c = fcmp olt {T} %x, -1.0\n%r = select i1 %c, {T} -1.0, {T} %x".replace("{T}", T), "x < -1.0 ? NEG1 : xb", T)
