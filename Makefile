@@ -288,8 +288,9 @@ install: all
 	cp -R tools/mir-export/oxide-device tools/mir-export/oxide-macros $(DESTDIR)$(PREFIX)/share/oxidec/
 	install -d $(DESTDIR)$(PREFIX)/include/oxidec $(DESTDIR)$(PREFIX)/share/oxidec/runtime
 	install -m 644 src/runtime/oxrt.h $(DESTDIR)$(PREFIX)/include/oxidec/
-	install -m 644 src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c src/runtime/oxmath.c \
-	        src/runtime/oxbackend.h src/runtime/oxide_host_abi.h $(DESTDIR)$(PREFIX)/share/oxidec/runtime/
+	install -m 644 src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu*.c src/runtime/oxmath.c \
+	        src/runtime/oxbackend.h src/runtime/oxemu_impl.h src/runtime/oxide_host_abi.h \
+	        $(DESTDIR)$(PREFIX)/share/oxidec/runtime/
 	install -d $(DESTDIR)$(PREFIX)/share/oxidec/ir
 	install -m 644 src/ir/prims.def $(DESTDIR)$(PREFIX)/share/oxidec/ir/   # oxide_host_abi.h includes it
 

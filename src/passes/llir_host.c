@@ -1,7 +1,7 @@
 /* llir_host.c: stage 5's target hooks on the host target — nvvm ops
  * become calls to the emulator's functions, declared once per module as
  * extern Funcs (no blocks; the emitter declares them, a host program
- * linking src/runtime/oxemu.c and oxmath.c defines them):
+ * linking src/runtime/oxemu*.c and oxmath.c defines them):
  *
  *   nvvm.tid.x                ==>  llir.call @__oxide_host_tid_x() : i32   (every index register)
  *   nvvm.barrier0             ==>  llir.call @__oxide_host_barrier_sync()

@@ -63,7 +63,7 @@ typedef struct OxBackend {
 } OxBackend;
 
 extern const OxBackend oxcuda_backend;   /* oxcuda.c */
-extern const OxBackend oxemu_backend;    /* oxemu.c */
+extern const OxBackend oxemu_backend;    /* oxemu_backend.c */
 
 /* CUDA error codes (the driver's values) that the runtime reports or
  * reads: the emulator reports them as the driver would, oxrt.c tells a

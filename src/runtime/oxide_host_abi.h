@@ -6,16 +6,16 @@
  * __oxide_kernels (every kernel name, each ended by a NUL, then an empty
  * name), for a cluster kernel K const unsigned __oxide_cluster_K[3] (its
  * blocks per cluster), and const unsigned __oxide_static_shared_bytes[1]
- * (the block's static shared memory). src/emit/host.c makes them; oxemu.c
- * finds them with dlsym.
+ * (the block's static shared memory). src/emit/host.c makes them;
+ * oxemu_backend.c finds them with dlsym.
  *
  * The program's side, declared below from the registry of device
  * primitives (src/ir/prims.def): the functions the module's code calls.
  * The device primitives are the emulator's __oxide_host_* functions
- * (oxemu.c; src/passes lowers the nvvm ops and nvvm.prim to calls of the
+ * (oxemu*.c; src/passes lowers the nvvm ops and nvvm.prim to calls of the
  * registry's host entries), libdevice's math is __nv_* (oxmath.c).
  * The host program defines them by linking src/runtime/ and exports them
- * to the module by linking with -rdynamic. oxemu.c and oxmath.c include
+ * to the module by linking with -rdynamic. oxemu*.c and oxmath.c include
  * this header, so each definition is checked against its declaration;
  * tests/abi/run.sh checks that every name src/passes emits is declared
  * here and that every declaration has a definition. */
@@ -43,7 +43,7 @@ extern const char __oxide_kernels[];
  *     barriers, counted by warps; a bad id or count, or a barrier that
  *     cannot complete, fails the launch
  *   half-precision conversions and arithmetic, fp8 conversions (one
- *     rounding to nearest even, bit-exact with the GPU's: oxemu.c says
+ *     rounding to nearest even, bit-exact with the GPU's: oxemu_half.c says
  *     why), mma / ldmatrix (warp-collective, the PTX
  *     ISA's fragments), cp.async (queued per thread until wait_group)
  *   Hopper: mbarriers (phases, transaction bytes; a spin that cannot end

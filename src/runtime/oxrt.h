@@ -11,7 +11,7 @@
  * output linked with `cc -shared M.o -o M.so -lm`) runs on the CPU by
  * emulation, through the same calls; device memory is then host memory.
  * Build the program with every .c file of src/runtime/ (oxrt.c,
- * oxcuda.c, oxemu.c, oxmath.c) and link it with -rdynamic (the module
+ * oxcuda.c, oxemu*.c, oxmath.c) and link it with -rdynamic (the module
  * calls the emulator's __oxide_host_* functions, oxide_host_abi.h).
  * ox_init() succeeds without a driver; a .ptx or .cubin module then fails
  * to load, saying why. One process uses one kind of module. */

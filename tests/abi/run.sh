@@ -11,7 +11,7 @@
 #   4. every function the header declares is defined by src/runtime/ (nm of
 #      the objects);
 #   5. src/runtime/*.c compiles with -Wmissing-prototypes -Werror, so each
-#      definition of oxemu.c and oxmath.c has the header's declaration
+#      definition of oxemu*.c and oxmath.c has the header's declaration
 #      (a conflicting one is an error anyway).
 # Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on a failure.
 # Environment: B (the build directory, build), CC (cc).

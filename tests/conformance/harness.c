@@ -18,7 +18,7 @@
  * that kernel an error line (SIGILL / SIGTRAP during a launch count as a
  * trap: that is how an emulated trap may end a process). Build:
  *   cc -O2 -std=c11 -rdynamic -o harness harness.c ../../src/runtime/oxrt.c \
- *      ../../src/runtime/oxcuda.c ../../src/runtime/oxemu.c -ldl -lm -lpthread */
+ *      ../../src/runtime/oxcuda.c ../../src/runtime/oxemu*.c -ldl -lm -lpthread */
 #define _POSIX_C_SOURCE 200809L
 #include "../../src/runtime/oxrt.h"
 

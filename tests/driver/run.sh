@@ -21,7 +21,7 @@ printf '// a bad module\n' >"$OUT/bad.ptx"
 if ! cc -std=c11 -O2 -Wall -Wextra -shared -fPIC -o "$OUT/libcuda.so.1" \
 	tests/driver/fake_libcuda.c >"$OUT/build.log" 2>&1 ||
    ! $CC $CFLAGS -std=c11 -Wall -Wextra -o "$OUT/test_driver" tests/driver/test_driver.c \
-	src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c -ldl -lm >>"$OUT/build.log" 2>&1; then
+	src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu*.c -ldl -lm >>"$OUT/build.log" 2>&1; then
 	echo "FAIL building the driver test"
 	sed 's/^/    /' "$OUT/build.log"
 	echo "0 passed, 1 failed"

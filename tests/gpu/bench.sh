@@ -50,7 +50,7 @@ set -e
 "$NVCC" -O3 -arch="$ARCH" -cubin -Xptxas -v -o "$OUT/sgemm_rb_ref.cubin" \
 	bench/suite/sgemm_rb_ref.cu 2>"$OUT/sgemm_rb_ref.ptxas"
 $CC -O2 -std=c11 -Wall -Wextra -I"$CUDA_HOME/include" -o "$OUT/bench_suite" \
-	bench/suite/bench.c src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c \
+	bench/suite/bench.c src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu*.c \
 	-L"$CUDA_HOME/lib64" -lcublas -lcudart -ldl -lm -lpthread
 PTXAS=$(dirname "$(command -v "$NVCC")")/ptxas
 for m in bench_kernels transpose stencil2d warp_reduce; do
@@ -61,16 +61,16 @@ if [ "${BENCH_ONLY:-}" != suite ]; then
 "$NVCC" -O3 -arch="$ARCH" -cubin -o "$OUT/vecadd_ref.cubin" \
 	bench/vecadd/vecadd_ref.cu
 $CC -O2 -std=c11 -ffp-contract=off -Wall -Wextra -o "$OUT/bench_vecadd" \
-	bench/vecadd/bench.c src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c -ldl -lm
+	bench/vecadd/bench.c src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu*.c -ldl -lm
 "$NVCC" -O3 -arch="$ARCH" -cubin -o "$OUT/mma_gemm_ref.cubin" bench/mma_gemm/mma_gemm_ref.cu
 "$NVCC" -O3 -gencode=arch=compute_90a,code=sm_90a -cubin -o "$OUT/hopper_gemm_ref.cubin" \
 	bench/mma_gemm/hopper_gemm_ref.cu
 $CC -O2 -std=c11 -Wall -Wextra -I"$CUDA_HOME/include" -o "$OUT/bench_mma_gemm" \
-	bench/mma_gemm/bench.c src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c \
+	bench/mma_gemm/bench.c src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu*.c \
 	-L"$CUDA_HOME/lib64" -lcublas -lcudart -ldl -lm -lpthread
 "$NVCC" -O3 -arch="$ARCH" -fmad=false -cubin -o "$OUT/softmax_bf16_ref.cubin" bench/softmax_bf16/softmax_bf16_ref.cu
 $CC -O2 -std=c11 -Wall -Wextra -o "$OUT/bench_softmax_bf16" bench/softmax_bf16/bench.c \
-	src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c -ldl -lm -lpthread
+	src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu*.c -ldl -lm -lpthread
 fi
 set +e
 

@@ -45,7 +45,7 @@ fi
 # shellcheck disable=SC2086
 build() {
 	$CC $CFLAGS -std=c11 -ffp-contract=off -Wall -Wextra \
-	    -o "$OUT/$1" "examples/$1/host.c" src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c -ldl -lm \
+	    -o "$OUT/$1" "examples/$1/host.c" src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu*.c -ldl -lm \
 	    >"$OUT/$1.build.log" 2>&1
 }
 

@@ -1,6 +1,6 @@
 /* tests/gpu/half/host.c: on the GPU (the kernels of lib.rs, compiled by
  * oxidec), each result compared with the emulator's function
- * (src/runtime/oxemu.c, linked in):
+ * (src/runtime/oxemu_half.c, linked in):
  *   all 2^32 f32 values through cvt.rn.bf16.f32 and cvt.rn.f16.f32, all
  *   2^16 f16 values through cvt.f32.f16;
  *   HALF_OPS triples (default 2^26; random bits, a quarter of the operands

@@ -6,5 +6,5 @@
 cd "$(dirname "$0")/../../.." || exit 1
 CC=${CC:-cc}
 $CC -O2 -std=c11 -fopenmp -o build/gpu-half/host tests/gpu/half/host.c \
-	src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu.c -ldl -lm -lpthread || exit 1
+	src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu*.c -ldl -lm -lpthread || exit 1
 build/gpu-half/host build/gpu-half/half.cubin

@@ -2,7 +2,7 @@
  * primitive of the registry (the kernels of lib.rs) run by two modules
  * with the same random inputs, their outputs compared word by word and
  * each checked against a CPU reference written here from the PTX ISA's
- * fragment tables (independently of src/runtime/oxemu.c):
+ * fragment tables (independently of src/runtime/oxemu_mma.c):
  *   mma.sync m16n8k16 bf16 / f16, m16n8k8 tf32 (exact inputs: small
  *   integers, whose sums every order gets right; random inputs; tf32
  *   operands with their 13 low bits set, which the emulator truncates),

@@ -170,7 +170,7 @@ pub extern "C" fn __oxide_cvt_f32_f16(h: u16) -> f32 {
 }
 
 // ------------------------------------------- half precision arithmetic
-// Independent of the emulator's (src/runtime/oxemu.c: round-to-odd sums
+// Independent of the emulator's (src/runtime/oxemu_half.c: round-to-odd sums
 // in f64, then nearbyint): exact integer arithmetic on (mantissa,
 // exponent) pairs, then round to nearest even from the integer remainder.
 

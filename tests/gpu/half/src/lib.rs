@@ -1,7 +1,7 @@
 //! tests/gpu/half: every f32 through oxide_device::half's conversions,
 //! random operand triples (with specials) through its arithmetic and
 //! every fp8 pair back to f16, on the GPU, compared by host.c with the
-//! emulator's (src/runtime/oxemu.c).
+//! emulator's (src/runtime/oxemu_half.c).
 #![no_std]
 
 use oxide_device::half::fp8::{E4M3x2, E5M2x2};

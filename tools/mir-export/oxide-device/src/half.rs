@@ -10,7 +10,7 @@
 //! an f16 NaN becomes the f32 NaN `0x7fffffff` (PTX `cvt.f32.f16`), a
 //! bf16 NaN keeps its payload.
 //! Under host emulation the same rounding is done in C
-//! (`src/runtime/oxemu.c`), so results agree bit for bit.
+//! (`src/runtime/oxemu_half.c`), so results agree bit for bit.
 //!
 //! Arithmetic is PTX's half instructions, each rounded once to nearest
 //! even, subnormals kept, every NaN result the canonical NaN `0x7fff`:

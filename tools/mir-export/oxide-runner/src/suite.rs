@@ -95,6 +95,23 @@ pub fn build_tools(c: &Conf) -> Result<(), Die> {
     Ok(())
 }
 
+/// The emulator's sources: src/runtime/oxemu.c and its pieces oxemu_*.c,
+/// in name order.
+fn emulator_sources() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir("src/runtime")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.starts_with("oxemu") && name.ends_with(".c")
+        })
+        .collect();
+    v.sort();
+    v
+}
+
 /// The C harness (tests/conformance/harness.c) with both backends of the
 /// runtime (the driver's and the emulator's: oxrt.c picks one per
 /// module), its compiler's output to `out`.
@@ -102,7 +119,8 @@ pub fn build_harness(c: &Conf, out: Option<&Path>) -> Result<(), Die> {
     let _ = fs::create_dir_all(c.w.join("tools"));
     let mut cmd = c.cc_cmd();
     cmd.args(["-O2", "-std=c11", "-rdynamic", "-o"]).arg(c.tool("harness")).arg(Path::new(CONF).join("harness.c"));
-    cmd.args(["src/runtime/oxrt.c", "src/runtime/oxcuda.c", "src/runtime/oxemu.c", "-ldl", "-lm", "-lpthread"]);
+    cmd.args(["src/runtime/oxrt.c", "src/runtime/oxcuda.c"]).args(emulator_sources());
+    cmd.args(["-ldl", "-lm", "-lpthread"]);
     if run_out(&mut cmd, out) != 0 {
         return Err(die_to(out, "cannot build the harness"));
     }
