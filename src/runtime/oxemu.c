@@ -226,6 +226,7 @@ typedef struct {
 	unsigned long long mbar_events;  /* mbarrier changes so far, */
 	unsigned long long spin_seen;    /* when spin_idle was last reset, */
 	unsigned long long spin_idle;    /* spinners resumed since */
+	unsigned long long spin_wakes;   /* spinners that found their phase done */
 	/* the block it runs: a launch runs one Launch per block of a
 	 * cluster, all of them at once (see Cluster) */
 	struct Cluster *cluster;
@@ -605,14 +606,16 @@ static int block_step(Launch *l, int *ran)
 
 static int cluster_hang(Cluster *c);
 
-/* What changes when a cluster gets on: mbarriers, its barrier, blocks
- * that finished (run_cluster's test for a hang of spinning blocks). */
+/* What changes when a cluster gets on: mbarriers, spinners that found
+ * their phase complete (block_step resumes only some of them per turn:
+ * the phase may have completed turns ago), its barrier, blocks that
+ * finished (run_cluster's test for a hang of spinning blocks). */
 static unsigned long long cluster_progress(const Cluster *c)
 {
 	unsigned long long p = c->phase * 1000003ull + c->narrived;
 
 	for (unsigned r = 0; r < c->n; r++)
-		p += c->blocks[r].mbar_events * 7 + c->blocks[r].finished;
+		p += c->blocks[r].mbar_events * 7 + c->blocks[r].spin_wakes * 13 + c->blocks[r].finished;
 	return p;
 }
 
@@ -1914,6 +1917,16 @@ static int emu_device_name(char *buf, int len)
 	return 0;
 }
 
+/* One multiprocessor: the emulator runs one cluster at a time. */
+static int emu_device_attribute(int *value, int attrib)
+{
+	if (attrib != OX_DEV_MULTIPROCESSOR_COUNT)
+		return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_device_attribute(%d): the emulator reports only "
+		                      "OX_DEV_MULTIPROCESSOR_COUNT", attrib);
+	*value = 1;
+	return 0;
+}
+
 static const unsigned *kernel_cluster(const OxFunc *f);
 
 /* The cluster shape (__oxide_cluster_<K>, 0s: none); no other. */
@@ -2041,6 +2054,7 @@ const OxBackend oxemu_backend = {
 	.open = emu_open,
 	.close = emu_close,
 	.device_name = emu_device_name,
+	.device_attribute = emu_device_attribute,
 	.module_load = emu_module_load,
 	.module_unload = emu_module_unload,
 	.function = emu_function,
@@ -2899,6 +2913,19 @@ static void mbar_arrive(void *bar, unsigned tx, const char *op)
 void __oxide_host_mbarrier_arrive(void *bar) { mbar_arrive(bar, 0, "mbarrier_arrive"); }
 void __oxide_host_mbarrier_arrive_expect_tx(void *bar, unsigned bytes) { mbar_arrive(bar, bytes, "mbarrier_arrive_expect_tx"); }
 
+/* the arrival lands on block rank's mbarrier at bar's offset (mapa's
+ * checks: bar in this block's shared memory, rank in the cluster and not
+ * exited); the emulator's one-thread-at-a-time order is stronger than
+ * the release it stands for */
+void __oxide_host_mbarrier_arrive_cluster(void *bar, unsigned rank)
+{
+	void *theirs = __oxide_host_mapa(bar, rank);
+
+	if (theirs == NULL)
+		fail_launch("mbarrier_arrive_cluster(%p, rank %u) outside a launch, a cluster of one block", bar, rank);
+	mbar_arrive(theirs, 0, "mbarrier_arrive_cluster");
+}
+
 /* complete-tx: an asynchronous copy's bytes are in */
 static void mbar_complete_tx(void *bar, unsigned bytes, const char *op)
 {
@@ -2932,7 +2959,10 @@ unsigned __oxide_host_mbarrier_try_wait_parity(void *bar, unsigned parity)
 	l->spin[(l->spin_at + l->nspin) % l->nthreads] = f;
 	l->nspin++;
 	to_scheduler(l, f, 0);
-	return mbar_phase_done(bar, parity);
+	if (!mbar_phase_done(bar, parity))
+		return 0;
+	l->spin_wakes++;
+	return 1;
 }
 
 /* The emulator runs one thread at a time, and an mbarrier's init is
