@@ -10,7 +10,9 @@
  * turn (the order rotates every round), each launch timed with CUDA
  * events, median of 21. Prints per size the median ms and TFLOP/s of each
  * and the ratios. Sizes: 4096^3 and 8192^3. KERNEL names oxidec's kernel,
- * KERNEL_ref nvcc's (mma_gemm, mma_gemm_pipelined).
+ * KERNEL_ref nvcc's (mma_gemm, mma_gemm_pipelined, hopper_gemm,
+ * hopper_gemm_persistent: one block per multiprocessor, in its clusters
+ * of two; B's map box 64 x 128).
  * usage: bench OXIDEC_MODULE NVCC_MODULE KERNEL */
 #include "../../src/runtime/oxrt.h"
 
@@ -58,18 +60,20 @@ static OxTensorMap ma, mb;      /* passed by value: grid constants */
 static uint32_t M, N, K;
 
 /* how each kernel is launched: threads per block, dynamic shared memory,
- * and whether it takes TMA tensor maps of A and B (box 64 x 128, 128-byte
- * swizzle) instead of the matrices */
+ * the tile's columns, whether it takes TMA tensor maps of A and B (box 64
+ * x 128 for A, 64 x box_b for B, 128-byte swizzle) instead of the
+ * matrices, and whether it is persistent (a block per multiprocessor) */
 static const struct {
 	const char *name;
-	unsigned threads, shared, tile_n;
-	int maps;
+	unsigned threads, shared, tile_n, box_b;
+	int maps, persistent;
 } shapes[] = {
-	{"mma_gemm", 256, 0, 128, 0},
-	{"mma_gemm_pipelined", 256, 0, 128, 0},
-	{"hopper_gemm", 384, 4 * 49152 + 1024 + 64, 256, 1},
+	{"mma_gemm", 256, 0, 128, 0, 0, 0},
+	{"mma_gemm_pipelined", 256, 0, 128, 0, 0, 0},
+	{"hopper_gemm", 384, 4 * 49152 + 1024 + 64, 256, 256, 1, 0},
+	{"hopper_gemm_persistent", 384, 4 * 49152 + 1024 + 64, 256, 128, 1, 1},
 };
-static unsigned threads, shared, tile_n;
+static unsigned threads, shared, tile_n, box_b, persistent_grid;
 static int use_maps;
 
 static void run(Contender *k)
@@ -87,7 +91,10 @@ static void run(Contender *k)
 		return;
 	}
 	void *args[] = {use_maps ? (void *)&ma : (void *)&da, use_maps ? (void *)&mb : (void *)&db, &dc, &M, &N, &K};
-	OX_CHECK(ox_launch(&k->fn, ox_dim(N / tile_n, M / 128, 1), ox_dim(threads, 1, 1), shared, args));
+	if (persistent_grid != 0)
+		OX_CHECK(ox_launch(&k->fn, ox_dim(persistent_grid, 1, 1), ox_dim(threads, 1, 1), shared, args));
+	else
+		OX_CHECK(ox_launch(&k->fn, ox_dim(N / tile_n, M / 128, 1), ox_dim(threads, 1, 1), shared, args));
 }
 
 static float *result(Contender *k)
@@ -133,7 +140,7 @@ static int bench(Contender *ks, int nk, uint32_t m, uint32_t n, uint32_t k)
 	OX_CHECK(ox_copy_to_device(db, b, nb * 2));
 	if (use_maps) {
 		ma = tensor_map(&ks[0].fn, da, m, k, 128);
-		mb = tensor_map(&ks[0].fn, db, n, k, tile_n);
+		mb = tensor_map(&ks[0].fn, db, n, k, box_b);
 	}
 
 	float *c_ox = result(&ks[0]), *c_nv = result(&ks[1]), *c_bl = result(&ks[2]);
@@ -220,7 +227,15 @@ int main(int argc, char **argv)
 			threads = shapes[i].threads;
 			shared = shapes[i].shared;
 			tile_n = shapes[i].tile_n;
+			box_b = shapes[i].box_b;
 			use_maps = shapes[i].maps;
+			if (shapes[i].persistent) {
+				int sms;
+				OX_CHECK(ox_device_attribute(&sms, OX_DEV_MULTIPROCESSOR_COUNT));
+				persistent_grid = getenv("BENCH_GRID") != NULL ? (unsigned)atoi(getenv("BENCH_GRID"))
+				                                               : (unsigned)sms / 2 * 2;
+				printf("%s: %u blocks (%d multiprocessors)\n", argv[3], persistent_grid, sms);
+			}
 		}
 	if (threads == 0) {
 		fprintf(stderr, "bench: unknown kernel %s\n", argv[3]);

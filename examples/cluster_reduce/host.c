@@ -11,6 +11,11 @@
  *     the cluster size, what the previous rank stored into its shared
  *     memory, the counter every thread of the cluster incremented in rank
  *     0's shared memory, the cluster registers) are checked.
+ *   cluster_arrive(out: *mut u32), launched with ox_launch_cluster in
+ *     clusters of 4 on a grid of 8 blocks of 64 threads, 8 bytes of dynamic
+ *     shared memory: block r's mbarrier gets its r + 1 arrivals from the
+ *     previous block (mbarrier_arrive_cluster); every block must report
+ *     its phase complete (1) and the next one not (0).
  *   The misuse checks: a cluster_sum launch in clusters of another shape,
  *     and a grid that is not a whole number of clusters, must fail with
  *     CUDA_ERROR_INVALID_CLUSTER_SIZE (not tried with OX_SKIP_TRAP_TEST set,
@@ -124,6 +129,31 @@ static int check_ring(const OxFunc *fn)
 	return bad != 0;
 }
 
+static int check_arrive(const OxFunc *fn)
+{
+	enum { BLOCKS = 8 };
+	uint32_t out[2 * BLOCKS];
+	OxDevPtr d;
+	void *args[] = {&d};
+	size_t bad = 0;
+
+	OX_CHECK(ox_alloc(&d, sizeof out));
+	OX_CHECK(ox_memset32(d, 0xdeadbeefu, 2 * BLOCKS));
+	OX_CHECK(ox_launch_cluster(fn, ox_dim(BLOCKS, 1, 1), ox_dim(64, 1, 1), ox_dim(CLUSTER, 1, 1), 8, args));
+	OX_CHECK(ox_synchronize());
+	OX_CHECK(ox_copy_from_device(out, d, sizeof out));
+	for (unsigned b = 0; b < BLOCKS; b++)
+		if (out[2 * b] != 1 || out[2 * b + 1] != 0) {
+			if (bad++ < 4)
+				printf("  block %u: phase 0 %#x (want 1), phase 1 %#x (want 0)\n", b, out[2 * b],
+				       out[2 * b + 1]);
+		}
+	printf("%s cluster_arrive: %u blocks in clusters of %u, remote mbarrier arrivals\n", bad ? "FAIL" : "PASS",
+	       BLOCKS, CLUSTER);
+	OX_CHECK(ox_free(d));
+	return bad != 0;
+}
+
 /* A launch that must fail with CUDA_ERROR_INVALID_CLUSTER_SIZE. */
 static int check_refused(const char *what, int rc)
 {
@@ -138,7 +168,7 @@ static int check_refused(const char *what, int rc)
 int main(int argc, char **argv)
 {
 	OxModule mod;
-	OxFunc sum, ring;
+	OxFunc sum, ring, arrive;
 	OxDevPtr d;
 	uint64_t len = 0;
 	void *args[] = {&d, &len, &d};
@@ -152,6 +182,7 @@ int main(int argc, char **argv)
 	OX_CHECK(ox_module_load(&mod, argv[1]));
 	OX_CHECK(ox_function(&sum, &mod, "cluster_sum"));
 	OX_CHECK(ox_function(&ring, &mod, "cluster_ring"));
+	OX_CHECK(ox_function(&arrive, &mod, "cluster_arrive"));
 	{
 		int w = -1, h = -1, d3 = -1, w2 = -1;
 		int ok = ox_func_attribute(&w, OX_FUNC_REQUIRED_CLUSTER_WIDTH, &sum) == 0 &&
@@ -164,6 +195,7 @@ int main(int argc, char **argv)
 	}
 	failed += check_sum(&sum);
 	failed += check_ring(&ring);
+	failed += check_arrive(&arrive);
 	if (getenv("OX_SKIP_TRAP_TEST")) {
 		/* compute-sanitizer reports a refused launch as an error */
 		printf("PASS refused: (OX_SKIP_TRAP_TEST: the refused cluster launches are not tried)\n");

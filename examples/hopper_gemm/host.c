@@ -9,6 +9,16 @@
  * 256; both passed by value with the launch (args[i] = &map: grid
  * constants, no copy to device memory). Sizes: 256 x 256 x 128 and
  * 128 x 512 x 64 everywhere, 1024^3 on the GPU.
+ * Then hopper_gemm_persistent, the same arguments: clusters of two blocks
+ * (its #[kernel(cluster(2, 1, 1))]), one block per multiprocessor
+ * (ox_device_attribute), each cluster looping over 256 x 256 tiles, B's
+ * map with a box of 64 x 128 (each block multicasts its half). On the GPU
+ * 1024^3 (16 tiles: most clusters get none), 3072 x 2048 x 128 (96
+ * tiles over the clusters: one or two each) and 256 x 512 x 128 on 2
+ * blocks; emulated (one cluster at a time) on grids capped small so that
+ * blocks loop over tiles: 256 x 512 x 128 on 2 blocks (2 tiles each, 2
+ * k-steps: the producer's ring of 4 stages wraps inside the next tile)
+ * and 768 x 512 x 192 on 4 (3 tiles per cluster).
  * usage: host MODULE.ptx|MODULE.cubin|MODULE.so */
 #include "../../src/runtime/oxrt.h"
 #include "../gemm_check.h"
@@ -29,7 +39,9 @@ static OxTensorMap tensor_map(const OxFunc *fn, OxDevPtr dev, uint32_t rows, uin
 	return map;
 }
 
-static int check(const OxFunc *fn, uint32_t m, uint32_t n, uint32_t k)
+/* grid 0: hopper_gemm's grid (a block per 128 x 256 tile); else
+ * hopper_gemm_persistent's blocks */
+static int check(const OxFunc *fn, uint32_t m, uint32_t n, uint32_t k, unsigned grid)
 {
 	size_t na = (size_t)m * k, nb = (size_t)n * k, nc = (size_t)m * n;
 	uint16_t *a = malloc(na * 2), *b = malloc(nb * 2);
@@ -52,10 +64,15 @@ static int check(const OxFunc *fn, uint32_t m, uint32_t n, uint32_t k)
 	OX_CHECK(ox_copy_to_device(db, b, nb * 2));
 	OX_CHECK(ox_memset32(dc, 0x7fc0deadu, nc));
 	ma = tensor_map(fn, da, m, k, 128);
-	mb = tensor_map(fn, db, n, k, 256);
-	OX_CHECK(ox_launch_sync(fn, ox_dim(n / 256, m / 128, 1), ox_dim(384, 1, 1), SHARED, args));
+	mb = tensor_map(fn, db, n, k, grid == 0 ? 256 : 128);
+	if (grid == 0)
+		OX_CHECK(ox_launch_sync(fn, ox_dim(n / 256, m / 128, 1), ox_dim(384, 1, 1), SHARED, args));
+	else
+		OX_CHECK(ox_launch_sync(fn, ox_dim(grid, 1, 1), ox_dim(384, 1, 1), SHARED, args));
 	OX_CHECK(ox_copy_from_device(c, dc, nc * 4));
-	bad = gemm_tn_check("hopper_gemm", a, b, c, m, n, k);
+	if (grid != 0)
+		printf("hopper_gemm_persistent on %u blocks, %u tiles:\n", grid, (m / 256) * (n / 256));
+	bad = gemm_tn_check(grid == 0 ? "hopper_gemm" : "hopper_gemm_persistent", a, b, c, m, n, k);
 	OX_CHECK(ox_free(da));
 	OX_CHECK(ox_free(db));
 	OX_CHECK(ox_free(dc));
@@ -68,8 +85,8 @@ static int check(const OxFunc *fn, uint32_t m, uint32_t n, uint32_t k)
 int main(int argc, char **argv)
 {
 	OxModule mod;
-	OxFunc fn;
-	int failed = 0;
+	OxFunc fn, pfn;
+	int failed = 0, sms, emulated;
 	size_t len;
 
 	if (argc != 2) {
@@ -80,10 +97,22 @@ int main(int argc, char **argv)
 	OX_CHECK(ox_init());
 	OX_CHECK(ox_module_load(&mod, argv[1]));
 	OX_CHECK(ox_function(&fn, &mod, "hopper_gemm"));
+	OX_CHECK(ox_function(&pfn, &mod, "hopper_gemm_persistent"));
 	OX_CHECK(ox_func_set_max_dynamic_shared(&fn, SHARED));
-	failed += check(&fn, 256, 256, 128);
-	failed += check(&fn, 128, 512, 64);
-	if (len < 3 || strcmp(argv[1] + len - 3, ".so") != 0)
-		failed += check(&fn, 1024, 1024, 1024);
+	OX_CHECK(ox_func_set_max_dynamic_shared(&pfn, SHARED));
+	OX_CHECK(ox_device_attribute(&sms, OX_DEV_MULTIPROCESSOR_COUNT));
+	emulated = len >= 3 && strcmp(argv[1] + len - 3, ".so") == 0;
+	failed += check(&fn, 256, 256, 128, 0);
+	failed += check(&fn, 128, 512, 64, 0);
+	if (!emulated)
+		failed += check(&fn, 1024, 1024, 1024, 0);
+	failed += check(&pfn, 256, 512, 128, 2);
+	if (emulated) {
+		failed += check(&pfn, 768, 512, 192, 4);
+	} else {
+		unsigned grid = sms >= 2 ? (unsigned)sms / 2 * 2 : 2;
+		failed += check(&pfn, 1024, 1024, 1024, grid);
+		failed += check(&pfn, 3072, 2048, 128, grid);
+	}
 	return failed != 0;
 }

@@ -26,6 +26,7 @@ typedef struct OxBackend {
 	int (*open)(void);            /* ox_init: may fail (no driver) */
 	void (*close)(void);          /* ox_shutdown of an open backend */
 	int (*device_name)(char *buf, int len);
+	int (*device_attribute)(int *value, int attrib);
 
 	/* modules and kernels: OxModule.handle and OxFunc.handle are the
 	 * backend's; path and name are set by the caller and by function */

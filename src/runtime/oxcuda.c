@@ -75,6 +75,7 @@ static struct {
 	CUresult (*init)(unsigned);
 	CUresult (*device_get)(CUdevice *, int);
 	CUresult (*device_get_name)(char *, int, CUdevice);
+	CUresult (*device_get_attribute)(int *, int, CUdevice);
 	CUresult (*primary_retain)(CUcontext *, CUdevice);
 	CUresult (*primary_release)(CUdevice);
 	CUresult (*ctx_set_current)(CUcontext);
@@ -125,6 +126,7 @@ static const struct {
 	{&drv.init, "cuInit", NULL, 0},
 	{&drv.device_get, "cuDeviceGet", NULL, 0},
 	{&drv.device_get_name, "cuDeviceGetName", NULL, 0},
+	{&drv.device_get_attribute, "cuDeviceGetAttribute", NULL, 0},
 	{&drv.primary_retain, "cuDevicePrimaryCtxRetain", NULL, 0},
 	{&drv.primary_release, "cuDevicePrimaryCtxRelease_v2",
 	 "cuDevicePrimaryCtxRelease", 0},
@@ -329,6 +331,14 @@ static int cuda_device_name(char *buf, int len)
 {
 	return cu_check(drv.device_get_name(buf, len, drv.dev),
 	                "cuDeviceGetName", "device 0");
+}
+
+static int cuda_device_attribute(int *value, int attrib)
+{
+	char what[32];
+
+	snprintf(what, sizeof what, "attribute %d", attrib);
+	return cu_check(drv.device_get_attribute(value, attrib, drv.dev), "cuDeviceGetAttribute", what);
 }
 
 static int cuda_module_load(OxModule *m, const char *path)
@@ -609,6 +619,7 @@ const OxBackend oxcuda_backend = {
 	.open = cuda_open,
 	.close = cuda_close,
 	.device_name = cuda_device_name,
+	.device_attribute = cuda_device_attribute,
 	.module_load = cuda_module_load,
 	.module_unload = cuda_module_unload,
 	.function = cuda_function,

@@ -424,14 +424,16 @@ static int block_step(Launch *l, int *ran)
 	return 0;
 }
 
-/* What changes when a cluster gets on: mbarriers, its barrier, blocks
- * that finished (run_cluster's test for a hang of spinning blocks). */
+/* What changes when a cluster gets on: mbarriers, spinners that found
+ * their phase complete (block_step resumes only some of them per turn:
+ * the phase may have completed turns ago), its barrier, blocks that
+ * finished (run_cluster's test for a hang of spinning blocks). */
 static unsigned long long cluster_progress(const Cluster *c)
 {
 	unsigned long long p = c->phase * 1000003ull + c->narrived;
 
 	for (unsigned r = 0; r < c->n; r++)
-		p += c->blocks[r].mbar_events * 7 + c->blocks[r].finished;
+		p += c->blocks[r].mbar_events * 7 + c->blocks[r].spin_wakes * 13 + c->blocks[r].finished;
 	return p;
 }
 

@@ -361,6 +361,16 @@ static int emu_device_name(char *buf, int len)
 	return 0;
 }
 
+/* One multiprocessor: the emulator runs one cluster at a time. */
+static int emu_device_attribute(int *value, int attrib)
+{
+	if (attrib != OX_DEV_MULTIPROCESSOR_COUNT)
+		return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_device_attribute(%d): the emulator reports only "
+		                      "OX_DEV_MULTIPROCESSOR_COUNT", attrib);
+	*value = 1;
+	return 0;
+}
+
 static const unsigned *kernel_cluster(const OxFunc *f);
 
 /* The cluster shape (__oxide_cluster_<K>, 0s: none); no other. */
@@ -477,6 +487,7 @@ const OxBackend oxemu_backend = {
 	.open = emu_open,
 	.close = emu_close,
 	.device_name = emu_device_name,
+	.device_attribute = emu_device_attribute,
 	.module_load = emu_module_load,
 	.module_unload = emu_module_unload,
 	.function = emu_function,

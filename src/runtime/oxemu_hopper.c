@@ -194,6 +194,19 @@ static void mbar_arrive(void *bar, unsigned tx, const char *op)
 void __oxide_host_mbarrier_arrive(void *bar) { mbar_arrive(bar, 0, "mbarrier_arrive"); }
 void __oxide_host_mbarrier_arrive_expect_tx(void *bar, unsigned bytes) { mbar_arrive(bar, bytes, "mbarrier_arrive_expect_tx"); }
 
+/* the arrival lands on block rank's mbarrier at bar's offset (mapa's
+ * checks: bar in this block's shared memory, rank in the cluster and not
+ * exited); the emulator's one-thread-at-a-time order is stronger than
+ * the release it stands for */
+void __oxide_host_mbarrier_arrive_cluster(void *bar, unsigned rank)
+{
+	void *theirs = __oxide_host_mapa(bar, rank);
+
+	if (theirs == NULL)
+		oxemu_fail_launch("mbarrier_arrive_cluster(%p, rank %u) outside a launch, a cluster of one block", bar, rank);
+	mbar_arrive(theirs, 0, "mbarrier_arrive_cluster");
+}
+
 /* complete-tx: an asynchronous copy's bytes are in */
 static void mbar_complete_tx(void *bar, unsigned bytes, const char *op)
 {
@@ -227,7 +240,10 @@ unsigned __oxide_host_mbarrier_try_wait_parity(void *bar, unsigned parity)
 	l->spin[(l->spin_at + l->nspin) % l->nthreads] = f;
 	l->nspin++;
 	oxemu_to_scheduler(l, f, 0);
-	return mbar_phase_done(bar, parity);
+	if (!mbar_phase_done(bar, parity))
+		return 0;
+	l->spin_wakes++;
+	return 1;
 }
 
 /* The emulator runs one thread at a time, and an mbarrier's init is

@@ -141,6 +141,7 @@ typedef struct {
 	unsigned long long mbar_events;  /* mbarrier changes so far, */
 	unsigned long long spin_seen;    /* when spin_idle was last reset, */
 	unsigned long long spin_idle;    /* spinners resumed since */
+	unsigned long long spin_wakes;   /* spinners that found their phase done */
 	/* the block it runs: a launch runs one Launch per block of a
 	 * cluster, all of them at once (see Cluster) */
 	struct Cluster *cluster;

@@ -129,6 +129,13 @@ int ox_device_name(char *buf, int len)
 	return (proc != NULL ? proc : first_open())->device_name(buf, len);
 }
 
+int ox_device_attribute(int *value, int attrib)
+{
+	const OxBackend *b = backend_for("ox_device_attribute");
+
+	return b != NULL ? b->device_attribute(value, attrib) : -1;
+}
+
 /* The backend of a module file: the only place that tells them apart. */
 static const OxBackend *file_backend(const char *path)
 {

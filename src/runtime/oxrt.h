@@ -51,6 +51,15 @@ typedef struct {
 int ox_init(void);
 void ox_shutdown(void);
 int ox_device_name(char *buf, int len);
+/* An attribute of the device that runs the process's modules (the
+ * backend of the first module loaded; cuDeviceGetAttribute,
+ * CUdevice_attribute values). The emulator reports 1 multiprocessor (it
+ * runs one cluster at a time) and no other attribute
+ * (CUDA_ERROR_INVALID_VALUE). */
+enum {
+	OX_DEV_MULTIPROCESSOR_COUNT = 16,
+};
+int ox_device_attribute(int *value, int attrib);
 
 /* oxrt.c: modules and kernels (.ptx is JIT-compiled, .cubin loaded as is,
  * .so run by emulation) */

@@ -46,6 +46,7 @@ void fake_fail_next_sync(void) { fail_sync = 1; }
 CUresult cuInit(unsigned flags);
 CUresult cuDeviceGet(int *dev, int ordinal);
 CUresult cuDeviceGetName(char *name, int len, int dev);
+CUresult cuDeviceGetAttribute(int *value, int attrib, int dev);
 CUresult cuDevicePrimaryCtxRetain(void **c, int dev);
 CUresult cuDevicePrimaryCtxRelease_v2(int dev);
 CUresult cuCtxSetCurrent(void *c);
@@ -83,6 +84,15 @@ static void *host(CUdeviceptr p) { return (void *)(size_t)p; }
 CUresult cuInit(unsigned flags) { (void)flags; return OK; }
 CUresult cuDeviceGet(int *dev, int ordinal) { *dev = ordinal; return OK; }
 CUresult cuDeviceGetName(char *name, int len, int dev) { snprintf(name, (size_t)len, "Fake GPU %d", dev); return OK; }
+/* 132 multiprocessors (attribute 16, as the H200); no other attribute */
+CUresult cuDeviceGetAttribute(int *value, int attrib, int dev)
+{
+	(void)dev;
+	if (attrib != 16)
+		return 1;
+	*value = 132;
+	return OK;
+}
 CUresult cuDevicePrimaryCtxRetain(void **c, int dev) { (void)dev; *c = &ctx; return OK; }
 CUresult cuDevicePrimaryCtxRelease_v2(int dev) { (void)dev; return OK; }
 CUresult cuCtxSetCurrent(void *c) { (void)c; return OK; }

@@ -57,8 +57,13 @@ static void modules(OxModule *m, const char *good, const char *bad,
 	char name[64];
 	size_t stack = 0;
 
+	int sms = 0;
+
 	check(ox_init() == 0 && ox_device_name(name, sizeof name) == 0 &&
 	      strcmp(name, "Fake GPU 0") == 0, "ox_init opens the driver");
+	check(ox_device_attribute(&sms, OX_DEV_MULTIPROCESSOR_COUNT) == 0 && sms == 132 &&
+	      ox_device_attribute(&sms, 1) != 0 && says("cuDeviceGetAttribute") && says("attribute 1"),
+	      "ox_device_attribute: the driver's multiprocessor count; its error for another attribute");
 	check(ox_module_load(&b, bad) != 0 && says("cuModuleLoadDataEx") &&
 	      says("JIT error log:\nptxas fatal: the module says bad") &&
 	      strcmp(ox_error_name(), "CUDA_ERROR_INVALID_PTX") == 0,

@@ -19,7 +19,8 @@ const char __oxide_kernels[] = "reverse\0reduce\0early_exit\0trap_at\0"
                                "deep_stack\0mbar_pipe\0tma_box\0wgmma_run\0"
                                "elect\0mbar_hang\0smem_outside\0wg_wait\0"
                                "cl_phases\0cl_regs\0cl_wait_alone\0cl_arrive_twice\0"
-                               "cl_mapa_exited\0cl_mapa_global\0cl_hang\0cl_stale\0cl_last\0tma_misuse\0";
+                               "cl_mapa_exited\0cl_mapa_global\0cl_hang\0cl_stale\0cl_last\0tma_misuse\0"
+                               "cl_arrive_far\0";
 
 static unsigned block_threads(void)
 {
@@ -65,6 +66,7 @@ void __oxide_launch_cl_wait_alone(void **args);
 void __oxide_launch_cl_arrive_twice(void **args);
 void __oxide_launch_cl_mapa_exited(void **args);
 void __oxide_launch_cl_mapa_global(void **args);
+void __oxide_launch_cl_arrive_far(void **args);
 void __oxide_launch_cl_hang(void **args);
 void __oxide_launch_cl_stale(void **args);
 void __oxide_launch_cl_last(void **args);
@@ -521,6 +523,23 @@ void __oxide_launch_cl_mapa_exited(void **args)
 	__oxide_host_barrier_cluster_arrive();
 	__oxide_host_barrier_cluster_wait();
 	out[thread_index()] = *(unsigned *)__oxide_host_mapa(__oxide_host_dynamic_shared(), 1);
+}
+
+/* cl_arrive_far(out), clusters of 2, 8 bytes of dynamic shared memory:
+ * each block's thread 0 initialises its mbarrier, then, after the
+ * cluster barrier, arrives on the one of block rank 2, which the cluster
+ * does not have (undefined). */
+void __oxide_launch_cl_arrive_far(void **args)
+{
+	void *bar = __oxide_host_dynamic_shared();
+
+	(void)args;
+	if (thread_index() == 0)
+		__oxide_host_mbarrier_init(bar, 1);
+	__oxide_host_barrier_cluster_arrive();
+	__oxide_host_barrier_cluster_wait();
+	if (thread_index() == 0)
+		__oxide_host_mbarrier_arrive_cluster(bar, 2);
 }
 
 /* cl_mapa_global(out): mapa of a global pointer (undefined). */

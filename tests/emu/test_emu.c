@@ -786,6 +786,8 @@ static void test_cluster_failures(void)
 	                "cluster: mapa to a block that exited fails the launch");
 	cluster_failure("cl_mapa_global", 0, "which is not in this block's shared memory",
 	                "cluster: mapa of global memory fails the launch");
+	cluster_failure("cl_arrive_far", 8, "mapa to block rank 2 of a cluster of 2 blocks",
+	                "cluster: mbarrier_arrive_cluster to a rank beyond the cluster fails the launch");
 	cluster_failure("cl_stale", 256, "an access to the shared memory of block rank 1 of the cluster",
 	                "cluster: a read of an exited block's shared memory through an old mapa pointer fails the launch");
 	cluster_failure("cl_hang", 0, "would hang on a GPU: 1 threads of this block wait forever at "
@@ -804,6 +806,12 @@ int main(int argc, char **argv)
 	OX_CHECK(ox_module_load(&mod, argv[1]));
 	OX_CHECK(ox_device_name(name, sizeof name));
 	check(strstr(name, "emulation") != NULL, "device name says emulation");
+	{
+		int sms = 0;
+		int ok = ox_device_attribute(&sms, OX_DEV_MULTIPROCESSOR_COUNT) == 0 && sms == 1 &&
+		         ox_device_attribute(&sms, 1) != 0 && strcmp(ox_error_name(), "CUDA_ERROR_INVALID_VALUE") == 0;
+		check(ok, "device attribute: 1 multiprocessor (one cluster at a time), no other attribute");
+	}
 	test_reverse(ox_dim(5, 1, 1), ox_dim(33, 1, 1),
 	             "barrier: reversal, 5 blocks of 33 threads");
 	test_reverse(ox_dim(2, 2, 1), ox_dim(8, 4, 2),

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/gpu/bench.sh: oxidec's kernels against nvcc's (and cuBLAS), on this
 # machine's GPU. For each benchmark B (vecadd; mma_gemm: the tensor-core
-# GEMMs mma_gemm, mma_gemm_pipelined and hopper_gemm, also against cuBLAS;
+# GEMMs mma_gemm, mma_gemm_pipelined, hopper_gemm and hopper_gemm_persistent
+# (BENCH_GRID: its blocks, default one per multiprocessor), also against cuBLAS;
 # softmax_bf16: a fused kernel over bf16 rows) compiles bench/B/B_ref.cu with nvcc into
 # build/gpu/ and bench/B/bench.c with cc, then runs the bench with
 # build/examples/B.ptx and, when present, build/examples/B.cubin.
@@ -104,9 +105,9 @@ for kind in ptx cubin; do
 	echo "== oxidec $module vs nvcc $OUT/vecadd_ref.cubin"
 	"./$OUT/bench_vecadd" "$module" "$OUT/vecadd_ref.cubin" || status=1
 done
-for kernel in mma_gemm mma_gemm_pipelined hopper_gemm; do
+for kernel in mma_gemm mma_gemm_pipelined hopper_gemm hopper_gemm_persistent; do
 	ex=mma_gemm
-	[ "$kernel" = hopper_gemm ] && ex=hopper_gemm
+	case $kernel in hopper_gemm*) ex=hopper_gemm ;; esac
 	for kind in ptx cubin; do
 		module=build/examples/$ex.$kind
 		[ -f "$module" ] || continue

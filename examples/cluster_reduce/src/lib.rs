@@ -13,10 +13,15 @@
 //! shared memory, and every thread adds 1 to a counter in rank 0's
 //! (device-scope atomics through the mapped pointer); after a sync each
 //! block writes what it received and the cluster registers to `info`.
+//!
+//! `cluster_arrive` (sm_90, clusters of the launch's shape): remote
+//! mbarrier arrivals (`hopper::mbarrier_arrive_cluster`, as a clustered
+//! GEMM's consumers free a stage in every block that multicasts into it).
 #![no_std]
 
 use oxide_device::atomic::atomic_add;
 use oxide_device::cluster;
+use oxide_device::hopper::{fence_mbarrier_init, mbarrier_arrive_cluster, mbarrier_init, mbarrier_try_wait, mbarrier_wait};
 use oxide_device::prelude::*;
 
 const BLOCK: usize = 128;
@@ -89,5 +94,42 @@ pub fn cluster_ring(info: *mut u32) {
             }
         }
         cluster::sync();                  // rank 0's counter was read
+    }
+}
+
+/// Block r's mbarrier (8 bytes of dynamic shared memory) expects r + 1
+/// arrivals, and threads 0 ..= r of the previous block of the ring (none
+/// of its own) give them, through `mbarrier_arrive_cluster`; so the phase
+/// completes only when every arrival reaches the block it names. Thread 0
+/// waits for it, then writes `out[2 b] = 1` and `out[2 b + 1]` = whether
+/// the next phase (parity 1) completed too, which no arrival should have
+/// reached: 0.
+#[kernel]
+pub fn cluster_arrive(out: *mut u32) {
+    let t = thread::thread_idx_x();
+    let bar = dynamic_shared::<u64>();
+    let rank = cluster::rank();
+    let next = (rank + 1) % cluster::size();
+    // SAFETY: the launch gives 8 bytes of dynamic shared memory (8-byte
+    // aligned); every block initialises its barrier before the first
+    // cluster sync, and none exits before the last, so every arrival
+    // finds an initialised barrier in a running block; out has 2 words
+    // per block.
+    unsafe {
+        if t == 0 {
+            mbarrier_init(bar, rank + 1);
+            fence_mbarrier_init();
+        }
+        cluster::sync();
+        if t <= next {
+            mbarrier_arrive_cluster(bar, next);
+        }
+        if t == 0 {
+            mbarrier_wait(bar, 0);
+            let b = (thread::block_idx_y() * thread::grid_dim_x() + thread::block_idx_x()) as usize;
+            *out.add(2 * b) = 1;
+            *out.add(2 * b + 1) = mbarrier_try_wait(bar, 1) as u32;
+        }
+        cluster::sync();
     }
 }

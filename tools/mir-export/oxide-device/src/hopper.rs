@@ -105,6 +105,23 @@ pub unsafe fn mbarrier_arrive_expect_tx(bar: *mut u64, bytes: u32) {
     ffi::__oxide_mbarrier_arrive_expect_tx(bar as *mut u8, bytes)
 }
 
+/// One arrival on the mbarrier at `bar`'s offset in the shared memory of
+/// the cluster's block `rank` (`mapa`, then
+/// `mbarrier.arrive.release.cluster.shared::cluster`): this thread's
+/// earlier accesses, its wgmma reads of a stage say, happen before that
+/// phase completes. How the consumers of a stage that a multicast copy
+/// fills tell every producer that writes it that the stage is free.
+///
+/// # Safety
+/// `bar` points into this block's shared memory, where every block of the
+/// cluster has an initialised mbarrier (initialise, then
+/// `cluster::sync()`); `rank < cluster::size()`, and block `rank` has not
+/// exited.
+#[inline(always)]
+pub unsafe fn mbarrier_arrive_cluster(bar: *mut u64, rank: u32) {
+    ffi::__oxide_mbarrier_arrive_cluster(bar as *mut u8, rank)
+}
+
 /// Whether the phase of `parity` (0, 1) has completed.
 ///
 /// # Safety

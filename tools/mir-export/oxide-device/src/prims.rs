@@ -142,6 +142,7 @@ pub(crate) mod device {
         pub fn __oxide_mbarrier_inval(bar: *mut u8);
         pub fn __oxide_mbarrier_arrive(bar: *mut u8);
         pub fn __oxide_mbarrier_arrive_expect_tx(bar: *mut u8, bytes: u32);
+        pub fn __oxide_mbarrier_arrive_cluster(bar: *mut u8, rank: u32);
         pub fn __oxide_mbarrier_try_wait_parity(bar: *mut u8, parity: u32) -> u32;
         pub fn __oxide_fence_proxy_async_shared();
         pub fn __oxide_fence_mbarrier_init();
