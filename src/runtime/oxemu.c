@@ -1122,6 +1122,11 @@ static unsigned my_lane(void)
 unsigned __oxide_host_laneid(void) { return my_lane(); }
 unsigned __oxide_host_warpid(void) { return running != NULL ? running->cur->lin / 32 : 0; }
 unsigned __oxide_host_smid(void) { return 0; }
+unsigned __oxide_host_lanemask_eq(void) { return 1u << my_lane(); }
+unsigned __oxide_host_lanemask_lt(void) { return (1u << my_lane()) - 1; }
+unsigned __oxide_host_lanemask_le(void) { return (2u << my_lane()) - 1; }   /* lane 31: 2^32 - 1 */
+unsigned __oxide_host_lanemask_gt(void) { return ~((2u << my_lane()) - 1); }
+unsigned __oxide_host_lanemask_ge(void) { return ~((1u << my_lane()) - 1); }
 
 unsigned __oxide_host_activemask(void)
 {
