@@ -1,0 +1,38 @@
+// tests/golden/atomic_types.rs: the source of atomic_types.mir.json
+// (mir-export of a crate with this lib.rs and oxide-device).
+//! oxide_device::atomic's types: orderings and scopes become ld.acquire,
+//! st.release, atom.acq_rel.<scope>.cas, fences of the scope around
+//! read-modify-writes; warp lane masks and a partial-warp f32 reduction.
+#![no_std]
+use core::sync::atomic::Ordering;
+use oxide_device::atomic::*;
+use oxide_device::prelude::*;
+
+#[kernel]
+pub fn k(f: &[DeviceAtomicF32], b: &[BlockAtomicU32], s: &[SystemAtomicI64], o: &[DeviceAtomicU64]) {
+    let i = thread::thread_idx_x() as usize;
+    f[0].fetch_add(1.5, Ordering::Relaxed);
+    f[1].fetch_max(i as f32, Ordering::AcqRel);
+    b[0].fetch_add(1, Ordering::Acquire);
+    let _ = b[1].compare_exchange(0, 5, Ordering::AcqRel, Ordering::Acquire);
+    s[0].fetch_min(-(i as i64), Ordering::SeqCst);
+    s[1].store(7, Ordering::Release);
+    o[0].fetch_or(s[2].load(Ordering::Acquire) as u64, Ordering::Relaxed);
+}
+
+#[kernel]
+pub fn w(x: &[f32], mut out: DisjointSlice<f32>, mut m: DisjointSlice<u32>) {
+    use oxide_device::warp;
+    let idx = thread::index_1d();
+    let i = idx.get();
+    let mask = 0x0000_ff0f;
+    let v = x[i];
+    let lane = warp::lane_id();
+    let mut r = 0.0;
+    if mask & (1 << lane) != 0 {
+        r = warp::reduce_add_sync_f32(mask, v) + warp::reduce_max_sync_f32(mask, v);
+    }
+    let masks = warp::lanemask_eq() ^ warp::lanemask_lt() ^ warp::lanemask_le() ^ warp::lanemask_gt() ^ warp::lanemask_ge() ^ warp::warp_in_block();
+    if let Some(o) = m.get_mut(idx) { *o = masks; }
+    if let Some(o) = out.get_mut(idx) { *o = r; }
+}
