@@ -36,3 +36,16 @@ pub fn w(x: &[f32], mut out: DisjointSlice<f32>, mut m: DisjointSlice<u32>) {
     if let Some(o) = m.get_mut(idx) { *o = masks; }
     if let Some(o) = out.get_mut(idx) { *o = r; }
 }
+
+/// System scope: every read-modify-write is `atom.sys` (LLVM 22 would
+/// leave atomicrmw at .gpu); sub adds the negation.
+#[kernel]
+pub fn sys(u: &[SystemAtomicU32], f: &[SystemAtomicF32], d: &[SystemAtomicU64], v: u32, p: *mut f64) {
+    u[0].fetch_sub(v, Ordering::Relaxed);
+    u[1].fetch_max(v, Ordering::Relaxed);
+    u[2].swap(v, Ordering::AcqRel);
+    f[0].fetch_add(2.0, Ordering::Relaxed);
+    f[1].swap(1.0, Ordering::Relaxed);
+    d[0].fetch_add(v as u64, Ordering::SeqCst);
+    unsafe { oxide_device::atomic::atomic_add_system(p, 1.0) };
+}

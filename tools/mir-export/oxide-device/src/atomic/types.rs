@@ -36,14 +36,13 @@
 //! Under emulation (`--target=host`) one thread runs at a time, so every
 //! operation is exact and the orderings hold trivially.
 //!
-//! Known gap: LLVM 22's NVPTX backend drops the scope of every
-//! read-modify-write (`atomicrmw` becomes `atom.global.add` & co. at PTX's
-//! default `.gpu` scope, the free `atomic_*_system` functions too): block
-//! scope is then only stronger than asked, but a system-scope `fetch_add`,
-//! `swap`, `fetch_min` ... is atomic with respect to this GPU's threads,
-//! not the host's or another GPU's. Loads, stores and compare-exchanges
-//! (so `fetch_update` and the float `fetch_min` / `fetch_max`) carry
-//! `.sys`; the fences around a non-Relaxed read-modify-write are `.sys`.
+//! LLVM 22's NVPTX backend drops the scope of every read-modify-write
+//! (`atomicrmw` becomes `atom` at PTX's default `.gpu` scope): oxidec
+//! writes system-scope ones as inline `atom.sys.*` itself (the free
+//! `atomic_*_system` functions too); block-scope ones stay `.gpu`, which
+//! is stronger than asked and keeps LLVM's `atom.shared` (their loads,
+//! stores, compare-exchanges and fences are `.cta`). `fetch_nand` is a
+//! compare-exchange loop in every scope.
 
 use core::cell::UnsafeCell;
 use core::sync::atomic::Ordering;
