@@ -71,6 +71,8 @@
 #define ATOMIC_ORD_nand ATOMIC_ORD_RMW
 #define ATOMIC_ORD_min ATOMIC_ORD_RMW
 #define ATOMIC_ORD_max ATOMIC_ORD_RMW
+#define ATOMIC_ORD_inc ATOMIC_ORD_RMW
+#define ATOMIC_ORD_dec ATOMIC_ORD_RMW
 #define ATOMIC_ORD(op, ty, intrinsic) \
 	{ "__oxide_atomic_" #op "_" #ty, NULL, PC_ATOMIC_ORD, ATOMIC_ORD_##op(ty, intrinsic) },
 const DevicePrim device_prims[] = {

@@ -247,6 +247,8 @@ static const char *atom_op(AtomicRmw rmw, char *ty)
 	case RMW_MIN: *ty = 's'; return "min";
 	case RMW_UMAX: *ty = 'u'; return "max";
 	case RMW_UMIN: *ty = 'u'; return "min";
+	case RMW_UINC_WRAP: *ty = 'u'; return "inc";
+	case RMW_UDEC_WRAP: *ty = 'u'; return "dec";
 	default: return NULL;
 	}
 }
@@ -263,7 +265,8 @@ static Value *scoped_rmw(Lower *l, AtomicRmw rmw, AtomicScope s, Value *p, Value
 	char ty;
 	const char *name = atom_op(rmw, &ty);
 	unsigned bits = rt->kind == TY_PTR ? 64 : rt->bits;
-	if (!scope || !name || (bits != 32 && bits != 64) || (rt->kind == TY_PTR && rmw != RMW_XCHG))
+	if (!scope || !name || (bits != 32 && bits != 64) || (rt->kind == TY_PTR && rmw != RMW_XCHG) ||
+	    ((rmw == RMW_UINC_WRAP || rmw == RMW_UDEC_WRAP) && bits != 32))
 		return NULL;
 	if (rmw == RMW_SUB)
 		v = emit2(l, OP_LLIR_SUB, v->type, iconst(l, v->type, 0, 0), v);

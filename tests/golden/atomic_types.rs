@@ -48,4 +48,6 @@ pub fn sys(u: &[SystemAtomicU32], f: &[SystemAtomicF32], d: &[SystemAtomicU64], 
     f[1].swap(1.0, Ordering::Relaxed);
     d[0].fetch_add(v as u64, Ordering::SeqCst);
     unsafe { oxide_device::atomic::atomic_add_system(p, 1.0) };
+    u[3].fetch_inc(9, Ordering::Relaxed);
+    u[4].fetch_dec(9, Ordering::Relaxed);
 }

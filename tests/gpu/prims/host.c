@@ -679,6 +679,12 @@ static const char *at_contend_check(const Test *t, const Io *io, const uint8_t *
 	want[3] = (uint64_t)mn;
 	want[4] = (uint64_t)mx;
 	want[5] = f32_bits(fmx);
+	uint32_t inc = 0, dec = 0;   /* atom.inc limit 100, atom.dec limit 50, AT times */
+	for (unsigned i = 0; i < AT; i++) {
+		inc = inc >= 100 ? 0 : inc + 1;
+		dec = dec == 0 || dec > 50 ? 50 : dec - 1;
+	}
+	want[7] = inc | (uint64_t)dec << 32;
 	for (unsigned k = 0; k < 8; k++)
 		if (g[k] != want[k]) {
 			snprintf(why, sizeof why, "global word %u: 0x%016llx, the reference 0x%016llx", k,

@@ -390,7 +390,8 @@ static FSUM: Shared<BlockAtomicF32> = Shared::uninit();
 /// an f32 sum; in global memory (g, zeroed by the host: 8 words) every
 /// thread of the grid adds 1 (u32, device), its index as f64 (system),
 /// increments through compare-exchange loops (fetch_update), takes the
-/// min / max of v (i64 system, f32 device: compare-exchange loop). Every
+/// min / max of v (i64 system, f32 device: compare-exchange loop), counts
+/// with CUDA's atomicInc (limit 100, device) and atomicDec (50, system). Every
 /// result is independent of the order: per block out[b] = the number of
 /// tickets marked once, the f32 sum's bits.
 #[kernel]
@@ -421,6 +422,8 @@ pub fn atomic_contend(v: *const i64, g: *mut u64, out: *mut [u32; 2]) {
         DeviceAtomicI64::from_ptr(g.add(4) as *mut i64).fetch_max(x, Relaxed);
         DeviceAtomicF32::from_ptr(g.add(5) as *mut f32).fetch_max(x as f32, AcqRel);
         DeviceAtomicU64::from_ptr(g.add(6)).fetch_xor(x as u64, Release);
+        DeviceAtomicU32::from_ptr(g.add(7) as *mut u32).fetch_inc(100, AcqRel);
+        SystemAtomicU32::from_ptr((g.add(7) as *mut u32).add(1)).fetch_dec(50, Relaxed);
         sync_threads();
         if tid == 0 {
             let mut once = 0;

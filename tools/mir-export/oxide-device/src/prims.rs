@@ -551,6 +551,8 @@ pub(crate) mod atomic {
         pub fn __oxide_atomic_min_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
         pub fn __oxide_atomic_max_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
         pub fn __oxide_atomic_cas_u32(p: *mut u32, cmp: u32, new: u32, scope: u32, success: u32, failure: u32) -> u32;
+        pub fn __oxide_atomic_inc_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
+        pub fn __oxide_atomic_dec_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
         pub fn __oxide_atomic_load_i32(p: *mut i32, scope: u32, order: u32) -> i32;
         pub fn __oxide_atomic_store_i32(p: *mut i32, v: i32, scope: u32, order: u32);
         pub fn __oxide_atomic_exch_i32(p: *mut i32, v: i32, scope: u32, order: u32) -> i32;

@@ -23,8 +23,9 @@
 //! `core`); a constant leaves one.
 //!
 //! Integers have every operation PTX's `atom` offers (add, sub, and, or,
-//! xor, min, max, exchange, compare-and-swap) plus `fetch_nand` and
-//! `fetch_update` (compare-exchange loops). Floats have load, store,
+//! xor, min, max, exchange, compare-and-swap; `fetch_inc` / `fetch_dec`,
+//! CUDA's `atomicInc` / `atomicDec`, on the u32 types) plus `fetch_nand`
+//! and `fetch_update` (compare-exchange loops). Floats have load, store,
 //! `swap`, `fetch_add` / `fetch_sub` (`atom.add.f32` / `.f64`, IEEE
 //! round-to-nearest; `fetch_sub(v)` is `fetch_add(-v)`, exactly the same
 //! number), `compare_exchange`, which compares the *bits* (so `-0.0` is not
@@ -382,6 +383,36 @@ int_scopes!(i64, BlockAtomicI64, DeviceAtomicI64, SystemAtomicI64, __oxide_atomi
     __oxide_atomic_store_i64, __oxide_atomic_exch_i64, __oxide_atomic_add_i64, __oxide_atomic_sub_i64,
     __oxide_atomic_and_i64, __oxide_atomic_or_i64, __oxide_atomic_xor_i64, __oxide_atomic_nand_i64,
     __oxide_atomic_min_i64, __oxide_atomic_max_i64, __oxide_atomic_cas_i64);
+
+/// CUDA's `atomicInc` / `atomicDec` (PTX `atom.inc.u32` / `atom.dec.u32`).
+macro_rules! inc_dec {
+    ($($name:ident: $scope:literal;)*) => {$(
+        impl $name {
+            /// Stores `if old >= limit { 0 } else { old + 1 }`, returns the
+            /// previous value (`atom.inc.u32`, CUDA's `atomicInc`: a counter
+            /// that wraps from `limit` to 0).
+            #[inline(always)]
+            pub fn fetch_inc(&self, limit: u32, order: Ordering) -> u32 {
+                // SAFETY: self is valid and aligned; every access is atomic.
+                unsafe { by_order!(order, __oxide_atomic_inc_u32(self.v.get(), limit), $scope) }
+            }
+
+            /// Stores `if old == 0 || old > limit { limit } else { old - 1 }`,
+            /// returns the previous value (`atom.dec.u32`, CUDA's `atomicDec`).
+            #[inline(always)]
+            pub fn fetch_dec(&self, limit: u32, order: Ordering) -> u32 {
+                // SAFETY: as fetch_inc.
+                unsafe { by_order!(order, __oxide_atomic_dec_u32(self.v.get(), limit), $scope) }
+            }
+        }
+    )*};
+}
+
+inc_dec! {
+    BlockAtomicU32: 0;
+    DeviceAtomicU32: 1;
+    SystemAtomicU32: 2;
+}
 
 macro_rules! float_scopes {
     ($t:ty, $bits:ty, $block:ident, $device:ident, $system:ident, $load:ident, $store:ident,
