@@ -10,7 +10,12 @@
  *   ldmatrix and stmatrix x1 / x2 / x4 (.trans) at scattered row
  *   addresses, cp.async ca 4 / 8 / 16 and cg 16 with wait_group 7..0 and
  *   wait_all, mbarrier init / arrive / expect_tx / try_wait (both
- *   parities) / inval with bulk_copy_g2s and elect_sync.
+ *   parities) / inval with bulk_copy_g2s and elect_sync; oxide_device::atomic's
+ *   types (every method, type, scope and a mix of orderings on words one
+ *   thread owns; then contention whose final values do not depend on the
+ *   order: shared block-scope tickets and f32 sums, global device and system
+ *   counters, min / max, fetch_update, atomicInc / atomicDec); %lanemask_*,
+ *   warp ids and f32 / f64 reductions over partial, scattered warp masks.
  * Each module runs in a child process (oxrt serves one kind of module per
  * process). Integer and byte results must be equal; f32 results print
  * how many words differ and by how many ulps at most (PRIMS_F32_ULPS,

@@ -1,5 +1,6 @@
 //! tests/gpu/prims: every tensor-core and asynchronous-copy primitive of
-//! the registry in a small kernel. host.c runs each kernel on the GPU
+//! the registry in a small kernel, and the atomic types, lane masks and
+//! partial-warp reductions of oxide-device. host.c runs each kernel on the GPU
 //! module and on the emulated one (`oxidec --target=host`) with the same
 //! inputs and compares the outputs word by word (and with its own CPU
 //! reference). One warp per block unless a kernel says otherwise; block
