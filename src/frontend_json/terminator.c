@@ -373,9 +373,15 @@ static bool call_atomic_ordered(Fb *fb, JPath jp, const OxTerm *t, const DeviceP
 	if (k > 2 && (fail == AO_RELEASE || fail == AO_ACQ_REL))
 		return fb_error(fb, OX_INPUT, "GPU primitive `%s`: a failure ordering cannot be Release or AcqRel",
 		                p->sym), false;
+	const Intrinsic *in = intrinsic_find(p->nvvm);
+	AtomicOrd no1 = in->kind == AK_LOAD ? AO_RELEASE : AO_ACQUIRE;
+	if ((in->kind == AK_LOAD || in->kind == AK_STORE) && (ord == no1 || ord == AO_ACQ_REL))
+		return fb_error(fb, OX_INPUT, "GPU primitive `%s`: an atomic %s cannot be %s", p->sym,
+		                in->kind == AK_LOAD ? "load" : "store", ord == AO_ACQ_REL ? "AcqRel" :
+		                in->kind == AK_LOAD ? "Release" : "Acquire"), false;
 	OxTerm lead = *t;
 	lead.nargs -= k;
-	if (!build_atomic(fb, jp, &lead, intrinsic_find(p->nvvm), ord, fail, ord_scopes[c[0]], NULL, dst))
+	if (!build_atomic(fb, jp, &lead, in, ord, fail, ord_scopes[c[0]], NULL, dst))
 		return false;
 	Op *op = last_op(fb, OP_MIR_INTRINSIC);
 	DevicePrim q = *p;

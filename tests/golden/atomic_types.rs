@@ -51,3 +51,20 @@ pub fn sys(u: &[SystemAtomicU32], f: &[SystemAtomicF32], d: &[SystemAtomicU64], 
     u[3].fetch_inc(9, Ordering::Relaxed);
     u[4].fetch_dec(9, Ordering::Relaxed);
 }
+
+/// Orderings known only at run time: a branch per ordering, each call
+/// valid (no Release load, no Acquire store reaches LLVM).
+#[inline(never)]
+fn pick(k: u32) -> Ordering {
+    match k { 0 => Ordering::Relaxed, 1 => Ordering::Acquire, 2 => Ordering::Release, 3 => Ordering::AcqRel, _ => Ordering::SeqCst }
+}
+
+#[kernel]
+pub fn runtime_order(a: &[DeviceAtomicU32], f: &[SystemAtomicF32], k: u32, j: u32, mut out: DisjointSlice<u32>) {
+    let o = pick(k);
+    let x = a[0].load(o);
+    a[1].store(x, o);
+    let r = a[2].compare_exchange(1, 2, o, pick(j));
+    f[0].fetch_add(1.0, o);
+    if let Some(w) = out.get_mut(thread::index_1d()) { *w = x + r.unwrap_or(7) + a[3].fetch_max(3, o); }
+}

@@ -66,6 +66,30 @@ macro_rules! by_order {
     };
 }
 
+/// A load's call per ordering (check_load has panicked for Release and
+/// AcqRel, which have no load: only the others are called).
+macro_rules! load_order {
+    ($order:expr, $f:ident($p:expr), $scope:literal) => {
+        match $order {
+            Ordering::Relaxed => prims::$f($p, $scope, 0),
+            Ordering::Acquire => prims::$f($p, $scope, 1),
+            _ => prims::$f($p, $scope, 4),
+        }
+    };
+}
+
+/// A store's call per ordering (check_store has panicked for Acquire and
+/// AcqRel).
+macro_rules! store_order {
+    ($order:expr, $f:ident($p:expr, $v:expr), $scope:literal) => {
+        match $order {
+            Ordering::Relaxed => prims::$f($p, $v, $scope, 0),
+            Ordering::Release => prims::$f($p, $v, $scope, 2),
+            _ => prims::$f($p, $v, $scope, 4),
+        }
+    };
+}
+
 /// A failure ordering: Relaxed 0, Acquire 1, SeqCst 4 (core's panics
 /// for the others).
 #[inline(always)]
@@ -170,7 +194,7 @@ macro_rules! atomic_common {
             pub fn load(&self, order: Ordering) -> $t {
                 check_load(order);
                 // SAFETY: self is valid and aligned; every access is atomic.
-                unsafe { by_order!(order, $load(self.v.get()), $scope) }
+                unsafe { load_order!(order, $load(self.v.get()), $scope) }
             }
 
             /// Stores `v` (`st.relaxed` / `st.release` of the scope).
@@ -179,7 +203,7 @@ macro_rules! atomic_common {
             pub fn store(&self, v: $t, order: Ordering) {
                 check_store(order);
                 // SAFETY: as load.
-                unsafe { by_order!(order, $store(self.v.get(), v), $scope) }
+                unsafe { store_order!(order, $store(self.v.get(), v), $scope) }
             }
 
             /// Stores `v`, returns the previous value (`atom.exch`).
