@@ -578,11 +578,12 @@ static bool emit_atomicrmw(FuncEmit *fe, Op *op)
 		[RMW_XOR] = LLVMAtomicRMWBinOpXor, [RMW_MAX] = LLVMAtomicRMWBinOpMax,
 		[RMW_MIN] = LLVMAtomicRMWBinOpMin, [RMW_UMAX] = LLVMAtomicRMWBinOpUMax,
 		[RMW_UMIN] = LLVMAtomicRMWBinOpUMin, [RMW_FADD] = LLVMAtomicRMWBinOpFAdd,
+		[RMW_UINC_WRAP] = LLVMAtomicRMWBinOpUIncWrap, [RMW_UDEC_WRAP] = LLVMAtomicRMWBinOpUDecWrap,
 	};
 	if (!is_ptr(op->opd[0]->type) || op->opd[1]->type != op->res[0].type)
 		return fail(fe, op, "needs a pointer and a value of the result's type");
 	AtomicRmw rmw = op->attr.atomic.rmw;
-	if ((unsigned)rmw > RMW_FADD)
+	if ((unsigned)rmw > RMW_UDEC_WRAP)
 		return fail(fe, op, "unknown atomicrmw operation");
 	if ((rmw == RMW_FADD) != is_float(op->res[0].type) && rmw != RMW_XCHG)
 		return fail(fe, op, "operation does not suit the value type");

@@ -336,6 +336,62 @@ static bool call_atomic_intrinsic(Fb *fb, JPath jp, const OxTerm *t, const Intri
 	return build_atomic(fb, jp, t, in, ord, fail, ATOMIC_SCOPE_DEFAULT, g0, dst);
 }
 
+/* oxide-device's atomic types: `__oxide_atomic_<op>_<ty>(.., scope,
+ * order[, failure])`, whose last p->lower arguments are constants in the
+ * MIR (one call per ordering, as core::sync::atomic writes them); they
+ * become attr.atomic, the leading arguments the row's core atomic.  The
+ * codes: prims.def, ATOMIC_ORD. */
+static const AtomicScope ord_scopes[] = { ATOMIC_SCOPE_BLOCK, ATOMIC_SCOPE_DEVICE, ATOMIC_SCOPE_SYSTEM };
+static const AtomicOrd ord_orders[] = { AO_RELAXED, AO_ACQUIRE, AO_RELEASE, AO_ACQ_REL, AO_SEQ_CST };
+
+static bool ordered_const(Fb *fb, const OxTerm *t, const DevicePrim *p, uint32_t i, uint32_t n, uint32_t *out)
+{
+	const OxOperand *a = &t->args[i];
+	size_t tlen, len;
+	const char *name = prim_arg(p, i, &tlen, &len) + tlen + 1;
+	int nlen = (int)(len - tlen - 1);
+	if (a->kind != OX_OPERAND_CONSTANT || a->c.kind != OX_CONST_SCALAR)
+		return fb_error(fb, OX_UNSUPPORTED, "the %.*s of GPU primitive `%s` is not a constant (oxide-device "
+		                "passes one per call)", nlen, name, p->sym), false;
+	if (a->c.bits.hi || a->c.bits.lo >= n)
+		return fb_error(fb, OX_INPUT, "the %.*s of GPU primitive `%s` is %llu, not one of 0..%u", nlen, name,
+		                p->sym, (unsigned long long)a->c.bits.lo, n - 1), false;
+	*out = (uint32_t)a->c.bits.lo;
+	return true;
+}
+
+static bool call_atomic_ordered(Fb *fb, JPath jp, const OxTerm *t, const DevicePrim *p, PlaceV *dst)
+{
+	uint32_t k = (uint32_t)p->lower, c[3] = { 0, 0, 0 };
+	if (t->nargs != p->nargs)
+		return fb_error(fb, OX_INPUT, "GPU primitive `%s` takes %u arguments (%s), not %u", p->sym, p->nargs,
+		                p->args, t->nargs), false;
+	for (uint32_t i = 0; i < k; i++)
+		if (!ordered_const(fb, t, p, p->nargs - k + i, i ? countof(ord_orders) : countof(ord_scopes), &c[i]))
+			return false;
+	AtomicOrd ord = ord_orders[c[1]], fail = k > 2 ? ord_orders[c[2]] : (AtomicOrd)default_failure(ord);
+	if (k > 2 && (fail == AO_RELEASE || fail == AO_ACQ_REL))
+		return fb_error(fb, OX_INPUT, "GPU primitive `%s`: a failure ordering cannot be Release or AcqRel",
+		                p->sym), false;
+	const Intrinsic *in = intrinsic_find(p->nvvm);
+	AtomicOrd no1 = in->kind == AK_LOAD ? AO_RELEASE : AO_ACQUIRE;
+	if ((in->kind == AK_LOAD || in->kind == AK_STORE) && (ord == no1 || ord == AO_ACQ_REL))
+		return fb_error(fb, OX_INPUT, "GPU primitive `%s`: an atomic %s cannot be %s", p->sym,
+		                in->kind == AK_LOAD ? "load" : "store", ord == AO_ACQ_REL ? "AcqRel" :
+		                in->kind == AK_LOAD ? "Release" : "Acquire"), false;
+	OxTerm lead = *t;
+	lead.nargs -= k;
+	if (!build_atomic(fb, jp, &lead, in, ord, fail, ord_scopes[c[0]], NULL, dst))
+		return false;
+	Op *op = last_op(fb, OP_MIR_INTRINSIC);
+	DevicePrim q = *p;
+	q.nargs -= k;
+	char why[128];
+	const char *bad = op ? prim_check(&q, op->nopd, op->opd, op->nres ? op->res[0].type : NULL, why, sizeof why)
+	                     : NULL;
+	return bad ? fb_error(fb, OX_INPUT, "GPU primitive `%s` %s", p->sym, bad), false : true;
+}
+
 /* __oxide_* GPU primitives and __nv_* libdevice math, by their registry
  * rows (src/ir/prims.def); oxide-device's scoped atomics
  * (__oxide_atomic_<op>_<ty>_<scope>, relaxed like CUDA's atomicAdd_block
@@ -346,6 +402,8 @@ static bool call_device(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	const DevicePrim *p = prim_find(sym);
 	if (!p)
 		return fb_error(fb, OX_INPUT, "unknown GPU primitive `%s` (oxide-device and oxidec versions differ?)", sym), false;
+	if (p->cls == PC_ATOMIC_ORD)
+		return call_atomic_ordered(fb, jp, t, p, dst);
 	if (p->cls == PC_ATOMIC) {
 		const Intrinsic *in = intrinsic_find(p->nvvm);
 		if (!build_atomic(fb, jp, t, in, AO_RELAXED, AO_RELAXED, p->lower, NULL, dst))

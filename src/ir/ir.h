@@ -85,6 +85,7 @@ typedef enum { ATOMIC_SCOPE_DEFAULT, ATOMIC_SCOPE_BLOCK, ATOMIC_SCOPE_DEVICE, AT
 typedef enum {
 	RMW_XCHG, RMW_ADD, RMW_SUB, RMW_AND, RMW_NAND, RMW_OR, RMW_XOR,
 	RMW_MAX, RMW_MIN, RMW_UMAX, RMW_UMIN, RMW_FADD,
+	RMW_UINC_WRAP, RMW_UDEC_WRAP,   /* CUDA's atomicInc / atomicDec */
 } AtomicRmw;
 
 /* An op's attributes: the member its AttrClass names (OpInfo.attr);

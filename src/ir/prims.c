@@ -55,6 +55,26 @@
 	ATOMIC_SCOPE(op, ty, intrinsic, block, BLOCK, ATOMIC_ARGS(op, ty)) \
 	ATOMIC_SCOPE(op, ty, intrinsic, device, DEVICE, ATOMIC_ARGS(op, ty)) \
 	ATOMIC_SCOPE(op, ty, intrinsic, system, SYSTEM, ATOMIC_ARGS(op, ty))
+/* ATOMIC_ORD: the operands, then the scope and the ordering(s), which
+ * are the row's `lower` constants: (lower, intrinsic, flags, ret, args) */
+#define ATOMIC_ORD_RMW(ty, in) 2, #in, 0, #ty, "*mut " #ty " p, " #ty " v, u32 scope, u32 order", 4
+#define ATOMIC_ORD_load(ty, in) 2, #in, 0, #ty, "*mut " #ty " p, u32 scope, u32 order", 3
+#define ATOMIC_ORD_store(ty, in) 2, #in, 0, "void", "*mut " #ty " p, " #ty " v, u32 scope, u32 order", 4
+#define ATOMIC_ORD_cas(ty, in) \
+	3, #in, 0, #ty, "*mut " #ty " p, " #ty " cmp, " #ty " new, u32 scope, u32 success, u32 failure", 6
+#define ATOMIC_ORD_exch ATOMIC_ORD_RMW
+#define ATOMIC_ORD_add ATOMIC_ORD_RMW
+#define ATOMIC_ORD_sub ATOMIC_ORD_RMW
+#define ATOMIC_ORD_and ATOMIC_ORD_RMW
+#define ATOMIC_ORD_or ATOMIC_ORD_RMW
+#define ATOMIC_ORD_xor ATOMIC_ORD_RMW
+#define ATOMIC_ORD_nand ATOMIC_ORD_RMW
+#define ATOMIC_ORD_min ATOMIC_ORD_RMW
+#define ATOMIC_ORD_max ATOMIC_ORD_RMW
+#define ATOMIC_ORD_inc ATOMIC_ORD_RMW
+#define ATOMIC_ORD_dec ATOMIC_ORD_RMW
+#define ATOMIC_ORD(op, ty, intrinsic) \
+	{ "__oxide_atomic_" #op "_" #ty, NULL, PC_ATOMIC_ORD, ATOMIC_ORD_##op(ty, intrinsic) },
 const DevicePrim device_prims[] = {
 #include "prims.def"
 };

@@ -20,6 +20,9 @@ typedef enum {
 	PC_LIBDEVICE,   /* nvvm.libdevice */
 	PC_ATOMIC,      /* a core atomic intrinsic with a scope (lower: AtomicScope;
 	                   nvvm: the intrinsic) */
+	PC_ATOMIC_ORD,  /* a core atomic intrinsic whose scope and orderings are
+	                   its last `lower` arguments, constants (nvvm: the
+	                   intrinsic) */
 } PrimClass;
 
 typedef enum { RT_VPRINTF, RT_ASSERTFAIL, RT_DYNAMIC_SHARED } RuntimePrim;
@@ -39,12 +42,13 @@ typedef enum {
 
 enum { PF_PURE = 1, PF_CONV = 2, PF_TIED = 4 };
 
-/* One row of prims.def's DEVICE, LIBDEVICE or (per scope) ATOMIC. */
+/* One row of prims.def's DEVICE, LIBDEVICE, ATOMIC_ORD or (per scope) ATOMIC. */
 typedef struct {
 	const char *sym;      /* __oxide_tid_x, __nv_sinf, __oxide_atomic_add_u32_block */
 	const char *host;     /* the emulator's function; NULL: none (atomics are inline) */
 	PrimClass cls;
-	int lower;            /* by cls: Opcode, RuntimePrim, PrimKind, results, AtomicScope */
+	int lower;            /* by cls: Opcode, RuntimePrim, PrimKind, results, AtomicScope,
+	                         constant arguments */
 	const char *nvvm;     /* PC_PRIM: LLVM intrinsic; PC_ASM: PTX; PC_ATOMIC: core intrinsic */
 	unsigned flags;       /* PF_* */
 	const char *ret;      /* u16 u32 i32 u64 i64 f32 f64 ptr cstr bytes void never */

@@ -97,7 +97,7 @@ static void verify_attrs(Verifier *v, const Op *op)
 		break;
 	case ATTR_ATOMIC:
 		if ((unsigned)a->atomic.order > AO_SEQ_CST || (unsigned)a->atomic.fail_order > AO_SEQ_CST ||
-		    (unsigned)a->atomic.scope > ATOMIC_SCOPE_SYSTEM || (unsigned)a->atomic.rmw > RMW_FADD)
+		    (unsigned)a->atomic.scope > ATOMIC_SCOPE_SYSTEM || (unsigned)a->atomic.rmw > RMW_UDEC_WRAP)
 			fail(v, "%s has an ordering, scope or operation out of range", name);
 		break;
 	default:

@@ -39,6 +39,9 @@ struct LlirHooks {
 	Value *(*float_rem)(Lower *l, Value *a, Value *b, Type *t);   /* Rust's % on floats */
 	const char *(*syncscope)(AtomicScope s);   /* LLVM syncscope; NULL: system */
 	bool (*atomicrmw_fenced)(AtomicOrd o);     /* relaxed atomicrmw between fences */
+	/* a relaxed read-modify-write of *p with v at scope s, when the
+	 * target's atomicrmw would not keep the scope; NULL: atomicrmw */
+	Value *(*scoped_rmw)(Lower *l, AtomicRmw rmw, AtomicScope s, Value *p, Value *v, Type *rt);
 };
 
 extern const LlirHooks llir_nvptx, llir_host;

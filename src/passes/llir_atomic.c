@@ -41,10 +41,15 @@ Value *lower_atomic(Lower *l, Op *op, const Intrinsic *in)
 			f->attr.atomic.order = ord == AO_SEQ_CST ? AO_SEQ_CST : AO_RELEASE;
 			f->sym = scope;
 		}
-		r = emit2(l, OP_LLIR_ATOMICRMW, rt ? rt : v->type, op->opd[0], v);
-		r->def->attr.atomic.rmw = in->rmw;
-		r->def->attr.atomic.order = fenced ? AO_RELAXED : ord;
-		r->def->sym = scope;
+		bool relaxed = fenced || ord == AO_RELAXED;
+		r = relaxed ? l->hooks->scoped_rmw(l, in->rmw, op->attr.atomic.scope, op->opd[0], v, rt ? rt : v->type)
+		            : NULL;
+		if (!r) {
+			r = emit2(l, OP_LLIR_ATOMICRMW, rt ? rt : v->type, op->opd[0], v);
+			r->def->attr.atomic.rmw = in->rmw;
+			r->def->attr.atomic.order = relaxed ? AO_RELAXED : ord;
+			r->def->sym = scope;
+		}
 		if (fenced && ord != AO_RELEASE) {
 			Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
 			f->attr.atomic.order = AO_ACQUIRE;

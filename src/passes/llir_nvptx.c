@@ -232,4 +232,58 @@ static bool atomicrmw_fenced(AtomicOrd o)
 	return o != AO_RELAXED;
 }
 
-const LlirHooks llir_nvptx = { sreg, barrier, trap, libdevice, prim, float_rem, syncscope, atomicrmw_fenced };
+/* PTX's atom operation and type letter of a read-modify-write; NULL: none
+ * (nand: LLVM's compare-and-swap loop, whose cmpxchg keeps the scope) */
+static const char *atom_op(AtomicRmw rmw, char *ty)
+{
+	switch (rmw) {
+	case RMW_ADD: case RMW_SUB: *ty = 'u'; return "add";   /* wrapping: one add for both signs */
+	case RMW_FADD: *ty = 'f'; return "add";
+	case RMW_XCHG: *ty = 'b'; return "exch";
+	case RMW_AND: *ty = 'b'; return "and";
+	case RMW_OR: *ty = 'b'; return "or";
+	case RMW_XOR: *ty = 'b'; return "xor";
+	case RMW_MAX: *ty = 's'; return "max";
+	case RMW_MIN: *ty = 's'; return "min";
+	case RMW_UMAX: *ty = 'u'; return "max";
+	case RMW_UMIN: *ty = 'u'; return "min";
+	case RMW_UINC_WRAP: *ty = 'u'; return "inc";
+	case RMW_UDEC_WRAP: *ty = 'u'; return "dec";
+	default: return NULL;
+	}
+}
+
+/* LLVM 22's NVPTX backend emits every atomicrmw as `atom` at PTX's
+ * default scope (.gpu), whatever its syncscope.  For block scope that is
+ * only stronger (and LLVM infers the state space: `atom.shared.add`), but
+ * a system-scope one would not be atomic with the host's and other GPUs'
+ * accesses: it is inline PTX with the scope (`atom.sys.add.u32`, in the
+ * pointer's state space when its type has one); sub adds the negation. */
+static Value *scoped_rmw(Lower *l, AtomicRmw rmw, AtomicScope s, Value *p, Value *v, Type *rt)
+{
+	const char *scope = s == ATOMIC_SCOPE_SYSTEM ? "sys" : NULL;
+	char ty;
+	const char *name = atom_op(rmw, &ty);
+	unsigned bits = rt->kind == TY_PTR ? 64 : rt->bits;
+	if (!scope || !name || (bits != 32 && bits != 64) || (rt->kind == TY_PTR && rmw != RMW_XCHG) ||
+	    ((rmw == RMW_UINC_WRAP || rmw == RMW_UDEC_WRAP) && bits != 32))
+		return NULL;
+	if (rmw == RMW_SUB)
+		v = emit2(l, OP_LLIR_SUB, v->type, iconst(l, v->type, 0, 0), v);
+	unsigned as = p->type->addrspace;
+	const char *space = as == AS_GLOBAL ? ".global" : as == AS_SHARED ? ".shared" : "";
+	if (as != AS_GLOBAL && as != AS_SHARED && as != AS_GENERIC)
+		return NULL;
+	char *t = arena_alloc(l->m->arena, 64), *cons = arena_alloc(l->m->arena, 32);
+	snprintf(t, 64, "atom.%s%s.%s.%c%u $0, [$1], $2;", scope, space, name, ty, bits);
+	snprintf(cons, 32, "=%c,%c,%c,~{memory}", asm_letter(rt), asm_letter(p->type), asm_letter(v->type));
+	Value *ins[2] = { p, v };
+	Op *a = ir_build(&l->b, OP_LLIR_ASM, 1, &rt, 2, ins, 0);
+	a->sym = t;
+	a->attr.inline_asm.constraints = cons;
+	a->attr.inline_asm.pure = false;
+	return &a->res[0];
+}
+
+const LlirHooks llir_nvptx = { sreg, barrier, trap, libdevice, prim, float_rem, syncscope, atomicrmw_fenced,
+                               scoped_rmw };

@@ -126,6 +126,11 @@ unsigned oxemu_my_lane(void)
 unsigned __oxide_host_laneid(void) { return oxemu_my_lane(); }
 unsigned __oxide_host_warpid(void) { return oxemu_running != NULL ? oxemu_running->cur->lin / 32 : 0; }
 unsigned __oxide_host_smid(void) { return 0; }
+unsigned __oxide_host_lanemask_eq(void) { return 1u << oxemu_my_lane(); }
+unsigned __oxide_host_lanemask_lt(void) { return (1u << oxemu_my_lane()) - 1; }
+unsigned __oxide_host_lanemask_le(void) { return (2u << oxemu_my_lane()) - 1; }   /* lane 31: 2^32 - 1 */
+unsigned __oxide_host_lanemask_gt(void) { return ~((2u << oxemu_my_lane()) - 1); }
+unsigned __oxide_host_lanemask_ge(void) { return ~((1u << oxemu_my_lane()) - 1); }
 
 unsigned __oxide_host_activemask(void)
 {

@@ -57,6 +57,11 @@ static const Atomic atomics[] = {
 #include "../../src/ir/prims.def"
 };
 
+#define ATOMIC_ORD(op, ty, intrinsic) { #op, #ty },
+static const Atomic atomics_ord[] = {
+#include "../../src/ir/prims.def"
+};
+
 #define countof(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const scopes[] = { "block", "device", "system" };
@@ -121,7 +126,8 @@ static bool is_cas(const Atomic *a)
 static void atomic_externs(void)
 {
 	printf("\n/// oxide-device's scoped atomics, `__oxide_atomic_<op>_<type>_<scope>`\n"
-	       "/// (`atomic.rs` wraps them).\n#[allow(missing_docs)]\npub(crate) mod atomic {\n"
+	       "/// (`atomic.rs` wraps them), and `__oxide_atomic_<op>_<type>` with the\n"
+	       "/// scope and ordering as constant arguments (`atomic/types.rs`).\n#[allow(missing_docs)]\npub(crate) mod atomic {\n"
 	       "    extern \"C\" {\n");
 	for (size_t i = 0; i < countof(atomics); i++)
 		for (size_t s = 0; s < countof(scopes); s++) {
@@ -132,6 +138,16 @@ static void atomic_externs(void)
 			         a->ty, a->ty);
 			extern_fn(name, a->ty, args);
 		}
+	for (size_t i = 0; i < countof(atomics_ord); i++) {
+		const Atomic *a = &atomics_ord[i];
+		char name[96], args[160];
+		const char *fmt = !strcmp(a->op, "load") ? "*mut %s p%.0s%.0s, u32 scope, u32 order"
+		                  : is_cas(a) ? "*mut %s p, %s cmp, %s new, u32 scope, u32 success, u32 failure"
+		                  : "*mut %s p, %s v%.0s, u32 scope, u32 order";
+		snprintf(name, sizeof name, "__oxide_atomic_%s_%s", a->op, a->ty);
+		snprintf(args, sizeof args, fmt, a->ty, a->ty, a->ty);
+		extern_fn(name, !strcmp(a->op, "store") ? "void" : a->ty, args);
+	}
 	printf("    }\n}\n");
 }
 
@@ -228,9 +244,12 @@ static void gen_atomic(void)
 {
 	const char *types[16];
 	size_t ntypes = atomic_types(types);
-	printf("%s", "//! Atomics beyond `core::sync::atomic`: floating-point add and CUDA-style\n"
-	       "//! scoped atomics on raw pointers into global or shared memory, relaxed\n"
-	       "//! like CUDA's `atomicAdd` / `atomicAdd_block` / `atomicAdd_system`.\n"
+	printf("%s", "//! Atomics beyond `core::sync::atomic`: atomic types of every scope for\n"
+	       "//! u32, i32, u64, i64, f32 and f64 with `core::sync::atomic`'s methods and\n"
+	       "//! orderings ([`DeviceAtomicF32`], [`BlockAtomicU32`], [`SystemAtomicU64`],\n"
+	       "//! ...: `atomic/types.rs`), and CUDA-style scoped atomics on raw pointers\n"
+	       "//! into global or shared memory, relaxed like CUDA's `atomicAdd` /\n"
+	       "//! `atomicAdd_block` / `atomicAdd_system` (below).\n"
 	       "//!\n"
 	       "//! `core::sync::atomic` types (`AtomicU32::fetch_add` & co.) work on the\n"
 	       "//! GPU as they are, with device scope. Here the scope is in the name:\n"
@@ -251,6 +270,9 @@ static void gen_atomic(void)
 	       "//! are GPU primitives that oxidec turns into `atomicrmw` / `cmpxchg`.\n"
 	       "\n"
 	       "use crate::prims::atomic as prims;\n"
+	       "\n"
+	       "mod types;\n"
+	       "pub use types::*;\n"
 	       "\n"
 	       "/// Where an atomic must be visible (see the module documentation).\n"
 	       "#[derive(Clone, Copy, PartialEq, Eq, Debug)]\n"

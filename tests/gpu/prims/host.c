@@ -10,7 +10,12 @@
  *   ldmatrix and stmatrix x1 / x2 / x4 (.trans) at scattered row
  *   addresses, cp.async ca 4 / 8 / 16 and cg 16 with wait_group 7..0 and
  *   wait_all, mbarrier init / arrive / expect_tx / try_wait (both
- *   parities) / inval with bulk_copy_g2s and elect_sync.
+ *   parities) / inval with bulk_copy_g2s and elect_sync; oxide_device::atomic's
+ *   types (every method, type, scope and a mix of orderings on words one
+ *   thread owns; then contention whose final values do not depend on the
+ *   order: shared block-scope tickets and f32 sums, global device and system
+ *   counters, min / max, fetch_update, atomicInc / atomicDec); %lanemask_*,
+ *   warp ids and f32 / f64 reductions over partial, scattered warp masks.
  * Each module runs in a child process (oxrt serves one kind of module per
  * process). Integer and byte results must be equal; f32 results print
  * how many words differ and by how many ulps at most (PRIMS_F32_ULPS,
@@ -533,6 +538,245 @@ static void copy_launch1(const OxFunc *f, const Io *io, OxDevPtr *din, OxDevPtr 
 	launch4(f, NB, 32, din, 1, dout);
 }
 
+/* ---- oxide_device::atomic's types (one thread per word, then under
+ * contention) and the warp's lane masks and partial-warp reductions ---- */
+
+enum { AT = NB * 64 };   /* threads: NB blocks of 64 */
+
+static void at_single_setup(const Test *t, Io *io)
+{
+	(void)t;
+	const size_t in[1] = {AT * 32};
+	io_alloc(io, 1, in, AT * 128);
+	uint64_t *x = (uint64_t *)io->in[0];
+	for (unsigned i = 0; i < AT * 4; i++)
+		x[i] = rnd();
+}
+
+static void launch_at(const OxFunc *f, const Io *io, OxDevPtr *din, OxDevPtr dout)
+{
+	(void)io;
+	launch4(f, NB, 64, din, 1, dout);
+}
+
+static uint32_t rotl32(uint32_t v, unsigned k) { return v << k | v >> (32 - k); }
+static uint64_t rotl64(uint64_t v, unsigned k) { return v << k | v >> (64 - k); }
+
+/* atomic_single of lib.rs, step by step, for thread x's four values */
+static void atomic_single_ref(const uint64_t *x, uint64_t *o)
+{
+	uint64_t a = x[0], b = x[1], c = x[2], d = x[3];
+	uint32_t u = (uint32_t)b, s = (uint32_t)a, prev, ok, err, n, sub, upd;
+	prev = u;   /* after the swap */
+	ok = prev == (uint32_t)b;
+	if (ok)
+		u = (uint32_t)c;
+	uint32_t cur = u;
+	err = cur == ((uint32_t)b ^ 1);
+	if (err)
+		u = (uint32_t)d;
+	n = u;
+	u = ~(u & (uint32_t)a);
+	sub = u;
+	u -= (uint32_t)b;
+	upd = u;
+	u = rotl32(u, 7);
+	memset(o, 0, 128);
+	o[0] = u;
+	o[1] = s | (uint64_t)u << 32;
+	o[2] = prev | (uint64_t)ok << 32;
+	o[3] = cur | (uint64_t)err << 32;
+	o[4] = n | (uint64_t)sub << 32;
+	o[5] = upd;
+	int32_t v = (int32_t)c, m0, m1, m2, m3;
+	m0 = v; v = v < (int32_t)d ? v : (int32_t)d;
+	m1 = v; v = v > (int32_t)a ? v : (int32_t)a;
+	m2 = v; v &= (int32_t)b;
+	m3 = v; v |= (int32_t)c >> 3;
+	v ^= (int32_t)d;
+	o[6] = (uint32_t)v;
+	o[7] = (uint32_t)m0 | (uint64_t)(uint32_t)m1 << 32;
+	o[8] = (uint32_t)m2 | (uint64_t)(uint32_t)m3 << 32;
+	uint64_t w = a, k0, k1, k2;
+	k0 = w; w += b;
+	k1 = w; w = w > c ? w : c;
+	k2 = w; w = w < d ? w : d;
+	o[9] = w;
+	o[10] = k0 ^ rotl64(k1, 21) ^ rotl64(k2, 42);
+	int64_t q = (int64_t)d;
+	q = q > (int64_t)a ? q : (int64_t)a;
+	int64_t f = q;
+	if (q == (int64_t)b)
+		q = (int64_t)c;
+	o[11] = (uint64_t)q;
+	o[12] = f == (int64_t)b ? (uint64_t)f ^ 1 : (uint64_t)f;
+	float g = -0.0f;
+	uint64_t z = 1;    /* -0.0 is not 0.0 */
+	g += (float)(a % 1000) * 0.25f;
+	g += -1.5f;
+	g = fmaxf(g, -2.0f);
+	g = fminf(g, (float)(b % 1000) * 0.5f);
+	uint32_t nan = (uint32_t)d | 0x7f800001u;
+	o[14] = f32_bits(g) | z << 32 | (uint64_t)1 << 33;
+	(void)nan;
+	o[13] = f32_bits(2.5f);
+	double h = (double)(c % 4096);
+	h += (double)(d % 4096) * 0.125;
+	h = fmin(h, (double)(a % 8192));
+	memcpy(&o[15], &h, 8);
+}
+
+static const char *at_single_check(const Test *t, const Io *io, const uint8_t *out)
+{
+	(void)t;
+	const uint64_t *x = (const uint64_t *)io->in[0];
+	for (unsigned i = 0; i < AT; i++) {
+		uint64_t want[16], got[16];
+		atomic_single_ref(x + 4 * i, want);
+		memcpy(got, out + 128 * i, 128);
+		for (unsigned k = 0; k < 16; k++)
+			if (got[k] != want[k]) {
+				snprintf(why, sizeof why, "thread %u word %u: 0x%016llx, the reference 0x%016llx", i, k,
+				         (unsigned long long)got[k], (unsigned long long)want[k]);
+				return why;
+			}
+	}
+	return NULL;
+}
+
+static void at_contend_setup(const Test *t, Io *io)
+{
+	(void)t;
+	const size_t in[1] = {AT * 8};
+	io_alloc(io, 1, in, 64 + NB * 8);
+	int64_t *v = (int64_t *)io->in[0];
+	for (unsigned i = 0; i < AT; i++)
+		v[i] = rnd_int(-1000000, 1000000);
+}
+
+static void at_contend_launch(const OxFunc *f, const Io *io, OxDevPtr *din, OxDevPtr dout)
+{
+	(void)io;
+	OxDevPtr per_block = dout + 64;
+	void *args[] = {&din[0], &dout, &per_block};
+	OX_CHECK(ox_launch_sync(f, ox_dim(NB, 1, 1), ox_dim(64, 1, 1), 0, args));
+}
+
+static const char *at_contend_check(const Test *t, const Io *io, const uint8_t *out)
+{
+	(void)t;
+	const int64_t *v = (const int64_t *)io->in[0];
+	uint64_t g[8] = {0}, want[8] = {0};
+	int64_t mn = 0, mx = 0;
+	float fmx = 0;
+	double sum = 0;
+	memcpy(g, out, 64);
+	for (unsigned i = 0; i < AT; i++) {
+		mn = v[i] < mn ? v[i] : mn;
+		mx = v[i] > mx ? v[i] : mx;
+		fmx = fmaxf(fmx, (float)v[i]);
+		sum += i;
+		want[6] ^= (uint64_t)v[i];
+	}
+	want[0] = AT;
+	memcpy(&want[1], &sum, 8);
+	want[2] = 3 * AT;
+	want[3] = (uint64_t)mn;
+	want[4] = (uint64_t)mx;
+	want[5] = f32_bits(fmx);
+	uint32_t inc = 0, dec = 0;   /* atom.inc limit 100, atom.dec limit 50, AT times */
+	for (unsigned i = 0; i < AT; i++) {
+		inc = inc >= 100 ? 0 : inc + 1;
+		dec = dec == 0 || dec > 50 ? 50 : dec - 1;
+	}
+	want[7] = inc | (uint64_t)dec << 32;
+	for (unsigned k = 0; k < 8; k++)
+		if (g[k] != want[k]) {
+			snprintf(why, sizeof why, "global word %u: 0x%016llx, the reference 0x%016llx", k,
+			         (unsigned long long)g[k], (unsigned long long)want[k]);
+			return why;
+		}
+	for (unsigned b = 0; b < NB; b++) {
+		uint32_t w[2];
+		memcpy(w, out + 64 + 8 * b, 8);
+		if (w[0] != 64 || w[1] != f32_bits(2016.0f)) {
+			snprintf(why, sizeof why, "block %u: %u tickets taken once (64), f32 sum 0x%08x (2016.0)", b, w[0],
+			         w[1]);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+static void warp_setup(const Test *t, Io *io)
+{
+	(void)t;
+	const size_t in[2] = {NB * 2 * 4, AT * 4};
+	io_alloc(io, 2, in, AT * 48);
+	uint32_t *m = (uint32_t *)io->in[0];
+	float *x = (float *)io->in[1];
+	for (unsigned w = 0; w < NB * 2; w++) {
+		m[w] = (uint32_t)rnd() & (uint32_t)rnd();   /* about 8 lanes */
+		m[w] = w % 4 == 0 ? 0xffffffffu : w % 4 == 1 ? 1u << (w % 32) : m[w] ? m[w] : 0x80000001u;
+	}
+	for (unsigned i = 0; i < AT; i++)
+		x[i] = rnd_unit() * 100;
+}
+
+static void warp_launch(const OxFunc *f, const Io *io, OxDevPtr *din, OxDevPtr dout)
+{
+	(void)io;
+	launch4(f, NB, 64, din, 2, dout);
+}
+
+static const char *warp_check(const Test *t, const Io *io, const uint8_t *out)
+{
+	(void)t;
+	const uint32_t *m = (const uint32_t *)io->in[0];
+	const float *x = (const float *)io->in[1];
+	for (unsigned i = 0; i < AT; i++) {
+		unsigned lane = i % 32, w = i / 32;
+		uint32_t want[12] = {0}, got[12], mask = m[w];
+		want[0] = 1u << lane;
+		want[1] = want[0] - 1;
+		want[2] = want[1] | want[0];
+		want[3] = ~want[2];
+		want[4] = ~want[1];
+		want[5] = w % 2;
+		want[6] = w;
+		if (mask >> lane & 1) {
+			float s = 0, mn = 0, mx = 0;
+			double d = 0;
+			for (unsigned l = 0, first = 1; l < 32; l++) {
+				if (!(mask >> l & 1))
+					continue;
+				float v = x[32 * w + l];
+				double dv = (double)v * 1.0e-3;
+				s = first ? v : s + v;
+				mn = first ? v : fminf(mn, v);
+				mx = first ? v : fmaxf(mx, v);
+				d = first ? dv : d + dv;
+				first = 0;
+			}
+			uint64_t db;
+			memcpy(&db, &d, 8);
+			want[7] = f32_bits(s);
+			want[8] = f32_bits(mn);
+			want[9] = f32_bits(mx);
+			want[10] = (uint32_t)db;
+			want[11] = (uint32_t)(db >> 32);
+		}
+		memcpy(got, out + 48 * i, 48);
+		for (unsigned k = 0; k < 12; k++)
+			if (got[k] != want[k]) {
+				snprintf(why, sizeof why, "thread %u (mask 0x%08x) word %u: 0x%08x, the reference 0x%08x", i,
+				         mask, k, got[k], want[k]);
+				return why;
+			}
+	}
+	return NULL;
+}
+
 static const Test TESTS[] = {
 	{"mma.m16n8k16.bf16 (exact)", "mma_bf16", CMP_EXACT, mma_setup, mma_launch, mma_check, M_EXACT},
 	{"mma.m16n8k16.bf16 (random)", "mma_bf16", CMP_F32, mma_setup, mma_launch, mma_check, M_RANDOM},
@@ -552,6 +796,12 @@ static const Test TESTS[] = {
 	{"cp.async ca 4/8/16, cg 16, wait_group 7..0, wait_all", "cp_async_all", CMP_EXACT, cp_setup, copy_launch1,
 	 cp_check, 0},
 	{"mbarrier + bulk_copy_g2s + elect_sync", "bulk_mbarrier", CMP_EXACT, bulk_setup, bulk_launch, bulk_check, 0},
+	{"atomic types, one thread per word (every method, type and scope)", "atomic_single", CMP_EXACT,
+	 at_single_setup, launch_at, at_single_check, 0},
+	{"atomic types under contention (shared block scope, global device and system)", "atomic_contend",
+	 CMP_EXACT, at_contend_setup, at_contend_launch, at_contend_check, 0},
+	{"lanemask_eq/lt/le/gt/ge, warp ids, partial-warp f32/f64 reductions", "warp_masks", CMP_EXACT, warp_setup,
+	 warp_launch, warp_check, 0},
 };
 enum { NTESTS = sizeof TESTS / sizeof TESTS[0] };
 

@@ -1,5 +1,6 @@
 //! tests/gpu/prims: every tensor-core and asynchronous-copy primitive of
-//! the registry in a small kernel. host.c runs each kernel on the GPU
+//! the registry in a small kernel, and the atomic types, lane masks and
+//! partial-warp reductions of oxide-device. host.c runs each kernel on the GPU
 //! module and on the emulated one (`oxidec --target=host`) with the same
 //! inputs and compares the outputs word by word (and with its own CPU
 //! reference). One warp per block unless a kernel says otherwise; block
@@ -299,6 +300,171 @@ pub fn bulk_mbarrier(src: *const [[u8; BULK]; 2], out: *mut [[u8; BULK]; 2], ele
         }
         if tid == 0 {
             mbarrier_inval(bar);
+        }
+    }
+}
+
+// ---- oxide_device::atomic's types, warp lane masks and reductions ----
+
+use core::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release, SeqCst};
+use oxide_device::atomic::*;
+use oxide_device::warp;
+
+/// Thread t (blocks of 64) alone on out[t]: every method of the atomic
+/// types on values no other thread touches, each type in another scope,
+/// so each result is the CPU reference's (host.c, atomic_single_ref).
+/// x[t]: four random u64. out[t]: 16 words (host.c names them).
+#[kernel]
+pub fn atomic_single(x: *const [u64; 4], out: *mut [u64; 16]) {
+    let t = thread::index_1d().get();
+    // SAFETY: one x and one out per thread; out is 8-byte aligned, its
+    // words only this thread's.
+    unsafe {
+        let [a, b, c, d] = *x.add(t);
+        let o = (*out.add(t)).as_mut_ptr();
+        // u32, block scope, in o[0]'s low half
+        let u = BlockAtomicU32::from_ptr(o as *mut u32);
+        u.store(a as u32, Release);
+        let s = u.swap(b as u32, SeqCst) as u64;
+        let ok = u.compare_exchange(b as u32, c as u32, AcqRel, Acquire);
+        let err = u.compare_exchange_weak(b as u32 ^ 1, d as u32, Relaxed, Relaxed);
+        let n = u.fetch_nand(a as u32, AcqRel) as u64;
+        let sub = u.fetch_sub(b as u32, Release) as u64;
+        let upd = u.fetch_update(SeqCst, Acquire, |v| Some(v.rotate_left(7)));
+        let last = u.load(Acquire) as u64;
+        *o.add(1) = s | (last << 32);
+        *o.add(2) = match ok { Ok(v) => v as u64 | 1 << 32, Err(v) => v as u64 };
+        *o.add(3) = match err { Ok(v) => v as u64 | 1 << 32, Err(v) => v as u64 };
+        *o.add(4) = n | (sub << 32);
+        *o.add(5) = match upd { Ok(v) => v as u64, Err(_) => u64::MAX };
+        // i32, system scope: signed min / max, and / or / xor
+        let p = o.add(6) as *mut i32;
+        let s32 = SystemAtomicI32::from_ptr(p);
+        s32.store(c as i32, Relaxed);
+        let m0 = s32.fetch_min(d as i32, AcqRel) as u32 as u64;
+        let m1 = s32.fetch_max(a as i32, SeqCst) as u32 as u64;
+        let m2 = s32.fetch_and(b as i32, Acquire) as u32 as u64;
+        let m3 = s32.fetch_or(c as i32 >> 3, Release) as u32 as u64;
+        s32.fetch_xor(d as i32, Relaxed);
+        *o.add(7) = m0 | m1 << 32;
+        *o.add(8) = m2 | m3 << 32;
+        // u64, device scope: unsigned min / max, add (wrapping)
+        let w = DeviceAtomicU64::from_ptr(o.add(9));
+        w.store(a, SeqCst);
+        let k0 = w.fetch_add(b, AcqRel);
+        let k1 = w.fetch_max(c, Relaxed);
+        let k2 = w.fetch_min(d, Acquire);
+        *o.add(10) = k0 ^ k1.rotate_left(21) ^ k2.rotate_left(42);
+        // i64, block scope: signed max, then a failing compare-exchange
+        let q = BlockAtomicI64::from_ptr(o.add(11) as *mut i64);
+        q.store(d as i64, Release);
+        q.fetch_max(a as i64, AcqRel);
+        let f = q.compare_exchange(b as i64, c as i64, SeqCst, SeqCst);
+        *o.add(12) = match f { Ok(v) => v as u64 ^ 1, Err(v) => v as u64 };
+        // f32, device scope (o[13] low half): add, sub, swap, the bits' cas, min / max
+        let g = DeviceAtomicF32::from_ptr(o.add(13) as *mut f32);
+        let fa = (a % 1000) as f32 * 0.25;
+        g.store(-0.0, Relaxed);
+        let z = g.compare_exchange(0.0, 1.0, AcqRel, Acquire).is_err() as u64;   // -0.0 is not 0.0
+        g.fetch_add(fa, Relaxed);
+        g.fetch_sub(1.5, AcqRel);
+        g.fetch_max(-2.0, SeqCst);
+        g.fetch_min((b % 1000) as f32 * 0.5, Release);
+        let old = g.swap(f32::from_bits(d as u32 | 0x7f80_0001), Relaxed);   // a NaN
+        let same = g.compare_exchange(f32::from_bits(d as u32 | 0x7f80_0001), 2.5, SeqCst, Relaxed).is_ok() as u64;
+        *o.add(14) = old.to_bits() as u64 | z << 32 | same << 33;
+        // f64, system scope: add, and max with a NaN operand (the other one wins)
+        let h = SystemAtomicF64::from_ptr(o.add(15) as *mut f64);
+        h.store((c % 4096) as f64, Release);
+        h.fetch_add((d % 4096) as f64 * 0.125, SeqCst);
+        h.fetch_max(f64::NAN, AcqRel);
+        h.fetch_min((a % 8192) as f64, Relaxed);
+    }
+}
+
+static TICKETS: Shared<[u32; 64]> = Shared::uninit();
+static COUNT: Shared<BlockAtomicU32> = Shared::uninit();
+static FSUM: Shared<BlockAtomicF32> = Shared::uninit();
+
+/// Contention: blocks of 64 threads. In shared memory (block scope) each
+/// thread takes a ticket (fetch_add) and marks it, and adds its index to
+/// an f32 sum; in global memory (g, zeroed by the host: 8 words) every
+/// thread of the grid adds 1 (u32, device), its index as f64 (system),
+/// increments through compare-exchange loops (fetch_update), takes the
+/// min / max of v (i64 system, f32 device: compare-exchange loop), counts
+/// with CUDA's atomicInc (limit 100, device) and atomicDec (50, system). Every
+/// result is independent of the order: per block out[b] = the number of
+/// tickets marked once, the f32 sum's bits.
+#[kernel]
+pub fn atomic_contend(v: *const i64, g: *mut u64, out: *mut [u32; 2]) {
+    let tid = thread::thread_idx_x() as usize;
+    let b = thread::block_idx_x() as usize;
+    let i = thread::index_1d().get();
+    // SAFETY: the shared statics are block-wide, initialised by thread 0
+    // before the barrier; g has 8 words, v one per thread, out one per block.
+    unsafe {
+        let tickets = &mut *TICKETS.as_mut_ptr();
+        let count = &*COUNT.as_mut_ptr();
+        let fsum = &*FSUM.as_mut_ptr();
+        tickets[tid] = 0;
+        if tid == 0 {
+            count.store(0, Relaxed);
+            fsum.store(0.0, Relaxed);
+        }
+        sync_threads();
+        let k = count.fetch_add(1, AcqRel) as usize;
+        BlockAtomicU32::from_ptr(&mut tickets[k % 64]).fetch_add(1, Relaxed);
+        fsum.fetch_add(tid as f32, Relaxed);
+        DeviceAtomicU32::from_ptr(g as *mut u32).fetch_add(1, Relaxed);
+        SystemAtomicF64::from_ptr(g.add(1) as *mut f64).fetch_add(i as f64, AcqRel);
+        let _ = DeviceAtomicU64::from_ptr(g.add(2)).fetch_update(AcqRel, Relaxed, |x| Some(x + 3));
+        let x = *v.add(i);
+        SystemAtomicI64::from_ptr(g.add(3) as *mut i64).fetch_min(x, SeqCst);
+        DeviceAtomicI64::from_ptr(g.add(4) as *mut i64).fetch_max(x, Relaxed);
+        DeviceAtomicF32::from_ptr(g.add(5) as *mut f32).fetch_max(x as f32, AcqRel);
+        DeviceAtomicU64::from_ptr(g.add(6)).fetch_xor(x as u64, Release);
+        DeviceAtomicU32::from_ptr(g.add(7) as *mut u32).fetch_inc(100, AcqRel);
+        SystemAtomicU32::from_ptr((g.add(7) as *mut u32).add(1)).fetch_dec(50, Relaxed);
+        sync_threads();
+        if tid == 0 {
+            let mut once = 0;
+            let mut j = 0;
+            while j < 64 {
+                once += (tickets[j] == 1) as u32;
+                j += 1;
+            }
+            *out.add(b) = [once, fsum.load(Acquire).to_bits()];
+        }
+    }
+}
+
+/// Lane masks and warp ids of every thread (blocks of 64), and reductions
+/// over a partial warp: the lanes of masks[warp] (scattered bits) fold
+/// their f32 / f64 values in lane order. out[t]: lanemask eq, lt, le, gt,
+/// ge, warp_in_block, global_warp_id, the f32 sum's bits, min's bits,
+/// max's bits, the f64 sum's low and high words (0 outside the mask).
+#[kernel]
+pub fn warp_masks(masks: *const u32, x: *const f32, out: *mut [u32; 12]) {
+    let i = thread::index_1d().get();
+    // SAFETY: one x and one out per thread, one mask per warp of the grid.
+    unsafe {
+        let mask = *masks.add(warp::global_warp_id());
+        let v = *x.add(i);
+        let o = &mut *out.add(i);
+        o[0] = warp::lanemask_eq();
+        o[1] = warp::lanemask_lt();
+        o[2] = warp::lanemask_le();
+        o[3] = warp::lanemask_gt();
+        o[4] = warp::lanemask_ge();
+        o[5] = warp::warp_in_block();
+        o[6] = warp::global_warp_id() as u32;
+        if mask & warp::lanemask_eq() != 0 {
+            o[7] = warp::reduce_add_sync_f32(mask, v).to_bits();
+            o[8] = warp::reduce_min_sync_f32(mask, v).to_bits();
+            o[9] = warp::reduce_max_sync_f32(mask, v).to_bits();
+            let s = warp::reduce_add_sync_f64(mask, v as f64 * 1.0e-3).to_bits();
+            o[10] = s as u32;
+            o[11] = (s >> 32) as u32;
         }
     }
 }

@@ -1,6 +1,9 @@
-//! Atomics beyond `core::sync::atomic`: floating-point add and CUDA-style
-//! scoped atomics on raw pointers into global or shared memory, relaxed
-//! like CUDA's `atomicAdd` / `atomicAdd_block` / `atomicAdd_system`.
+//! Atomics beyond `core::sync::atomic`: atomic types of every scope for
+//! u32, i32, u64, i64, f32 and f64 with `core::sync::atomic`'s methods and
+//! orderings ([`DeviceAtomicF32`], [`BlockAtomicU32`], [`SystemAtomicU64`],
+//! ...: `atomic/types.rs`), and CUDA-style scoped atomics on raw pointers
+//! into global or shared memory, relaxed like CUDA's `atomicAdd` /
+//! `atomicAdd_block` / `atomicAdd_system` (below).
 //!
 //! `core::sync::atomic` types (`AtomicU32::fetch_add` & co.) work on the
 //! GPU as they are, with device scope. Here the scope is in the name:
@@ -21,6 +24,9 @@
 //! are GPU primitives that oxidec turns into `atomicrmw` / `cmpxchg`.
 
 use crate::prims::atomic as prims;
+
+mod types;
+pub use types::*;
 
 /// Where an atomic must be visible (see the module documentation).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

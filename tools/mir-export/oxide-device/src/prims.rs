@@ -32,6 +32,11 @@ pub(crate) mod device {
         pub fn __oxide_warpid() -> u32;
         pub fn __oxide_smid() -> u32;
         pub fn __oxide_activemask() -> u32;
+        pub fn __oxide_lanemask_eq() -> u32;
+        pub fn __oxide_lanemask_lt() -> u32;
+        pub fn __oxide_lanemask_le() -> u32;
+        pub fn __oxide_lanemask_gt() -> u32;
+        pub fn __oxide_lanemask_ge() -> u32;
         pub fn __oxide_clock() -> u32;
         pub fn __oxide_clock64() -> u64;
         pub fn __oxide_globaltimer() -> u64;
@@ -410,7 +415,8 @@ pub mod libdevice {
 }
 
 /// oxide-device's scoped atomics, `__oxide_atomic_<op>_<type>_<scope>`
-/// (`atomic.rs` wraps them).
+/// (`atomic.rs` wraps them), and `__oxide_atomic_<op>_<type>` with the
+/// scope and ordering as constant arguments (`atomic/types.rs`).
 #[allow(missing_docs)]
 pub(crate) mod atomic {
     extern "C" {
@@ -534,5 +540,63 @@ pub(crate) mod atomic {
         pub fn __oxide_atomic_exch_f64_block(p: *mut f64, v: f64) -> f64;
         pub fn __oxide_atomic_exch_f64_device(p: *mut f64, v: f64) -> f64;
         pub fn __oxide_atomic_exch_f64_system(p: *mut f64, v: f64) -> f64;
+        pub fn __oxide_atomic_load_u32(p: *mut u32, scope: u32, order: u32) -> u32;
+        pub fn __oxide_atomic_store_u32(p: *mut u32, v: u32, scope: u32, order: u32);
+        pub fn __oxide_atomic_exch_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
+        pub fn __oxide_atomic_add_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
+        pub fn __oxide_atomic_sub_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
+        pub fn __oxide_atomic_and_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
+        pub fn __oxide_atomic_or_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
+        pub fn __oxide_atomic_xor_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
+        pub fn __oxide_atomic_nand_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
+        pub fn __oxide_atomic_min_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
+        pub fn __oxide_atomic_max_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
+        pub fn __oxide_atomic_cas_u32(p: *mut u32, cmp: u32, new: u32, scope: u32, success: u32, failure: u32) -> u32;
+        pub fn __oxide_atomic_inc_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
+        pub fn __oxide_atomic_dec_u32(p: *mut u32, v: u32, scope: u32, order: u32) -> u32;
+        pub fn __oxide_atomic_load_i32(p: *mut i32, scope: u32, order: u32) -> i32;
+        pub fn __oxide_atomic_store_i32(p: *mut i32, v: i32, scope: u32, order: u32);
+        pub fn __oxide_atomic_exch_i32(p: *mut i32, v: i32, scope: u32, order: u32) -> i32;
+        pub fn __oxide_atomic_add_i32(p: *mut i32, v: i32, scope: u32, order: u32) -> i32;
+        pub fn __oxide_atomic_sub_i32(p: *mut i32, v: i32, scope: u32, order: u32) -> i32;
+        pub fn __oxide_atomic_and_i32(p: *mut i32, v: i32, scope: u32, order: u32) -> i32;
+        pub fn __oxide_atomic_or_i32(p: *mut i32, v: i32, scope: u32, order: u32) -> i32;
+        pub fn __oxide_atomic_xor_i32(p: *mut i32, v: i32, scope: u32, order: u32) -> i32;
+        pub fn __oxide_atomic_nand_i32(p: *mut i32, v: i32, scope: u32, order: u32) -> i32;
+        pub fn __oxide_atomic_min_i32(p: *mut i32, v: i32, scope: u32, order: u32) -> i32;
+        pub fn __oxide_atomic_max_i32(p: *mut i32, v: i32, scope: u32, order: u32) -> i32;
+        pub fn __oxide_atomic_cas_i32(p: *mut i32, cmp: i32, new: i32, scope: u32, success: u32, failure: u32) -> i32;
+        pub fn __oxide_atomic_load_u64(p: *mut u64, scope: u32, order: u32) -> u64;
+        pub fn __oxide_atomic_store_u64(p: *mut u64, v: u64, scope: u32, order: u32);
+        pub fn __oxide_atomic_exch_u64(p: *mut u64, v: u64, scope: u32, order: u32) -> u64;
+        pub fn __oxide_atomic_add_u64(p: *mut u64, v: u64, scope: u32, order: u32) -> u64;
+        pub fn __oxide_atomic_sub_u64(p: *mut u64, v: u64, scope: u32, order: u32) -> u64;
+        pub fn __oxide_atomic_and_u64(p: *mut u64, v: u64, scope: u32, order: u32) -> u64;
+        pub fn __oxide_atomic_or_u64(p: *mut u64, v: u64, scope: u32, order: u32) -> u64;
+        pub fn __oxide_atomic_xor_u64(p: *mut u64, v: u64, scope: u32, order: u32) -> u64;
+        pub fn __oxide_atomic_nand_u64(p: *mut u64, v: u64, scope: u32, order: u32) -> u64;
+        pub fn __oxide_atomic_min_u64(p: *mut u64, v: u64, scope: u32, order: u32) -> u64;
+        pub fn __oxide_atomic_max_u64(p: *mut u64, v: u64, scope: u32, order: u32) -> u64;
+        pub fn __oxide_atomic_cas_u64(p: *mut u64, cmp: u64, new: u64, scope: u32, success: u32, failure: u32) -> u64;
+        pub fn __oxide_atomic_load_i64(p: *mut i64, scope: u32, order: u32) -> i64;
+        pub fn __oxide_atomic_store_i64(p: *mut i64, v: i64, scope: u32, order: u32);
+        pub fn __oxide_atomic_exch_i64(p: *mut i64, v: i64, scope: u32, order: u32) -> i64;
+        pub fn __oxide_atomic_add_i64(p: *mut i64, v: i64, scope: u32, order: u32) -> i64;
+        pub fn __oxide_atomic_sub_i64(p: *mut i64, v: i64, scope: u32, order: u32) -> i64;
+        pub fn __oxide_atomic_and_i64(p: *mut i64, v: i64, scope: u32, order: u32) -> i64;
+        pub fn __oxide_atomic_or_i64(p: *mut i64, v: i64, scope: u32, order: u32) -> i64;
+        pub fn __oxide_atomic_xor_i64(p: *mut i64, v: i64, scope: u32, order: u32) -> i64;
+        pub fn __oxide_atomic_nand_i64(p: *mut i64, v: i64, scope: u32, order: u32) -> i64;
+        pub fn __oxide_atomic_min_i64(p: *mut i64, v: i64, scope: u32, order: u32) -> i64;
+        pub fn __oxide_atomic_max_i64(p: *mut i64, v: i64, scope: u32, order: u32) -> i64;
+        pub fn __oxide_atomic_cas_i64(p: *mut i64, cmp: i64, new: i64, scope: u32, success: u32, failure: u32) -> i64;
+        pub fn __oxide_atomic_load_f32(p: *mut f32, scope: u32, order: u32) -> f32;
+        pub fn __oxide_atomic_store_f32(p: *mut f32, v: f32, scope: u32, order: u32);
+        pub fn __oxide_atomic_exch_f32(p: *mut f32, v: f32, scope: u32, order: u32) -> f32;
+        pub fn __oxide_atomic_add_f32(p: *mut f32, v: f32, scope: u32, order: u32) -> f32;
+        pub fn __oxide_atomic_load_f64(p: *mut f64, scope: u32, order: u32) -> f64;
+        pub fn __oxide_atomic_store_f64(p: *mut f64, v: f64, scope: u32, order: u32);
+        pub fn __oxide_atomic_exch_f64(p: *mut f64, v: f64, scope: u32, order: u32) -> f64;
+        pub fn __oxide_atomic_add_f64(p: *mut f64, v: f64, scope: u32, order: u32) -> f64;
     }
 }

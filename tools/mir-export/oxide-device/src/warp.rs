@@ -1,6 +1,8 @@
-//! Warp-level primitives: lane and warp ids, warp barriers, shuffles,
-//! votes, match and reductions (PTX `bar.warp.sync`, `shfl.sync`,
-//! `vote.sync`, `match.{any,all}.sync`, `redux.sync`).
+//! Warp-level primitives: lane and warp ids, lane masks, warp barriers,
+//! shuffles, votes, match and reductions (PTX `%laneid`, `%lanemask_*`,
+//! `bar.warp.sync`, `shfl.sync`, `vote.sync`, `match.{any,all}.sync`,
+//! `redux.sync`; float and other reductions over any member mask by
+//! shuffles: [`reduce_sync`](crate::warp::reduce_sync)).
 //!
 //! A warp is 32 consecutive threads of a block (by linear thread index).
 //! Every `*_sync` operation takes a member mask: the lanes that take part,
@@ -62,6 +64,69 @@ pub fn lane_id() -> u32 {
 pub fn warp_id() -> u32 {
     // SAFETY: reading a special register has no preconditions.
     unsafe { ffi::__oxide_warpid() }
+}
+
+/// This thread's warp within its block: its linear thread index
+/// (`x + y * ntid.x + z * ntid.x * ntid.y`) divided by 32. Unlike
+/// [`warp_id`], stable: what CUDA code computes as `threadIdx.x / 32`.
+#[inline(always)]
+pub fn warp_in_block() -> u32 {
+    use crate::thread::*;
+    let linear = thread_idx_x() + block_dim_x() * (thread_idx_y() + block_dim_y() * thread_idx_z());
+    linear / WARP_SIZE
+}
+
+/// Warps per block: the block's threads divided by 32, rounded up (a last
+/// partial warp counts).
+#[inline(always)]
+pub fn warps_per_block() -> u32 {
+    use crate::thread::*;
+    (block_dim_x() * block_dim_y() * block_dim_z()).div_ceil(WARP_SIZE)
+}
+
+/// This warp's index in a one-dimensional grid of blocks:
+/// `block_idx_x() * warps_per_block() + warp_in_block()`, in `usize`.
+#[inline(always)]
+pub fn global_warp_id() -> usize {
+    crate::thread::block_idx_x() as usize * warps_per_block() as usize + warp_in_block() as usize
+}
+
+/// The lanes whose `lane_id()` equals this lane's: `1 << lane_id()`
+/// (`%lanemask_eq`).
+#[inline(always)]
+pub fn lanemask_eq() -> u32 {
+    // SAFETY: reading a special register has no preconditions.
+    unsafe { ffi::__oxide_lanemask_eq() }
+}
+
+/// The lanes below this one (`%lanemask_lt`): with a ballot, a lane's rank
+/// among the lanes whose predicate holds is
+/// `(ballot & lanemask_lt()).count_ones()`.
+#[inline(always)]
+pub fn lanemask_lt() -> u32 {
+    // SAFETY: as lanemask_eq.
+    unsafe { ffi::__oxide_lanemask_lt() }
+}
+
+/// This lane and the lanes below it (`%lanemask_le`).
+#[inline(always)]
+pub fn lanemask_le() -> u32 {
+    // SAFETY: as lanemask_eq.
+    unsafe { ffi::__oxide_lanemask_le() }
+}
+
+/// The lanes above this one (`%lanemask_gt`).
+#[inline(always)]
+pub fn lanemask_gt() -> u32 {
+    // SAFETY: as lanemask_eq.
+    unsafe { ffi::__oxide_lanemask_gt() }
+}
+
+/// This lane and the lanes above it (`%lanemask_ge`).
+#[inline(always)]
+pub fn lanemask_ge() -> u32 {
+    // SAFETY: as lanemask_eq.
+    unsafe { ffi::__oxide_lanemask_ge() }
 }
 
 /// The SM this thread runs on (`%smid`); for diagnostics. 0 under emulation.
@@ -173,6 +238,58 @@ redux! {
     reduce_or_sync(u32) => __oxide_redux_or;
     /// Bitwise xor of `v` over `mask` (`redux.sync.xor.b32`, sm_80+).
     reduce_xor_sync(u32) => __oxide_redux_xor;
+}
+
+/// Signed wrapping sum of `v` over the lanes of `mask` (`redux.sync.add`,
+/// sm_80+; the same bits as the unsigned sum).
+#[inline(always)]
+pub fn reduce_add_sync_i32(mask: u32, v: i32) -> i32 {
+    reduce_add_sync(mask, v as u32) as i32
+}
+
+/// `f` folded over the values of the lanes of `mask`, in lane order
+/// (lowest lane first), in each of them: one `shfl.sync.idx` per lane of
+/// `mask`, so any mask works (a partial warp, scattered lanes), and every
+/// lane gets the same bits. Every lane of `mask` must call it with the
+/// same `mask` (as any `*_sync`); `mask` must not be 0.
+#[inline(always)]
+pub fn reduce_sync<T: Shuffle, F: Fn(T, T) -> T>(mask: u32, v: T, f: F) -> T {
+    let first = mask.trailing_zeros();
+    let mut acc = v.shfl(mask, first);
+    let mut rest = mask & mask.wrapping_sub(1);
+    while rest != 0 {
+        acc = f(acc, v.shfl(mask, rest.trailing_zeros()));
+        rest &= rest - 1;
+    }
+    acc
+}
+
+macro_rules! float_reductions {
+    ($($t:ty: $add:ident, $min:ident, $max:ident;)*) => {$(
+        #[doc = concat!("Sum of `v` over the lanes of `mask` in lane order (`", stringify!($t),
+                        "` additions rounded one by one), the same in each lane; [`reduce_sync`]'s rules.")]
+        #[inline(always)]
+        pub fn $add(mask: u32, v: $t) -> $t {
+            reduce_sync(mask, v, |a: $t, b: $t| a + b)
+        }
+        #[doc = concat!("Minimum of `v` over the lanes of `mask` (`", stringify!($t),
+                        "::min`: a NaN gives the other value); [`reduce_sync`]'s rules.")]
+        #[inline(always)]
+        pub fn $min(mask: u32, v: $t) -> $t {
+            reduce_sync(mask, v, |a: $t, b: $t| a.min(b))
+        }
+        #[doc = concat!("Maximum of `v` over the lanes of `mask` (`", stringify!($t),
+                        "::max`); [`reduce_sync`]'s rules.")]
+        #[inline(always)]
+        pub fn $max(mask: u32, v: $t) -> $t {
+            reduce_sync(mask, v, |a: $t, b: $t| a.max(b))
+        }
+    )*};
+}
+
+float_reductions! {
+    f32: reduce_add_sync_f32, reduce_min_sync_f32, reduce_max_sync_f32;
+    f64: reduce_add_sync_f64, reduce_min_sync_f64, reduce_max_sync_f64;
 }
 
 /// Warp shuffles (`shfl.sync`) of 32- and 64-bit values; a 64-bit value
