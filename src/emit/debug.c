@@ -14,9 +14,12 @@
  *                               nvcc -lineinfo also has no need of: see
  *                               below); LLVM's inliner adds inlinedAt.
  *   EMIT_DEBUG_FULL (-g)        the same in a FullDebug unit, plus the
- *                               parameters as DILocalVariables of their
- *                               ABI type (the IR has no Rust local names:
- *                               the JSON carries none).
+ *                               parameters as DILocalVariables named after
+ *                               the Rust argument (a slice `a`: `a.ptr`,
+ *                               `a.len`), of their ABI type (u64, f32,
+ *                               *mut u8).  Other locals are not described:
+ *                               mem2reg does not say which value holds
+ *                               which MIR local.
  *
  * Line tables on NVPTX use emission kind DebugDirectivesOnly (LLVM's
  * DICompileUnit kind 3, which clang's -gline-directives-only selects and
@@ -108,8 +111,9 @@ static LLVMMetadataRef scalar_type(EmitCtx *e, const Type *t)
 	return LLVMDIBuilderCreateBasicType(e->dib, name, strlen(name), t->bits, enc, LLVMDIFlagZero);
 }
 
-/* -g: each parameter as a DILocalVariable, its value at the function's
- * first instruction. */
+/* -g: each parameter that carries a named Rust argument (Param.var) as a
+ * DILocalVariable of its ABI type, its value at the function's first
+ * instruction. */
 static void describe_params(FuncEmit *fe)
 {
 	EmitCtx *e = fe->e;
@@ -119,14 +123,10 @@ static void describe_params(FuncEmit *fe)
 	LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fe->fn));
 	for (uint32_t i = 0; i < fe->f->nparam; i++) {
 		const Param *p = &fe->f->params[i];
-		LLVMMetadataRef ty = scalar_type(e, p->type);
+		LLVMMetadataRef ty = p->var ? scalar_type(e, p->type) : NULL;
 		if (!ty)
 			continue;
-		char name[32];
-		if (!p->name || !*p->name)
-			snprintf(name, sizeof name, "arg%u", i);
-		const char *nm = p->name && *p->name ? p->name : name;
-		LLVMMetadataRef var = LLVMDIBuilderCreateParameterVariable(e->dib, fe->sp, nm, strlen(nm), i + 1, file,
+		LLVMMetadataRef var = LLVMDIBuilderCreateParameterVariable(e->dib, fe->sp, p->var, strlen(p->var), i + 1, file,
 		                                                           fe->f->loc.line, ty, 1, LLVMDIFlagZero);
 		LLVMDIBuilderInsertDbgValueRecordBefore(e->dib, LLVMGetParam(fe->fn, i), var,
 		                                        LLVMDIBuilderCreateExpression(e->dib, NULL, 0), loc, first);
@@ -173,6 +173,25 @@ void emit_debug_loc(FuncEmit *fe, const Op *op)
 	                                                       known ? op->loc.col : 0,
 	                                                       scope_of(fe, known ? op->loc.file : -1), NULL);
 	LLVMSetCurrentDebugLocation2(fe->b, loc);
+}
+
+/* Host target: the launch trampoline of kernel k (host.c), which inlines
+ * k, gets an artificial subprogram at k's line and b a location in it, so
+ * the inlined body keeps its lines (as an inlined frame of k). */
+void emit_debug_trampoline(EmitCtx *e, LLVMValueRef fn, LLVMBuilderRef b, const Func *k)
+{
+	if (!e->dib)
+		return;
+	LLVMMetadataRef file = file_of(e, k->loc.file);
+	unsigned line = k->loc.file >= 0 ? k->loc.line : 0;
+	size_t n;
+	const char *name = LLVMGetValueName2(fn, &n);
+	LLVMMetadataRef ty = LLVMDIBuilderCreateSubroutineType(e->dib, file, NULL, 0, LLVMDIFlagZero);
+	LLVMMetadataRef sp = LLVMDIBuilderCreateFunction(e->dib, file, name, n, name, n, file, line, ty, 0, 1, line,
+	                                                 LLVMDIFlagArtificial | LLVMDIFlagPrototyped,
+	                                                 e->opt.opt_level > 0);
+	LLVMSetSubprogram(fn, sp);
+	LLVMSetCurrentDebugLocation2(b, LLVMDIBuilderCreateDebugLocation(e->ctx, line, 0, sp, NULL));
 }
 
 void emit_debug_func_end(FuncEmit *fe, bool ok)

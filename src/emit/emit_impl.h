@@ -57,6 +57,7 @@ void emit_debug_end(EmitCtx *e);
 void emit_debug_func(FuncEmit *fe);
 void emit_debug_func_end(FuncEmit *fe, bool ok);
 void emit_debug_loc(FuncEmit *fe, const Op *op);
+void emit_debug_trampoline(EmitCtx *e, LLVMValueRef fn, LLVMBuilderRef b, const Func *k);
 
 /* module.c */
 LLVMTypeRef emit_type(EmitCtx *e, const Type *t);

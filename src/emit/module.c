@@ -573,9 +573,9 @@ bool emit_module(EmitCtx *e, Module *m)
 	for (Func *f = m->funcs; f && ok; f = f->next)
 		if (f->first)
 			ok = emit_body(e, m, f);
-	emit_debug_end(e);
 	if (ok && e->target->kind == TARGET_HOST)
 		ok = emit_host_entries(e, m);
+	emit_debug_end(e);
 	ok = ok && verify(e) && emit_link_libdevice(e);
 	if (!ok) {
 		LLVMDisposeModule(e->mod);
