@@ -26,14 +26,16 @@
 #      bf16 / f16 / tf32 / s8 / u8, ldmatrix, stmatrix, cp.async, mbarrier
 #      with the bulk copy, elect.sync) on the GPU against the emulated
 #      module, then every f32 through cvt.rna.tf32.f32
+#   8. tests/gpu/lineinfo: compute-sanitizer memcheck on a raw-pointer
+#      store past the end of a buffer names its Rust line (PTX and cubin)
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
 # runs, default: CPUs), PARTS (default "examples sanitizer conformance
-# fuzz fuzz2000 hazards half prims").
+# fuzz fuzz2000 hazards half prims lineinfo").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half prims}
+PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half prims lineinfo}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -76,6 +78,9 @@ if [ -f build/gpu-half/half.cubin ]; then
 fi
 if [ -f build/gpu-prims/prims.cubin ]; then
 	part prims sh tests/gpu/prims/run.sh
+fi
+if [ -f build/gpu-lineinfo/lineinfo.cubin ]; then
+	part lineinfo sh tests/gpu/lineinfo/run.sh
 fi
 echo
 echo "==== summary"
