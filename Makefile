@@ -54,7 +54,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half gpu-prims
+.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half gpu-prims gpu-lineinfo
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -182,7 +182,7 @@ gpu-all:
 
 # here: everything gpu-all needs, packed in build/gpu-pack/ (carry it),
 # the conformance runner (oxide-runner) among it
-gpu-pack: all examples gpu-hazards gpu-half gpu-prims $(RUNNER)
+gpu-pack: all examples gpu-hazards gpu-half gpu-prims gpu-lineinfo $(RUNNER)
 	OXIDE_RUNNER=$(RUNNER) sh tests/gpu/pack.sh
 
 # every f32 through the half-precision conversions, 2^26 operand triples
@@ -193,6 +193,15 @@ gpu-half: $(B)/bin/mir-export $(B)/bin/oxidec
 	@mkdir -p build/gpu-half
 	$(B)/bin/mir-export tests/gpu/half -o build/gpu-half/half.mir.json
 	$(B)/bin/oxidec build/gpu-half/half.mir.json -o build/gpu-half/half.cubin
+
+# a raw-pointer store past the end of a buffer, for compute-sanitizer to
+# name its Rust line (sh tests/gpu/lineinfo/run.sh on the GPU machine),
+# built here into build/gpu-lineinfo
+gpu-lineinfo: $(B)/bin/mir-export $(B)/bin/oxidec
+	@mkdir -p build/gpu-lineinfo
+	$(B)/bin/mir-export tests/gpu/lineinfo -o build/gpu-lineinfo/lineinfo.mir.json
+	$(B)/bin/oxidec build/gpu-lineinfo/lineinfo.mir.json -o build/gpu-lineinfo/lineinfo.ptx
+	$(B)/bin/oxidec build/gpu-lineinfo/lineinfo.mir.json -o build/gpu-lineinfo/lineinfo.cubin
 
 # every tensor-core and async-copy primitive on the GPU module (cubin) and
 # on the emulated one (.o, linked into a .so where it runs), compared by

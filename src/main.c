@@ -69,6 +69,13 @@ static const char usage[] =
 "                     ox_module_load (host program linked with -rdynamic)\n"
 "  --arch=sm_XX       target GPU architecture (default sm_90; nvptx only)\n"
 "  -O0 -O1 -O2 -O3    LLVM optimization level (default -O3)\n"
+"  -g                 full DWARF debug information (cuda-gdb, gdb): subprograms,\n"
+"                     every instruction's Rust line, parameters (ptxas then\n"
+"                     compiles without optimization, like nvcc -G); the default is\n"
+"                     line information only: a .loc to the Rust file, line and\n"
+"                     column on every PTX instruction (like nvcc -lineinfo), line\n"
+"                     tables in a host object\n"
+"  -g0                no debug or line information\n"
 "  --max-input=MIB    largest input file read, in MiB (default 256)\n"
 "  -v                 print the time each stage takes\n"
 "  --help             show this help\n"
@@ -142,6 +149,7 @@ static void parse_args(int argc, char **argv, Options *o)
 	o->target = &target_nvptx;
 	o->eo.arch = "sm_90";
 	o->eo.opt_level = 3;
+	o->eo.debug = EMIT_DEBUG_LINES;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -170,6 +178,10 @@ static void parse_args(int argc, char **argv, Options *o)
 				usage_error("unknown target '%s' (expected nvptx or host)", a + 9);
 		} else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
 			o->eo.opt_level = a[2] - '0';
+		} else if (!strcmp(a, "-g")) {
+			o->eo.debug = EMIT_DEBUG_FULL;
+		} else if (!strcmp(a, "-g0")) {
+			o->eo.debug = EMIT_DEBUG_NONE;
 		} else if (!strncmp(a, "--max-input=", 12)) {
 			char *end;
 			unsigned long long mib = strtoull(a + 12, &end, 10);

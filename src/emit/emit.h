@@ -16,11 +16,19 @@
 
 #include "../ir/ir.h"
 
+/* Debug information: what -g0, the default and -g ask for (debug.c). */
+typedef enum {
+	EMIT_DEBUG_NONE,     /* -g0 */
+	EMIT_DEBUG_LINES,    /* default: .loc per PTX instruction, line tables on the host */
+	EMIT_DEBUG_FULL,     /* -g: full DWARF */
+} EmitDebug;
+
 typedef struct {
 	const char *arch;      /* "sm_90" (default when NULL), any sm_XX LLVM 22 NVPTX knows;
 	                          ignored for TARGET_HOST */
 	int opt_level;         /* 0..3: middle-end pipeline and codegen level */
 	bool verify_each;      /* run LLVMVerifyModule also after optimization */
+	EmitDebug debug;
 } EmitOptions;
 
 typedef struct EmitCtx EmitCtx;

@@ -17,6 +17,10 @@ struct EmitCtx {
 	LLVMContextRef ctx;
 	LLVMTargetMachineRef tm;
 	LLVMModuleRef mod;         /* NULL until emit_module */
+	/* debug.c, while emit_module runs (NULL with EMIT_DEBUG_NONE) */
+	LLVMDIBuilderRef dib;
+	LLVMMetadataRef cu, *files;     /* files: one per Module.files */
+	uint32_t nfile;
 };
 
 /* One function being translated.  Value.aux holds each value's
@@ -36,11 +40,24 @@ typedef struct {
 		const Op *op;
 	} *hints;
 	uint32_t nhint;
+	LLVMMetadataRef sp;                   /* DISubprogram (debug.c), or NULL */
+	LLVMMetadataRef *scopes;              /* per file: sp or a DILexicalBlockFile of it */
+	uint32_t sp_file;
 } FuncEmit;
 
 /* loops.c: the loop hints of fe (llir.loop_hint) as llvm.loop metadata on
  * the latches of the innermost loop around each, once the body is built */
 bool emit_loop_hints(FuncEmit *fe);
+
+/* debug.c: debug metadata (EmitOptions.debug).  begin/end bracket the
+ * module; func before a body is built, func_end after it; loc before each
+ * op, for the instructions the builder makes of it. */
+void emit_debug_begin(EmitCtx *e, Module *m);
+void emit_debug_end(EmitCtx *e);
+void emit_debug_func(FuncEmit *fe);
+void emit_debug_func_end(FuncEmit *fe, bool ok);
+void emit_debug_loc(FuncEmit *fe, const Op *op);
+void emit_debug_trampoline(EmitCtx *e, LLVMValueRef fn, LLVMBuilderRef b, const Func *k);
 
 /* module.c */
 LLVMTypeRef emit_type(EmitCtx *e, const Type *t);

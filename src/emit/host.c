@@ -79,6 +79,7 @@ static bool emit_trampoline(EmitCtx *e, Func *f)
 		LLVMBuilderRef b = LLVMCreateBuilderInContext(e->ctx);
 		LLVMSetValueName2(LLVMGetParam(fn, 0), "args", 4);
 		LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(e->ctx, fn, "entry"));
+		emit_debug_trampoline(e, fn, b, f);
 		for (uint32_t i = 0; i < f->nparam; i++)
 			vals[i] = load_param(e, b, LLVMGetParam(fn, 0), i, &f->params[i]);
 		LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(kernel), kernel, vals, f->nparam, "");

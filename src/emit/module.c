@@ -443,6 +443,7 @@ static bool emit_block(FuncEmit *fe, Block *b)
 			emit_op_error(fe, op, "terminator in the middle of block %u", b->num);
 			return false;
 		}
+		emit_debug_loc(fe, op);
 		if (!emit_op(fe, op))
 			return false;
 	}
@@ -473,6 +474,7 @@ static bool emit_body(EmitCtx *e, Module *m, Func *f)
 	fe.alloca_b = LLVMCreateBuilderInContext(e->ctx);
 	fe.prologue = LLVMAppendBasicBlockInContext(e->ctx, fe.fn, "prologue");
 	LLVMPositionBuilderAtEnd(fe.alloca_b, fe.prologue);
+	emit_debug_func(&fe);
 	bool ok = emit_body_blocks(&fe);
 	/* Without allocas the prologue would only cost a branch at -O0. */
 	if (ok && !LLVMGetFirstInstruction(fe.prologue) && !fe.entry_phis)
@@ -480,6 +482,7 @@ static bool emit_body(EmitCtx *e, Module *m, Func *f)
 	else if (ok)
 		LLVMBuildBr(fe.alloca_b, f->first->aux);
 	ok = ok && emit_loop_hints(&fe);   /* on the whole CFG, prologue included */
+	emit_debug_func_end(&fe, ok);
 	free(fe.hints);
 	LLVMDisposeBuilder(fe.alloca_b);
 	LLVMDisposeBuilder(fe.b);
@@ -565,11 +568,14 @@ bool emit_module(EmitCtx *e, Module *m)
 		ok = declare_func(e, f);
 	for (Global *g = m->globals; g && ok; g = g->next)
 		define_global(e, g);
+	if (ok)
+		emit_debug_begin(e, m);
 	for (Func *f = m->funcs; f && ok; f = f->next)
 		if (f->first)
 			ok = emit_body(e, m, f);
 	if (ok && e->target->kind == TARGET_HOST)
 		ok = emit_host_entries(e, m);
+	emit_debug_end(e);
 	ok = ok && verify(e) && emit_link_libdevice(e);
 	if (!ok) {
 		LLVMDisposeModule(e->mod);

@@ -214,9 +214,9 @@ static bool has_module(EmitCtx *e, const char *what)
  * function's frame at -O0 was 2-3 times its -O3 size (ptxas 13.0, a tree
  * walk: kernel 104 + 280 per level, now 48 + 144; -O3: 48 + 112), too
  * much for CUDA's default stack of 1,024 bytes per thread.
- * SROA only moves values from memory to registers; oxidec emits no debug
- * info that it could make worse, and every other -O0 property (no
- * inlining, no loop or instruction rewriting) stays.
+ * SROA only moves values from memory to registers; oxidec's debug info
+ * (debug.c) describes no variable in memory that it could lose, and every
+ * other -O0 property (no inlining, no loop or instruction rewriting) stays.
  * InstSimplify then folds what has become constant: the CUDA driver's
  * JIT (580.159.04) folds an f32 add of two constants with the wrong
  * rounding at a tie (-7.3333335 + 3.1415927: 0xC08622BD, IEEE and ptxas

@@ -38,6 +38,16 @@ static bool read_locals(Fb *fb, OxFunc *ox)
 	return true;
 }
 
+/* The Rust argument's name on its k ABI parameters, for debug info. */
+static void param_vars(Arena *a, const char *name, const RType *t, Param *ps, uint32_t k)
+{
+	if (!name)
+		return;
+	bool fat = rtype_is_fat_ptr(t);
+	for (uint32_t j = 0; j < k; j++)
+		ps[j].var = k == 1 ? name : arena_printf(a, "%s.%s", name, fat ? (j ? "len" : "ptr") : (j ? "1" : "0"));
+}
+
 /* Signature from the argument and return locals (no body yet). */
 static bool declare_func(Module *m, Arena *a, OxFunc *ox, Func **funcs)
 {
@@ -64,7 +74,7 @@ static bool declare_func(Module *m, Arena *a, OxFunc *ox, Func **funcs)
 	Param *ps = arena_new_array(a, Param, 2 * nargs + 1);
 	uint32_t np = 0;
 	if (sret)
-		ps[np++] = (Param){ ir_type_ptr(m, 0), 0, 0, "ret", false, false, false, false, 0, 0 };
+		ps[np++] = (Param){ ir_type_ptr(m, 0), 0, 0, "ret", false, false, false, false, 0, 0, NULL };
 	for (uint32_t i = 1; i <= nargs; i++) {
 		uint32_t k;
 		abi_lower(&fb, fb.lty[i], fn->is_kernel, ps + np, &k);
@@ -72,6 +82,7 @@ static bool declare_func(Module *m, Arena *a, OxFunc *ox, Func **funcs)
 			ps[np].grid_constant = fb_param_is_grid_constant(ox, i);
 		if (fn->is_kernel)
 			fb_param_facts(ox, fb.lty[i], i, ps + np, k);
+		param_vars(a, ox->locals[i].name, fb.lty[i], ps + np, k);
 		np += k;
 	}
 	fn->params = ps;

@@ -295,6 +295,7 @@ typedef struct {
 typedef struct {
 	OxType *ty;
 	Loc span;
+	const char *name;        /* the Rust variable ("a"); NULL: a temporary */
 } OxLocal;
 
 typedef enum { OX_FN_KERNEL, OX_FN_DEVICE, OX_FN_CONST } OxFuncKind;

@@ -267,6 +267,11 @@ static bool parse_locals(PState *s, PFile *f, JPath p, cJSON *jfn, OxFunc *fn)
 		fn->locals[i].ty = parse_type_ref(q, f, l, "ty");
 		if (!fn->locals[i].ty || !parse_span(s, f, q, json_get_opt(l, "span"), &fn->locals[i].span))
 			return false;
+		cJSON *name = json_get_opt(l, "name");
+		if (name && !cJSON_IsNull(name) && !cJSON_IsString(name))
+			return fe_error(jpath_field(s->a, q, "name"), "expected a string or null"), false;
+		if (cJSON_IsString(name))
+			fn->locals[i].name = arena_strdup(s->a, name->valuestring);
 		i++;
 	}
 	if (fn->nlocal == 0)

@@ -14,22 +14,22 @@ void abi_lower(Fb *fb, RType *t, bool kernel, Param *out, uint32_t *n)
 	case VK_ZST:
 		return;
 	case VK_SCALAR:
-		out[(*n)++] = (Param){ scalar_type_of(fb, t), 0, 0, NULL, false, false, false, false, 0, 0 };
+		out[(*n)++] = (Param){ scalar_type_of(fb, t), 0, 0, NULL, false, false, false, false, 0, 0, NULL };
 		return;
 	case VK_FAT:
-		out[(*n)++] = (Param){ ir_type_ptr(m, 0), 0, 0, NULL, false, false, false, false, 0, 0 };
-		out[(*n)++] = (Param){ usize_type(fb), 0, 0, NULL, false, false, false, false, 0, 0 };
+		out[(*n)++] = (Param){ ir_type_ptr(m, 0), 0, 0, NULL, false, false, false, false, 0, 0, NULL };
+		out[(*n)++] = (Param){ usize_type(fb), 0, 0, NULL, false, false, false, false, 0, 0, NULL };
 		return;
 	case VK_MEM:
 		break;
 	}
 	if (t->abi == ABI_SCALAR) {
-		out[(*n)++] = (Param){ t->scalars[0].type, 0, 0, NULL, false, false, false, false, 0, 0 };
+		out[(*n)++] = (Param){ t->scalars[0].type, 0, 0, NULL, false, false, false, false, 0, 0, NULL };
 	} else if (t->abi == ABI_SCALAR_PAIR) {
-		out[(*n)++] = (Param){ t->scalars[0].type, 0, 0, NULL, false, false, false, false, 0, 0 };
-		out[(*n)++] = (Param){ t->scalars[1].type, 0, 0, NULL, false, false, false, false, 0, 0 };
+		out[(*n)++] = (Param){ t->scalars[0].type, 0, 0, NULL, false, false, false, false, 0, 0, NULL };
+		out[(*n)++] = (Param){ t->scalars[1].type, 0, 0, NULL, false, false, false, false, 0, 0, NULL };
 	} else {
-		out[(*n)++] = (Param){ ir_type_ptr(m, 0), kernel ? t->size : 0, kernel ? t->align : 0, NULL, false, false, false, false, 0, 0 };
+		out[(*n)++] = (Param){ ir_type_ptr(m, 0), kernel ? t->size : 0, kernel ? t->align : 0, NULL, false, false, false, false, 0, 0, NULL };
 	}
 }
 

@@ -279,6 +279,8 @@ typedef struct {
 	bool noalias, readonly, nonnull;
 	uint32_t align;
 	uint64_t deref;
+	const char *var;     /* debug info: the Rust argument it carries ("a"; a pair's
+	                        halves "a.ptr" "a.len" or "a.0" "a.1"), or NULL */
 } Param;
 
 struct Func {

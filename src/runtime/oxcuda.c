@@ -44,6 +44,7 @@ enum {
 	CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
 	CU_JIT_ERROR_LOG_BUFFER = 5,
 	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+	CU_JIT_GENERATE_LINE_INFO = 13,
 	CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
 	CU_LIMIT_STACK_SIZE = 0,
 	CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
@@ -344,13 +345,18 @@ static int cuda_device_attribute(int *value, int attrib)
 static int cuda_module_load(OxModule *m, const char *path)
 {
 	static char jit_err[8192], jit_info[8192];
+	/* line information from the PTX's .loc (oxidec's default; -g0 PTX
+	 * has none, and a cubin ignores the option): what compute-sanitizer
+	 * and the profilers show as the Rust line */
 	CUjit_option opt[] = {
 		CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
 		CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+		CU_JIT_GENERATE_LINE_INFO,
 	};
 	void *val[] = {
 		jit_err, (void *)(uintptr_t)sizeof jit_err,
 		jit_info, (void *)(uintptr_t)sizeof jit_info,
+		(void *)(uintptr_t)1,
 	};
 	CUmodule mod = NULL;
 	char *image;
@@ -360,7 +366,7 @@ static int cuda_module_load(OxModule *m, const char *path)
 		return oxrt_set_error(-1, "cannot read module %s: %s", path,
 		                 strerror(errno));
 	jit_err[0] = jit_info[0] = '\0';
-	r = drv.module_load(&mod, image, 4, opt, val);
+	r = drv.module_load(&mod, image, sizeof opt / sizeof opt[0], opt, val);
 	free(image);
 	if (cu_check(r, "cuModuleLoadDataEx", path) != 0) {
 		if (jit_err[0] != '\0')

@@ -11,6 +11,11 @@
 #                                           exit 0 and an output file all the same
 #   NAME.O0.ptx ... NAME.O3.ptx             as NAME.ptx, for the PTX at that -O level
 #                                           (NAME.ptx: oxidec's default level)
+#   NAME.loc NAME.O0.loc                    the PTX's line information (default level,
+#                                           -O0) against the Rust source ("# source: DIR",
+#                                           the crate, from here; "PREFIX => TEXT": the
+#                                           instructions starting with PREFIX have a .loc
+#                                           where the source reads TEXT); loc.awk says more
 #   NAME.err                                expected stderr (exit 1, no output file)
 #   NAME.arch                               the --arch of every check of NAME (and of
 #                                           ptxas), e.g. sm_90a; default sm_90
@@ -71,6 +76,16 @@ check_ptx() {   # name [level]
 	fi
 }
 
+# Line information: NAME.loc for the PTX at the default level, NAME.O0.loc
+# for -O0; each .loc checked against the source by loc.awk.
+check_loc() {   # name [level]
+	what="$1 (loc${2:+ -$2})" exp="$1${2:+.$2}.loc"
+	src=$(sed -n 's/^# source: //p' "$exp")
+	[ -d "$src" ] || { bad "$what: no crate directory '# source: $src'"; return; }
+	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" ${2:+-$2} -o "$TMP/out.ptx" 2>"$TMP/stderr" || { bad "$what: oxidec failed" "$TMP/stderr"; return; }
+	if awk -v src="$src" -v expfile="$exp" -f loc.awk "$TMP/out.ptx" >"$TMP/diff"; then ok "$what"; else bad "$what" "$TMP/diff"; fi
+}
+
 # Warnings: exit 0, an output file, the expected lines on stderr.
 check_warn() {   # name level
 	rm -f "$TMP/out.ptx"
@@ -102,6 +117,8 @@ for input in *.mir.json; do
 	[ -e "$name.ptx" ] && check_ptx "$name"
 	for lv in O0 O1 O2 O3; do [ -e "$name.$lv.ptx" ] && check_ptx "$name" $lv; done
 	for lv in O0 O3; do [ -e "$name.$lv.warn" ] && check_warn "$name" "$lv"; done
+	[ -e "$name.loc" ] && check_loc "$name"
+	for lv in O0 O3; do [ -e "$name.$lv.loc" ] && check_loc "$name" $lv; done
 done
 echo "golden: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -29,14 +29,16 @@
 #   8. tests/gpu/tma-rules: the TMA rules the emulator enforces (box x at
 #      a multiple of 16 bytes, stores not below 0), measured again on
 #      examples/tma_copy and its nvcc twin
+#   9. tests/gpu/lineinfo: compute-sanitizer memcheck on a raw-pointer
+#      store past the end of a buffer names its Rust line (PTX and cubin)
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
 # runs, default: CPUs), PARTS (default "examples sanitizer conformance
-# fuzz fuzz2000 hazards half prims tma-rules").
+# fuzz fuzz2000 hazards half prims tma-rules lineinfo").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half prims tma-rules}
+PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half prims tma-rules lineinfo}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -82,6 +84,9 @@ if [ -f build/gpu-prims/prims.cubin ]; then
 fi
 if [ -f build/examples/tma_copy.cubin ]; then
 	part tma-rules sh tests/gpu/tma-rules/run.sh
+fi
+if [ -f build/gpu-lineinfo/lineinfo.cubin ]; then
+	part lineinfo sh tests/gpu/lineinfo/run.sh
 fi
 echo
 echo "==== summary"

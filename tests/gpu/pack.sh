@@ -10,6 +10,8 @@
 #                       through the half arithmetic, against the emulator)
 #   prims.tar.xz        build/gpu-prims (make gpu-prims: the tensor-core and
 #                       async-copy primitives, GPU cubin and emulated .o)
+#   lineinfo.tar.xz     build/gpu-lineinfo (make gpu-lineinfo: an out-of-bounds
+#                       raw-pointer store for compute-sanitizer, PTX and cubin)
 #   conformance.tar.xz  tests/conformance/build-gpu.sh: every group, sweep
 #                       included, at O3/ptx O3/cubin O0/ptx O0/cubin
 #   runner.tar.xz       the built oxide-runner, which run-gpu.sh runs there
@@ -34,6 +36,7 @@ tar -cJf "$P/examples.tar.xz" build/examples/*.ptx build/examples/*.cubin || sta
 [ -f build/gpu-hazards/host.c ] && { tar -cJf "$P/hazards.tar.xz" build/gpu-hazards || status=1; }
 [ -f build/gpu-half/half.cubin ] && { tar -cJf "$P/half.tar.xz" build/gpu-half/half.* || status=1; }
 [ -f build/gpu-prims/prims.cubin ] && { tar -cJf "$P/prims.tar.xz" build/gpu-prims/prims.cubin build/gpu-prims/prims.o || status=1; }
+[ -f build/gpu-lineinfo/lineinfo.cubin ] && { tar -cJf "$P/lineinfo.tar.xz" build/gpu-lineinfo/lineinfo.ptx build/gpu-lineinfo/lineinfo.cubin || status=1; }
 # CONF_BUILD / CONF_WORK may keep this apart from make check's directories
 sh tests/conformance/build-gpu.sh >build/gpu-pack.conformance.log 2>&1 || status=1
 tail -n 7 build/gpu-pack.conformance.log
