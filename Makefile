@@ -14,6 +14,8 @@
 #   make bench      (GPU machine, needs nvcc; after make examples or gpu-pack here) oxidec
 #                   vs nvcc (and cuBLAS): the suite's one table (bench/suite), vecadd,
 #                   the tensor-core GEMMs, softmax_bf16
+#   make bench-compile  (here; after make examples) compile times per example: mir-export,
+#                   oxidec JSON -> PTX, nvcc -O3 -ptx of the CUDA C twins (build/bench-compile.md)
 #   make deps       apt-install what the build needs (idempotent)
 #   make prims      write oxide-device's prims.rs and atomic.rs from src/ir/prims.def
 #   make fuzz-json  coverage-guided JSON fuzzer (libFuzzer, clang):
@@ -68,7 +70,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half gpu-prims
+.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half gpu-prims bench-compile
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -223,6 +225,10 @@ gpu-prims: $(B)/bin/mir-export $(B)/bin/oxidec
 # build/gpu-hazards (gpu-pack packs it for gpu-all)
 gpu-hazards: all
 	sh tests/gpu/hazards/build.sh
+
+# compile times, not asserted anywhere (tools/bench-compile.sh; BENCHMARKS.md)
+bench-compile: all examples
+	sh tools/bench-compile.sh
 
 bench:
 	sh tests/gpu/bench.sh
