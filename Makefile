@@ -14,6 +14,8 @@
 #   make bench      (GPU machine, needs nvcc; after make examples or gpu-pack here) oxidec
 #                   vs nvcc (and cuBLAS): the suite's one table (bench/suite), vecadd,
 #                   the tensor-core GEMMs, softmax_bf16
+#   make bench-compile  (here; after make examples) compile times per example: mir-export,
+#                   oxidec JSON -> PTX, nvcc -O3 -ptx of the CUDA C twins (build/bench-compile.md)
 #   make deps       apt-install what the build needs (idempotent)
 #   make prims      write oxide-device's prims.rs and atomic.rs from src/ir/prims.def
 #   make fuzz-json  coverage-guided JSON fuzzer (libFuzzer, clang):
@@ -34,6 +36,20 @@ WARN    = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes -Wstrict-protot
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -MMD -MP
 LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null | sed 's/-std=[^ ]*//')
 LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null)
+# build/bin/oxidec links LLVM's static libraries (llvm-22-dev has them),
+# only the components it uses: a process then starts in about half the CPU
+# time (vecadd: 48 instead of 89 ms), since the dynamic loader no longer
+# relocates and pages in the 150 MB libLLVM.so.  LLVM_LINK=shared links
+# libLLVM.so instead; without the static libraries that is the default.
+# The unit tests and the fuzzer keep libLLVM.so (they link faster).
+LLVM_COMPONENTS = nvptx native passes bitreader linker
+LLVM_LINK ?= $(shell $(LLVM_CONFIG) --link-static --libs $(LLVM_COMPONENTS) >/dev/null 2>&1 && echo static || echo shared)
+ifeq ($(LLVM_LINK),static)
+OXIDEC_LLVM_LIBS := $(shell $(LLVM_CONFIG) --link-static --ldflags --libs $(LLVM_COMPONENTS) 2>/dev/null) \
+                    -Wl,--as-needed $(shell $(LLVM_CONFIG) --link-static --system-libs 2>/dev/null) -lstdc++
+else
+OXIDEC_LLVM_LIBS := $(LLVM_LIBS)
+endif
 CJSON_LIBS  = -lcjson
 
 VERSION = 0.1.0
@@ -54,7 +70,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half gpu-prims gpu-lineinfo
+.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half gpu-prims gpu-lineinfo bench-compile
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -68,7 +84,7 @@ $(B)/obj/%.o: %.c
 
 $(B)/bin/oxidec: $(call obj,$(OXIDEC_SRC))
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LLVM_LIBS) $(CJSON_LIBS) -ldl -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(OXIDEC_LLVM_LIBS) $(CJSON_LIBS) -ldl -lm
 
 MIR_EXPORT_SRC = $(shell find tools/mir-export -name '*.rs' -o -name Cargo.toml -o -name Cargo.lock 2>/dev/null | grep -v /target/)
 $(B)/bin/mir-export: $(MIR_EXPORT_SRC)
@@ -218,6 +234,10 @@ gpu-prims: $(B)/bin/mir-export $(B)/bin/oxidec
 # build/gpu-hazards (gpu-pack packs it for gpu-all)
 gpu-hazards: all
 	sh tests/gpu/hazards/build.sh
+
+# compile times, not asserted anywhere (tools/bench-compile.sh; BENCHMARKS.md)
+bench-compile: all examples
+	sh tools/bench-compile.sh
 
 bench:
 	sh tests/gpu/bench.sh

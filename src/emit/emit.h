@@ -39,6 +39,8 @@ typedef struct EmitCtx EmitCtx;
 EmitCtx *emit_new(const EmitOptions *o, const Target *t);
 bool emit_optimize(EmitCtx *e);
 char *emit_llvm_text(EmitCtx *e);                 /* malloc'd, NUL-terminated */
+/* The last use of the module (code generation changes it): after either,
+ * only emit_free. */
 char *emit_ptx(EmitCtx *e, size_t *len);          /* malloc'd, NUL-terminated; nvptx only */
 uint8_t *emit_object(EmitCtx *e, size_t *len);    /* malloc'd ELF object; host only */
 void emit_free(EmitCtx *e);
