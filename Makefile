@@ -59,7 +59,7 @@ B = build
 CARGO_TARGET = $(B)/cargo
 
 UTIL_SRC  = src/util.c
-IR_SRC    = src/ir/ir.c src/ir/printer.c src/ir/verify.c src/ir/layout.c src/ir/prims.c
+IR_SRC    = src/ir/ir.c src/ir/printer.c src/ir/dot.c src/ir/verify.c src/ir/layout.c src/ir/prims.c
 FE_SRC    = $(wildcard src/frontend_json/*.c)
 PASS_SRC  = $(wildcard src/passes/*.c)
 EMIT_SRC  = $(wildcard src/emit/*.c)

@@ -2,6 +2,8 @@
 # Golden tests: tests/golden/NAME.mir.json is the input; next to it
 #   NAME.mir NAME.ssa NAME.nvvm NAME.llir   exact dump of that stage
 #   NAME.host.nvvm NAME.host.llir           the same with --target=host
+#   NAME.mir.dot ... NAME.llir.dot          exact --emit=dot --dot-stage=STAGE output,
+#                                           also rendered by dot -Tsvg (graphviz)
 #   NAME.ptx                                lines that must appear in the PTX, in order
 #                                           ("!text" means text must NOT appear);
 #                                           the PTX is also validated with ptxas, and
@@ -19,6 +21,8 @@
 #   NAME.err                                expected stderr (exit 1, no output file)
 #   NAME.arch                               the --arch of every check of NAME (and of
 #                                           ptxas), e.g. sm_90a; default sm_90
+# Every other input's mir and llir graphs (--emit=dot) go through dot -Tsvg
+# too when graphviz is installed.
 # UPDATE=1 rewrites the exact-dump and .err expectations (review the diff).
 set -u
 cd "$(dirname "$0")"
@@ -36,6 +40,28 @@ check_stage() {   # name stage [host]
 	"$OXIDEC" "$1.mir.json" ${3:+--target=host} --emit="$2" -o "$TMP/out" 2>"$TMP/stderr" || { bad "$what: oxidec failed" "$TMP/stderr"; return; }
 	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/out" "$exp"; fi
 	if diff -u "$exp" "$TMP/out" >"$TMP/diff"; then ok "$what"; else bad "$what" "$TMP/diff"; fi
+}
+
+# dot -Tsvg must accept file $1 (skipped, and said once, without graphviz).
+dot_ok() {
+	command -v dot >/dev/null || { [ -n "${nodot_said:-}" ] || echo "NOTE graphviz not installed: .dot files not rendered"; nodot_said=1; return 0; }
+	dot -Tsvg "$1" -o "$TMP/out.svg" 2>"$TMP/dot.err" && [ -s "$TMP/out.svg" ] && [ ! -s "$TMP/dot.err" ]
+}
+
+check_dot() {   # name stage
+	exp="$1.$2.dot" what="$1 ($2 dot)"
+	"$OXIDEC" "$1.mir.json" --emit=dot --dot-stage="$2" -o "$TMP/out.dot" 2>"$TMP/stderr" || { bad "$what: oxidec failed" "$TMP/stderr"; return; }
+	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/out.dot" "$exp"; fi
+	diff -u "$exp" "$TMP/out.dot" >"$TMP/diff" || { bad "$what" "$TMP/diff"; return; }
+	if dot_ok "$TMP/out.dot"; then ok "$what, dot -Tsvg"; else bad "$what: dot -Tsvg" "$TMP/dot.err"; fi
+}
+
+# Any input's graph at a stage: oxidec writes it, dot renders it.
+render_dot() {   # name stage
+	what="$1 ($2 dot -Tsvg)"
+	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit=dot --dot-stage="$2" -o "$TMP/out.dot" 2>"$TMP/stderr" ||
+		{ bad "$what: oxidec failed" "$TMP/stderr"; return; }
+	if dot_ok "$TMP/out.dot"; then ok "$what"; else bad "$what" "$TMP/dot.err"; fi
 }
 
 # Ordered substrings of file $2 (the lines of $1): each expected line must
@@ -114,6 +140,10 @@ for input in *.mir.json; do
 	if [ -e "$name.err" ]; then check_err "$name"; continue; fi
 	for st in mir ssa nvvm llir; do [ -e "$name.$st" ] && check_stage "$name" "$st"; done
 	for st in nvvm llir; do [ -e "$name.host.$st" ] && check_stage "$name" "$st" host; done
+	for st in mir ssa nvvm llir; do
+		if [ -e "$name.$st.dot" ]; then check_dot "$name" "$st"
+		elif [ "$st" = mir ] || [ "$st" = llir ]; then command -v dot >/dev/null && render_dot "$name" "$st"; fi
+	done
 	[ -e "$name.ptx" ] && check_ptx "$name"
 	for lv in O0 O1 O2 O3; do [ -e "$name.$lv.ptx" ] && check_ptx "$name" $lv; done
 	for lv in O0 O3; do [ -e "$name.$lv.warn" ] && check_warn "$name" "$lv"; done
