@@ -342,7 +342,7 @@ AR     ?= ar
 
 $(B)/rt/%.o: src/runtime/%.c
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -ffp-contract=off -fPIC $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) -std=c11 -ffp-contract=off -fPIC -Wall -Wextra $(CFLAGS) -MMD -MP -c $< -o $@
 -include $(RT_OBJS:.o=.d)
 
 $(B)/lib/liboxrt.a: $(RT_OBJS)

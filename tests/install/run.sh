@@ -6,7 +6,9 @@
 # kernel crate depends on the installed oxide-device.  The project's host
 # program runs its kernel emulated (kernels.so) and checks every result;
 # its PTX is checked for the kernel's entry (and by ptxas when present).
-# Nothing the project makes may name the source tree.  Last, the host
+# Nothing the project makes may name the source tree.  The installed
+# mir-export must find the installed oxide-device for a single FILE.rs.
+# Last, the host
 # program must fail to build once the installed liboxrt.a is gone.
 # Prints PASS/FAIL lines and "install: N passed, M failed".
 # Environment: B (the build directory, build), MAKE (make), PTXAS.
@@ -26,8 +28,12 @@ ok() { pass=$((pass + 1)); echo "PASS $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && tail -n 30 "$2" | sed 's/^/    /'; }
 finish() { echo "install: $pass passed, $fail failed"; [ $fail -eq 0 ]; exit $?; }
 # a make of its own: none of the caller's make variables (make check's B,
-# make sanitize's CC and CFLAGS) leak into it
-clean_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$MAKE" --no-print-directory "$@"; }
+# make sanitize's CC and CFLAGS) leak into it, nor tests/run.sh's OXIDEC
+# and MIR_EXPORT (the tree's tools), nor oxide.mk's other variables
+clean_make() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u OXIDEC -u MIR_EXPORT -u OXIDE_DEVICE_DIR -u OXIDE_PREFIX \
+	    -u OXIDEC_FLAGS -u MIR_EXPORT_FLAGS -u ARCH "$MAKE" --no-print-directory "$@"
+}
 
 if clean_make B="$B" install DESTDIR="$TMP/dest" PREFIX="$PREFIX" >"$TMP/install.log" 2>&1; then
 	ok "make install DESTDIR=... PREFIX=$PREFIX"
@@ -47,15 +53,18 @@ if [ -z "$missing" ]; then ok "installed files"; else bad "installed files: miss
 
 export PKG_CONFIG_PATH="$ROOT/lib/pkgconfig"
 libs=$(pkg-config --libs oxrt 2>"$TMP/pc.err")
-case " $libs " in
-*" -loxrt "*" -ldl "*" -lm "*" -rdynamic "*) ok "pkg-config --libs oxrt: $libs" ;;
-*) bad "pkg-config --libs oxrt: '$libs'" "$TMP/pc.err" ;;
-esac
+lacks=""
+for flag in -loxrt -ldl -lm -rdynamic; do
+	case " $libs " in *" $flag "*) ;; *) lacks="$lacks $flag" ;; esac
+done
+case "$libs" in "-L$ROOT/"*) ;; *) lacks="$lacks -L$ROOT/..." ;; esac
+if [ -z "$lacks" ]; then ok "pkg-config --libs oxrt: $libs"; else bad "pkg-config --libs oxrt: '$libs' lacks$lacks" "$TMP/pc.err"; fi
 
 cp -R tests/install/project "$PROJ"
 sed "s|@OXIDE_DEVICE@|$ROOT/share/oxide/oxide-device|" "$PROJ/kernels/Cargo.toml.in" >"$PROJ/kernels/Cargo.toml"
-if clean_make -C "$PROJ" OXIDE="$ROOT" all >"$TMP/project.log" 2>&1; then
-	ok "project built with the installed oxide.mk (mir.json, .so, .ptx, .dot, host)"
+if clean_make -C "$PROJ" OXIDE="$ROOT" all >"$TMP/project.log" 2>&1 &&
+   grep -q "^$ROOT/bin/mir-export " "$TMP/project.log" && grep -q "^$ROOT/bin/oxidec " "$TMP/project.log"; then
+	ok "project built by the installed tools through the installed oxide.mk (mir.json, .so, .ptx, .dot, host)"
 else
 	bad "project build" "$TMP/project.log"
 	finish
@@ -78,6 +87,16 @@ if grep -l -F "$TREE" "$PROJ"/kernels.mir.json "$PROJ"/kernels.ptx "$PROJ"/kerne
 	bad "the project's outputs name the source tree $TREE" "$TMP/leak"
 else
 	ok "no output names the source tree"
+fi
+
+# a single FILE.rs: the installed mir-export finds the installed
+# oxide-device by itself (above its executable), no OXIDE_DEVICE_DIR
+cp "$PROJ/kernels/src/lib.rs" "$TMP/single.rs"
+if (cd "$TMP" && env -u OXIDE_DEVICE_DIR "$ROOT/bin/mir-export" single.rs -o single.mir.json) >"$TMP/single.log" 2>&1 &&
+   grep -q '"mul_add_index"' "$TMP/single.mir.json"; then
+	ok "mir-export FILE.rs finds the installed oxide-device"
+else
+	bad "mir-export FILE.rs with the installed oxide-device" "$TMP/single.log"
 fi
 
 rm "$ROOT/lib/liboxrt.a"
