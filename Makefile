@@ -319,6 +319,7 @@ PIC_OUT = $(B)/pictures
 DOT ?= dot
 
 pictures: $(foreach e,$(EXAMPLES),$(foreach s,$(PIC_STAGES),$(PIC_OUT)/$(e)/$(s).svg))
+.SECONDARY: $(foreach e,$(EXAMPLES),$(foreach s,$(PIC_STAGES),$(PIC_OUT)/$(e)/$(s).dot))
 
 define picture_rule
 $(PIC_OUT)/$(1)/%.dot: $(EX_OUT)/$(1).mir.json $(B)/bin/oxidec

@@ -150,5 +150,19 @@ for input in *.mir.json; do
 	[ -e "$name.loc" ] && check_loc "$name"
 	for lv in O0 O3; do [ -e "$name.$lv.loc" ] && check_loc "$name" $lv; done
 done
+# --emit=dot's options: -o FILE.dot alone draws mir; --dot-stage alone,
+# a stage that is no IR, or a second --emit are usage errors (exit 2).
+"$OXIDEC" vecadd.mir.json -o "$TMP/v.dot" 2>"$TMP/stderr" && cmp -s "$TMP/v.dot" vecadd.mir.dot &&
+	ok "dot: -o FILE.dot draws mir" || bad "dot: -o FILE.dot draws mir" "$TMP/stderr"
+dot_usage() {   # what message args...
+	what=$1 msg=$2; shift 2
+	"$OXIDEC" vecadd.mir.json "$@" 2>"$TMP/stderr"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -qF -e "$msg" "$TMP/stderr" && [ ! -e "$TMP/u.out" ]; then ok "dot usage: $what"
+	else bad "dot usage: $what (exit $rc)" "$TMP/stderr"; fi
+}
+dot_usage "--dot-stage without --emit=dot" "--dot-stage needs --emit=dot" --dot-stage=ssa -o "$TMP/u.out"
+dot_usage "--dot-stage=ll" "bad --dot-stage 'll'" --emit=dot --dot-stage=ll -o "$TMP/u.out"
+dot_usage "--emit=dot --emit=ptx" "--emit=dot and --emit=ptx" --emit=dot --emit=ptx -o "$TMP/u.out"
 echo "golden: $pass passed, $fail failed"
 [ $fail -eq 0 ]
