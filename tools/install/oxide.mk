@@ -22,8 +22,9 @@
 #                  pkg-config --libs oxrt gives)
 #   NAME.dot       the control-flow graph of stage $(DOT_STAGE) (oxidec --emit=dot)
 #   NAME.svg       NAME.dot drawn by Graphviz's dot
-#   (a typed C launch header, NAME.h, needs an oxidec with --emit=header:
-#   not this one)
+#   (a typed C launch header, NAME.h, needs an oxidec with --emit=header,
+#   which this one lacks; then:  %.h: %.mir.json
+#                                	$(OXIDEC) --emit=header $< -o $@  )
 # NAME.mir.json and NAME.host.o are kept (.PRECIOUS) though intermediate.
 #
 # Variables (set them before or after the include, or on make's command line):
