@@ -74,7 +74,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples pictures oxrt emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half gpu-prims gpu-lineinfo bench-compile
+.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half gpu-prims gpu-lineinfo bench-compile
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -314,6 +314,7 @@ prims:
 # ------------------------------------------------------------ pictures
 # Every example's control-flow graph after each IR stage: oxidec
 # --emit=dot, rendered by Graphviz's dot (make deps installs graphviz).
+.PHONY: pictures oxrt
 PIC_STAGES = mir ssa nvvm llir
 PIC_OUT = $(B)/pictures
 DOT ?= dot
