@@ -21,8 +21,6 @@
 #   NAME.err                                expected stderr (exit 1, no output file)
 #   NAME.arch                               the --arch of every check of NAME (and of
 #                                           ptxas), e.g. sm_90a; default sm_90
-# Every other input's mir and llir graphs (--emit=dot) go through dot -Tsvg
-# too when graphviz is installed.
 # UPDATE=1 rewrites the exact-dump and .err expectations (review the diff).
 set -u
 cd "$(dirname "$0")"
@@ -56,7 +54,9 @@ check_dot() {   # name stage
 	if dot_ok "$TMP/out.dot"; then ok "$what, dot -Tsvg"; else bad "$what: dot -Tsvg" "$TMP/dot.err"; fi
 }
 
-# Any input's graph at a stage: oxidec writes it, dot renders it.
+# Any input's graph at a stage: oxidec writes it, dot renders it (every
+# input without .dot expectations, at the mir and llir stages, when
+# graphviz is installed).
 render_dot() {   # name stage
 	what="$1 ($2 dot -Tsvg)"
 	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit=dot --dot-stage="$2" -o "$TMP/out.dot" 2>"$TMP/stderr" ||
