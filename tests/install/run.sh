@@ -5,7 +5,8 @@
 # and takes oxrt's flags from the installed oxrt.pc (pkg-config), its
 # kernel crate depends on the installed oxide-device.  The project's host
 # program runs its kernel emulated (kernels.so) and checks every result;
-# its PTX is checked for the kernel's entry (and by ptxas when present).
+# its PTX is checked for the kernel's entry (and by ptxas when present),
+# its cubin and its graph (.dot, .svg) are made by oxide.mk's rules too.
 # Nothing the project makes may name the source tree.  The installed
 # mir-export must find the installed oxide-device for a single FILE.rs.
 # Last, the host
@@ -83,7 +84,24 @@ else
 	bad "kernels.ptx" "$TMP/ptxas.log"
 fi
 
-if grep -l -F "$TREE" "$PROJ"/kernels.mir.json "$PROJ"/kernels.ptx "$PROJ"/kernels.dot >"$TMP/leak" 2>&1; then
+# the other rules of oxide.mk: cubin (an ELF file), and the graph drawn
+if clean_make -C "$PROJ" OXIDE="$ROOT" kernels.cubin >"$TMP/cubin.log" 2>&1 &&
+   [ "$(head -c 4 "$PROJ/kernels.cubin" | od -An -c | tr -d ' ')" = "177ELF" ]; then
+	ok "kernels.cubin (an ELF file)"
+else
+	bad "kernels.cubin" "$TMP/cubin.log"
+fi
+if command -v dot >/dev/null; then
+	rm -f "$PROJ/kernels.dot"
+	if clean_make -C "$PROJ" OXIDE="$ROOT" DOT_STAGE=llir kernels.svg >"$TMP/svg.log" 2>&1 &&
+	   grep -q "^digraph \"oxidec llir\"" "$PROJ/kernels.dot" && grep -q "<svg" "$PROJ/kernels.svg"; then
+		ok "kernels.svg (DOT_STAGE=llir)"
+	else
+		bad "kernels.svg" "$TMP/svg.log"
+	fi
+fi
+
+if grep -l -F "$TREE" "$PROJ"/kernels.mir.json "$PROJ"/kernels.ptx "$PROJ"/kernels.cubin "$PROJ"/kernels.dot >"$TMP/leak" 2>&1; then
 	bad "the project's outputs name the source tree $TREE" "$TMP/leak"
 else
 	ok "no output names the source tree"
