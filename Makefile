@@ -22,7 +22,11 @@
 #                   FUZZ_TIME=seconds FUZZ_JOBS=n (docs/fuzzing.md)
 #   make sanitize   everything built with clang ASan+UBSan into build-asan/,
 #                   then the whole `make check` with that build
-#   make install PREFIX=/usr/local DESTDIR=
+#   make pictures   each example's IR stages drawn (oxidec --emit=dot, Graphviz):
+#                   build/pictures/NAME/{mir,ssa,nvvm,llir}.svg
+#   make install PREFIX=/usr/local DESTDIR=   the tools, man pages, oxrt
+#                   (lib/liboxrt.a, include/oxide/, lib/pkgconfig/oxrt.pc),
+#                   share/oxide/: oxide.mk, oxide-device, oxide-macros
 
 LLVM_CONFIG ?= llvm-config-22
 CUDA_HOME   ?= /usr/local/cuda
@@ -59,7 +63,7 @@ B = build
 CARGO_TARGET = $(B)/cargo
 
 UTIL_SRC  = src/util.c
-IR_SRC    = src/ir/ir.c src/ir/printer.c src/ir/verify.c src/ir/layout.c src/ir/prims.c
+IR_SRC    = src/ir/ir.c src/ir/printer.c src/ir/dot.c src/ir/verify.c src/ir/layout.c src/ir/prims.c
 FE_SRC    = $(wildcard src/frontend_json/*.c)
 PASS_SRC  = $(wildcard src/passes/*.c)
 EMIT_SRC  = $(wildcard src/emit/*.c)
@@ -307,21 +311,68 @@ prims:
 	$(B)/bin/prims-gen prims >tools/mir-export/oxide-device/src/prims.rs
 	$(B)/bin/prims-gen atomic >tools/mir-export/oxide-device/src/atomic.rs
 
+# ------------------------------------------------------------ pictures
+# Every example's control-flow graph after each IR stage: oxidec
+# --emit=dot, rendered by Graphviz's dot (make deps installs graphviz).
+.PHONY: pictures oxrt
+PIC_STAGES = mir ssa nvvm llir
+PIC_OUT = $(B)/pictures
+DOT ?= dot
+
+pictures: $(foreach e,$(EXAMPLES),$(foreach s,$(PIC_STAGES),$(PIC_OUT)/$(e)/$(s).svg))
+.SECONDARY: $(foreach e,$(EXAMPLES),$(foreach s,$(PIC_STAGES),$(PIC_OUT)/$(e)/$(s).dot))
+
+define picture_rule
+$(PIC_OUT)/$(1)/%.dot: $(EX_OUT)/$(1).mir.json $(B)/bin/oxidec
+	@mkdir -p $$(@D)
+	$(B)/bin/oxidec $(call example_arch,$(1)) --emit=dot --dot-stage=$$* $$< -o $$@
+endef
+$(foreach e,$(EXAMPLES),$(eval $(call picture_rule,$(e))))
+
+$(PIC_OUT)/%.svg: $(PIC_OUT)/%.dot
+	$(DOT) -Tsvg $< -o $@
+
 # ------------------------------------------------------------- install
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
-	install -m 755 $(B)/bin/oxidec $(B)/bin/mir-export $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 man/oxidec.1 man/mir-export.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 644 man/oxide-mir.5 $(DESTDIR)$(PREFIX)/share/man/man5/
-	install -d $(DESTDIR)$(PREFIX)/share/oxidec
-	cp -R tools/mir-export/oxide-device tools/mir-export/oxide-macros $(DESTDIR)$(PREFIX)/share/oxidec/
-	install -d $(DESTDIR)$(PREFIX)/include/oxidec $(DESTDIR)$(PREFIX)/share/oxidec/runtime
-	install -m 644 src/runtime/oxrt.h $(DESTDIR)$(PREFIX)/include/oxidec/
-	install -m 644 src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu*.c src/runtime/oxmath.c \
-	        src/runtime/oxbackend.h src/runtime/oxemu_impl.h src/runtime/oxide_host_abi.h \
-	        $(DESTDIR)$(PREFIX)/share/oxidec/runtime/
-	install -d $(DESTDIR)$(PREFIX)/share/oxidec/ir
-	install -m 644 src/ir/prims.def $(DESTDIR)$(PREFIX)/share/oxidec/ir/   # oxide_host_abi.h includes it
+# oxrt for host programs: src/runtime/*.c as one static library.  Its
+# objects are first linked into one relocatable object, so a program that
+# calls any ox_* function gets all of it: an emulated module (.so) calls
+# the emulator's __oxide_* functions, which the program itself never
+# references and an archive of separate objects would leave out.
+RT_SRC  = $(wildcard src/runtime/*.c)
+RT_OBJS = $(patsubst src/runtime/%.c,$(B)/rt/%.o,$(RT_SRC))
+AR     ?= ar
+
+$(B)/rt/%.o: src/runtime/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -ffp-contract=off -fPIC -Wall -Wextra $(CFLAGS) -MMD -MP -c $< -o $@
+-include $(RT_OBJS:.o=.d)
+
+$(B)/lib/liboxrt.a: $(RT_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -r -nostdlib -o $(B)/rt/oxrt-all.o $(RT_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $(B)/rt/oxrt-all.o
+
+oxrt: $(B)/lib/liboxrt.a
+
+# Installed oxide.mk and oxrt.pc find the prefix from where they are
+# (relocatable: a DESTDIR tree works where it lies); oxrt.pc gets the
+# version.
+IPREFIX = $(DESTDIR)$(PREFIX)
+install: all $(B)/lib/liboxrt.a
+	install -d $(IPREFIX)/bin $(IPREFIX)/share/man/man1 $(IPREFIX)/share/man/man5 \
+	           $(IPREFIX)/lib/pkgconfig $(IPREFIX)/include/oxide $(IPREFIX)/share/oxide
+	install -m 755 $(B)/bin/oxidec $(B)/bin/mir-export $(IPREFIX)/bin/
+	install -m 644 man/oxidec.1 man/mir-export.1 $(IPREFIX)/share/man/man1/
+	install -m 644 man/oxide-mir.5 $(IPREFIX)/share/man/man5/
+	install -m 644 $(B)/lib/liboxrt.a $(IPREFIX)/lib/
+	install -m 644 src/runtime/oxrt.h $(IPREFIX)/include/oxide/
+	sed 's/@VERSION@/$(VERSION)/' tools/install/oxrt.pc.in >$(IPREFIX)/lib/pkgconfig/oxrt.pc
+	install -m 644 tools/install/oxide.mk $(IPREFIX)/share/oxide/
+	for c in oxide-device oxide-macros; do \
+		rm -rf $(IPREFIX)/share/oxide/$$c && install -d $(IPREFIX)/share/oxide/$$c && \
+		cp -R tools/mir-export/$$c/Cargo.toml tools/mir-export/$$c/src $(IPREFIX)/share/oxide/$$c/ || exit 1; \
+	done
 
 # ------------------------------------------------------------ sanitize
 # The whole `make check` on a clang ASan+UBSan build in its own directory;

@@ -4,7 +4,8 @@
  *   1 json  2 mir  3 ssa  4 nvvm  5 llir  6 ll  7 ptx (or cubin)
  *
  * or, with --target=host, 7 obj: a native object file for the emulator
- * (src/runtime/oxemu.c) instead of PTX.
+ * (src/runtime/oxemu.c) instead of PTX.  --emit=dot draws an IR stage
+ * (--dot-stage, default mir) as a Graphviz graph instead of its text.
  *
  * Output goes to a temporary file renamed into place on success, so a
  * failed compilation never leaves a partial output file; the temporary
@@ -41,6 +42,8 @@ typedef struct {
 	const char *output;
 	Stage emit;
 	Stage dump_after;
+	bool dot;               /* --emit=dot: emit is the IR stage drawn as a graph */
+	Stage dot_stage;        /* --dot-stage (ST_NONE: not given) */
 	bool verbose;
 	bool arch_given;
 	size_t max_input;
@@ -63,6 +66,11 @@ static const char usage[] =
 "  --emit=STAGE       stop after STAGE and write it: json, mir, ssa, nvvm,\n"
 "                     llir, ll, ptx, cubin (nvptx), obj (host)\n"
 "  --dump-after=STAGE print STAGE to standard error and continue\n"
+"  --emit=dot         the control-flow graph of an IR stage as Graphviz (also\n"
+"                     -o FILE.dot): a cluster per function, a node per block\n"
+"                     with its ops; render with 'dot -Tsvg'\n"
+"  --dot-stage=STAGE  the stage --emit=dot draws: mir (default), ssa, nvvm,\n"
+"                     llir\n"
 "  --target=TARGET    nvptx (default): PTX or cubin for the GPU; host: an\n"
 "                     object file for this machine's CPU; link it with\n"
 "                     'cc -shared OUT.o -o OUT.so -lm' and load OUT.so with\n"
@@ -142,10 +150,27 @@ static void check_target(const Options *o)
 		usage_error("%s", "object output (--emit=obj, -o FILE.o) needs --target=host");
 }
 
+/* --emit=dot, or -o FILE.dot without --emit: stop after the stage drawn
+ * (--dot-stage, default mir) and write it as a graph. */
+static void dot_options(Options *o)
+{
+	const char *ext = strrchr(o->output, '.');
+	if (o->emit == ST_NONE && ext && !strcmp(ext, ".dot"))
+		o->dot = true;
+	if (!o->dot) {
+		if (o->dot_stage != ST_NONE)
+			usage_error("%s", "--dot-stage needs --emit=dot (or -o FILE.dot)");
+		return;
+	}
+	if (o->emit != ST_NONE)
+		usage_error("--emit=dot and --emit=%s: one output only", stage_names[o->emit]);
+	o->emit = o->dot_stage == ST_NONE ? ST_MIR : o->dot_stage;
+}
+
 static void parse_args(int argc, char **argv, Options *o)
 {
 	o->inputs = xmalloc(sizeof(char *) * (size_t)argc);
-	o->emit = o->dump_after = ST_NONE;
+	o->emit = o->dump_after = o->dot_stage = ST_NONE;
 	o->target = &target_nvptx;
 	o->eo.arch = "sm_90";
 	o->eo.opt_level = 3;
@@ -162,6 +187,12 @@ static void parse_args(int argc, char **argv, Options *o)
 			if (++i == argc)
 				usage_error("%s needs a file name", "-o");
 			o->output = argv[i];
+		} else if (!strcmp(a, "--emit=dot")) {
+			o->dot = true;
+			o->emit = ST_NONE;
+		} else if (!strncmp(a, "--dot-stage=", 12)) {
+			if ((o->dot_stage = parse_stage(a + 12)) < ST_MIR || o->dot_stage > ST_LLIR)
+				usage_error("bad --dot-stage '%s' (expected mir, ssa, nvvm or llir)", a + 12);
 		} else if (!strncmp(a, "--emit=", 7)) {
 			if ((o->emit = parse_stage(a + 7)) == ST_NONE)
 				usage_error("unknown stage '%s'", a + 7);
@@ -200,6 +231,7 @@ static void parse_args(int argc, char **argv, Options *o)
 		usage_error("%s", "no input files");
 	if (!o->output)
 		usage_error("%s", "no output file (-o FILE)");
+	dot_options(o);
 	if (o->emit == ST_NONE)
 		o->emit = strcmp(o->output, "-") ? stage_from_ext(o->output, o->target)
 		                                 : o->target->kind == TARGET_HOST ? ST_OBJ : ST_PTX;
@@ -364,7 +396,9 @@ static bool ir_stage(Run *r, Module *m, Stage s)
 		fprintf(stderr, "// ---- after %s ----\n", stage_names[s]);
 		ir_print_module(stderr, m);
 	}
-	if (r->o->emit == s)
+	if (r->o->emit == s && r->o->dot)
+		ir_dot_module(r->out.f, m, stage_names[s]);
+	else if (r->o->emit == s)
 		ir_print_module(r->out.f, m);
 	return r->o->emit > s;
 }

@@ -4,9 +4,11 @@
 set -eu
 
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+# graphviz: --emit=dot pictures (make pictures, the golden .dot checks);
+# pkgconf: pkg-config oxrt (tests/install)
 # clang and its runtime libraries (libFuzzer, ASan, UBSan): the JSON fuzzer
 # (make fuzz-json, a suite of make check) and make sanitize
-PKGS="llvm-22-dev libzstd-dev libcjson-dev rustc-web cargo-web rust-web-src make gcc clang libclang-rt-14-dev"
+PKGS="llvm-22-dev libzstd-dev libcjson-dev rustc-web cargo-web rust-web-src make gcc clang libclang-rt-14-dev graphviz pkgconf"
 
 missing=""
 for p in $PKGS; do

@@ -417,6 +417,14 @@ Value *ir_build_const(Builder *b, Opcode code, Type *t, uint64_t lo, uint64_t hi
 /* printer.c: stable numbering per function, in block and op order */
 void ir_print_module(FILE *out, Module *m);
 void ir_print_func(FILE *out, Func *f);
+void ir_print_number(Func *f);
+void ir_print_func_head(FILE *out, Func *f);
+void ir_print_block_label(FILE *out, Block *b);
+void ir_print_op(FILE *out, Op *op, bool loc);
+void ir_print_const(FILE *out, U128 v, Type *t);
+
+/* dot.c: the control-flow graph of each function as Graphviz (--emit=dot) */
+void ir_dot_module(FILE *out, Module *m, const char *stage);
 
 /* verify.c: structural checks; returns false and prints the first problem */
 bool ir_verify(Module *m, const char *after, FILE *err);

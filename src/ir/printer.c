@@ -1,6 +1,8 @@
 /* printer.c: textual form of the IR, used by --emit=mir|ssa|nvvm|llir,
  * --dump-after and the golden tests.  Values are numbered per function in
- * block order (block arguments, then op results), so the text is stable. */
+ * block order (block arguments, then op results), so the text is stable.
+ * Its pieces (a function's head, a block's label, one op) are public so
+ * that dot.c draws the same text in its pictures. */
 #include "ir.h"
 
 #include <inttypes.h>
@@ -18,8 +20,10 @@ static const char *type_str(Type *t, char *buf, size_t n)
 	return ir_type_str(t, buf, n);
 }
 
-static void number_values(Func *f)
+/* Numbers f's blocks and values; llir's integers print signless. */
+void ir_print_number(Func *f)
 {
+	print_signless = f->mod->stage == DIALECT_LLIR;
 	uint32_t n = 0, nb = 0;
 	for (Block *b = f->first; b; b = b->next) {
 		b->num = nb++;
@@ -31,7 +35,8 @@ static void number_values(Func *f)
 	}
 }
 
-static void print_u128(FILE *out, U128 v, Type *t)
+/* A constant of type t (NULL: a plain integer). */
+void ir_print_const(FILE *out, U128 v, Type *t)
 {
 	if (t && t->kind == TY_FLOAT) {
 		if (t->bits == 32) {
@@ -137,10 +142,12 @@ static void print_attrs(FILE *out, Op *op)
 		fprintf(out, " \"%s\"", op->sym);
 }
 
-static void print_op(FILE *out, Module *m, Op *op)
+/* One op, without indent or newline; its Rust location as a comment
+ * when loc is set.  The function must be numbered (ir_print_number). */
+void ir_print_op(FILE *out, Op *op, bool loc)
 {
 	char buf[32];
-	fputs("  ", out);
+	Module *m = op->parent->func->mod;
 	for (uint32_t i = 0; i < op->nres; i++) {
 		fputs(i ? ", " : "", out);
 		print_value(out, &op->res[i]);
@@ -156,7 +163,7 @@ static void print_op(FILE *out, Module *m, Op *op)
 		fprintf(out, " @%s", op->sym);
 	if (op->nval && op->code != OP_MIR_SWITCH && op->code != OP_LLIR_SWITCH) {
 		fputc(' ', out);
-		print_u128(out, op->vals[0], op->nres ? op->res[0].type : NULL);
+		ir_print_const(out, op->vals[0], op->nres ? op->res[0].type : NULL);
 	}
 	for (uint32_t i = 0; i < op->nopd; i++) {
 		fputs(i ? ", " : " ", out);
@@ -166,7 +173,7 @@ static void print_op(FILE *out, Module *m, Op *op)
 	if (op->code == OP_MIR_SWITCH || op->code == OP_LLIR_SWITCH) {
 		fputs(" [", out);
 		for (uint32_t i = 0; i < op->nval; i++) {
-			print_u128(out, op->vals[i], op->opd[0]->type);
+			ir_print_const(out, op->vals[i], op->opd[0]->type);
 			fputs(": ", out);
 			print_succ(out, &op->succ[i]);
 			fputs(", ", out);
@@ -185,16 +192,28 @@ static void print_op(FILE *out, Module *m, Op *op)
 		for (uint32_t i = 0; i < op->nres; i++)
 			fprintf(out, "%s %s", i ? "," : "", type_str(op->res[i].type, buf, sizeof buf));
 	}
-	if (op->loc.file >= 0 && (uint32_t)op->loc.file < m->nfile)
+	if (loc && op->loc.file >= 0 && (uint32_t)op->loc.file < m->nfile)
 		fprintf(out, "  // %s:%u:%u", m->files[op->loc.file], op->loc.line, op->loc.col);
-	fputc('\n', out);
 }
 
-void ir_print_func(FILE *out, Func *f)
+/* "^bbN(%a: T, ...)", without the colon. */
+void ir_print_block_label(FILE *out, Block *b)
+{
+	fprintf(out, "^bb%u", b->num);
+	if (!b->nargs)
+		return;
+	fputc('(', out);
+	for (uint32_t i = 0; i < b->nargs; i++) {
+		fputs(i ? ", " : "", out);
+		print_typed(out, b->args[i]);
+	}
+	fputc(')', out);
+}
+
+/* "[extern ]func @sym[ kernel](params) -> ret", without the body. */
+void ir_print_func_head(FILE *out, Func *f)
 {
 	char buf[32];
-	number_values(f);
-	print_signless = f->mod->stage == DIALECT_LLIR;
 	fprintf(out, "%sfunc @%s%s(", f->is_extern ? "extern " : "", f->symbol, f->is_kernel ? " kernel" : "");
 	for (uint32_t i = 0; i < f->nparam; i++) {
 		fprintf(out, "%s%s", i ? ", " : "", type_str(f->params[i].type, buf, sizeof buf));
@@ -203,24 +222,26 @@ void ir_print_func(FILE *out, Func *f)
 		if (f->params[i].grid_constant)
 			fprintf(out, " grid_constant");
 	}
+	fprintf(out, ") -> %s", type_str(f->ret, buf, sizeof buf));
+}
+
+void ir_print_func(FILE *out, Func *f)
+{
+	ir_print_number(f);
+	ir_print_func_head(out, f);
 	if (f->is_extern) {     /* a declaration: one line, no body */
-		fprintf(out, ") -> %s\n", type_str(f->ret, buf, sizeof buf));
+		fputc('\n', out);
 		return;
 	}
-	fprintf(out, ") -> %s {  // %s\n", type_str(f->ret, buf, sizeof buf), f->name);
+	fprintf(out, " {  // %s\n", f->name);
 	for (Block *b = f->first; b; b = b->next) {
-		fprintf(out, "^bb%u", b->num);
-		if (b->nargs) {
-			fputc('(', out);
-			for (uint32_t i = 0; i < b->nargs; i++) {
-				fputs(i ? ", " : "", out);
-				print_typed(out, b->args[i]);
-			}
-			fputc(')', out);
-		}
+		ir_print_block_label(out, b);
 		fputs(":\n", out);
-		for (Op *op = b->first; op; op = op->next)
-			print_op(out, f->mod, op);
+		for (Op *op = b->first; op; op = op->next) {
+			fputs("  ", out);
+			ir_print_op(out, op, true);
+			fputc('\n', out);
+		}
 	}
 	fputs("}\n", out);
 }

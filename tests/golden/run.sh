@@ -2,6 +2,8 @@
 # Golden tests: tests/golden/NAME.mir.json is the input; next to it
 #   NAME.mir NAME.ssa NAME.nvvm NAME.llir   exact dump of that stage
 #   NAME.host.nvvm NAME.host.llir           the same with --target=host
+#   NAME.mir.dot ... NAME.llir.dot          exact --emit=dot --dot-stage=STAGE output,
+#                                           also rendered by dot -Tsvg (graphviz)
 #   NAME.ptx                                lines that must appear in the PTX, in order
 #                                           ("!text" means text must NOT appear);
 #                                           the PTX is also validated with ptxas, and
@@ -36,6 +38,30 @@ check_stage() {   # name stage [host]
 	"$OXIDEC" "$1.mir.json" ${3:+--target=host} --emit="$2" -o "$TMP/out" 2>"$TMP/stderr" || { bad "$what: oxidec failed" "$TMP/stderr"; return; }
 	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/out" "$exp"; fi
 	if diff -u "$exp" "$TMP/out" >"$TMP/diff"; then ok "$what"; else bad "$what" "$TMP/diff"; fi
+}
+
+# dot -Tsvg must accept file $1 (skipped, and said once, without graphviz).
+dot_ok() {
+	command -v dot >/dev/null || { [ -n "${nodot_said:-}" ] || echo "NOTE graphviz not installed: .dot files not rendered"; nodot_said=1; return 0; }
+	dot -Tsvg "$1" -o "$TMP/out.svg" 2>"$TMP/dot.err" && [ -s "$TMP/out.svg" ] && [ ! -s "$TMP/dot.err" ]
+}
+
+check_dot() {   # name stage
+	exp="$1.$2.dot" what="$1 ($2 dot)"
+	"$OXIDEC" "$1.mir.json" --emit=dot --dot-stage="$2" -o "$TMP/out.dot" 2>"$TMP/stderr" || { bad "$what: oxidec failed" "$TMP/stderr"; return; }
+	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/out.dot" "$exp"; fi
+	diff -u "$exp" "$TMP/out.dot" >"$TMP/diff" || { bad "$what" "$TMP/diff"; return; }
+	if dot_ok "$TMP/out.dot"; then ok "$what, dot -Tsvg"; else bad "$what: dot -Tsvg" "$TMP/dot.err"; fi
+}
+
+# Any input's graph at a stage: oxidec writes it, dot renders it (every
+# input without .dot expectations, at the mir and llir stages, when
+# graphviz is installed).
+render_dot() {   # name stage
+	what="$1 ($2 dot -Tsvg)"
+	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit=dot --dot-stage="$2" -o "$TMP/out.dot" 2>"$TMP/stderr" ||
+		{ bad "$what: oxidec failed" "$TMP/stderr"; return; }
+	if dot_ok "$TMP/out.dot"; then ok "$what"; else bad "$what" "$TMP/dot.err"; fi
 }
 
 # Ordered substrings of file $2 (the lines of $1): each expected line must
@@ -114,11 +140,29 @@ for input in *.mir.json; do
 	if [ -e "$name.err" ]; then check_err "$name"; continue; fi
 	for st in mir ssa nvvm llir; do [ -e "$name.$st" ] && check_stage "$name" "$st"; done
 	for st in nvvm llir; do [ -e "$name.host.$st" ] && check_stage "$name" "$st" host; done
+	for st in mir ssa nvvm llir; do
+		if [ -e "$name.$st.dot" ]; then check_dot "$name" "$st"
+		elif [ "$st" = mir ] || [ "$st" = llir ]; then command -v dot >/dev/null && render_dot "$name" "$st"; fi
+	done
 	[ -e "$name.ptx" ] && check_ptx "$name"
 	for lv in O0 O1 O2 O3; do [ -e "$name.$lv.ptx" ] && check_ptx "$name" $lv; done
 	for lv in O0 O3; do [ -e "$name.$lv.warn" ] && check_warn "$name" "$lv"; done
 	[ -e "$name.loc" ] && check_loc "$name"
 	for lv in O0 O3; do [ -e "$name.$lv.loc" ] && check_loc "$name" $lv; done
 done
+# --emit=dot's options: -o FILE.dot alone draws mir; --dot-stage alone,
+# a stage that is no IR, or a second --emit are usage errors (exit 2).
+"$OXIDEC" vecadd.mir.json -o "$TMP/v.dot" 2>"$TMP/stderr" && cmp -s "$TMP/v.dot" vecadd.mir.dot &&
+	ok "dot: -o FILE.dot draws mir" || bad "dot: -o FILE.dot draws mir" "$TMP/stderr"
+dot_usage() {   # what message args...
+	what=$1 msg=$2; shift 2
+	"$OXIDEC" vecadd.mir.json "$@" 2>"$TMP/stderr"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -qF -e "$msg" "$TMP/stderr" && [ ! -e "$TMP/u.out" ]; then ok "dot usage: $what"
+	else bad "dot usage: $what (exit $rc)" "$TMP/stderr"; fi
+}
+dot_usage "--dot-stage without --emit=dot" "--dot-stage needs --emit=dot" --dot-stage=ssa -o "$TMP/u.out"
+dot_usage "--dot-stage=ll" "bad --dot-stage 'll'" --emit=dot --dot-stage=ll -o "$TMP/u.out"
+dot_usage "--emit=dot --emit=ptx" "--emit=dot and --emit=ptx" --emit=dot --emit=ptx -o "$TMP/u.out"
 echo "golden: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,6 +1,7 @@
-/* test_ir.c: unit tests of the IR core (ir.c, printer.c, verify.c): the
- * builder, the printed form, block and successor arguments, op list
- * surgery, use replacement, and the verifier's structural checks. */
+/* test_ir.c: unit tests of the IR core (ir.c, printer.c, dot.c,
+ * verify.c): the builder, the printed form, the dot graph, block and
+ * successor arguments, op list surgery, use replacement, and the
+ * verifier's structural checks. */
 #include "../../src/ir/ir.h"
 #include "unit.h"
 
@@ -196,6 +197,78 @@ static void test_block_args(void)
 	arena_free(a);
 }
 
+static char *dot_text(Module *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	ir_dot_module(out, m, "mir");
+	fclose(out);
+	return buf;
+}
+
+/* --emit=dot: a kernel's bool switch (false / its complement true), an
+ * assert whose message has a quote, a backslash and a newline (escaped
+ * for dot), a plain function's u32 switch, a declaration left out. */
+static void test_dot(void)
+{
+	Arena *a = arena_new();
+	Module *m = ir_module_new(a);
+	Type *bl = ir_type_bool(m), *u32 = ir_type_int(m, 32, false);
+	ir_func_new(m, "ext", "ext")->is_extern = true;
+	Func *k = new_func(m, "k", 1, &bl);
+	k->is_kernel = true;
+	Block *b0 = k->first, *b1 = ir_block_new(k), *b2 = ir_block_new(k);
+	Builder b = { m, b0, NULL, { -1, 0, 0 } };
+	Op *sw = ir_build(&b, OP_MIR_SWITCH, 0, NULL, 1, &b0->args[0], 2);
+	ir_op_set_vals(m, sw, 1, (U128[]){ { 0, 0 } });
+	ir_op_set_succ(m, sw, 0, b2, 0, NULL);
+	ir_op_set_succ(m, sw, 1, b1, 0, NULL);
+	b.block = b1;
+	Op *as = ir_build(&b, OP_MIR_ASSERT, 0, NULL, 1, &b0->args[0], 1);
+	as->sym = "say \"hi\\\n";
+	as->attr.expect.value = true;
+	ir_op_set_succ(m, as, 0, b2, 0, NULL);
+	b.block = b2;
+	build_return(&b, NULL);
+	Func *f = new_func(m, "pick", 1, &u32);
+	Block *c1 = ir_block_new(f);
+	b.block = f->first;
+	sw = ir_build(&b, OP_MIR_SWITCH, 0, NULL, 1, &f->first->args[0], 2);
+	ir_op_set_vals(m, sw, 1, (U128[]){ { 7, 0 } });
+	ir_op_set_succ(m, sw, 0, c1, 0, NULL);
+	ir_op_set_succ(m, sw, 1, c1, 0, NULL);
+	b.block = c1;
+	build_return(&b, NULL);
+	char *got = dot_text(m);
+	CHECK_STR(got,
+	          "digraph \"oxidec mir\" {\n"
+	          "\tgraph [fontname=\"monospace\", fontsize=11, labeljust=l];\n"
+	          "\tnode [shape=box, fontname=\"monospace\", fontsize=9];\n"
+	          "\tedge [fontname=\"monospace\", fontsize=9];\n"
+	          "\tsubgraph cluster_0 {\n"
+	          "\t\tlabel=\"func @k kernel(i1) -> void\";\n"
+	          "\t\tstyle=bold; color=\"#1f5fbf\"; penwidth=2;\n"
+	          "\t\tf0_bb0 [label=\"^bb0(%0: i1):\\l  mir.switch %0 [0: ^bb2, otherwise: ^bb1]\\l\", peripheries=2];\n"
+	          "\t\tf0_bb0 -> f0_bb2 [label=\"false\"];\n"
+	          "\t\tf0_bb0 -> f0_bb1 [label=\"true\"];\n"
+	          "\t\tf0_bb1 [label=\"^bb1:\\l  mir.assert %0 == true \\\"say \\\"hi\\\\\\l\\\" ^bb2\\l\"];\n"
+	          "\t\tf0_bb1 -> f0_bb2;\n"
+	          "\t\tf0_bb2 [label=\"^bb2:\\l  mir.return\\l\"];\n"
+	          "\t}\n"
+	          "\tsubgraph cluster_1 {\n"
+	          "\t\tlabel=\"func @pick(u32) -> void\";\n"
+	          "\t\tcolor=gray50;\n"
+	          "\t\tf1_bb0 [label=\"^bb0(%0: u32):\\l  mir.switch %0 [7: ^bb1, otherwise: ^bb1]\\l\", peripheries=2];\n"
+	          "\t\tf1_bb0 -> f1_bb1 [label=\"7\"];\n"
+	          "\t\tf1_bb0 -> f1_bb1 [label=\"otherwise\"];\n"
+	          "\t\tf1_bb1 [label=\"^bb1:\\l  mir.return\\l\"];\n"
+	          "\t}\n"
+	          "}\n");
+	free(got);
+	arena_free(a);
+}
+
 static void check_links(Block *blk, Op **ops, uint32_t n)
 {
 	CHECK(blk->first == (n ? ops[0] : NULL));
@@ -370,6 +443,7 @@ int main(void)
 	RUN(test_types);
 	RUN(test_printer);
 	RUN(test_block_args);
+	RUN(test_dot);
 	RUN(test_unlink_insert);
 	RUN(test_replace_all_uses);
 	RUN(test_verify_missing_terminator);

@@ -223,7 +223,7 @@ impl KernelCrate {
 
 /// `$OXIDE_DEVICE_DIR`, else the first of `tools/mir-export/oxide-device`
 /// (a source tree, e.g. exe in build/bin), `oxide-device` (the workspace,
-/// exe in its target dir) and `share/oxidec/oxide-device` (an install)
+/// exe in its target dir) and `share/oxide/oxide-device` (make install)
 /// found in a directory above the executable.
 fn find_oxide_device() -> DResult<PathBuf> {
     if let Some(dir) = std::env::var_os("OXIDE_DEVICE_DIR") {
@@ -231,7 +231,7 @@ fn find_oxide_device() -> DResult<PathBuf> {
     }
     let exe = std::env::current_exe().map_err(|e| Diag::new(Code::Crate, format!("cannot find my own executable: {e}")))?;
     for base in exe.ancestors().skip(1) {
-        for rel in ["tools/mir-export/oxide-device", "oxide-device", "share/oxidec/oxide-device"] {
+        for rel in ["tools/mir-export/oxide-device", "oxide-device", "share/oxide/oxide-device"] {
             let cand = base.join(rel);
             if cand.join("Cargo.toml").is_file() {
                 return Ok(cand);
