@@ -11,7 +11,7 @@ static void fb_init(Fb *fb, Module *m, Arena *a, OxFunc *ox, Func **funcs)
 	fb->a = a;
 	fb->in = ox->input;
 	fb->funcs = funcs;
-	fb->path = (JPath){ ox->input->path, ox->jpath };
+	fb->path = jpath_root(a, ox->input->path, ox->jpath);
 	fb->b.mod = m;
 	fb_set_span(fb, ox->span);
 	fb->fn_loc = fb->b.loc;

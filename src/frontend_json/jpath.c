@@ -6,23 +6,55 @@
 #include <stdio.h>
 #include <string.h>
 
+static JPath step(Arena *a, JPath p, const char *key, int index)
+{
+	JStep *s = arena_alloc(a, sizeof *s);
+	s->up = p.at;
+	s->key = key;
+	s->index = index;
+	return (JPath){ p.file, s };
+}
+
+JPath jpath_root(Arena *a, const char *file, const char *text)
+{
+	return step(a, (JPath){ file, NULL }, text, 0);
+}
+
 JPath jpath_field(Arena *a, JPath p, const char *key)
 {
-	JPath r = { p.file, arena_printf(a, "%s.%s", p.path, key) };
-	return r;
+	return step(a, p, key, 0);
 }
 
 JPath jpath_index(Arena *a, JPath p, int i)
 {
-	JPath r = { p.file, arena_printf(a, "%s[%d]", p.path, i) };
-	return r;
+	return step(a, p, NULL, i);
+}
+
+/* s's text at buf + at (the root first); the new length, or n - 1 where
+ * it was cut */
+static size_t step_text(const JStep *s, char *buf, size_t at, size_t n)
+{
+	if (!s)
+		return at;
+	at = step_text(s->up, buf, at, n);
+	int k = !s->up ? snprintf(buf + at, n - at, "%s", s->key)
+	        : s->key ? snprintf(buf + at, n - at, ".%s", s->key)
+	        : snprintf(buf + at, n - at, "[%d]", s->index);
+	return k < 0 || at + (size_t)k >= n ? n - 1 : at + (size_t)k;
+}
+
+const char *jpath_text(JPath p, char *buf, size_t n)
+{
+	buf[0] = 0;
+	step_text(p.at, buf, 0, n);
+	return buf;
 }
 
 void fe_error(JPath p, const char *fmt, ...)
 {
-	char where[1024];
+	char where[1024], text[900];
 	va_list ap;
-	snprintf(where, sizeof where, "%s: %s", p.file ? p.file : "oxidec", p.path);
+	snprintf(where, sizeof where, "%s: %s", p.file ? p.file : "oxidec", jpath_text(p, text, sizeof text));
 	va_start(ap, fmt);
 	diag_verror(OX_INPUT, where, fmt, ap);
 	va_end(ap);

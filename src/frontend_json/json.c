@@ -115,9 +115,8 @@ static bool json_exact(cJSON *v, uint128 *mag, bool *neg)
 static void value_error(JPath p, const char *key, cJSON *v, const char *want)
 {
 	char *text = v ? cJSON_PrintUnformatted(v) : NULL;
-	char path[1024];
-	snprintf(path, sizeof path, "%s%s%s", p.path, key ? "." : "", key ? key : "");
-	fe_error((JPath){ p.file, path }, "must be %s, not %s", want, text ? text : "(missing)");
+	JStep last = { p.at, key, 0 };
+	fe_error(key ? (JPath){ p.file, &last } : p, "must be %s, not %s", want, text ? text : "(missing)");
 	free(text);
 }
 
@@ -228,7 +227,8 @@ OxModule *fe_model(FeInput *in)
 
 static bool check_header(OxInput *in, cJSON *r)
 {
-	JPath p = { in->path, "$" };
+	static const JStep root = { NULL, "$", 0 };
+	JPath p = { in->path, &root };
 	if (!cJSON_IsObject(r)) {
 		fe_error(p, "not an oxide-mir file: the top level must be an object");
 		return false;

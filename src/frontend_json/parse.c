@@ -167,7 +167,7 @@ static bool parse_alloc(PState *s, PFile *f, JPath p, cJSON *j, OxAlloc *al)
 static bool parse_allocs(PState *s, PFile *f)
 {
 	cJSON *arr = json_get_opt(f->root, "allocs"), *j;
-	JPath root = { f->in->path, "$.allocs" };
+	JPath root = jpath_root(s->a, f->in->path, "$.allocs");
 	int i = 0;
 	f->in->nalloc = (uint32_t)cJSON_GetArraySize(arr);
 	f->in->allocs = arena_new_array(s->a, OxAlloc, f->in->nalloc);
@@ -306,7 +306,8 @@ static bool declare_func(PState *s, PFile *f, cJSON *jfn, JPath p)
 		return same_function(p, f, jfn, d);
 	OxFunc *fn = arena_alloc(s->a, sizeof *fn);
 	fn->input = f->in;
-	fn->jpath = p.path;
+	char text[256];
+	fn->jpath = arena_strdup(s->a, jpath_text(p, text, sizeof text));
 	fn->name = arena_strdup(s->a, name);
 	fn->symbol = arena_strdup(s->a, sym);
 	fn->span = span;
@@ -330,7 +331,7 @@ static bool declare_func(PState *s, PFile *f, cJSON *jfn, JPath p)
 /* f's functions, each with its JSON path, to fn (declare or parse). */
 static bool each_function(PState *s, PFile *f, bool (*fn)(PState *, PFile *, cJSON *, JPath))
 {
-	JPath root = { f->in->path, "$.functions" };
+	JPath root = jpath_root(s->a, f->in->path, "$.functions");
 	cJSON *j;
 	int i = 0;
 	cJSON_ArrayForEach(j, cJSON_GetObjectItemCaseSensitive(f->root, "functions"))

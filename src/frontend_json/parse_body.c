@@ -594,7 +594,7 @@ static bool parse_block(PB *b, JPath p, cJSON *jb, OxBlock *out)
 
 bool parse_body(PState *s, PFile *f, cJSON *jfn, OxFunc *fn)
 {
-	JPath p = { f->in->path, fn->jpath };
+	JPath p = jpath_root(s->a, f->in->path, fn->jpath);
 	PB b = { s, f, fn, { -1, 0, 0 } };
 	cJSON *blocks = json_get(p, jfn, "blocks", cJSON_Array), *jb;
 	if (!blocks || cJSON_GetArraySize(blocks) == 0)

@@ -386,7 +386,7 @@ static void check_same(JPath p, PFile *f, cJSON *j, TypeDef *d)
 
 bool parse_types(PState *s, PFile *f)
 {
-	JPath root = { f->in->path, "$.types" };
+	JPath root = jpath_root(s->a, f->in->path, "$.types");
 	cJSON *arr = cJSON_GetObjectItemCaseSensitive(f->root, "types");
 	int n = cJSON_GetArraySize(arr);
 	f->ntype = (uint32_t)n;

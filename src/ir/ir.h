@@ -396,6 +396,11 @@ uint32_t ir_type_natural_align(Type *t);
 const char *ir_loc_string(const Module *m, Loc loc, char *buf, size_t n);
 Op *ir_block_terminator(Block *b);
 void ir_replace_all_uses(Func *f, Value *from, Value *to);
+/* deferred replacement for passes that replace many values (ir.c) */
+void ir_forward_begin(Func *f);
+void ir_forward(Value *from, Value *to);
+void ir_forward_op(Op *op);
+void ir_forward_end(Func *f);
 bool op_is_terminator(const Op *op);
 bool op_has_trait(const Op *op, unsigned trait);
 const char *ir_type_str(Type *t, char *buf, size_t n);

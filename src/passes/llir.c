@@ -105,6 +105,7 @@ static void lower_term(Lower *l, Op *op)
 static void lower_op(Lower *l, Op *op)
 {
 	Value *r = NULL, *pair[2] = { NULL, NULL };
+	ir_forward_op(op);
 	l->b.block = op->parent;
 	l->b.before = op;
 	l->b.loc = op->loc;
@@ -149,9 +150,10 @@ static void lower_op(Lower *l, Op *op)
 		break;
 	}
 	if (op->nres == 1 && r)
-		ir_replace_all_uses(l->f, &op->res[0], r);
+		ir_forward(&op->res[0], r);
 	for (uint32_t i = 0; op->nres == 2 && i < 2; i++)
-		ir_replace_all_uses(l->f, &op->res[i], pair[i]);
+		if (pair[i])    /* else the lowering forwarded them itself (cmpxchg) */
+			ir_forward(&op->res[i], pair[i]);
 	ir_op_unlink(op);
 }
 
@@ -175,6 +177,7 @@ void pass_llir(Module *m)
 		if (f->is_extern)     /* host_call's declarations, appended as we go */
 			continue;
 		Lower l = { m, f, { m, NULL, NULL, { -1, 0, 0 } }, m->target->llir };
+		ir_forward_begin(f);
 		for (Block *b = f->first; b; b = b->next) {
 			Op *next;
 			for (Op *op = b->first; op; op = next) {
@@ -183,6 +186,7 @@ void pass_llir(Module *m)
 					lower_op(&l, op);
 			}
 		}
+		ir_forward_end(f);
 		make_signless(&l);
 	}
 	m->stage = DIALECT_LLIR;

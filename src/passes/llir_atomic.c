@@ -64,8 +64,8 @@ Value *lower_atomic(Lower *l, Op *op, const Intrinsic *in)
 		x->attr.atomic.fail_order = op->attr.atomic.fail_order;
 		x->attr.atomic.weak = strstr(op->sym, "weak") != NULL;
 		x->sym = scope;
-		ir_replace_all_uses(l->f, &op->res[0], &x->res[0]);
-		ir_replace_all_uses(l->f, &op->res[1], &x->res[1]);
+		ir_forward(&op->res[0], &x->res[0]);
+		ir_forward(&op->res[1], &x->res[1]);
 		return NULL;
 	}
 	case AK_FENCE: case AK_SINGLE_FENCE: {
