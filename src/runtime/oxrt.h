@@ -23,6 +23,17 @@
 
 typedef uint64_t OxDevPtr;            /* a device address (CUdeviceptr) */
 
+/* A device address as a typed C pointer, as the launchers of `oxidec
+ * --emit=header` take them (`const float *a, size_t a_len` for a
+ * `&[f32]`), so the C compiler rejects a buffer of another element type;
+ * ox_devptr is the way back. Such a pointer is never dereferenced on the
+ * host (under emulation it happens to be a host address). */
+#define OX_DEVICE_PTR(type, p) ((type *)(uintptr_t)(p))
+static inline OxDevPtr ox_devptr(const void *p)
+{
+	return (OxDevPtr)(uintptr_t)p;
+}
+
 struct OxBackend;                     /* src/runtime/oxbackend.h */
 
 typedef struct {
