@@ -386,6 +386,35 @@ static void write_struct(Hdr *h, FILE *f, RType *t, const char *name)
 	fputc('\n', f);
 }
 
+/* The C type of a scalar PTX parameter (a part of a struct). */
+static const char *param_ctype(const Type *t)
+{
+	static const char *const ints[2][4] = {
+		{ "uint8_t", "uint16_t", "uint32_t", "uint64_t" },
+		{ "int8_t", "int16_t", "int32_t", "int64_t" },
+	};
+	if (t->kind == TY_BOOL)
+		return "bool";
+	if (t->kind == TY_PTR)
+		return "void *";
+	if (t->kind == TY_FLOAT)
+		return t->bits == 32 ? "float" : "double";
+	for (int i = 0; i < 4; i++)
+		if (t->bits == 8u << i)
+			return ints[t->is_signed][i];
+	return "?";
+}
+
+/* The name of the member of struct t at byte offset off ("t.lo"). */
+static const char *member_at(Hdr *h, const RType *t, const char *name, uint64_t off)
+{
+	const Variant *v = t->nvariant == 1 ? &t->variants[0] : NULL;
+	for (uint32_t k = 0; v && v->field_names && k < v->nfield && k < t->noffset; k++)
+		if (t->offsets[k] == off && v->field_names[k] && v->fields[k] && v->fields[k]->size)
+			return arena_printf(h->a, "%s.%s", name, v->field_names[k]);
+	return arena_printf(h->a, "%s+%llu", name, (unsigned long long)off);
+}
+
 /* What the k-th PTX parameter of argument g is: its role, C type, bytes. */
 static void param_row(Hdr *h, FILE *f, const Func *fn, const FuncArg *g, const CArg *c, const char *name, uint32_t k)
 {
@@ -405,7 +434,8 @@ static void param_row(Hdr *h, FILE *f, const Func *fn, const FuncArg *g, const C
 		role = "scalar";
 	} else {
 		role = "field";            /* a part of a struct passed as scalars */
-		pname = arena_printf(h->a, "%s+%llu", name, (unsigned long long)p->offset);
+		pname = member_at(h, g->rty, name, p->offset);
+		ct = param_ctype(p->type);
 	}
 	fprintf(f, " \\\n\tX(%u, \"%s\", \"%s\", \"%s\", %llu)", g->first + k, pname, ct, role, (unsigned long long)bytes);
 }
