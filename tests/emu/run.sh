@@ -44,7 +44,7 @@ fi
 build() {
 	exe=$1
 	shift
-	$CC $CFLAGS -std=c11 -ffp-contract=off -Wall -Wextra -rdynamic \
+	$CC $CFLAGS -std=c11 -ffp-contract=off -Wall -Wextra -rdynamic -iquote "${B:-build}/examples" -iquote src/runtime \
 	    -o "$exe" "$@" src/runtime/*.c -ldl -lm >"$exe.build.log" 2>&1
 }
 
@@ -74,7 +74,7 @@ done
 # emulator, and the error says what to do.
 if [ -f "$OUT/vecadd.so" ]; then
 	# shellcheck disable=SC2086
-	$CC $CFLAGS -std=c11 -o "$OUT/no_rdynamic" \
+	$CC $CFLAGS -std=c11 -iquote "${B:-build}/examples" -iquote src/runtime -o "$OUT/no_rdynamic" \
 	    examples/vecadd/host.c src/runtime/*.c -ldl -lm &&
 	"$OUT/no_rdynamic" "$OUT/vecadd.so" >"$OUT/no_rdynamic.log" 2>&1
 	if [ $? -ne 0 ] && grep -q -- '-rdynamic' "$OUT/no_rdynamic.log"; then
