@@ -139,7 +139,7 @@ example_arch = $(if $(wildcard examples/$(1)/arch),--arch=$(shell cat examples/$
 
 .SECONDARY: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).mir.json $(B)/emu/$(e).o)
 
-examples: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).ptx $(EX_OUT)/$(e).cubin) \
+examples: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).ptx $(EX_OUT)/$(e).cubin $(EX_OUT)/$(e).h) \
           $(foreach e,$(EXAMPLES_O0),$(EX_OUT)/$(e).O0.ptx $(EX_OUT)/$(e).O0.cubin)
 
 $(EX_OUT)/%.mir.json: $(B)/bin/mir-export examples/%/src/lib.rs $(wildcard tools/mir-export/oxide-device/src/*.rs)
@@ -152,6 +152,10 @@ $(EX_OUT)/%.ptx: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 $(EX_OUT)/%.cubin: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 	$(B)/bin/oxidec $(call example_arch,$*) $< -o $@
 
+# the typed launchers host.c includes (oxidec --emit=header, by the extension)
+$(EX_OUT)/%.h: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
+	$(B)/bin/oxidec $(call example_arch,$*) $< -o $@
+
 $(EX_OUT)/%.O0.ptx: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 	$(B)/bin/oxidec -O0 $< -o $@
 
@@ -162,7 +166,7 @@ $(EX_OUT)/%.O0.cubin: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 # object that oxrt loads (ox_module_load of a .so runs it by emulation).
 EMU_OUT = $(B)/emu
 
-emu: $(foreach e,$(EXAMPLES),$(EMU_OUT)/$(e).so) $(EMU_OUT)/gpu_prims.so
+emu: $(foreach e,$(EXAMPLES),$(EMU_OUT)/$(e).so $(EX_OUT)/$(e).h) $(EMU_OUT)/gpu_prims.so
 
 # tests/gpu/prims emulated (tests/emu/run.sh runs it against itself)
 $(EMU_OUT)/gpu_prims.mir.json: $(B)/bin/mir-export tests/gpu/prims/src/lib.rs \

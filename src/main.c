@@ -32,9 +32,9 @@
 #define OXIDEC_VERSION "0.0.0"
 #endif
 
-typedef enum { ST_NONE = -1, ST_JSON, ST_MIR, ST_SSA, ST_NVVM, ST_LLIR, ST_LL, ST_PTX, ST_CUBIN, ST_OBJ } Stage;
+typedef enum { ST_NONE = -1, ST_JSON, ST_MIR, ST_SSA, ST_NVVM, ST_LLIR, ST_LL, ST_PTX, ST_CUBIN, ST_OBJ, ST_HEADER } Stage;
 
-static const char *const stage_names[] = { "json", "mir", "ssa", "nvvm", "llir", "ll", "ptx", "cubin", "obj" };
+static const char *const stage_names[] = { "json", "mir", "ssa", "nvvm", "llir", "ll", "ptx", "cubin", "obj", "header" };
 
 typedef struct {
 	const char **inputs;
@@ -61,10 +61,12 @@ static const char usage[] =
 "\n"
 "options:\n"
 "  -o FILE            output file ('-' for standard output); its extension\n"
-"                     (.ptx .cubin .o .ll .llir .nvvm .ssa .mir .json) picks\n"
+"                     (.ptx .cubin .o .h .ll .llir .nvvm .ssa .mir .json) picks\n"
 "                     the stage when --emit is absent\n"
 "  --emit=STAGE       stop after STAGE and write it: json, mir, ssa, nvvm,\n"
-"                     llir, ll, ptx, cubin (nvptx), obj (host)\n"
+"                     llir, ll, ptx, cubin (nvptx), obj (host), or header:\n"
+"                     a C header of typed launchers for the kernels\n"
+"                     (#include \"oxrt.h\"; man oxidec, HEADER)\n"
 "  --dump-after=STAGE print STAGE to standard error and continue\n"
 "  --emit=dot         the control-flow graph of an IR stage as Graphviz (also\n"
 "                     -o FILE.dot): a cluster per function, a node per block\n"
@@ -112,6 +114,8 @@ static Stage stage_from_ext(const char *out, const Target *t)
 		return dflt;
 	if (!strcmp(dot, ".o"))
 		return ST_OBJ;
+	if (!strcmp(dot, ".h"))
+		return ST_HEADER;
 	Stage s = parse_stage(dot + 1);
 	return s == ST_NONE || (s == ST_OBJ && t->kind != TARGET_HOST) ? dflt : s;   /* x.obj stays PTX */
 }
@@ -462,7 +466,10 @@ static bool run_ir(Run *r, FeInput *in)
 	Arena *a = arena_new();
 	Module *m = fe_build_module(in, a, r->o->target);
 	bool ok = m != NULL && (r->o->target->kind == TARGET_HOST || prims_check_arch(m, r->o->eo.arch));
-	if (ok && ir_stage(r, m, ST_MIR)) {
+	if (ok && r->o->emit == ST_HEADER) {       /* from stage 2's kernel ABI */
+		ok = ir_verify(m, "mir", stderr) && emit_header(r->out.f, m, r->o->output);
+		stage_done(r, ST_HEADER);
+	} else if (ok && ir_stage(r, m, ST_MIR)) {
 		pass_mem2reg(m);
 		if (ir_stage(r, m, ST_SSA)) {
 			pass_nvvm(m);

@@ -3,9 +3,11 @@
  * value a*x[i] + y[i] rounded twice, as Rust defines it (no FMA
  * contraction; build this file with -ffp-contract=off). When results
  * differ, says whether they match a fused multiply-add instead.
- * PTX parameters: a (f32), x_ptr, x_len, y_ptr, y_len (64-bit).
+ * The launch is typed: saxpy.h (oxidec --emit=header; -iquote build/examples
+ * -iquote src/runtime) declares saxpy_launch(..., float a, const float *x,
+ * size_t x_len, float *y, size_t y_len).
  * usage: host MODULE.ptx|MODULE.cubin */
-#include "../../src/runtime/oxrt.h"
+#include "saxpy.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -108,11 +110,9 @@ int main(int argc, char **argv)
 	const size_t bytes = n * sizeof(float);
 	float a = 0.7853982f;
 	float *x = malloc(bytes), *y = malloc(bytes), *got = malloc(bytes);
-	uint64_t len = n;
 	OxModule mod;
 	OxFunc fn;
 	OxDevPtr dx, dy;
-	void *args[] = {&a, &dx, &len, &dy, &len};
 	size_t bad, fused;
 
 	if (argc != 2) {
@@ -129,13 +129,14 @@ int main(int argc, char **argv)
 	}
 	OX_CHECK(ox_init());
 	OX_CHECK(ox_module_load(&mod, argv[1]));
-	OX_CHECK(ox_function(&fn, &mod, "saxpy"));
+	OX_CHECK(saxpy_function(&fn, &mod));
 	OX_CHECK(ox_alloc(&dx, bytes));
 	OX_CHECK(ox_alloc(&dy, bytes));
 	OX_CHECK(ox_copy_to_device(dx, x, bytes));
 	OX_CHECK(ox_copy_to_device(dy, y, bytes));
-	OX_CHECK(ox_launch_sync(&fn, ox_dim(ox_blocks_for(n, BLOCK), 1, 1),
-	                        ox_dim(BLOCK, 1, 1), 0, args));
+	OX_CHECK(saxpy_launch(&fn, ox_dim(ox_blocks_for(n, BLOCK), 1, 1), ox_dim(BLOCK, 1, 1), 0, NULL, a,
+	                      OX_DEVICE_PTR(const float, dx), n, OX_DEVICE_PTR(float, dy), n));
+	OX_CHECK(ox_synchronize());
 	OX_CHECK(ox_copy_from_device(got, dy, bytes));
 	bad = count_mismatches(a, x, y, got, n, &fused);
 	report(bad, fused, count_fma_sensitive(a, x, y, n), n);

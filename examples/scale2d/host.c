@@ -2,21 +2,19 @@
  * out: DisjointSlice2D<f32>) on a rows x cols matrix with 16x16 blocks and
  * checks every element bit-exactly against ((m*s) + r) - c rounded after
  * each operation, as Rust defines it (build with -ffp-contract=off).
- * PTX parameters: m_ptr, m_len (64-bit), s (f32), out: one 24-byte
- * parameter {data pointer, rows, cols} (DisjointSlice2D is #[repr(C)]).
+ * The launch is typed: scale2d.h (oxidec --emit=header; -iquote build/examples
+ * -iquote src/runtime) declares scale2d_launch(..., const float *m, size_t
+ * m_len, float s, DisjointSlice2D_f32 out), the last the C struct of
+ * #[repr(C)] DisjointSlice2D<f32> {ptr, rows, cols} (one 24-byte PTX
+ * parameter), its layout checked against rustc's by the header.
  * usage: host MODULE.ptx|MODULE.cubin|MODULE.so */
-#include "../../src/runtime/oxrt.h"
+#include "scale2d.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { ROWS = 300, COLS = 517, BLOCK = 16 };
-
-typedef struct {                 /* DisjointSlice2D<f32>, #[repr(C)] */
-	OxDevPtr data;
-	uint64_t rows, cols;
-} View2D;
 
 static float expected(float m, float s, size_t r, size_t c)
 {
@@ -41,16 +39,15 @@ int main(int argc, char **argv)
 		m[i] = (float)((i * 2654435761u) % 10007) / 97.0f - 40.0f;
 	OX_CHECK(ox_init());
 	OX_CHECK(ox_module_load(&mod, argv[1]));
-	OX_CHECK(ox_function(&fn, &mod, "scale2d"));
+	OX_CHECK(scale2d_function(&fn, &mod));
 	OX_CHECK(ox_alloc(&dm, n * sizeof *m));
 	OX_CHECK(ox_alloc(&dout, n * sizeof *out));
 	OX_CHECK(ox_copy_to_device(dm, m, n * sizeof *m));
 	OX_CHECK(ox_memset8(dout, 0xff, n * sizeof *out));   /* NaN poison */
-	uint64_t mlen = n;
-	View2D view = { dout, ROWS, COLS };
-	void *args[] = { &dm, &mlen, &s, &view };
+	DisjointSlice2D_f32 view = { OX_DEVICE_PTR(float, dout), ROWS, COLS };
 	OxDim3 grid = ox_dim((COLS + BLOCK - 1) / BLOCK, (ROWS + BLOCK - 1) / BLOCK, 1);
-	OX_CHECK(ox_launch_sync(&fn, grid, ox_dim(BLOCK, BLOCK, 1), 0, args));
+	OX_CHECK(scale2d_launch(&fn, grid, ox_dim(BLOCK, BLOCK, 1), 0, NULL, OX_DEVICE_PTR(const float, dm), n, s, view));
+	OX_CHECK(ox_synchronize());
 	OX_CHECK(ox_copy_from_device(out, dout, n * sizeof *out));
 	for (size_t r = 0; r < ROWS; r++)
 		for (size_t c = 0; c < COLS; c++) {

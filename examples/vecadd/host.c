@@ -3,9 +3,13 @@
  * sum a[i] + b[i]. Then launches it with a.len < c.len, where the kernel's
  * bounds check on a[i] must trap; that runs last, because a trap leaves
  * the CUDA context unusable.
- * PTX parameters: a_ptr, a_len, b_ptr, b_len, c_ptr, c_len (all 64-bit).
+ * Launches are typed: vecadd.h (oxidec --emit=header, found through
+ * -iquote build/examples; it includes oxrt.h, -iquote src/runtime) declares
+ * vecadd_launch(f, grid, block, shared, stream, const float *a, size_t
+ * a_len, const float *b, size_t b_len, float *c, size_t c_len). The sum
+ * runs on a stream: pinned host buffers, async copies both ways.
  * usage: host MODULE.ptx|MODULE.cubin */
-#include "../../src/runtime/oxrt.h"
+#include "vecadd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,17 +70,19 @@ static size_t count_mismatches(const float *got, const float *want,
 static int check_sum(const OxFunc *fn, size_t n)
 {
 	size_t bytes = n * sizeof(float);
-	float *a = malloc(bytes), *b = malloc(bytes);
-	float *c = malloc(bytes), *want = malloc(bytes);
-	uint64_t len = n;
+	float *a, *b, *c, *want = malloc(bytes);
 	OxDevPtr da, db, dc;
-	void *args[] = {&da, &len, &db, &len, &dc, &len};
+	OxStream s;
 	size_t bad;
 
-	if (a == NULL || b == NULL || c == NULL || want == NULL) {
+	if (want == NULL) {
 		fprintf(stderr, "vecadd: out of host memory\n");
 		exit(1);
 	}
+	OX_CHECK(ox_host_alloc((void **)&a, bytes));
+	OX_CHECK(ox_host_alloc((void **)&b, bytes));
+	OX_CHECK(ox_host_alloc((void **)&c, bytes));
+	OX_CHECK(ox_stream_create(&s));
 	for (size_t i = 0; i < n; i++) {
 		a[i] = random_float(i);
 		b[i] = random_float(i);
@@ -85,12 +91,15 @@ static int check_sum(const OxFunc *fn, size_t n)
 	OX_CHECK(ox_alloc(&da, bytes));
 	OX_CHECK(ox_alloc(&db, bytes));
 	OX_CHECK(ox_alloc(&dc, bytes));
-	OX_CHECK(ox_copy_to_device(da, a, bytes));
-	OX_CHECK(ox_copy_to_device(db, b, bytes));
 	OX_CHECK(ox_memset32(dc, POISON, n));
-	OX_CHECK(ox_launch_sync(fn, ox_dim(ox_blocks_for(n, BLOCK), 1, 1),
-	                        ox_dim(BLOCK, 1, 1), 0, args));
-	OX_CHECK(ox_copy_from_device(c, dc, bytes));
+	OX_CHECK(ox_copy_to_device_async(da, a, bytes, &s));
+	OX_CHECK(ox_copy_to_device_async(db, b, bytes, &s));
+	OX_CHECK(vecadd_launch(fn, ox_dim(ox_blocks_for(n, BLOCK), 1, 1), ox_dim(BLOCK, 1, 1), 0, &s,
+	                       OX_DEVICE_PTR(const float, da), n, OX_DEVICE_PTR(const float, db), n,
+	                       OX_DEVICE_PTR(float, dc), n));
+	OX_CHECK(ox_copy_from_device_async(c, dc, bytes, &s));
+	OX_CHECK(ox_stream_synchronize(&s));
+	OX_CHECK(ox_stream_destroy(&s));
 	bad = count_mismatches(c, want, a, b, n);
 	if (bad == 0)
 		printf("PASS vecadd: %zu/%zu elements bit-exact\n", n, n);
@@ -99,9 +108,9 @@ static int check_sum(const OxFunc *fn, size_t n)
 	OX_CHECK(ox_free(da));
 	OX_CHECK(ox_free(db));
 	OX_CHECK(ox_free(dc));
-	free(a);
-	free(b);
-	free(c);
+	OX_CHECK(ox_host_free(a));
+	OX_CHECK(ox_host_free(b));
+	OX_CHECK(ox_host_free(c));
 	free(want);
 	return bad != 0;
 }
@@ -110,17 +119,16 @@ static int check_sum(const OxFunc *fn, size_t n)
  * buffer really holds n floats, so only the kernel's own check can fail. */
 static int check_trap(const OxFunc *fn, size_t n)
 {
-	uint64_t a_len = n / 2, len = n;
 	OxDevPtr da, db, dc;
-	void *args[] = {&da, &a_len, &db, &len, &dc, &len};
 
 	OX_CHECK(ox_alloc(&da, n * sizeof(float)));
 	OX_CHECK(ox_alloc(&db, n * sizeof(float)));
 	OX_CHECK(ox_alloc(&dc, n * sizeof(float)));
 	OX_CHECK(ox_memset32(da, 0, n));
 	OX_CHECK(ox_memset32(db, 0, n));
-	if (ox_launch_sync(fn, ox_dim(ox_blocks_for(n, BLOCK), 1, 1),
-	                   ox_dim(BLOCK, 1, 1), 0, args) == 0) {
+	if (vecadd_launch(fn, ox_dim(ox_blocks_for(n, BLOCK), 1, 1), ox_dim(BLOCK, 1, 1), 0, NULL,
+	                  OX_DEVICE_PTR(const float, da), n / 2, OX_DEVICE_PTR(const float, db), n,
+	                  OX_DEVICE_PTR(float, dc), n) == 0 && ox_synchronize() == 0) {
 		printf("FAIL vecadd bounds check: a.len = %zu < c.len = %zu "
 		       "but the kernel did not trap\n", n / 2, n);
 		return 1;
@@ -148,7 +156,7 @@ int main(int argc, char **argv)
 	}
 	OX_CHECK(ox_init());
 	OX_CHECK(ox_module_load(&mod, argv[1]));
-	OX_CHECK(ox_function(&fn, &mod, "vecadd"));
+	OX_CHECK(vecadd_function(&fn, &mod));
 	failed = check_sum(&fn, n);
 	/* The deliberate trap is left out under compute-sanitizer, which
 	 * reports any failed launch as an error. */

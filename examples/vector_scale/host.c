@@ -3,8 +3,10 @@
  * lengths that leave a tail after the whole vectors, and checks every
  * element exactly; then once more with the input one element past a
  * 16-byte boundary, where the view is refused and nothing may be written.
+ * The launches are typed, through vector_scale.h (oxidec --emit=header;
+ * -iquote build/examples -iquote src/runtime): one launcher per kernel.
  * usage: host MODULE.ptx|MODULE.cubin|MODULE.so */
-#include "../../src/runtime/oxrt.h"
+#include "vector_scale.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,18 +31,19 @@ static void scale(const OxModule *mod, size_t n, size_t skew)
 	OxFunc fn;
 	float *x = malloc(4 * (n + 1)), *y = malloc(4 * (n + 1)), s = 2.5f;
 	OxDevPtr dx, dy, px, py;
-	size_t bad = 0, len = n;
-	void *args[] = {&px, &len, &py, &len, &s};
+	size_t bad = 0;
 
 	for (size_t i = 0; i < n + 1; i++)
 		x[i] = (float)(i % 1000) * 0.37f - 100.0f;
-	OX_CHECK(ox_function(&fn, mod, "scale_f32x4"));
+	OX_CHECK(scale_f32x4_function(&fn, mod));
 	OX_CHECK(ox_alloc(&dx, 4 * (n + 1)));
 	OX_CHECK(ox_alloc(&dy, 4 * (n + 1)));
 	OX_CHECK(ox_copy_to_device(dx, x, 4 * (n + 1)));
 	OX_CHECK(ox_memset8(dy, 0xff, 4 * (n + 1)));
 	px = dx + 4 * skew, py = dy + 4 * skew;
-	OX_CHECK(ox_launch_sync(&fn, grid_for(n, 4), ox_dim(256, 1, 1), 0, args));
+	OX_CHECK(scale_f32x4_launch(&fn, grid_for(n, 4), ox_dim(256, 1, 1), 0, NULL, OX_DEVICE_PTR(const float, px), n,
+	                            OX_DEVICE_PTR(float, py), n, s));
+	OX_CHECK(ox_synchronize());
 	OX_CHECK(ox_copy_from_device(y, dy, 4 * (n + 1)));
 	for (size_t i = 0; i < n; i++) {
 		float want = skew ? y[i + skew] : x[i] * s, got = y[i + skew];
@@ -60,18 +63,19 @@ static void copy16(const OxModule *mod, size_t n, size_t skew)
 	OxFunc fn;
 	uint16_t *x = malloc(2 * (n + 1)), *y = malloc(2 * (n + 1));
 	OxDevPtr dx, dy, px, py;
-	size_t bad = 0, len = n;
-	void *args[] = {&px, &len, &py, &len};
+	size_t bad = 0;
 
 	for (size_t i = 0; i < n + 1; i++)
 		x[i] = (uint16_t)(i * 2654435761u >> 7);
-	OX_CHECK(ox_function(&fn, mod, "copy_bf16x8"));
+	OX_CHECK(copy_bf16x8_function(&fn, mod));
 	OX_CHECK(ox_alloc(&dx, 2 * (n + 1)));
 	OX_CHECK(ox_alloc(&dy, 2 * (n + 1)));
 	OX_CHECK(ox_copy_to_device(dx, x, 2 * (n + 1)));
 	OX_CHECK(ox_memset8(dy, 0xff, 2 * (n + 1)));
 	px = dx + 2 * skew, py = dy + 2 * skew;
-	OX_CHECK(ox_launch_sync(&fn, grid_for(n, 8), ox_dim(256, 1, 1), 0, args));
+	OX_CHECK(copy_bf16x8_launch(&fn, grid_for(n, 8), ox_dim(256, 1, 1), 0, NULL, OX_DEVICE_PTR(const uint16_t, px), n,
+	                            OX_DEVICE_PTR(uint16_t, py), n));
+	OX_CHECK(ox_synchronize());
 	OX_CHECK(ox_copy_from_device(y, dy, 2 * (n + 1)));
 	for (size_t i = 0; i < n; i++)
 		if (y[i + skew] != (skew ? 0xffff : x[i]))
@@ -87,18 +91,19 @@ static void add64(const OxModule *mod, size_t n)
 	OxFunc fn;
 	double *x = malloc(8 * n), *y = malloc(8 * n), *z = malloc(8 * n);
 	OxDevPtr dx, dy, dz;
-	size_t bad = 0, len = n;
-	void *args[] = {&dx, &len, &dy, &len, &dz, &len};
+	size_t bad = 0;
 
 	for (size_t i = 0; i < n; i++)
 		x[i] = (double)i / 3.0, y[i] = 1e10 - (double)i * 7.25;
-	OX_CHECK(ox_function(&fn, mod, "add_f64x2"));
+	OX_CHECK(add_f64x2_function(&fn, mod));
 	OX_CHECK(ox_alloc(&dx, 8 * n));
 	OX_CHECK(ox_alloc(&dy, 8 * n));
 	OX_CHECK(ox_alloc(&dz, 8 * n));
 	OX_CHECK(ox_copy_to_device(dx, x, 8 * n));
 	OX_CHECK(ox_copy_to_device(dy, y, 8 * n));
-	OX_CHECK(ox_launch_sync(&fn, grid_for(n, 2), ox_dim(256, 1, 1), 0, args));
+	OX_CHECK(add_f64x2_launch(&fn, grid_for(n, 2), ox_dim(256, 1, 1), 0, NULL, OX_DEVICE_PTR(const double, dx), n,
+	                          OX_DEVICE_PTR(const double, dy), n, OX_DEVICE_PTR(double, dz), n));
+	OX_CHECK(ox_synchronize());
 	OX_CHECK(ox_copy_from_device(z, dz, 8 * n));
 	for (size_t i = 0; i < n; i++)
 		if (z[i] != x[i] + y[i])

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../ir/ir.h"
 
@@ -49,6 +50,12 @@ void emit_free(EmitCtx *e);
  * target must be emit_new's.  Uses Value.aux and Block.aux of m as
  * scratch. */
 bool emit_module(EmitCtx *e, Module *m);
+
+/* header.c: --emit=header, the C header of m's kernels (typed launchers,
+ * their repr(C) structs, parameter lists) for the output file out (its
+ * name makes the include guard); false after a diag_error naming each
+ * argument C cannot describe. Reads the module after stage 2. */
+bool emit_header(FILE *f, Module *m, const char *out);
 
 /* cubin.c: PTX -> cubin with nvJitLink (dlopen'ed); NULL after a
  * diag_error carrying nvJitLink's log.  Result is malloc'd. */

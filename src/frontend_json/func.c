@@ -74,10 +74,14 @@ static bool declare_func(Module *m, Arena *a, OxFunc *ox, Func **funcs)
 	Param *ps = arena_new_array(a, Param, 2 * nargs + 1);
 	uint32_t np = 0;
 	if (sret)
-		ps[np++] = (Param){ ir_type_ptr(m, 0), 0, 0, "ret", false, false, false, false, 0, 0, NULL };
+		ps[np++] = (Param){ .type = ir_type_ptr(m, 0), .name = "ret" };
+	fn->args = arena_new_array(a, FuncArg, nargs + 1);
+	fn->nargs = fn->is_kernel ? nargs : 0;
 	for (uint32_t i = 1; i <= nargs; i++) {
 		uint32_t k;
 		abi_lower(&fb, fb.lty[i], fn->is_kernel, ps + np, &k);
+		fb_set_span(&fb, ox->locals[i].span);
+		fn->args[i - 1] = (FuncArg){ ox->locals[i].name, fb.lty[i], np, k, fb.b.loc };
 		if (k == 1 && ps[np].byval_size)
 			ps[np].grid_constant = fb_param_is_grid_constant(ox, i);
 		if (fn->is_kernel)

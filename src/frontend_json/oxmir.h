@@ -88,6 +88,7 @@ typedef struct {
 	const char *name;
 	U128 discr;
 	OxType **fields;         /* NULL entries: a field without "ty" */
+	const char **field_names;  /* NULL entries: a field without "name" */
 	uint32_t nfield;
 } OxVariant;
 
@@ -101,6 +102,7 @@ struct OxType {
 	uint64_t len;            /* RT_ARRAY */
 	AdtKind adt_kind;
 	bool drop_noop;
+	bool repr_c;             /* RT_ADT: #[repr(C)] (oxide-mir "repr_c") */
 	const char *path;        /* RT_ADT, RT_FNDEF, RT_CLOSURE */
 	OxVariant *variants;     /* RT_ADT; RT_TUPLE and RT_CLOSURE: variants[0] */
 	uint32_t nvariant;

@@ -186,10 +186,12 @@ static void parse_adt_variants(Arena *a, JPath p, PFile *f, OxType *t, cJSON *vs
 		cJSON *fs = json_get(q, v, "fields", cJSON_Array);
 		var->nfield = (uint32_t)cJSON_GetArraySize(fs);
 		var->fields = arena_new_array(a, OxType *, var->nfield);
+		var->field_names = arena_new_array(a, const char *, var->nfield);
 		int k = 0;
 		cJSON *fld;
 		cJSON_ArrayForEach(fld, fs) {
-			cJSON *ty = json_get_opt(fld, "ty");
+			cJSON *ty = json_get_opt(fld, "ty"), *nm = json_get_opt(fld, "name");
+			var->field_names[k] = cJSON_IsString(nm) ? arena_strdup(a, nm->valuestring) : NULL;
 			var->fields[k++] = ty ? type_ref(q, f, ty) : NULL;
 		}
 	}
@@ -273,6 +275,7 @@ static void fill_type(Arena *a, JPath p, PFile *f, OxType *t, cJSON *j)
 		t->adt_kind = !strcmp(k, "enum") ? ADT_ENUM : !strcmp(k, "union") ? ADT_UNION : ADT_STRUCT;
 		t->path = arena_strdup(a, json_str(p, j, "path"));
 		t->drop_noop = cJSON_IsTrue(json_get_opt(j, "drop_noop"));
+		t->repr_c = cJSON_IsTrue(json_get_opt(j, "repr_c"));
 		parse_adt_variants(a, jpath_field(a, p, "variants"), f, t, json_get(p, j, "variants", cJSON_Array));
 		break;
 	}

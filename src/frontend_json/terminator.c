@@ -6,6 +6,14 @@
 #include <string.h>
 
 /* Parameters for one Rust argument type; see the ABI note in build.c. */
+static uint64_t pair_offset(RType *t);
+
+/* One parameter of type ty holding the value's bytes from offset on. */
+static Param param_at(Type *ty, uint64_t offset)
+{
+	return (Param){ .type = ty, .offset = offset };
+}
+
 void abi_lower(Fb *fb, RType *t, bool kernel, Param *out, uint32_t *n)
 {
 	Module *m = fb->m;
@@ -14,22 +22,24 @@ void abi_lower(Fb *fb, RType *t, bool kernel, Param *out, uint32_t *n)
 	case VK_ZST:
 		return;
 	case VK_SCALAR:
-		out[(*n)++] = (Param){ scalar_type_of(fb, t), 0, 0, NULL, false, false, false, false, 0, 0, NULL };
+		out[(*n)++] = param_at(scalar_type_of(fb, t), 0);
 		return;
 	case VK_FAT:
-		out[(*n)++] = (Param){ ir_type_ptr(m, 0), 0, 0, NULL, false, false, false, false, 0, 0, NULL };
-		out[(*n)++] = (Param){ usize_type(fb), 0, 0, NULL, false, false, false, false, 0, 0, NULL };
+		out[(*n)++] = param_at(ir_type_ptr(m, 0), 0);
+		out[(*n)++] = param_at(usize_type(fb), pair_offset(t));
 		return;
 	case VK_MEM:
 		break;
 	}
 	if (t->abi == ABI_SCALAR) {
-		out[(*n)++] = (Param){ t->scalars[0].type, 0, 0, NULL, false, false, false, false, 0, 0, NULL };
+		out[(*n)++] = param_at(t->scalars[0].type, 0);
 	} else if (t->abi == ABI_SCALAR_PAIR) {
-		out[(*n)++] = (Param){ t->scalars[0].type, 0, 0, NULL, false, false, false, false, 0, 0, NULL };
-		out[(*n)++] = (Param){ t->scalars[1].type, 0, 0, NULL, false, false, false, false, 0, 0, NULL };
+		out[(*n)++] = param_at(t->scalars[0].type, 0);
+		out[(*n)++] = param_at(t->scalars[1].type, pair_offset(t));
 	} else {
-		out[(*n)++] = (Param){ ir_type_ptr(m, 0), kernel ? t->size : 0, kernel ? t->align : 0, NULL, false, false, false, false, 0, 0, NULL };
+		out[*n] = param_at(ir_type_ptr(m, 0), 0);
+		out[*n].byval_size = kernel ? t->size : 0;
+		out[(*n)++].byval_align = kernel ? t->align : 0;
 	}
 }
 

@@ -36,6 +36,7 @@ static void fill_variants(Module *m, RType *r, OxType *t)
 		rv->discr = v->discr;
 		rv->nfield = v->nfield;
 		rv->fields = arena_new_array(a, RType *, v->nfield);
+		rv->field_names = v->field_names;
 		for (uint32_t k = 0; k < v->nfield; k++)
 			rv->fields[k] = rt(m, v->fields[k]);
 	}
@@ -80,6 +81,7 @@ static void fill_type(Module *m, RType *r, OxType *t)
 	r->len = t->len;
 	r->adt_kind = t->adt_kind;
 	r->drop_noop = t->drop_noop;
+	r->repr_c = t->repr_c;
 	r->path = t->path;
 	fill_variants(m, r, t);
 	r->has_layout = t->has_layout;

@@ -173,6 +173,7 @@ typedef struct {
 	const char *name;
 	U128 discr;          /* discriminant value (sign-extended into 128 bits) */
 	RType **fields;      /* field types; NULL entries when unknown */
+	const char **field_names;  /* NULL entries when unknown (or for tuples) */
 	uint32_t nfield;
 } Variant;
 
@@ -189,6 +190,7 @@ struct RType {
 	uint64_t len;        /* RT_ARRAY */
 	AdtKind adt_kind;    /* RT_ADT */
 	bool drop_noop;      /* RT_ADT: dropping it runs no code (oxide-mir "drop_noop") */
+	bool repr_c;         /* RT_ADT: #[repr(C)] (oxide-mir "repr_c"; --emit=header) */
 	const char *path;    /* RT_ADT, RT_FNDEF, RT_CLOSURE */
 	Variant *variants;   /* RT_ADT; RT_TUPLE uses variants[0] for its fields */
 	uint32_t nvariant;
@@ -281,7 +283,19 @@ typedef struct {
 	uint64_t deref;
 	const char *var;     /* debug info: the Rust argument it carries ("a"; a pair's
 	                        halves "a.ptr" "a.len" or "a.0" "a.1"), or NULL */
+	uint64_t offset;     /* where its bytes are in the Rust argument's value (a
+	                        ScalarPair's second half: past the first, aligned) */
 } Param;
+
+/* A kernel's Rust argument (stage 2), for --emit=header: its name, type
+ * and the PTX parameters abi_lower made of it, params[first ..
+ * first + nparam). */
+typedef struct {
+	const char *name;    /* the JSON's locals[].name, or NULL (`_`) */
+	RType *rty;
+	uint32_t first, nparam;
+	Loc loc;             /* the argument's span */
+} FuncArg;
 
 struct Func {
 	Module *mod;
@@ -306,6 +320,8 @@ struct Func {
 	Loc loc;
 	Param *params;
 	uint32_t nparam;
+	FuncArg *args;       /* kernels: the Rust arguments, in order */
+	uint32_t nargs;
 	Type *ret;           /* TY_VOID when nothing is returned by value */
 	Block *first, *last;
 };

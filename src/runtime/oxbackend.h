@@ -7,7 +7,8 @@
  * modules on the CPU. oxrt.c picks the backend of a module once, when
  * ox_module_load sees what the file is, and stores it in the module and
  * in its kernels' handles; calls that name no module (memory, events,
- * synchronization, the stack limit) go to the process's backend, the one
+ * synchronization, streams, pinned memory, the stack limit) go to the
+ * process's backend, the one
  * of the first module loaded (see oxrt.c). A backend never calls another,
  * nor oxrt.c except for the error state below. */
 #ifndef OXBACKEND_H
@@ -45,17 +46,28 @@ typedef struct OxBackend {
 	int (*copy_from_device)(void *dst, OxDevPtr src, size_t bytes);
 	int (*memset8)(OxDevPtr p, unsigned char value, size_t bytes);
 	int (*memset32)(OxDevPtr p, uint32_t value, size_t count);
+	/* page-locked host memory (cuMemHostAlloc / cuMemFreeHost) */
+	int (*host_alloc)(void **p, size_t bytes);
+	int (*host_free)(void *p);
+
+	/* streams: a handle of the backend's; NULL in a hook's stream
+	 * argument is the default stream */
+	int (*stream_create)(void **stream);
+	int (*stream_destroy)(void *stream);
+	int (*stream_synchronize)(void *stream);
+	int (*copy_to_device_async)(OxDevPtr dst, const void *src, size_t bytes, void *stream);
+	int (*copy_from_device_async)(void *dst, OxDevPtr src, size_t bytes, void *stream);
 
 	/* cluster: blocks per cluster, 0s: none given (ox_launch) */
 	int (*launch)(const OxFunc *f, OxDim3 grid, OxDim3 block, OxDim3 cluster,
-	              unsigned shared_bytes, void **args);
+	              unsigned shared_bytes, void *stream, void **args);
 	/* waits for the launches; a failure is blamed on call(what) */
 	int (*synchronize)(const char *call, const char *what);
 	int (*set_stack_size)(size_t bytes);
 	int (*stack_size)(size_t *bytes);
 
 	int (*event_create)(OxEvent *e);
-	int (*event_record)(OxEvent *e);
+	int (*event_record)(OxEvent *e, void *stream);
 	int (*event_elapsed_ms)(float *ms, OxEvent *start, OxEvent *end);
 	void (*event_destroy)(OxEvent *e);
 

@@ -1,7 +1,8 @@
 /* oxcuda.c: the CUDA driver backend of oxrt (oxbackend.h): modules
  * (.ptx JIT-compiled, .cubin loaded as is), kernels, device memory,
- * launches, events and the stack limit of device 0's primary context, on
- * the default stream.
+ * pinned host memory, streams, launches, events and the stack limit of
+ * device 0's primary context. A stream argument of NULL is the default
+ * stream (CUstream 0), as in the driver API.
  *
  * The driver is opened with dlopen and its entry points are bound by
  * name (the _v2 names where the driver exports them), so only the few
@@ -102,6 +103,13 @@ static struct {
 	CUresult (*copy_dtoh)(void *, CUdeviceptr, size_t);
 	CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t);
 	CUresult (*memset_d32)(CUdeviceptr, unsigned, size_t);
+	CUresult (*host_alloc)(void **, size_t, unsigned);
+	CUresult (*host_free)(void *);
+	CUresult (*stream_create)(CUstream *, unsigned);
+	CUresult (*stream_synchronize)(CUstream);
+	CUresult (*stream_destroy)(CUstream);
+	CUresult (*copy_htod_async)(CUdeviceptr, const void *, size_t, CUstream);
+	CUresult (*copy_dtoh_async)(void *, CUdeviceptr, size_t, CUstream);
 	CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned,
 	                   unsigned, unsigned, unsigned, CUstream, void **,
 	                   void **);
@@ -151,6 +159,13 @@ static const struct {
 	{&drv.copy_dtoh, "cuMemcpyDtoH_v2", NULL, 0},
 	{&drv.memset_d8, "cuMemsetD8_v2", NULL, 0},
 	{&drv.memset_d32, "cuMemsetD32_v2", NULL, 0},
+	{&drv.host_alloc, "cuMemHostAlloc", NULL, 0},
+	{&drv.host_free, "cuMemFreeHost", NULL, 0},
+	{&drv.stream_create, "cuStreamCreate", NULL, 0},
+	{&drv.stream_synchronize, "cuStreamSynchronize", NULL, 0},
+	{&drv.stream_destroy, "cuStreamDestroy_v2", "cuStreamDestroy", 0},
+	{&drv.copy_htod_async, "cuMemcpyHtoDAsync_v2", NULL, 0},
+	{&drv.copy_dtoh_async, "cuMemcpyDtoHAsync_v2", NULL, 0},
 	{&drv.launch, "cuLaunchKernel", NULL, 0},
 	{&drv.launch_ex, "cuLaunchKernelEx", NULL, 1},
 	{&drv.event_create, "cuEventCreate", NULL, 0},
@@ -509,12 +524,62 @@ static int cuda_memset32(OxDevPtr p, uint32_t value, size_t count)
 	                "device buffer");
 }
 
+/* flags 0: portable; the memory is page-locked, which lets async copies
+ * overlap other work */
+static int cuda_host_alloc(void **p, size_t bytes)
+{
+	char what[64];
+
+	snprintf(what, sizeof what, "%zu bytes", bytes);
+	return cu_check(drv.host_alloc(p, bytes, 0), "cuMemHostAlloc", what);
+}
+
+static int cuda_host_free(void *p)
+{
+	return cu_check(drv.host_free(p), "cuMemFreeHost", "pinned host buffer");
+}
+
+/* flags 0 (CU_STREAM_DEFAULT): synchronizes with the default stream */
+static int cuda_stream_create(void **stream)
+{
+	CUstream st = NULL;
+
+	if (need_ctx("ox_stream_create") != 0 ||
+	    cu_check(drv.stream_create(&st, 0), "cuStreamCreate", "flags 0") != 0)
+		return -1;
+	*stream = st;
+	return 0;
+}
+
+static int cuda_stream_destroy(void *stream)
+{
+	return cu_check(drv.stream_destroy((CUstream)stream), "cuStreamDestroy_v2", "stream");
+}
+
+static int cuda_stream_synchronize(void *stream)
+{
+	return cu_check(drv.stream_synchronize((CUstream)stream), "cuStreamSynchronize",
+	                stream != NULL ? "stream" : "default stream");
+}
+
+static int cuda_copy_to_device_async(OxDevPtr dst, const void *src, size_t bytes, void *stream)
+{
+	return cu_check(drv.copy_htod_async(dst, src, bytes, (CUstream)stream), "cuMemcpyHtoDAsync_v2",
+	                "host to device");
+}
+
+static int cuda_copy_from_device_async(void *dst, OxDevPtr src, size_t bytes, void *stream)
+{
+	return cu_check(drv.copy_dtoh_async(dst, src, bytes, (CUstream)stream), "cuMemcpyDtoHAsync_v2",
+	                "device to host");
+}
+
 /* cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION. */
 static CUresult launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 block, OxDim3 cluster,
-                               unsigned shared_bytes, void **args)
+                               unsigned shared_bytes, CUstream stream, void **args)
 {
 	CUlaunchAttribute attr;
-	CUlaunchConfig cfg = {grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes, NULL, &attr, 1};
+	CUlaunchConfig cfg = {grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes, stream, &attr, 1};
 
 	memset(&attr, 0, sizeof attr);
 	attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
@@ -525,7 +590,7 @@ static CUresult launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 block, OxDim
 }
 
 static int cuda_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, OxDim3 cluster,
-                       unsigned shared_bytes, void **args)
+                       unsigned shared_bytes, void *stream, void **args)
 {
 	char what[700];
 	CUresult r;
@@ -537,10 +602,10 @@ static int cuda_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, OxDim3 cluste
 		return oxrt_set_error(OX_CUDA_NOT_SUPPORTED, "ox_launch_cluster(%s): libcuda.so.1 lacks "
 		                      "cuLaunchKernelEx: driver too old for clusters", f->name);
 	if (ex)
-		r = launch_cluster(f, grid, block, cluster, shared_bytes, args);
+		r = launch_cluster(f, grid, block, cluster, shared_bytes, (CUstream)stream, args);
 	else
 		r = drv.launch((CUfunction)f->handle, grid.x, grid.y, grid.z, block.x,
-		               block.y, block.z, shared_bytes, NULL, args, NULL);
+		               block.y, block.z, shared_bytes, (CUstream)stream, args, NULL);
 	snprintf(what, sizeof what, "%s in %s, grid %ux%ux%u, block %ux%ux%u",
 	         f->name, f->path, grid.x, grid.y, grid.z, block.x, block.y,
 	         block.z);
@@ -582,10 +647,10 @@ static int cuda_event_create(OxEvent *e)
 	return 0;
 }
 
-static int cuda_event_record(OxEvent *e)
+static int cuda_event_record(OxEvent *e, void *stream)
 {
-	return cu_check(drv.event_record((CUevent)e->handle, NULL),
-	                "cuEventRecord", "default stream");
+	return cu_check(drv.event_record((CUevent)e->handle, (CUstream)stream),
+	                "cuEventRecord", stream != NULL ? "stream" : "default stream");
 }
 
 /* Waits for end, then the time between start and end in milliseconds. */
@@ -639,6 +704,13 @@ const OxBackend oxcuda_backend = {
 	.copy_from_device = cuda_copy_from_device,
 	.memset8 = cuda_memset8,
 	.memset32 = cuda_memset32,
+	.host_alloc = cuda_host_alloc,
+	.host_free = cuda_host_free,
+	.stream_create = cuda_stream_create,
+	.stream_destroy = cuda_stream_destroy,
+	.stream_synchronize = cuda_stream_synchronize,
+	.copy_to_device_async = cuda_copy_to_device_async,
+	.copy_from_device_async = cuda_copy_from_device_async,
 	.launch = cuda_launch,
 	.synchronize = cuda_synchronize,
 	.set_stack_size = cuda_set_stack_size,

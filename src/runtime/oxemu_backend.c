@@ -1,7 +1,7 @@
 /* oxemu_backend.c: the host emulator's side of oxbackend.h: modules and
- * kernels (dlopen), memory and events, the stack limit, shared memory and
- * module globals, printf, and the backend table oxemu_backend itself. The
- * launches it starts run in oxemu.c. */
+ * kernels (dlopen), memory, pinned memory, streams and events, the stack
+ * limit, shared memory and module globals, printf, and the backend table
+ * oxemu_backend itself. The launches it starts run in oxemu.c. */
 #include "oxemu_impl.h"
 
 /* ------------------------------------------------- modules and kernels */
@@ -180,6 +180,64 @@ static int emu_memset32(OxDevPtr p, uint32_t value, size_t count)
 	return 0;
 }
 
+/* Pinned memory is plain host memory: every copy here is synchronous. */
+static int emu_host_alloc(void **p, size_t bytes)
+{
+	if (bytes == 0 || (*p = malloc(bytes)) == NULL)
+		return oxrt_set_error(bytes == 0 ? OX_CUDA_INVALID_VALUE : OX_CUDA_OUT_OF_MEMORY,
+		                      "ox_host_alloc(%zu bytes): %s (emulated)", bytes,
+		                      bytes == 0 ? "CUDA_ERROR_INVALID_VALUE" : "CUDA_ERROR_OUT_OF_MEMORY");
+	return 0;
+}
+
+static int emu_host_free(void *p)
+{
+	free(p);
+	return 0;
+}
+
+/* Streams. Work issued on a stream runs when it is issued (a launch runs
+ * its whole grid before ox_launch_on returns, a copy copies), so each
+ * stream's work runs in issue order and no two streams overlap: one of
+ * the orders CUDA's stream semantics allow, the one a program that
+ * synchronizes correctly cannot tell from any other (a program that reads
+ * a stream's results before synchronizing it is wrong on a GPU, not
+ * here). A trap is kept until the next synchronization, of any stream
+ * (there is one pending trap, as on a GPU the context is lost). The
+ * handle only has to be distinct from NULL, the default stream. */
+static int emu_stream_create(void **stream)
+{
+	if ((*stream = malloc(1)) == NULL)
+		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_stream_create: CUDA_ERROR_OUT_OF_MEMORY (emulated)");
+	return 0;
+}
+
+static int emu_stream_destroy(void *stream)
+{
+	free(stream);
+	return 0;
+}
+
+static int emu_stream_synchronize(void *stream)
+{
+	return oxemu_synchronize("ox_stream_synchronize", stream != NULL ? "stream" : "default stream");
+}
+
+static int emu_copy_to_device_async(OxDevPtr dst, const void *src, size_t bytes, void *stream)
+{
+	(void)stream;
+	return emu_copy_to_device(dst, src, bytes);
+}
+
+/* A trap of an earlier launch is left for the stream's synchronization,
+ * as the driver reports it there. */
+static int emu_copy_from_device_async(void *dst, OxDevPtr src, size_t bytes, void *stream)
+{
+	(void)stream;
+	memcpy(dst, host_ptr(src), bytes);
+	return 0;
+}
+
 static int emu_event_create(OxEvent *e)
 {
 	e->handle = calloc(1, sizeof(struct timespec));
@@ -189,8 +247,9 @@ static int emu_event_create(OxEvent *e)
 	return 0;
 }
 
-static int emu_event_record(OxEvent *e)
+static int emu_event_record(OxEvent *e, void *stream)
 {
+	(void)stream;
 	clock_gettime(CLOCK_MONOTONIC, e->handle);
 	return 0;
 }
@@ -445,11 +504,12 @@ static int launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 given, Cluster *c
 
 /* The whole grid runs before it returns (see oxemu.c's opening comment). */
 static int emu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, OxDim3 cluster,
-                      unsigned shared_bytes, void **args)
+                      unsigned shared_bytes, void *stream, void **args)
 {
 	Cluster c;
 	const unsigned *stat;
 
+	(void)stream;                 /* runs now: see emu_stream_create */
 	memset(&c, 0, sizeof c);
 	if (oxemu_check_dims(f, grid, block) != 0 || launch_cluster(f, grid, cluster, &c) != 0)
 		return -1;
@@ -501,6 +561,13 @@ const OxBackend oxemu_backend = {
 	.copy_from_device = emu_copy_from_device,
 	.memset8 = emu_memset8,
 	.memset32 = emu_memset32,
+	.host_alloc = emu_host_alloc,
+	.host_free = emu_host_free,
+	.stream_create = emu_stream_create,
+	.stream_destroy = emu_stream_destroy,
+	.stream_synchronize = emu_stream_synchronize,
+	.copy_to_device_async = emu_copy_to_device_async,
+	.copy_from_device_async = emu_copy_from_device_async,
 	.launch = emu_launch,
 	.synchronize = oxemu_synchronize,
 	.set_stack_size = emu_set_stack_size,

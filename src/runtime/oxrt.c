@@ -8,8 +8,8 @@
  * the file is (file_backend, the only place that asks), and stores it in
  * the module and in its kernels' handles; their calls go to it. The first
  * module loaded also picks the backend of the process, which serves the
- * calls that name no module (memory, events, synchronization, the stack
- * limit); before any module, the first such call picks the first backend
+ * calls that name no module (memory, pinned host memory, streams,
+ * events, synchronization, the stack limit); before any module, the first such call picks the first backend
  * that opened (the GPU if ox_init found one, else the emulator). Modules
  * of the other kind cannot be loaded after that (device pointers of one
  * backend mean nothing to the other).
@@ -310,6 +310,66 @@ int ox_memset32(OxDevPtr p, uint32_t value, size_t count)
 	return b != NULL ? b->memset32(p, value, count) : -1;
 }
 
+int ox_host_alloc(void **p, size_t bytes)
+{
+	const OxBackend *b = backend_for("ox_host_alloc");
+
+	return b != NULL ? b->host_alloc(p, bytes) : -1;
+}
+
+int ox_host_free(void *p)
+{
+	const OxBackend *b = backend_for("ox_host_free");
+
+	return b != NULL ? b->host_free(p) : -1;
+}
+
+/* The backend's handle of a stream; NULL, the default stream, for none. */
+static void *stream_handle(const OxStream *s)
+{
+	return s != NULL ? s->handle : NULL;
+}
+
+int ox_stream_create(OxStream *s)
+{
+	const OxBackend *b = backend_for("ox_stream_create");
+
+	s->handle = NULL;
+	return b != NULL ? b->stream_create(&s->handle) : -1;
+}
+
+int ox_stream_destroy(OxStream *s)
+{
+	const OxBackend *b = backend_for("ox_stream_destroy");
+	int r = b != NULL && s->handle != NULL ? b->stream_destroy(s->handle) : 0;
+
+	s->handle = NULL;
+	return b != NULL ? r : -1;
+}
+
+int ox_stream_synchronize(const OxStream *s)
+{
+	const OxBackend *b = backend_for("ox_stream_synchronize");
+
+	return b != NULL ? b->stream_synchronize(stream_handle(s)) : -1;
+}
+
+int ox_copy_to_device_async(OxDevPtr dst, const void *src, size_t bytes,
+                            const OxStream *s)
+{
+	const OxBackend *b = backend_for("ox_copy_to_device_async");
+
+	return b != NULL ? b->copy_to_device_async(dst, src, bytes, stream_handle(s)) : -1;
+}
+
+int ox_copy_from_device_async(void *dst, OxDevPtr src, size_t bytes,
+                              const OxStream *s)
+{
+	const OxBackend *b = backend_for("ox_copy_from_device_async");
+
+	return b != NULL ? b->copy_from_device_async(dst, src, bytes, stream_handle(s)) : -1;
+}
+
 OxDim3 ox_dim(unsigned x, unsigned y, unsigned z)
 {
 	OxDim3 d = {x, y, z};
@@ -322,24 +382,37 @@ unsigned ox_blocks_for(size_t n, unsigned block)
 	return (unsigned)((n + block - 1) / block);
 }
 
-int ox_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
-              unsigned shared_bytes, void **args)
+int ox_launch_on(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                 unsigned shared_bytes, const OxStream *s, void **args)
 {
 	const OxBackend *b = func_backend(f, "ox_launch");
 	OxDim3 none = {0, 0, 0};
 
-	return b != NULL ? b->launch(f, grid, block, none, shared_bytes, args) : -1;
+	return b != NULL ? b->launch(f, grid, block, none, shared_bytes, stream_handle(s), args) : -1;
 }
 
-int ox_launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 block,
-                      OxDim3 cluster, unsigned shared_bytes, void **args)
+int ox_launch(const OxFunc *f, OxDim3 grid, OxDim3 block,
+              unsigned shared_bytes, void **args)
+{
+	return ox_launch_on(f, grid, block, shared_bytes, NULL, args);
+}
+
+int ox_launch_cluster_on(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                         OxDim3 cluster, unsigned shared_bytes,
+                         const OxStream *s, void **args)
 {
 	const OxBackend *b = func_backend(f, "ox_launch_cluster");
 
 	if (b != NULL && (cluster.x == 0 || cluster.y == 0 || cluster.z == 0))
 		return oxrt_set_error(OX_CUDA_INVALID_CLUSTER_SIZE, "ox_launch_cluster(%s): cluster %ux%ux%u: "
 		                      "a cluster dimension is 0", f->name, cluster.x, cluster.y, cluster.z);
-	return b != NULL ? b->launch(f, grid, block, cluster, shared_bytes, args) : -1;
+	return b != NULL ? b->launch(f, grid, block, cluster, shared_bytes, stream_handle(s), args) : -1;
+}
+
+int ox_launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                      OxDim3 cluster, unsigned shared_bytes, void **args)
+{
+	return ox_launch_cluster_on(f, grid, block, cluster, shared_bytes, NULL, args);
 }
 
 int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,
@@ -381,11 +454,16 @@ int ox_event_create(OxEvent *e)
 	return b != NULL ? b->event_create(e) : -1;
 }
 
-int ox_event_record(OxEvent *e)
+int ox_event_record_on(OxEvent *e, const OxStream *s)
 {
 	const OxBackend *b = backend_for("ox_event_record");
 
-	return b != NULL ? b->event_record(e) : -1;
+	return b != NULL ? b->event_record(e, stream_handle(s)) : -1;
+}
+
+int ox_event_record(OxEvent *e)
+{
+	return ox_event_record_on(e, NULL);
 }
 
 /* Waits for end, then the time between start and end in milliseconds. */

@@ -2,7 +2,7 @@
  *
  * libcuda.so.1 is opened with dlopen on ox_init(), so programs need neither
  * cuda.h nor -lcuda to build, only -ldl. One device (0), its primary
- * context, the default stream. Every call returns 0 on success and -1 on
+ * context; its default stream, or streams of ox_stream_create. Every call returns 0 on success and -1 on
  * failure; the failure is described by ox_error() (the failing call, the
  * file or kernel it concerned, the CUDA error name and text) and its CUDA
  * error code by ox_error_code(). Not thread-safe.
@@ -22,6 +22,17 @@
 #include <stdint.h>
 
 typedef uint64_t OxDevPtr;            /* a device address (CUdeviceptr) */
+
+/* A device address as a typed C pointer, as the launchers of `oxidec
+ * --emit=header` take them (`const float *a, size_t a_len` for a
+ * `&[f32]`), so the C compiler rejects a buffer of another element type;
+ * ox_devptr is the way back. Such a pointer is never dereferenced on the
+ * host (under emulation it happens to be a host address). */
+#define OX_DEVICE_PTR(type, p) ((type *)(uintptr_t)(p))
+static inline OxDevPtr ox_devptr(const void *p)
+{
+	return (OxDevPtr)(uintptr_t)p;
+}
 
 struct OxBackend;                     /* src/runtime/oxbackend.h */
 
@@ -46,6 +57,15 @@ typedef struct {
 typedef struct {
 	unsigned x, y, z;
 } OxDim3;
+
+/* A stream (CUstream): work issued on one stream runs in issue order;
+ * work on different streams may overlap. A NULL `const OxStream *`
+ * wherever one is taken means the default stream, which is also what
+ * the calls without a stream (ox_launch, ox_copy_to_device,
+ * ox_event_record) use. */
+typedef struct {
+	void *handle;                 /* CUstream, or the emulator's */
+} OxStream;
 
 /* oxrt.c: setup */
 int ox_init(void);
@@ -124,6 +144,30 @@ int ox_copy_from_device(void *dst, OxDevPtr src, size_t bytes);
 int ox_memset8(OxDevPtr p, unsigned char value, size_t bytes);
 int ox_memset32(OxDevPtr p, uint32_t value, size_t count);
 
+/* oxrt.c: page-locked ("pinned") host memory (cuMemHostAlloc,
+ * cuMemFreeHost), which asynchronous copies need to overlap with other
+ * work (from pageable memory the driver copies synchronously). Emulated:
+ * plain host memory (malloc). */
+int ox_host_alloc(void **p, size_t bytes);
+int ox_host_free(void *p);
+
+/* oxrt.c: streams. ox_stream_create makes a stream (cuStreamCreate, flags
+ * 0: it also waits for the default stream, as CUDA's legacy default
+ * stream orders); ox_stream_synchronize waits for its work and reports a
+ * failure of it (a trap: ox_error_is_trap); ox_stream_destroy releases it
+ * (work still on it completes). The async copies return at once on a GPU;
+ * the host memory must stay valid (and, for copies from the device,
+ * unread) until the stream is synchronized. Emulated, work on a stream
+ * runs when it is issued: a valid order of the stream's semantics (issue
+ * order within a stream, any overlap across streams). */
+int ox_stream_create(OxStream *s);
+int ox_stream_destroy(OxStream *s);
+int ox_stream_synchronize(const OxStream *s);
+int ox_copy_to_device_async(OxDevPtr dst, const void *src, size_t bytes,
+                            const OxStream *s);
+int ox_copy_from_device_async(void *dst, OxDevPtr src, size_t bytes,
+                              const OxStream *s);
+
 /* oxrt.c: launches. args[i] points at the value of the kernel's i-th PTX
  * parameter (a slice is two: &data_ptr, &len). ox_launch is asynchronous;
  * ox_launch_sync also waits and blames a failure on the kernel. Emulated,
@@ -145,6 +189,13 @@ int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,
  * together (barrier.cluster, each other's shared memory). */
 int ox_launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 block,
                       OxDim3 cluster, unsigned shared_bytes, void **args);
+/* The same launches on stream s (NULL: the default stream):
+ * cuLaunchKernel's hStream, cuLaunchKernelEx's config.hStream. */
+int ox_launch_on(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                 unsigned shared_bytes, const OxStream *s, void **args);
+int ox_launch_cluster_on(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                         OxDim3 cluster, unsigned shared_bytes,
+                         const OxStream *s, void **args);
 int ox_synchronize(void);
 
 /* oxrt.c: the stack of each GPU thread (CU_LIMIT_STACK_SIZE, 1,024 bytes
@@ -163,9 +214,11 @@ int ox_synchronize(void);
 int ox_set_stack_size(size_t bytes);
 int ox_stack_size(size_t *bytes);
 
-/* oxrt.c: timing with events on the default stream */
+/* oxrt.c: timing with events; ox_event_record records on the default
+ * stream, ox_event_record_on on stream s (NULL: the default one) */
 int ox_event_create(OxEvent *e);
 int ox_event_record(OxEvent *e);
+int ox_event_record_on(OxEvent *e, const OxStream *s);
 int ox_event_elapsed_ms(float *ms, OxEvent *start, OxEvent *end);
 void ox_event_destroy(OxEvent *e);
 

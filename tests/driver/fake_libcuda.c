@@ -3,8 +3,9 @@
  * runs on a machine without a GPU. Device memory is host memory; modules
  * are text files, and "bad" in one makes the JIT fail; every module has
  * one kernel, k (local size 4096 bytes), and one global, g (16 bytes).
- * fake_last_launch and fake_fail_next_sync let the test see and steer
- * what the driver got. Built by tests/driver/run.sh. */
+ * Streams are distinct handles; pinned memory is malloc'ed.
+ * fake_last_launch, fake_last_stream and fake_fail_next_sync let the test
+ * see and steer what the driver got. Built by tests/driver/run.sh. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,11 +36,17 @@ static int ctx, mod, fn, ev;
 static size_t stack_limit = 1024;
 static int fail_sync;
 static unsigned last[10];         /* grid x y z, block x y z, shared, cluster x y z */
+static void *last_stream;         /* of the last launch, async copy or event record */
+static int streams_live;          /* created and not destroyed */
 
 /* fake_*: the test's view (not driver functions) */
 const unsigned *fake_last_launch(void);
+void *fake_last_stream(void);
+void *fake_streams_live(void);     /* the count, as a pointer-sized integer */
 void fake_fail_next_sync(void);
 const unsigned *fake_last_launch(void) { return last; }
+void *fake_last_stream(void) { return last_stream; }
+void *fake_streams_live(void) { return (void *)(size_t)streams_live; }
 void fake_fail_next_sync(void) { fail_sync = 1; }
 
 /* the driver entry points oxcuda.c binds, as cuda.h declares them */
@@ -67,6 +74,13 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes);
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes);
 CUresult cuMemsetD8_v2(CUdeviceptr p, unsigned char v, size_t n);
 CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned v, size_t n);
+CUresult cuMemHostAlloc(void **p, size_t bytes, unsigned flags);
+CUresult cuMemFreeHost(void *p);
+CUresult cuStreamCreate(void **s, unsigned flags);
+CUresult cuStreamSynchronize(void *s);
+CUresult cuStreamDestroy_v2(void *s);
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes, void *s);
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes, void *s);
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
                         void *stream, void **args, void **extra);
@@ -170,16 +184,60 @@ CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned v, size_t n)
 	return OK;
 }
 
+/* flags must be 0 (oxcuda's CU_STREAM_DEFAULT) */
+CUresult cuMemHostAlloc(void **p, size_t bytes, unsigned flags)
+{
+	if (flags != 0 || bytes == 0 || (*p = malloc(bytes)) == NULL)
+		return INVALID_VALUE;
+	return OK;
+}
+
+CUresult cuMemFreeHost(void *p) { free(p); return OK; }
+
+CUresult cuStreamCreate(void **s, unsigned flags)
+{
+	if (flags != 0 || (*s = malloc(1)) == NULL)
+		return INVALID_VALUE;
+	streams_live++;
+	return OK;
+}
+
+CUresult cuStreamSynchronize(void *s) { last_stream = s; return cuCtxSynchronize(); }
+
+CUresult cuStreamDestroy_v2(void *s)
+{
+	if (s == NULL)
+		return INVALID_VALUE;
+	free(s);
+	streams_live--;
+	return OK;
+}
+
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes, void *s)
+{
+	last_stream = s;
+	memcpy(host(dst), src, bytes);
+	return OK;
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes, void *s)
+{
+	last_stream = s;
+	memcpy(dst, host(src), bytes);
+	return OK;
+}
+
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
                         void *stream, void **args, void **extra)
 {
 	unsigned v[10] = {gx, gy, gz, bx, by, bz, shared, 0, 0, 0};
 
-	(void)f, (void)stream, (void)args, (void)extra;
+	(void)f, (void)args, (void)extra;
 	if (bx * by * bz > 1024)
 		return INVALID_VALUE;
 	memcpy(last, v, sizeof last);
+	last_stream = stream;
 	return OK;
 }
 
@@ -191,8 +249,9 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *c, void *f, void **args, void **
 	                  c->sharedMemBytes, 0, 0, 0};
 
 	(void)f, (void)args, (void)extra;
-	if (c->hStream != NULL || c->numAttrs != 1 || c->attrs[0].id != 4)
+	if (c->numAttrs != 1 || c->attrs[0].id != 4)
 		return INVALID_VALUE;
+	last_stream = c->hStream;
 	v[7] = c->attrs[0].value.clusterDim.x;
 	v[8] = c->attrs[0].value.clusterDim.y;
 	v[9] = c->attrs[0].value.clusterDim.z;
@@ -203,7 +262,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *c, void *f, void **args, void **
 }
 
 CUresult cuEventCreate(void **e, unsigned flags) { (void)flags; *e = &ev; return OK; }
-CUresult cuEventRecord(void *e, void *stream) { (void)e, (void)stream; return OK; }
+CUresult cuEventRecord(void *e, void *stream) { (void)e; last_stream = stream; return OK; }
 CUresult cuEventSynchronize(void *e) { (void)e; return OK; }
 CUresult cuEventElapsedTime(float *ms, void *start, void *end) { (void)start, (void)end; *ms = 1.5f; return OK; }
 CUresult cuEventDestroy_v2(void *e) { (void)e; return OK; }

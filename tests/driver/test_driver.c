@@ -2,13 +2,15 @@
  * without a GPU, against tests/driver/fake_libcuda.c (found as
  * libcuda.so.1 through LD_LIBRARY_PATH). Checks that the API reaches the
  * driver through the backend a .ptx module picks, with the arguments and
- * the error messages of the driver path.
+ * the error messages of the driver path, and that every call on a stream
+ * hands the driver that stream's handle (NULL for the default stream).
  *   test_driver MODULE.ptx BAD.ptx EMULATED.so
  * Prints PASS/FAIL lines; exits 1 on a failure. Run by tests/driver/run.sh. */
 #define _POSIX_C_SOURCE 200809L
 #include "../../src/runtime/oxrt.h"
 
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,6 +39,17 @@ static const unsigned *last_launch(void)
 
 	memcpy(&get, &sym, sizeof get);
 	return get != NULL ? get() : NULL;
+}
+
+/* the stand-in driver's fake_NAME(), a function without arguments */
+static void *fake_call(const char *name)
+{
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	void *sym = lib != NULL ? dlsym(lib, name) : NULL;
+	void *(*get)(void) = NULL;
+
+	memcpy(&get, &sym, sizeof get);
+	return get != NULL ? get() : (void *)"missing";
 }
 
 static void fail_next_sync(void)
@@ -143,6 +156,44 @@ static void launches(const OxFunc *f)
 	ox_event_destroy(&b);
 }
 
+/* Every call with a stream hands the driver that stream's handle, and
+ * the default stream (NULL) as CUstream 0. */
+static void streams(const OxFunc *f)
+{
+	OxStream s, t;
+	OxEvent e;
+	OxDevPtr p = 0;
+	unsigned *pinned = NULL;
+	int live = 0;
+
+	check(ox_stream_create(&s) == 0 && ox_stream_create(&t) == 0 && s.handle != NULL &&
+	      s.handle != t.handle, "ox_stream_create: cuStreamCreate, two distinct streams");
+	check(ox_host_alloc((void **)&pinned, 16) == 0 && pinned != NULL && ox_alloc(&p, 16) == 0,
+	      "ox_host_alloc: cuMemHostAlloc");
+	pinned[0] = 41;
+	check(ox_copy_to_device_async(p, pinned, 4, &s) == 0 && fake_call("fake_last_stream") == s.handle &&
+	      ox_copy_from_device_async(pinned + 1, p, 4, &t) == 0 && fake_call("fake_last_stream") == t.handle &&
+	      pinned[1] == 41, "async copies: cuMemcpy{HtoD,DtoH}Async_v2 get the stream");
+	check(ox_launch_on(f, ox_dim(1, 1, 1), ox_dim(32, 1, 1), 0, &t, NULL) == 0 &&
+	      fake_call("fake_last_stream") == t.handle && ox_launch(f, ox_dim(1, 1, 1), ox_dim(32, 1, 1), 0, NULL) == 0 &&
+	      fake_call("fake_last_stream") == NULL, "ox_launch_on: cuLaunchKernel's hStream; ox_launch: the default stream");
+	check(ox_launch_cluster_on(f, ox_dim(2, 1, 1), ox_dim(32, 1, 1), ox_dim(2, 1, 1), 0, &s, NULL) == 0 &&
+	      fake_call("fake_last_stream") == s.handle, "ox_launch_cluster_on: cuLaunchKernelEx's config.hStream");
+	check(ox_event_create(&e) == 0 && ox_event_record_on(&e, &t) == 0 && fake_call("fake_last_stream") == t.handle &&
+	      ox_event_record(&e) == 0 && fake_call("fake_last_stream") == NULL,
+	      "ox_event_record_on: cuEventRecord with the stream; ox_event_record: the default stream");
+	ox_event_destroy(&e);
+	check(ox_stream_synchronize(&s) == 0 && fake_call("fake_last_stream") == s.handle,
+	      "ox_stream_synchronize: cuStreamSynchronize of the stream");
+	fail_next_sync();
+	check(ox_stream_synchronize(&t) != 0 && ox_error_is_trap() && says("cuStreamSynchronize(stream)"),
+	      "a failure on a stream is reported by its synchronization");
+	live = (int)(intptr_t)fake_call("fake_streams_live");
+	check(live == 2 && ox_stream_destroy(&s) == 0 && ox_stream_destroy(&t) == 0 && s.handle == NULL &&
+	      (int)(intptr_t)fake_call("fake_streams_live") == 0, "ox_stream_destroy: cuStreamDestroy_v2");
+	check(ox_host_free(pinned) == 0 && ox_free(p) == 0, "ox_host_free: cuMemFreeHost");
+}
+
 int main(int argc, char **argv)
 {
 	OxModule m;
@@ -157,6 +208,7 @@ int main(int argc, char **argv)
 	kernels(&m, &f);
 	memory();
 	launches(&f);
+	streams(&f);
 	ox_module_unload(&m);
 	ox_shutdown();
 	check(ox_launch(&f, ox_dim(1, 1, 1), ox_dim(1, 1, 1), 0, NULL) != 0 &&

@@ -20,7 +20,7 @@ const char __oxide_kernels[] = "reverse\0reduce\0early_exit\0trap_at\0"
                                "elect\0mbar_hang\0smem_outside\0wg_wait\0"
                                "cl_phases\0cl_regs\0cl_wait_alone\0cl_arrive_twice\0"
                                "cl_mapa_exited\0cl_mapa_global\0cl_hang\0cl_stale\0cl_last\0tma_misuse\0"
-                               "cl_arrive_far\0";
+                               "cl_arrive_far\0scale_add\0";
 
 static unsigned block_threads(void)
 {
@@ -71,6 +71,18 @@ void __oxide_launch_cl_hang(void **args);
 void __oxide_launch_cl_stale(void **args);
 void __oxide_launch_cl_last(void **args);
 void __oxide_launch_tma_misuse(void **args);
+void __oxide_launch_scale_add(void **args);
+
+/* scale_add(in: *u32, out: *u32, k: u32): out[i] = 3 in[i] + k, i the
+ * thread's global index (the stream test's kernel, which reads its input). */
+void __oxide_launch_scale_add(void **args)
+{
+	const unsigned *in = *(const unsigned **)args[0];
+	unsigned *out = *(unsigned **)args[1], k = *(unsigned *)args[2];
+	unsigned i = block_index() * block_threads() + thread_index();
+
+	out[i] = 3 * in[i] + k;
+}
 
 /* named_partial(tmp: *u32, out: *u32), blocks of 112 threads (the fourth
  * warp has 16 lanes): lane 31 of warps 1 and 2 returns at once; the

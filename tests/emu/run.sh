@@ -8,7 +8,9 @@
 # (every tensor-core and async-copy primitive, checked against CPU
 # references), and the emulator's own tests: tests/emu/kernels.c
 # (hand-written kernels) into build/emu/test_kernels.so, run by
-# tests/emu/test_emu.c.
+# tests/emu/test_emu.c; and typed launches through `oxidec --emit=header`:
+# tests/golden/header_abi's kernels (host object and header made here with
+# $OXIDEC) run by tests/emu/test_header.c.
 # Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on any failure.
 # Environment: B (the build directory, build), CC (cc), CFLAGS (-O2; e.g.
 # "-g -fsanitize=address,undefined"),
@@ -19,6 +21,7 @@ cd "$(dirname "$0")/../.." || exit 1
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O2}
 RUNNER=${RUNNER:-}
+OXIDEC=${OXIDEC:-${B:-build}/bin/oxidec}
 OUT=${B:-build}/emu
 case $OUT in /*) ;; *) OUT=./$OUT ;; esac    # run programs by path
 pass=0
@@ -41,7 +44,7 @@ fi
 build() {
 	exe=$1
 	shift
-	$CC $CFLAGS -std=c11 -ffp-contract=off -Wall -Wextra -rdynamic \
+	$CC $CFLAGS -std=c11 -ffp-contract=off -Wall -Wextra -rdynamic -iquote "${B:-build}/examples" -iquote src/runtime \
 	    -o "$exe" "$@" src/runtime/*.c -ldl -lm >"$exe.build.log" 2>&1
 }
 
@@ -71,7 +74,7 @@ done
 # emulator, and the error says what to do.
 if [ -f "$OUT/vecadd.so" ]; then
 	# shellcheck disable=SC2086
-	$CC $CFLAGS -std=c11 -o "$OUT/no_rdynamic" \
+	$CC $CFLAGS -std=c11 -iquote "${B:-build}/examples" -iquote src/runtime -o "$OUT/no_rdynamic" \
 	    examples/vecadd/host.c src/runtime/*.c -ldl -lm &&
 	"$OUT/no_rdynamic" "$OUT/vecadd.so" >"$OUT/no_rdynamic.log" 2>&1
 	if [ $? -ne 0 ] && grep -q -- '-rdynamic' "$OUT/no_rdynamic.log"; then
@@ -143,6 +146,32 @@ else
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		bad "emulator tests: exit status $rc"
 		show "$OUT/test_emu.log"
+	fi
+fi
+
+# Typed launches from C: the header of tests/golden/header_abi and its
+# kernels for the emulator.
+ha=tests/golden/header_abi.mir.json
+if ! "$OXIDEC" --target=host "$ha" -o "$OUT/header_abi.o" >"$OUT/header_abi.log" 2>&1 ||
+   ! $CC -shared "$OUT/header_abi.o" -o "$OUT/header_abi.so" -lm >>"$OUT/header_abi.log" 2>&1 ||
+   ! "$OXIDEC" --emit=header "$ha" -o "$OUT/header_abi.h" >>"$OUT/header_abi.log" 2>&1; then
+	bad "header: building header_abi.so and header_abi.h failed"
+	show "$OUT/header_abi.log"
+elif ! build "$OUT/test_header" -I"$OUT" -Isrc/runtime tests/emu/test_header.c; then
+	bad "header: building tests/emu/test_header.c failed"
+	show "$OUT/test_header.build.log"
+else
+	# shellcheck disable=SC2086
+	$limit $RUNNER "$OUT/test_header" "$OUT/header_abi.so" >"$OUT/test_header.log" 2>&1
+	rc=$?
+	grep -E '^(PASS|FAIL) ' "$OUT/test_header.log"
+	p=$(grep -c '^PASS ' "$OUT/test_header.log")
+	f=$(grep -c '^FAIL ' "$OUT/test_header.log")
+	pass=$((pass + p))
+	fail=$((fail + f))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		bad "header: exit status $rc"
+		show "$OUT/test_header.log"
 	fi
 fi
 

@@ -19,7 +19,9 @@
  * cluster shape, the shapes a launch refuses, and the failures: a wait
  * without an arrival, two arrivals, mapa to an exited block or of global
  * memory, a read of an exited block's shared memory through a pointer
- * mapped before, a cluster barrier that cannot complete.
+ * mapped before, a cluster barrier that cannot complete; streams: copies
+ * and launches on two streams from pinned memory, events on them, a trap
+ * reported by ox_stream_synchronize.
  * Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on failure.
  * usage: test_emu build/emu/test_kernels.so */
 #include "../../src/runtime/oxrt.h"
@@ -300,6 +302,67 @@ static void test_events(void)
 	check(ms >= 0, "events: elapsed host time");
 	ox_event_destroy(&a);
 	ox_event_destroy(&b);
+}
+
+/* One stream's work: copy n words in, out = 3 in + k twice over (the
+ * second launch reads the first's output: issue order), copy out. */
+static void stream_work(const OxStream *s, const OxFunc *f, OxDevPtr *buf, const unsigned *host_in,
+                        unsigned *host_out, unsigned k, size_t n)
+{
+	void *a1[] = {&buf[0], &buf[1], &k}, *a2[] = {&buf[1], &buf[0], &k};
+
+	OX_CHECK(ox_copy_to_device_async(buf[0], host_in, n * 4, s));
+	OX_CHECK(ox_launch_on(f, ox_dim((unsigned)n / 64, 1, 1), ox_dim(64, 1, 1), 0, s, a1));
+	OX_CHECK(ox_launch_on(f, ox_dim((unsigned)n / 64, 1, 1), ox_dim(64, 1, 1), 0, s, a2));
+	OX_CHECK(ox_copy_from_device_async(host_out, buf[0], n * 4, s));
+}
+
+static void test_streams(void)
+{
+	enum { N = 256 };
+	OxFunc f = kernel("scale_add"), t = kernel("trap_at");
+	OxStream s[2];
+	OxEvent e[2];
+	OxDevPtr buf[2][2];
+	unsigned *in, *out, b = 0, th = 1;
+	void *targs[] = {&b, &th, &buf[0][0]};
+	float ms = -1;
+	int ok = 1;
+
+	OX_CHECK(ox_host_alloc((void **)&in, 2 * N * 4));
+	OX_CHECK(ox_host_alloc((void **)&out, 2 * N * 4));
+	for (int j = 0; j < 2; j++) {
+		OX_CHECK(ox_stream_create(&s[j]));
+		OX_CHECK(ox_event_create(&e[j]));
+		OX_CHECK(ox_alloc(&buf[j][0], N * 4));
+		OX_CHECK(ox_alloc(&buf[j][1], N * 4));
+	}
+	check(s[0].handle != NULL && s[1].handle != NULL && s[0].handle != s[1].handle,
+	      "streams: two distinct streams");
+	for (unsigned i = 0; i < 2 * N; i++)
+		in[i] = i * 13 + 1;
+	OX_CHECK(ox_event_record_on(&e[0], &s[0]));
+	for (int j = 0; j < 2; j++)
+		stream_work(&s[j], &f, buf[j], in + j * N, out + j * N, 5 + (unsigned)j, N);
+	OX_CHECK(ox_event_record_on(&e[1], &s[1]));
+	check(ox_stream_synchronize(&s[1]) == 0 && ox_stream_synchronize(&s[0]) == 0,
+	      "streams: both synchronize");
+	for (unsigned i = 0; ok && i < 2 * N; i++)
+		ok = out[i] == 3 * (3 * in[i] + 5 + i / N) + 5 + i / N;
+	check(ok, "streams: copies and two dependent launches on each of two streams, in issue order");
+	check(ox_event_elapsed_ms(&ms, &e[0], &e[1]) == 0 && ms >= 0, "streams: events recorded on streams");
+	OX_CHECK(ox_launch_on(&t, ox_dim(2, 1, 1), ox_dim(32, 1, 1), 0, &s[1], targs));
+	check(ox_stream_synchronize(&s[1]) != 0 && ox_error_is_trap() && strstr(ox_error(), "ox_stream_synchronize(stream)") != NULL,
+	      "streams: a trap on a stream is reported by ox_stream_synchronize");
+	for (int j = 0; j < 2; j++) {
+		OX_CHECK(ox_free(buf[j][0]));
+		OX_CHECK(ox_free(buf[j][1]));
+		ox_event_destroy(&e[j]);
+		OX_CHECK(ox_stream_destroy(&s[j]));
+	}
+	check(s[0].handle == NULL && ox_stream_synchronize(NULL) == 0, "streams: destroyed; the default stream is idle");
+	OX_CHECK(ox_host_free(in));
+	OX_CHECK(ox_host_free(out));
 }
 
 static unsigned deep_ref(unsigned depth, unsigned seed)
@@ -828,6 +891,7 @@ int main(int argc, char **argv)
 	test_named();
 	test_assert();
 	test_events();
+	test_streams();
 	test_stack();
 	test_mbar_pipe();
 	test_tma(128, 56, 30, "TMA: a 64x16 bf16 box with the 128-byte swizzle, partly outside the tensor (zeros)");

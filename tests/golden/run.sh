@@ -21,11 +21,22 @@
 #   NAME.err                                expected stderr (exit 1, no output file)
 #   NAME.arch                               the --arch of every check of NAME (and of
 #                                           ptxas), e.g. sm_90a; default sm_90
+#   NAME.h                                  exact --emit=header output, which must also
+#                                           compile (included twice: the guard) with
+#                                           cc -std=c11 -Wall -Wextra -Werror
+#   NAME.h.err                              expected stderr of --emit=header (exit 1,
+#                                           no output file)
+#   NAME.reject.c                           a C file using NAME's header: it compiles
+#                                           with -DOX_RIGHT_TYPES and -Werror, and
+#                                           without it fails with an incompatible
+#                                           pointer type (wrong element type)
 # UPDATE=1 rewrites the exact-dump and .err expectations (review the diff).
 set -u
 cd "$(dirname "$0")"
 OXIDEC=${OXIDEC:-../../build/bin/oxidec}
 PTXAS=${PTXAS:-${CUDA_HOME:-/usr/local/cuda}/bin/ptxas}
+CC=${CC:-cc}
+HCFLAGS="-std=c11 -Wall -Wextra -Werror -I$(pwd)/../../src/runtime"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 pass=0 fail=0
@@ -135,6 +146,49 @@ check_err() {
 	else bad "$1 (err)" "$TMP/diff"; fi
 }
 
+# The header of NAME into $TMP/NAME.h; 1 (after bad) when oxidec fails.
+make_header() {   # name what
+	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit=header -o "$TMP/$1.h" 2>"$TMP/stderr" || { bad "$2: oxidec failed" "$TMP/stderr"; return 1; }
+	[ -s "$TMP/stderr" ] && { bad "$2: unexpected diagnostics" "$TMP/stderr"; return 1; }
+	return 0
+}
+
+check_header() {   # name
+	what="$1 (header)"
+	make_header "$1" "$what" || return
+	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/$1.h" "$1.h"; fi
+	diff -u "$1.h" "$TMP/$1.h" >"$TMP/diff" || { bad "$what" "$TMP/diff"; return; }
+	printf '#include "%s.h"\n#include "%s.h"\n' "$1" "$1" >"$TMP/inc.c"
+	# shellcheck disable=SC2086 # HCFLAGS splits on purpose
+	$CC $HCFLAGS -I"$TMP" -c "$TMP/inc.c" -o "$TMP/inc.o" 2>"$TMP/diff" || { bad "$what: cc -Werror" "$TMP/diff"; return; }
+	ok "$what, cc -Werror"
+}
+
+check_header_err() {   # name
+	rm -f "$TMP/out.h"
+	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit=header -o "$TMP/out.h" 2>"$TMP/stderr"
+	rc=$?
+	sed "s|$TMP/||g" "$TMP/stderr" >"$TMP/got"
+	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/got" "$1.h.err"; fi
+	if [ $rc -ne 1 ]; then bad "$1 (header err): exit code $rc, expected 1" "$TMP/got"
+	elif [ -e "$TMP/out.h" ] || ls "$TMP"/out.h.tmp* >/dev/null 2>&1; then bad "$1 (header err): an output file was left behind"
+	elif diff -u "$1.h.err" "$TMP/got" >"$TMP/diff"; then ok "$1 (header err)"
+	else bad "$1 (header err)" "$TMP/diff"; fi
+}
+
+# NAME.reject.c: right with -DOX_RIGHT_TYPES, a C type error without.
+check_reject() {   # name
+	what="$1 (header rejects a wrong element type)"
+	make_header "$1" "$what" || return
+	# shellcheck disable=SC2086
+	$CC $HCFLAGS -I"$TMP" -DOX_RIGHT_TYPES -c "$1.reject.c" -o "$TMP/rej.o" 2>"$TMP/diff" ||
+		{ bad "$what: the right types do not compile" "$TMP/diff"; return; }
+	# shellcheck disable=SC2086
+	if $CC $HCFLAGS -I"$TMP" -c "$1.reject.c" -o "$TMP/rej.o" 2>"$TMP/diff"; then bad "$what: it compiled"
+	elif grep -q 'incompatible pointer type' "$TMP/diff"; then ok "$what"
+	else bad "$what: another error" "$TMP/diff"; fi
+}
+
 for input in *.mir.json; do
 	name=${input%.mir.json}
 	if [ -e "$name.err" ]; then check_err "$name"; continue; fi
@@ -147,6 +201,9 @@ for input in *.mir.json; do
 	[ -e "$name.ptx" ] && check_ptx "$name"
 	for lv in O0 O1 O2 O3; do [ -e "$name.$lv.ptx" ] && check_ptx "$name" $lv; done
 	for lv in O0 O3; do [ -e "$name.$lv.warn" ] && check_warn "$name" "$lv"; done
+	[ -e "$name.h" ] && check_header "$name"
+	[ -e "$name.h.err" ] && check_header_err "$name"
+	[ -e "$name.reject.c" ] && check_reject "$name"
 	[ -e "$name.loc" ] && check_loc "$name"
 	for lv in O0 O3; do [ -e "$name.$lv.loc" ] && check_loc "$name" $lv; done
 done

@@ -2,7 +2,8 @@
 # tests/gpu/gpu-check.sh: runs every example's C host program on this
 # machine's GPU against the prebuilt kernels in build/examples/. Needs only
 # a C compiler, the CUDA driver (libcuda.so.1) and build/ from a machine
-# with LLVM. For examples/NAME/host.c it builds build/gpu/NAME and runs it
+# with LLVM (the kernels and the headers of typed launchers, NAME.h, which
+# host.c includes). For examples/NAME/host.c it builds build/gpu/NAME and runs it
 # with build/examples/NAME.ptx, then NAME.cubin, NAME.O0.ptx and
 # NAME.O0.cubin (oxidec -O0) when those exist.
 # Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on any failure.
@@ -44,7 +45,7 @@ fi
 # purpose.
 # shellcheck disable=SC2086
 build() {
-	$CC $CFLAGS -std=c11 -ffp-contract=off -Wall -Wextra \
+	$CC $CFLAGS -std=c11 -ffp-contract=off -Wall -Wextra -iquote build/examples -iquote src/runtime \
 	    -o "$OUT/$1" "examples/$1/host.c" src/runtime/oxrt.c src/runtime/oxcuda.c src/runtime/oxemu*.c -ldl -lm \
 	    >"$OUT/$1.build.log" 2>&1
 }

@@ -65,7 +65,7 @@ cp -R tests/install/project "$PROJ"
 sed "s|@OXIDE_DEVICE@|$ROOT/share/oxide/oxide-device|" "$PROJ/kernels/Cargo.toml.in" >"$PROJ/kernels/Cargo.toml"
 if clean_make -C "$PROJ" OXIDE="$ROOT" all >"$TMP/project.log" 2>&1 &&
    grep -q "^$ROOT/bin/mir-export " "$TMP/project.log" && grep -q "^$ROOT/bin/oxidec " "$TMP/project.log"; then
-	ok "project built by the installed tools through the installed oxide.mk (mir.json, .so, .ptx, .dot, host)"
+	ok "project built by the installed tools through the installed oxide.mk (mir.json, .so, .ptx, .dot, .h, host)"
 else
 	bad "project build" "$TMP/project.log"
 	finish

@@ -22,9 +22,8 @@
 #                  pkg-config --libs oxrt gives)
 #   NAME.dot       the control-flow graph of stage $(DOT_STAGE) (oxidec --emit=dot)
 #   NAME.svg       NAME.dot drawn by Graphviz's dot
-#   (a typed C launch header, NAME.h, needs an oxidec with --emit=header,
-#   which this one lacks; then:  %.h: %.mir.json
-#                                	$(OXIDEC) --emit=header $< -o $@  )
+#   NAME.h         typed C launchers of the kernels (oxidec --emit=header;
+#                  it includes "oxrt.h", which pkg-config --cflags oxrt finds)
 # NAME.mir.json and NAME.host.o are kept (.PRECIOUS) though intermediate.
 #
 # Variables (set them before or after the include, or on make's command line):
@@ -74,6 +73,9 @@ DOT              ?= dot
 
 %.so: %.host.o
 	$(CC) -shared -o $@ $< -lm
+
+%.h: %.mir.json $(wildcard $(OXIDEC))
+	$(OXIDEC) --arch=$(ARCH) --emit=header $(OXIDEC_FLAGS) $< -o $@
 
 %.dot: %.mir.json $(wildcard $(OXIDEC))
 	$(OXIDEC) --arch=$(ARCH) --emit=dot --dot-stage=$(DOT_STAGE) $(OXIDEC_FLAGS) $< -o $@

@@ -1,5 +1,7 @@
 //! What MIR text does not say about ADTs: whether a type is a struct, enum
-//! or union, enum variant names in declaration order, struct field names.
+//! or union, enum variant names in declaration order, struct field names,
+//! and whether a struct or union is `#[repr(C)]` (for `oxidec
+//! --emit=header`, which describes only those in C).
 //!
 //! MIR refers to variants by name (`(_4 as Some)`, `Option::<T>::None`) but
 //! oxide-mir refers to them by index, which is the declaration order. That
@@ -35,6 +37,9 @@ pub struct AdtDecl {
     pub variants: Vec<String>,
     /// Structs/unions: field names in declaration order.
     pub fields: Vec<String>,
+    /// Declared `#[repr(C)]` (also `#[repr(C, align(N))]`): the layout is
+    /// C's, fields in declaration order.
+    pub repr_c: bool,
 }
 
 /// `core` ADTs that kernels meet after inlining, by path without generics.
@@ -77,18 +82,32 @@ impl AdtTable {
         let toks = scan(src);
         self.add_copy_names(&toks);
         let mut i = 0;
+        let mut repr_c = false;
         while i + 1 < toks.len() {
             let kind = match toks[i].as_str() {
                 "enum" => AdtKind::Enum,
                 "struct" => AdtKind::Struct,
                 "union" => AdtKind::Union,
+                "#" if toks[i + 1] == "[" => {
+                    let end = skip_balanced(&toks, i + 1, "[", "]");
+                    repr_c |= toks.get(i + 2).map(String::as_str) == Some("repr") && toks[i..end].iter().any(|t| t == "C");
+                    i = end;
+                    continue;
+                }
+                "pub" | "crate" | "(" | ")" | "in" | "self" | "super" => {
+                    i += 1;
+                    continue;
+                }
                 _ => {
+                    repr_c = false;
                     i += 1;
                     continue;
                 }
             };
             let name = toks[i + 1].clone();
-            if let Some((decl, next)) = read_decl(&toks, i + 2, kind) {
+            let c = std::mem::take(&mut repr_c) && kind != AdtKind::Enum;
+            if let Some((mut decl, next)) = read_decl(&toks, i + 2, kind) {
+                decl.repr_c = c;
                 let list = self.by_name.entry(name).or_default();
                 if !list.contains(&decl) {
                     list.push(decl);
@@ -156,7 +175,7 @@ impl AdtTable {
     pub fn lookup(&self, path: &str) -> Result<Option<AdtDecl>, String> {
         if let Some((_, kind, variants)) = BUILTIN.iter().find(|(p, _, _)| *p == path) {
             let variants = variants.iter().map(|v| v.to_string()).collect();
-            return Ok(Some(AdtDecl { kind: *kind, variants, fields: Vec::new() }));
+            return Ok(Some(AdtDecl { kind: *kind, variants, fields: Vec::new(), repr_c: false }));
         }
         if path.starts_with("core::") || path.starts_with("alloc::") || path.starts_with("std::") {
             return Ok(None);
@@ -182,7 +201,7 @@ fn read_decl(toks: &[String], mut i: usize, kind: AdtKind) -> Option<(AdtDecl, u
     }
     let open = toks.get(i)?.clone();
     if open == ";" {
-        return Some((AdtDecl { kind, variants: vec![], fields: vec![] }, i + 1));
+        return Some((AdtDecl { kind, variants: vec![], fields: vec![], repr_c: false }, i + 1));
     }
     let close = if open == "{" { "}" } else { ")" };
     let end = skip_balanced(toks, i, &open, close);
@@ -193,8 +212,8 @@ fn read_decl(toks: &[String], mut i: usize, kind: AdtKind) -> Option<(AdtDecl, u
         .map(|(k, item)| if open == "(" { k.to_string() } else { item_name(item) })
         .collect();
     let decl = match kind {
-        AdtKind::Enum => AdtDecl { kind, variants: names, fields: vec![] },
-        _ => AdtDecl { kind, variants: vec![], fields: names },
+        AdtKind::Enum => AdtDecl { kind, variants: names, fields: vec![], repr_c: false },
+        _ => AdtDecl { kind, variants: vec![], fields: names, repr_c: false },
     };
     Some((decl, end))
 }
@@ -344,6 +363,18 @@ mod tests {
         assert_eq!(t.lookup("NotOne").unwrap(), None);
         assert_eq!(t.lookup("Fake").unwrap(), None);
         assert_eq!(t.lookup("core::option::Option").unwrap().unwrap().variants, ["None", "Some"]);
+    }
+
+    #[test]
+    fn repr_c_structs() {
+        let mut t = AdtTable::new();
+        t.add_source("#[repr(C)] pub struct A { x: u8 } #[derive(Clone, Copy)] #[repr(C, align(16))] pub(crate) struct B(u8); \
+                      struct C { y: u32 } #[repr(transparent)] struct D(u32); #[repr(C)] enum E { X } \
+                      #[repr(C)] fn f() {} struct G;");
+        assert!(t.lookup("A").unwrap().unwrap().repr_c && t.lookup("B").unwrap().unwrap().repr_c);
+        for n in ["C", "D", "E", "G"] {
+            assert!(!t.lookup(n).unwrap().unwrap().repr_c, "{n}");
+        }
     }
 
     #[test]

@@ -178,6 +178,9 @@ impl TypeTable {
             discr += 1;
         }
         j.push("variants", variants);
+        if info.decl.as_ref().is_some_and(|d| d.repr_c) {
+            j.push("repr_c", true);
+        }
         if info.drop_noop {
             j.push("drop_noop", true);
         }
