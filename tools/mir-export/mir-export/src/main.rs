@@ -88,8 +88,9 @@ fn export_crate(
     if nanbits::has_nan(&text) {
         text = recover_nan_bits(opts, info, &cmd, text);
     }
-    let mir = mirparse::parse_mir_file(&text)
+    let mut mir = mirparse::parse_mir_file(&text)
         .map_err(|e| Diag::at(format!("{}:{}", mir_path.display(), e.line), Code::MirParse, format!("cannot parse rustc's MIR: {}", e.msg)))?;
+    mir.bodies.extend(driver::drop_glue_bodies(&build.shim_dir()));
     let adts = read_adt_decls(&cmd);
     let externs: Vec<String> = cmd.externs().into_iter().map(|e| e.0).collect();
     let crate_name = cmd.crate_name().unwrap_or("kernels").to_string();

@@ -23,6 +23,7 @@ pub(super) struct Ctx<'b> {
 
 impl<'a> Exporter<'a> {
     pub(super) fn body_json(&mut self, body: &'a Body, kernel: Option<&str>) -> DResult<Json> {
+        let body = self.lower_drops(body)?;
         let root = Ctx { body, scope: 0, span: body.locals[0].as_ref().and_then(|l| l.span.as_ref()), const_comments: &[] };
         let locals = self.locals_json(body)?;
         let mut blocks = Vec::new();
@@ -499,9 +500,17 @@ impl<'a> Exporter<'a> {
         };
         let bodies = &self.bodies;
         let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
-        let mut resolved = self.callees.resolve(path, target.is_none(), &has_body).map_err(|(c, m)| self.err(ctx, c, m))?;
+        // drop glue (drops.rs), called by name with its type argument
+        let glue = path.bare() == "core::ptr::drop_in_place" && has_body(&path.to_string());
+        let mut resolved = match glue {
+            true => Resolved::Function(path.to_string()),
+            false => self.callees.resolve(path, target.is_none(), &has_body).map_err(|(c, m)| self.err(ctx, c, m))?,
+        };
         if let Resolved::Instance { generic } = &resolved {
             resolved = Resolved::Function(self.instance(&generic.clone(), path, ctx)?);
+        }
+        if let Resolved::Function(name) = &resolved {
+            self.check_drop_impl(path, name, ctx)?;
         }
         let mut call_args: Vec<Operand> = args.to_vec();
         let callee = match resolved {
