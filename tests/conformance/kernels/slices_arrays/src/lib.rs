@@ -255,3 +255,69 @@ pub fn slices_arrays_rotate(input: &[u64], mut out: DisjointSlice<u64>) {
     }
     put(&mut out, idx, h);
 }
+
+#[inline(never)]
+fn digest_u64s(s: &[u64]) -> u64 {
+    let mut h = mix(H0, s.len() as u64);
+    for x in s {
+        h = mix(h, *x);
+    }
+    h
+}
+
+/// Subslice patterns on arrays by value and by reference: `[first, mid @
+/// .., last]`, `[a, b, rest @ ..]`, `[init @ .., z]` (MIR `Subslice` of
+/// an array: a smaller array), nested, and written through `&mut`.
+#[kernel]
+pub fn slices_arrays_subslice_array(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut arr = [0u64; 7];
+    for k in 0..7 {
+        arr[k] = at(input, i + 3 * k);
+    }
+    let [first, mid @ .., last] = arr;
+    let mut h = mix(H0, first ^ last.rotate_left(5));
+    h = mix(h, mid[i % 5] + mid.len() as u64);
+    h = mix(h, digest_u64s(&mid));
+    let [a, b, rest @ ..] = &arr;
+    h = mix(h, a.wrapping_sub(*b) ^ digest_u64s(rest));
+    let [init @ .., z] = arr;
+    h = mix(h, digest_u64s(&init) ^ z);
+    let [_, [x, inner @ .., y], _] = [[0u64; 4], [arr[1], arr[2], arr[3], arr[4]], [9; 4]];
+    h = mix(h, x * 3 + y * 5 + inner[0] + inner[1] * 7);
+    let [_, middle @ .., _] = &mut arr;
+    for (k, m) in middle.iter_mut().enumerate() {
+        *m = m.wrapping_mul(k as u64 + 2);
+    }
+    h = mix(h, digest_u64s(&arr));
+    put(&mut out, idx, h);
+}
+
+/// Subslice patterns on slices of data-dependent length (MIR `Subslice`
+/// counted from the end): every arm of a `match` on the length.
+#[kernel]
+pub fn slices_arrays_subslice_slice(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let base = (i * 5) % 900;
+    let n = (at(input, i) % 9) as usize;
+    let s = &input[base..base + n];
+    let mut h = mix(H0, n as u64);
+    h = mix(h, match s {
+        [] => 1,
+        [a] => a ^ 2,
+        [a, b] => a.wrapping_add(*b),
+        [a, mid @ .., z] => a ^ z.rotate_left(7) ^ digest_u64s(mid),
+    });
+    h = mix(h, match s {
+        [a, b, rest @ ..] => a.wrapping_mul(*b) ^ digest_u64s(rest),
+        [rest @ .., z] => z ^ digest_u64s(rest),
+        [] => 3,
+    });
+    if let [.., p, q] = s {
+        h = mix(h, p ^ q);
+    }
+    if let [first, .., last] = s {
+        h = mix(h, first.wrapping_sub(*last));
+    }
+    put(&mut out, idx, h);
+}

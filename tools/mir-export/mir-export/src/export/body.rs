@@ -241,8 +241,21 @@ impl<'a> Exporter<'a> {
                 (j, t)
             }
             Proj::Subslice { from, to, from_end } => {
-                let j = obj!["kind" => "subslice", "from" => from.to_string(), "to" => to.to_string(), "from_end" => *from_end];
-                (j, base.clone())
+                let mut j = obj!["kind" => "subslice", "from" => from.to_string(), "to" => to.to_string(), "from_end" => *from_end];
+                // of an array: the array `[T; to - from]` (rustc counts
+                // `to` from the start there)
+                let ty = match base {
+                    Ty::Array(t, n) => {
+                        let n: u64 = n.trim_end_matches("_usize").parse().map_err(|_| self.err(ctx, Code::Unsupported, bad("a subslice pattern")))?;
+                        let len = if *from_end { n.checked_sub(from + to) } else { to.checked_sub(*from) };
+                        let len = len.ok_or_else(|| self.err(ctx, Code::Export, bad(&format!("subslice {from}..{to}"))))?;
+                        let arr = Ty::Array(t.clone(), len.to_string());
+                        j.push("ty", self.ty(&arr, ctx)?);
+                        arr
+                    }
+                    _ => base.clone(),
+                };
+                (j, ty)
             }
             Proj::Downcast(name) => {
                 *variant = self.variant_of(base, name, ctx)?;
