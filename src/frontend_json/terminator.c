@@ -442,6 +442,10 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	if (!in)
 		return fb_error(fb, OX_UNSUPPORTED, "%sintrinsic `core::intrinsics::%s` is not supported by oxidec yet",
 		                !strncmp(name, "atomic_", 7) ? "atomic " : "", name), false;
+	if (in->kind == IK_SELECT && !in->atomic && dst->ty && val_kind(dst->ty) != VK_SCALAR &&
+	    dst->ty->abi != ABI_SCALAR)
+		return fb_error(fb, OX_UNSUPPORTED, "intrinsic `core::intrinsics::%s` of a `%s` is not supported yet (only "
+		                "of values of one scalar: integers, floats, bool, char, thin pointers)", name, dst->ty->name), false;
 	bool returns_unit = !strcmp(strchr(in->shape, '>'), ">-");
 	if (returns_unit && dst->ty && dst->ty->kind != RT_NEVER && !rtype_is_zst(dst->ty))
 		return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::%s` returns nothing, not a `%s`", name,

@@ -321,3 +321,36 @@ pub fn slices_arrays_subslice_slice(input: &[u64], mut out: DisjointSlice<u64>) 
     }
     put(&mut out, idx, h);
 }
+
+/// `binary_search` (core selects with `intrinsics::select_unpredictable`)
+/// and `hint::select_unpredictable` on integers, floats, bool and
+/// references.
+#[kernel]
+pub fn slices_arrays_binary_search(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    // sorted, with repeats: running sums of small steps
+    let mut a = [0u32; 24];
+    let mut acc = 0u32;
+    for k in 0..24 {
+        acc += (at(input, i + k) % 90) as u32;
+        a[k] = acc;
+    }
+    let mut h = H0;
+    for k in 0..6 {
+        let key = (at(input, i * 7 + k) % 1100) as u32;
+        h = mix(h, match a.binary_search(&key) {
+            Ok(p) => a[p] as u64 + 5000,
+            Err(p) => p as u64,
+        });
+        h = mix(h, a.partition_point(|&x| x < key) as u64);
+    }
+    let w = at(input, i);
+    let c = w & 1 == 1;
+    h = mix(h, core::hint::select_unpredictable(c, w, !w));
+    h = mix(h, core::hint::select_unpredictable(c, w as u8, 7) as u64);
+    h = mix(h, core::hint::select_unpredictable(!c, (w as f32).to_bits(), 3) as u64);
+    h = mix(h, core::hint::select_unpredictable(w & 2 == 2, c, !c) as u64);
+    let r = core::hint::select_unpredictable(c, &a[0], &a[23]);
+    h = mix(h, *r as u64);
+    put(&mut out, idx, h);
+}
