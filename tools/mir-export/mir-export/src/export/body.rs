@@ -441,7 +441,37 @@ impl<'a> Exporter<'a> {
             TerminatorKind::Drop { place, target } => {
                 obj!["kind" => "drop", "place" => self.place_json(place, ctx)?.0, "target" => *target]
             }
+            TerminatorKind::InlineAsm { .. } => return Err(self.inline_asm_error(ctx)),
         })
+    }
+
+    /// `asm!` in the kernel crate or inlined from a dependency: refused,
+    /// naming the crate it is written in and its line there (the error's
+    /// location is the user's line that reaches it).
+    fn inline_asm_error(&self, ctx: Ctx) -> Diag {
+        let at = match ctx.span {
+            Some(s) => match self.crate_of_file(&s.file) {
+                Some(c) => format!("in crate `{c}`, at {s}"),
+                None if self.spans.user_path(&s.file).is_some() => format!("in crate `{}`", self.input.crate_name),
+                None => format!("in a dependency, at {s}"),
+            },
+            None => format!("in `{}`", ctx.body.name),
+        };
+        self.err(ctx, Code::Unsupported, format!(
+            "inline assembly (`asm!`, {at}) is not supported: kernels are compiled from MIR, and an `asm!` \
+             block is assembly for the host CPU that rustc compiled the crate for; use oxide-device's \
+             primitives, or a `cfg` that leaves the `asm!` out"
+        ))
+    }
+
+    /// The dependency whose sources hold `file` (a path component that is
+    /// the crate's name, `-` for `_`, maybe with a version: `crc32fast-1.4.2`).
+    fn crate_of_file(&self, file: &str) -> Option<String> {
+        let parts: Vec<String> = file.split('/').map(|c| c.replace('-', "_")).collect();
+        let named = |c: &String| {
+            parts.iter().any(|p| p == c || p.strip_prefix(c.as_str()).is_some_and(|v| v.starts_with('_') && v[1..].starts_with(|d: char| d.is_ascii_digit())))
+        };
+        self.input.extern_crates.iter().find(|c| named(c)).cloned()
     }
 
     /// The rvalue of a call that `CalleeResolver` maps to a MIR operation
