@@ -162,6 +162,8 @@ Value *lower_core_intrinsic(Lower *l, Op *op)
 		return byte_loop_call(l, op, true);
 	case IK_SWAP_BYTES:
 		return byte_loop_call(l, op, false);
+	case IK_RAW_EQ:
+		return raw_eq_call(l, op);
 	case IK_FTOI:
 		return emit1(l, rt->is_signed ? OP_LLIR_FPTOSI_SAT : OP_LLIR_FPTOUI_SAT, rt, op->opd[0]);
 	}

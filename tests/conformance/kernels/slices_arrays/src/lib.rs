@@ -354,3 +354,30 @@ pub fn slices_arrays_binary_search(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, *r as u64);
     put(&mut out, idx, h);
 }
+
+/// `==` of integer arrays (core compares their bytes: the `raw_eq`
+/// intrinsic), equal and unequal at each position, several widths.
+#[kernel]
+pub fn slices_arrays_array_eq(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let mut h = H0;
+    for k in 0..6u32 {
+        let v = at(input, i + k as usize);
+        // equal unless bit k of w says to change element k % 4
+        let flip = ((w >> k) & 1) as u8;
+        let a = [v as u8, (v >> 8) as u8, (v >> 16) as u8, (v >> 24) as u8];
+        let mut b = a;
+        b[(k % 4) as usize] ^= flip;
+        let c = [v as u32, (v >> 32) as u32, k];
+        let mut d = c;
+        d[(k % 3) as usize] = d[(k % 3) as usize].wrapping_add(flip as u32 * (1 << (k * 5)));
+        let e = [v, !v];
+        let f = [v, !v ^ ((w >> (k + 8)) & 1)];
+        let g = [[v as u16; 3], [k as u16; 3]];
+        let mut g2 = g;
+        g2[1][(k % 3) as usize] ^= ((w >> (k + 16)) & 1) as u16;
+        h = mix(h, (a == b) as u64 + 2 * (c == d) as u64 + 4 * (e == f) as u64 + 8 * (g == g2) as u64 + 16 * (a != b) as u64);
+    }
+    put(&mut out, idx, h);
+}
