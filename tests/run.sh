@@ -37,6 +37,7 @@ done
 run_suite "golden" sh tests/golden/run.sh
 run_suite "robustness" sh tests/golden/robust.sh
 run_suite "errors" sh tests/errors/run.sh
+run_suite "intrinsics" sh tests/intrinsics/run.sh
 run_suite "exporter" sh tests/exporter/run.sh
 run_suite "runtime ABI" sh tests/abi/run.sh
 run_suite "driver backend" sh tests/driver/run.sh

@@ -443,10 +443,31 @@ static bool place_index(Fb *fb, PlaceV *p, JPath jp, const OxProj *proj)
 	return true;
 }
 
+/* `[a, mid @ .., b]` of an array: `mid` is the array [T; to - from] at
+ * element `from` (rustc counts `to` from the start for arrays). */
+static bool array_subslice(Fb *fb, PlaceV *p, const OxProj *proj)
+{
+	uint64_t from = proj->offset, to = proj->to, n = p->ty->len;
+	uint64_t len = proj->from_end ? n - from - to : to - from;
+	RType *res = proj->ty ? fb_rtype(fb, proj->ty) : NULL;
+	bool fits = proj->from_end ? from + to <= n : from <= to && to <= n;
+	if (!fits || !res || res->kind != RT_ARRAY || res->len != len || res->elem != p->ty->elem) {
+		fb_error(fb, OX_INPUT, "subslice %llu..%llu%s of `%s` does not give the array `%s`",
+		         (unsigned long long)from, (unsigned long long)to, proj->from_end ? " from the end" : "",
+		         p->ty->name, res ? res->name : "(no type)");
+		return false;
+	}
+	place_index_by(fb, p, const_int(fb, usize_type(fb), from));
+	p->ty = res;
+	return true;
+}
+
 static bool place_subslice(Fb *fb, PlaceV *p, const OxProj *proj)
 {
 	uint64_t from = proj->offset, to = proj->to;
 	bool from_end = proj->from_end;
+	if (p->ty->kind == RT_ARRAY)
+		return array_subslice(fb, p, proj);
 	if (p->ty->kind != RT_SLICE || !from_end) {
 		fb_error(fb, OX_UNSUPPORTED, "subslice pattern on `%s` is not supported", p->ty->name);
 		return false;

@@ -142,7 +142,7 @@ typedef enum {
 typedef struct {
 	OxProjKind kind;
 	uint32_t index;          /* FIELD: the field; INDEX: the local (< nlocal); DOWNCAST: the variant */
-	OxType *ty;              /* FIELD */
+	OxType *ty;              /* FIELD; SUBSLICE of an array: the result array type, else NULL */
 	uint64_t offset, to;     /* CONSTANT_INDEX: offset; SUBSLICE: from (offset), to */
 	bool from_end;
 } OxProj;

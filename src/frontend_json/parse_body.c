@@ -67,7 +67,11 @@ static bool parse_proj(PB *b, JPath q, cJSON *j, OxProj *pr)
 	case OX_PROJ_SUBSLICE:
 		pr->offset = json_u64(q, j, "from");
 		pr->to = json_u64(q, j, "to");
-		return !ps_failed(b->s);
+		if (ps_failed(b->s))
+			return false;
+		if (json_get_opt(j, "ty"))      /* of an array: the array it gives */
+			return (pr->ty = parse_type_ref(q, b->f, j, "ty")) != NULL;
+		return true;
 	case OX_PROJ_DOWNCAST: {
 		cJSON *vj = json_get(q, j, "variant", 0);
 		if (!vj || !json_int_range(q, "variant", vj, 0, UINT32_MAX, &v))

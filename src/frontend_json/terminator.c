@@ -442,6 +442,10 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	if (!in)
 		return fb_error(fb, OX_UNSUPPORTED, "%sintrinsic `core::intrinsics::%s` is not supported by oxidec yet",
 		                !strncmp(name, "atomic_", 7) ? "atomic " : "", name), false;
+	if (in->kind == IK_SELECT && !in->atomic && dst->ty && val_kind(dst->ty) != VK_SCALAR &&
+	    dst->ty->abi != ABI_SCALAR)
+		return fb_error(fb, OX_UNSUPPORTED, "intrinsic `core::intrinsics::%s` of a `%s` is not supported yet (only "
+		                "of values of one scalar: integers, floats, bool, char, thin pointers)", name, dst->ty->name), false;
 	bool returns_unit = !strcmp(strchr(in->shape, '>'), ">-");
 	if (returns_unit && dst->ty && dst->ty->kind != RT_NEVER && !rtype_is_zst(dst->ty))
 		return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::%s` returns nothing, not a `%s`", name,
@@ -486,8 +490,8 @@ static bool term_call(Fb *fb, JPath jp, const OxTerm *t)
  * drops the elements not yet taken: nothing to do when those have no drop
  * glue (mir-export's "drop_noop": scalars, and tuples, arrays and Copy
  * types of them; the type's name is read too, for older JSON).  Other
- * drop glue needs the Drop impl's body, which exported MIR does not
- * have. */
+ * drops with glue are calls of rustc's drop_in_place shims by now
+ * (mir-export's export/drops.rs); a drop left here has no glue body. */
 static bool drop_is_noop(RType *t)
 {
 	if (t->kind == RT_ADT && t->drop_noop)
@@ -513,9 +517,9 @@ static bool term_drop(Fb *fb, JPath jp, const OxTerm *t)
 	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &t->place, &p))
 		return false;
 	if (!drop_is_noop(p.ty)) {
-		fb_error(fb, OX_UNSUPPORTED, "dropping a `%s` runs drop glue (a `Drop` impl, its own or a field's), which is not "
-		         "supported: the exported MIR has no body for it; use Copy types in kernels, or call the "
-		         "cleanup explicitly", p.ty->name);
+		fb_error(fb, OX_UNSUPPORTED, "dropping a `%s` runs drop glue that the exported MIR has no body for "
+		         "(a `Drop` impl of core, such as `array::IntoIter`'s over elements with drop glue, is not in "
+		         "the kernel crate's MIR); iterate by reference, or drop the elements explicitly", p.ty->name);
 		return false;
 	}
 	build_goto(fb, fb->blocks[t->target]);

@@ -84,6 +84,7 @@ Value *lower_isqrt(Lower *l, Value *n);
 Value *lower_core_intrinsic(Lower *l, Op *op);         /* llir_intrinsic.c */
 Value *lower_atomic(Lower *l, Op *op, const Intrinsic *in);                 /* llir_atomic.c */
 Value *byte_loop_call(Lower *l, Op *op, bool compare); /* llir_byteloop.c */
+Value *raw_eq_call(Lower *l, Op *op);                   /* llir_byteloop.c */
 Value *lower_prim(Lower *l, Op *op);                   /* llir_prim.c */
 
 #endif

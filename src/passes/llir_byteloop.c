@@ -85,6 +85,19 @@ static Func *byte_loop_func(Lower *l, bool compare)
 	return f;
 }
 
+/* raw_eq::<T>(a, b): the size_of::<T>() bytes at a and b are equal (the
+ * comparing helper's result is 0) */
+Value *raw_eq_call(Lower *l, Op *op)
+{
+	Func *f = byte_loop_func(l, true);
+	Type *i64 = ir_type_int(l->m, 64, false);
+	Value *args[3] = { op->opd[0], op->opd[1], iconst(l, i64, op->rty ? op->rty->size : 0, 0) };
+	Type *t = f->ret;
+	Op *c = ir_build(&l->b, OP_LLIR_CALL, 1, &t, 3, args, 0);
+	c->sym = f->symbol;
+	return icmp(l, PRED_EQ, &c->res[0], iconst(l, f->ret, 0, 0));
+}
+
 Value *byte_loop_call(Lower *l, Op *op, bool compare)
 {
 	Func *f = byte_loop_func(l, compare);

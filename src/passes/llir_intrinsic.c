@@ -93,6 +93,7 @@ Value *lower_core_intrinsic(Lower *l, Op *op)
 	case IK_ADD: case IK_SUB: case IK_MUL: case IK_DIV: case IK_REM: case IK_SHL: case IK_SHR: case IK_OR:
 		return int_op(l, op, k);
 	case IK_CMP3: return lower_cmp3(l, op);
+	case IK_SELECT: return select3(l, op->opd[0], op->opd[1], op->opd[2]);
 	case IK_OFFSET_FROM: {
 		Type *i64 = ir_type_int(l->m, 64, true);
 		Value *a = emit1(l, OP_LLIR_PTRTOINT, i64, op->opd[0]), *b = emit1(l, OP_LLIR_PTRTOINT, i64, op->opd[1]);
@@ -161,6 +162,8 @@ Value *lower_core_intrinsic(Lower *l, Op *op)
 		return byte_loop_call(l, op, true);
 	case IK_SWAP_BYTES:
 		return byte_loop_call(l, op, false);
+	case IK_RAW_EQ:
+		return raw_eq_call(l, op);
 	case IK_FTOI:
 		return emit1(l, rt->is_signed ? OP_LLIR_FPTOSI_SAT : OP_LLIR_FPTOUI_SAT, rt, op->opd[0]);
 	}

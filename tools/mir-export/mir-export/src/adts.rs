@@ -62,14 +62,31 @@ const BUILTIN: &[(&str, AdtKind, &[&str])] = &[
 /// Explicit discriminants of built-in enums (others count from 0).
 pub const BUILTIN_DISCRIMINANTS: &[(&str, i128)] = &[("core::cmp::Ordering", -1)];
 
+/// A declaration found in the source, with where it was declared.
+#[derive(Clone, Debug)]
+struct Found {
+    /// The crate (`""`: the kernel crate, whose items MIR prints without it).
+    krate: String,
+    /// The module path inside the crate (`a::inner`, `""` at the root).
+    module: String,
+    decl: AdtDecl,
+    /// `#[derive(.., Copy, ..)]` on it.
+    derive_copy: bool,
+}
+
 #[derive(Default)]
 pub struct AdtTable {
-    /// Keyed by the last path segment: source declarations are read without
-    /// name resolution, and MIR prints local types by their module path.
-    by_name: HashMap<String, Vec<AdtDecl>>,
-    /// Names of types declared `#[derive(.., Copy, ..)]` or with an
-    /// `impl Copy for Name`: a Copy type has no drop glue.
-    copy_names: std::collections::HashSet<String>,
+    /// Keyed by the last path segment; each entry knows its crate and
+    /// module, and lookups match the full path (source files are read
+    /// without name resolution, so a path that names no declaration
+    /// exactly falls back to the one declaration of that name in its crate:
+    /// a re-export, or a type declared inside a function).
+    by_name: HashMap<String, Vec<Found>>,
+    /// `impl .. Copy for Name` as (crate, module of the impl, last segment
+    /// of Name): a Copy type has no drop glue.
+    copy_impls: Vec<(String, String, String)>,
+    /// The crates added (for splitting a path into crate and module).
+    crates: Vec<String>,
 }
 
 impl AdtTable {
@@ -77,101 +94,140 @@ impl AdtTable {
         AdtTable::default()
     }
 
-    /// Adds every `enum`, `struct` and `union` declared in `src`.
+    /// Adds every `enum`, `struct` and `union` of the kernel crate's root
+    /// module, for tests: `add_file("", "", src)`.
+    #[cfg(test)]
     pub fn add_source(&mut self, src: &str) {
+        self.add_file("", "", src);
+    }
+
+    /// Adds the declarations of one source file of crate `krate` (`""`:
+    /// the kernel crate) whose module path is `module`; inline `mod m {
+    /// .. }` blocks extend it.
+    pub fn add_file(&mut self, krate: &str, module: &str, src: &str) {
+        if !self.crates.iter().any(|c| c == krate) {
+            self.crates.push(krate.to_string());
+        }
         let toks = scan(src);
-        self.add_copy_names(&toks);
-        let mut i = 0;
+        let mut mods: Vec<(String, i32)> = Vec::new();
+        let mut depth = 0i32;
+        let mut pending_copy = false;
         let mut repr_c = false;
-        while i + 1 < toks.len() {
-            let kind = match toks[i].as_str() {
-                "enum" => AdtKind::Enum,
-                "struct" => AdtKind::Struct,
-                "union" => AdtKind::Union,
-                "#" if toks[i + 1] == "[" => {
+        let mut i = 0;
+        while i < toks.len() {
+            let here = || module_join(module, &mods);
+            // `#[repr(C)]` holds across attributes and visibility only
+            let t = toks[i].as_str();
+            if !matches!(t, "#" | "pub" | "crate" | "(" | ")" | "in" | "self" | "super" | "enum" | "struct" | "union") {
+                repr_c = false;
+            }
+            match t {
+                "{" => depth += 1,
+                "}" => {
+                    depth -= 1;
+                    if mods.last().is_some_and(|m| m.1 == depth) {
+                        mods.pop();
+                    }
+                }
+                "mod" if toks.get(i + 2).map(String::as_str) == Some("{") => {
+                    mods.push((toks[i + 1].clone(), depth));
+                    depth += 1;
+                    i += 3;
+                    pending_copy = false;
+                    continue;
+                }
+                "#" if toks.get(i + 1).map(String::as_str) == Some("[") => {
                     let end = skip_balanced(&toks, i + 1, "[", "]");
+                    if toks.get(i + 2).map(String::as_str) == Some("derive") && toks[i..end].iter().any(|t| t == "Copy") {
+                        pending_copy = true;
+                    }
                     repr_c |= toks.get(i + 2).map(String::as_str) == Some("repr") && toks[i..end].iter().any(|t| t == "C");
                     i = end;
                     continue;
                 }
-                "pub" | "crate" | "(" | ")" | "in" | "self" | "super" => {
-                    i += 1;
-                    continue;
-                }
-                _ => {
-                    repr_c = false;
-                    i += 1;
-                    continue;
-                }
-            };
-            let name = toks[i + 1].clone();
-            let c = std::mem::take(&mut repr_c) && kind != AdtKind::Enum;
-            if let Some((mut decl, next)) = read_decl(&toks, i + 2, kind) {
-                decl.repr_c = c;
-                let list = self.by_name.entry(name).or_default();
-                if !list.contains(&decl) {
-                    list.push(decl);
-                }
-                i = next;
-            } else {
-                i += 2;
-            }
-        }
-    }
-
-    /// `#[derive(.., Copy, ..)]` before a struct/enum/union, and
-    /// `impl .. Copy for Name`.
-    fn add_copy_names(&mut self, toks: &[String]) {
-        let mut pending_copy = false;
-        let mut i = 0;
-        while i < toks.len() {
-            match toks[i].as_str() {
-                "#" if toks.get(i + 1).map(String::as_str) == Some("[") => {
-                    let end = skip_balanced(toks, i + 1, "[", "]");
-                    if toks.get(i + 2).map(String::as_str) == Some("derive") && toks[i..end].iter().any(|t| t == "Copy") {
-                        pending_copy = true;
-                    }
-                    i = end;
-                    continue;
-                }
-                "struct" | "enum" | "union" => {
-                    if pending_copy {
-                        if let Some(name) = toks.get(i + 1) {
-                            self.copy_names.insert(name.clone());
-                        }
-                    }
-                    pending_copy = false;
-                }
-                "fn" | "impl" | "trait" | "mod" | "use" | "const" | "static" | "type" | ";" | "}" => {
-                    pending_copy = false;
-                }
                 "Copy" if toks.get(i + 1).map(String::as_str) == Some("for") => {
-                    // the last segment of the type's path
                     let mut j = i + 2;
                     while toks.get(j + 1).map(String::as_str) == Some(":") && toks.get(j + 2).map(String::as_str) == Some(":") {
                         j += 3;
                     }
                     if let Some(name) = toks.get(j) {
-                        self.copy_names.insert(name.clone());
+                        self.copy_impls.push((krate.to_string(), here(), name.clone()));
                     }
                 }
+                kw @ ("enum" | "struct" | "union") if i + 1 < toks.len() => {
+                    let kind = match kw {
+                        "enum" => AdtKind::Enum,
+                        "struct" => AdtKind::Struct,
+                        _ => AdtKind::Union,
+                    };
+                    let name = toks[i + 1].clone();
+                    let copy = std::mem::take(&mut pending_copy);
+                    let c = std::mem::take(&mut repr_c) && kind != AdtKind::Enum;
+                    if let Some((mut decl, next)) = read_decl(&toks, i + 2, kind) {
+                        decl.repr_c = c;
+                        let f = Found { krate: krate.to_string(), module: here(), decl, derive_copy: copy };
+                        let list = self.by_name.entry(name).or_default();
+                        if !list.iter().any(|o| o.krate == f.krate && o.module == f.module && o.decl == f.decl) {
+                            list.push(f);
+                        }
+                        i = next;
+                        continue;
+                    }
+                }
+                "fn" | "impl" | "trait" | "mod" | "use" | "const" | "static" | "type" | ";" => pending_copy = false,
                 _ => {}
             }
             i += 1;
         }
     }
 
+    /// (crate, module, name) of a printed type path without generics:
+    /// `oxide_device::DisjointSlice` is crate `oxide_device`'s, `a::Mixed`
+    /// the kernel crate's (rustc prints its own items without the crate).
+    fn split<'p>(&self, path: &'p str) -> (&'p str, &'p str, &'p str) {
+        let (head, name) = path.rsplit_once("::").unwrap_or(("", path));
+        let (first, rest) = head.split_once("::").unwrap_or((head, ""));
+        if !first.is_empty() && self.crates.iter().any(|c| c == first) {
+            (first, rest, name)
+        } else {
+            ("", head, name)
+        }
+    }
+
+    /// The declaration a path names: the one of that crate, module and
+    /// name, else the only one of that name in that crate. `Err` when
+    /// several declarations could be meant.
+    fn find(&self, path: &str) -> Result<Option<&Found>, String> {
+        let (krate, module, name) = self.split(path);
+        let all = self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[]);
+        let in_crate: Vec<&Found> = all.iter().filter(|f| f.krate == krate).collect();
+        let exact: Vec<&Found> = in_crate.iter().copied().filter(|f| f.module == module).collect();
+        match (exact.as_slice(), in_crate.as_slice()) {
+            ([one], _) => Ok(Some(one)),
+            ([], []) => Ok(None),
+            ([], [one]) => Ok(Some(one)),
+            _ => {
+                let mut at: Vec<String> = in_crate.iter().map(|f| display_path(f, name)).collect();
+                at.dedup();
+                Err(format!("cannot tell which declaration `{path}` is: {}", at.join(", ")))
+            }
+        }
+    }
+
     /// Whether the type (path without generics) is known to be Copy: a
-    /// declaration of this crate or oxide-device that derives or
-    /// implements Copy, under a name no other declaration has.
+    /// declaration of this crate or oxide-device that derives Copy, or that
+    /// an `impl Copy for` of its crate names (in its own module, or the
+    /// only type of that name in the crate).
     pub fn is_copy(&self, path: &str) -> bool {
-        let last = path.rsplit("::").next().unwrap_or(path);
-        self.copy_names.contains(last) && self.by_name.get(last).is_some_and(|v| v.len() == 1)
+        let Ok(Some(f)) = self.find(path) else { return false };
+        let name = path.rsplit("::").next().unwrap_or(path);
+        let unique = self.by_name.get(name).is_some_and(|v| v.iter().filter(|o| o.krate == f.krate).count() == 1);
+        f.derive_copy || self.copy_impls.iter().any(|(k, m, n)| *k == f.krate && n == name && (unique || *m == f.module))
     }
 
     /// The declaration for a type path without generics
-    /// (`core::option::Option`, `Mode`, `kernels::shapes::Shape`).
-    /// `Err` when local declarations with that name disagree.
+    /// (`core::option::Option`, `Mode`, `shapes::Shape`).
+    /// `Err` when several local declarations could be meant.
     pub fn lookup(&self, path: &str) -> Result<Option<AdtDecl>, String> {
         if let Some((_, kind, variants)) = BUILTIN.iter().find(|(p, _, _)| *p == path) {
             let variants = variants.iter().map(|v| v.to_string()).collect();
@@ -180,13 +236,42 @@ impl AdtTable {
         if path.starts_with("core::") || path.starts_with("alloc::") || path.starts_with("std::") {
             return Ok(None);
         }
-        let last = path.rsplit("::").next().unwrap_or(path);
-        match self.by_name.get(last).map(Vec::as_slice) {
-            None | Some([]) => Ok(None),
-            Some([one]) => Ok(Some(one.clone())),
-            Some(_) => Err(format!("several types are named `{last}`; cannot tell which one `{path}` is")),
-        }
+        Ok(self.find(path)?.map(|f| f.decl.clone()))
     }
+}
+
+/// `module` followed by the inline modules open at this point.
+fn module_join(module: &str, mods: &[(String, i32)]) -> String {
+    let mut parts: Vec<&str> = if module.is_empty() { Vec::new() } else { vec![module] };
+    parts.extend(mods.iter().map(|m| m.0.as_str()));
+    parts.join("::")
+}
+
+/// A declaration's path as users write it (`crate::a::Mixed`,
+/// `oxide_device::Foo`).
+fn display_path(f: &Found, name: &str) -> String {
+    let krate = if f.krate.is_empty() { "crate" } else { f.krate.as_str() };
+    let module = if f.module.is_empty() { String::new() } else { format!("{}::", f.module) };
+    format!("`{krate}::{module}{name}`")
+}
+
+/// The module path of a source file of a crate whose root is `root`, by
+/// Rust's file layout: `src/lib.rs` is the root, `src/a.rs` and
+/// `src/a/mod.rs` are `a`, `src/a/b.rs` is `a::b`. `None` outside the
+/// root's directory (`#[path]`, `include!`).
+pub fn module_of_file(root: &std::path::Path, file: &std::path::Path) -> Option<String> {
+    if file == root {
+        return Some(String::new());
+    }
+    let rel = file.strip_prefix(root.parent()?).ok()?;
+    let mut parts: Vec<String> = rel.iter().map(|c| c.to_string_lossy().into_owned()).collect();
+    let last = parts.pop()?;
+    let stem = last.strip_suffix(".rs")?;
+    if stem != "mod" {
+        parts.push(stem.to_string());
+    }
+    let ok = !parts.is_empty() && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
+    ok.then(|| parts.join("::"))
 }
 
 /// After `enum Name`: optional generics and where clause, then the body.
@@ -385,6 +470,43 @@ mod tests {
                       #[derive(Copy, Clone)] #[repr(u8)] enum E { X } #[derive(Debug)] struct D;");
         assert!(t.is_copy("A") && t.is_copy("k::C") && t.is_copy("E"));
         assert!(!t.is_copy("B") && !t.is_copy("D"));
+    }
+
+    #[test]
+    fn names_by_full_path() {
+        let mut t = AdtTable::new();
+        t.add_file("", "a", "pub struct Mixed { x: u8 } pub mod inner { pub enum Mixed { P, Q } } fn f() { struct Local; }");
+        t.add_file("", "b", "#[derive(Copy, Clone)] pub struct Mixed { y: u64, z: u8 } mod m { } enum Only { A }");
+        // crc32fast: `State` in two private modules, and a re-exported one
+        t.add_file("crc32fast", "baseline", "pub struct State { state: u32 }");
+        t.add_file("crc32fast", "specialized::pclmulqdq", "pub struct State { state: u32, extra: u64 }");
+        t.add_file("dev", "imp", "pub struct Slot(u32);");
+        assert_eq!(t.lookup("a::Mixed").unwrap().unwrap().fields, ["x"]);
+        assert_eq!(t.lookup("b::Mixed").unwrap().unwrap().fields, ["y", "z"]);
+        assert_eq!(t.lookup("a::inner::Mixed").unwrap().unwrap().variants, ["P", "Q"]);
+        assert_eq!(t.lookup("b::Only").unwrap().unwrap().variants, ["A"]);
+        assert_eq!(t.lookup("crc32fast::baseline::State").unwrap().unwrap().fields, ["state"]);
+        assert_eq!(t.lookup("crc32fast::specialized::pclmulqdq::State").unwrap().unwrap().fields, ["state", "extra"]);
+        // printed through a re-export, or declared in a function: the one
+        // of that name in the crate
+        assert_eq!(t.lookup("dev::Slot").unwrap().unwrap().fields, ["0"]);
+        assert!(t.lookup("a::f::Local").unwrap().is_some());
+        let e = t.lookup("c::Mixed").unwrap_err();
+        assert!(e.contains("`c::Mixed`") && e.contains("`crate::a::Mixed`") && e.contains("`crate::b::Mixed`"), "{e}");
+        assert!(t.lookup("crc32fast::State").is_err());
+        assert_eq!(t.lookup("other::State").unwrap(), None);
+        assert!(t.is_copy("b::Mixed") && !t.is_copy("a::Mixed"));
+    }
+
+    #[test]
+    fn modules_of_files() {
+        let root = std::path::Path::new("/k/src/lib.rs");
+        let m = |f: &str| module_of_file(root, std::path::Path::new(f));
+        assert_eq!(m("/k/src/lib.rs").as_deref(), Some(""));
+        assert_eq!(m("/k/src/a.rs").as_deref(), Some("a"));
+        assert_eq!(m("/k/src/a/mod.rs").as_deref(), Some("a"));
+        assert_eq!(m("/k/src/a/deep.rs").as_deref(), Some("a::deep"));
+        assert_eq!(m("/k/common.rs"), None);
     }
 
     #[test]

@@ -197,6 +197,11 @@ impl Build<'_> {
         self.target_dir.join(format!("oxide-rustc-command-{}-{commit}.txt", self.rustc.release))
     }
 
+    /// Where rustc dumps the MIR of the shims it builds (drop glue).
+    pub fn shim_dir(&self) -> PathBuf {
+        self.target_dir.join("shims")
+    }
+
     /// Builds the crate's MIR; returns the recorded rustc command.
     pub fn run_cargo(&self) -> DResult<RustcCommand> {
         let exe = std::env::current_exe().map_err(|e| Diag::new(Code::Crate, format!("cannot find my own executable: {e}")))?;
@@ -208,6 +213,10 @@ impl Build<'_> {
             .arg(&self.target_dir)
             .arg("--")
             .args(MIR_FLAGS)
+            // rustc's drop glue (`drop_in_place::<T>` shims) is in no
+            // `--emit=mir` output; its shim builder dumps each one here
+            .arg("-Zdump-mir=make_shim")
+            .arg(format!("-Zdump-mir-dir={}", self.shim_dir().display()))
             .env("RUSTC_BOOTSTRAP", "1")
             .env("RUSTFLAGS", "-Zcross-crate-inline-threshold=always")
             .env("RUSTC", &self.rustc.path)
@@ -338,6 +347,38 @@ pub fn verbose_mir(cmd: &RustcCommand, rustc: &RustcInfo, keep_temps: bool, verb
 }
 
 /// Source files listed in a rustc dep-info (`.d`) file.
+/// The drop glue rustc built for the crate: the `drop_in_place::<T>`
+/// shims dumped into `dir` (`core.ptr-drop_in_place.T.*.SimplifyCfg-
+/// make_shim.after.mir`, each `fn core::ptr::drop_in_place(_1: *mut T)`),
+/// as bodies named `core::ptr::drop_in_place::<T>`. A file that does not
+/// parse is left out (a drop of its type stays an error).
+pub fn drop_glue_bodies(dir: &Path) -> Vec<crate::mirparse::ast::Body> {
+    let Ok(entries) = fs::read_dir(dir) else { return Vec::new() };
+    let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    files.sort();
+    let mut out: Vec<crate::mirparse::ast::Body> = Vec::new();
+    for f in files {
+        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if !name.starts_with("core.ptr-drop_in_place.") || !name.ends_with("make_shim.after.mir") {
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(&f) else { continue };
+        let Ok(file) = crate::mirparse::parse_mir_file(&text) else { continue };
+        for mut b in file.bodies {
+            let Some(ty) = b.locals.get(1).and_then(|l| l.as_ref()).and_then(|l| l.ty.pointee()).cloned() else { continue };
+            let glue = format!("core::ptr::drop_in_place::<{ty}>");
+            let Ok(path) = crate::mirparse::parser::parse_str(&glue, |p| p.path(true)) else { continue };
+            if b.name != "core::ptr::drop_in_place" || out.iter().any(|o| o.name == path.to_string()) {
+                continue;
+            }
+            b.name = path.to_string();
+            b.path = path;
+            out.push(b);
+        }
+    }
+    out
+}
+
 pub fn dep_info_sources(d_file: &Path) -> Vec<PathBuf> {
     let Ok(text) = fs::read_to_string(d_file) else { return Vec::new() };
     let mut out: Vec<PathBuf> = Vec::new();

@@ -88,8 +88,9 @@ fn export_crate(
     if nanbits::has_nan(&text) {
         text = recover_nan_bits(opts, info, &cmd, text);
     }
-    let mir = mirparse::parse_mir_file(&text)
+    let mut mir = mirparse::parse_mir_file(&text)
         .map_err(|e| Diag::at(format!("{}:{}", mir_path.display(), e.line), Code::MirParse, format!("cannot parse rustc's MIR: {}", e.msg)))?;
+    mir.bodies.extend(driver::drop_glue_bodies(&build.shim_dir()));
     let adts = read_adt_decls(&cmd);
     let externs: Vec<String> = cmd.externs().into_iter().map(|e| e.0).collect();
     let crate_name = cmd.crate_name().unwrap_or("kernels").to_string();
@@ -132,21 +133,27 @@ fn recover_nan_bits(opts: &Options, info: &toolchain::RustcInfo, cmd: &RustcComm
 }
 
 /// ADT declarations of the kernel crate and its dependencies, from the
-/// source files listed in their dep-info files.
+/// source files listed in their dep-info files (the first is the crate
+/// root), each under its crate and module path.
 fn read_adt_decls(cmd: &RustcCommand) -> adts::AdtTable {
     let mut table = adts::AdtTable::new();
-    let mut d_files = vec![cmd.output_file("d")];
-    for (_, lib) in cmd.externs() {
+    let mut d_files = vec![(String::new(), cmd.output_file("d"))];
+    for (name, lib) in cmd.externs() {
         // `.../liboxide_device-HASH.rlib` → `.../oxide_device-HASH.d`
         let stem = lib.file_stem().map(|s| s.to_string_lossy().trim_start_matches("lib").to_string());
         if let Some(stem) = stem {
-            d_files.push(lib.with_file_name(format!("{stem}.d")));
+            d_files.push((name, lib.with_file_name(format!("{stem}.d"))));
         }
     }
-    for d in d_files {
-        for src in driver::dep_info_sources(&d) {
-            if let Ok(text) = fs::read_to_string(cmd.cwd.join(&src)) {
-                table.add_source(&text);
+    for (krate, d) in d_files {
+        let sources: Vec<PathBuf> = driver::dep_info_sources(&d).iter().map(|s| cmd.cwd.join(s)).collect();
+        let Some(root) = sources.first() else { continue };
+        for src in &sources {
+            // a file outside the module layout: no exact module (its
+            // types are found by name within the crate)
+            let module = adts::module_of_file(root, src).unwrap_or_else(|| "?".to_string());
+            if let Ok(text) = fs::read_to_string(src) {
+                table.add_file(&krate, &module, &text);
             }
         }
     }

@@ -255,3 +255,129 @@ pub fn slices_arrays_rotate(input: &[u64], mut out: DisjointSlice<u64>) {
     }
     put(&mut out, idx, h);
 }
+
+#[inline(never)]
+fn digest_u64s(s: &[u64]) -> u64 {
+    let mut h = mix(H0, s.len() as u64);
+    for x in s {
+        h = mix(h, *x);
+    }
+    h
+}
+
+/// Subslice patterns on arrays by value and by reference: `[first, mid @
+/// .., last]`, `[a, b, rest @ ..]`, `[init @ .., z]` (MIR `Subslice` of
+/// an array: a smaller array), nested, and written through `&mut`.
+#[kernel]
+pub fn slices_arrays_subslice_array(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut arr = [0u64; 7];
+    for k in 0..7 {
+        arr[k] = at(input, i + 3 * k);
+    }
+    let [first, mid @ .., last] = arr;
+    let mut h = mix(H0, first ^ last.rotate_left(5));
+    h = mix(h, mid[i % 5] + mid.len() as u64);
+    h = mix(h, digest_u64s(&mid));
+    let [a, b, rest @ ..] = &arr;
+    h = mix(h, a.wrapping_sub(*b) ^ digest_u64s(rest));
+    let [init @ .., z] = arr;
+    h = mix(h, digest_u64s(&init) ^ z);
+    let [_, [x, inner @ .., y], _] = [[0u64; 4], [arr[1], arr[2], arr[3], arr[4]], [9; 4]];
+    h = mix(h, x * 3 + y * 5 + inner[0] + inner[1] * 7);
+    let [_, middle @ .., _] = &mut arr;
+    for (k, m) in middle.iter_mut().enumerate() {
+        *m = m.wrapping_mul(k as u64 + 2);
+    }
+    h = mix(h, digest_u64s(&arr));
+    put(&mut out, idx, h);
+}
+
+/// Subslice patterns on slices of data-dependent length (MIR `Subslice`
+/// counted from the end): every arm of a `match` on the length.
+#[kernel]
+pub fn slices_arrays_subslice_slice(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let base = (i * 5) % 900;
+    let n = (at(input, i) % 9) as usize;
+    let s = &input[base..base + n];
+    let mut h = mix(H0, n as u64);
+    h = mix(h, match s {
+        [] => 1,
+        [a] => a ^ 2,
+        [a, b] => a.wrapping_add(*b),
+        [a, mid @ .., z] => a ^ z.rotate_left(7) ^ digest_u64s(mid),
+    });
+    h = mix(h, match s {
+        [a, b, rest @ ..] => a.wrapping_mul(*b) ^ digest_u64s(rest),
+        [rest @ .., z] => z ^ digest_u64s(rest),
+        [] => 3,
+    });
+    if let [.., p, q] = s {
+        h = mix(h, p ^ q);
+    }
+    if let [first, .., last] = s {
+        h = mix(h, first.wrapping_sub(*last));
+    }
+    put(&mut out, idx, h);
+}
+
+/// `binary_search` (core selects with `intrinsics::select_unpredictable`)
+/// and `hint::select_unpredictable` on integers, floats, bool and
+/// references.
+#[kernel]
+pub fn slices_arrays_binary_search(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    // sorted, with repeats: running sums of small steps
+    let mut a = [0u32; 24];
+    let mut acc = 0u32;
+    for k in 0..24 {
+        acc += (at(input, i + k) % 90) as u32;
+        a[k] = acc;
+    }
+    let mut h = H0;
+    for k in 0..6 {
+        let key = (at(input, i * 7 + k) % 1100) as u32;
+        h = mix(h, match a.binary_search(&key) {
+            Ok(p) => a[p] as u64 + 5000,
+            Err(p) => p as u64,
+        });
+        h = mix(h, a.partition_point(|&x| x < key) as u64);
+    }
+    let w = at(input, i);
+    let c = w & 1 == 1;
+    h = mix(h, core::hint::select_unpredictable(c, w, !w));
+    h = mix(h, core::hint::select_unpredictable(c, w as u8, 7) as u64);
+    h = mix(h, core::hint::select_unpredictable(!c, (w as f32).to_bits(), 3) as u64);
+    h = mix(h, core::hint::select_unpredictable(w & 2 == 2, c, !c) as u64);
+    let r = core::hint::select_unpredictable(c, &a[0], &a[23]);
+    h = mix(h, *r as u64);
+    put(&mut out, idx, h);
+}
+
+/// `==` of integer arrays (core compares their bytes: the `raw_eq`
+/// intrinsic), equal and unequal at each position, several widths.
+#[kernel]
+pub fn slices_arrays_array_eq(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let mut h = H0;
+    for k in 0..6u32 {
+        let v = at(input, i + k as usize);
+        // equal unless bit k of w says to change element k % 4
+        let flip = ((w >> k) & 1) as u8;
+        let a = [v as u8, (v >> 8) as u8, (v >> 16) as u8, (v >> 24) as u8];
+        let mut b = a;
+        b[(k % 4) as usize] ^= flip;
+        let c = [v as u32, (v >> 32) as u32, k];
+        let mut d = c;
+        d[(k % 3) as usize] = d[(k % 3) as usize].wrapping_add(flip as u32 * (1 << (k * 5)));
+        let e = [v, !v];
+        let f = [v, !v ^ ((w >> (k + 8)) & 1)];
+        let g = [[v as u16; 3], [k as u16; 3]];
+        let mut g2 = g;
+        g2[1][(k % 3) as usize] ^= ((w >> (k + 16)) & 1) as u16;
+        h = mix(h, (a == b) as u64 + 2 * (c == d) as u64 + 4 * (e == f) as u64 + 8 * (g == g2) as u64 + 16 * (a != b) as u64);
+    }
+    put(&mut out, idx, h);
+}

@@ -23,6 +23,7 @@ pub(super) struct Ctx<'b> {
 
 impl<'a> Exporter<'a> {
     pub(super) fn body_json(&mut self, body: &'a Body, kernel: Option<&str>) -> DResult<Json> {
+        let body = self.lower_drops(body)?;
         let root = Ctx { body, scope: 0, span: body.locals[0].as_ref().and_then(|l| l.span.as_ref()), const_comments: &[] };
         let locals = self.locals_json(body)?;
         let mut blocks = Vec::new();
@@ -240,8 +241,21 @@ impl<'a> Exporter<'a> {
                 (j, t)
             }
             Proj::Subslice { from, to, from_end } => {
-                let j = obj!["kind" => "subslice", "from" => from.to_string(), "to" => to.to_string(), "from_end" => *from_end];
-                (j, base.clone())
+                let mut j = obj!["kind" => "subslice", "from" => from.to_string(), "to" => to.to_string(), "from_end" => *from_end];
+                // of an array: the array `[T; to - from]` (rustc counts
+                // `to` from the start there)
+                let ty = match base {
+                    Ty::Array(t, n) => {
+                        let n: u64 = n.trim_end_matches("_usize").parse().map_err(|_| self.err(ctx, Code::Unsupported, bad("a subslice pattern")))?;
+                        let len = if *from_end { n.checked_sub(from + to) } else { to.checked_sub(*from) };
+                        let len = len.ok_or_else(|| self.err(ctx, Code::Export, bad(&format!("subslice {from}..{to}"))))?;
+                        let arr = Ty::Array(t.clone(), len.to_string());
+                        j.push("ty", self.ty(&arr, ctx)?);
+                        arr
+                    }
+                    _ => base.clone(),
+                };
+                (j, ty)
             }
             Proj::Downcast(name) => {
                 *variant = self.variant_of(base, name, ctx)?;
@@ -427,7 +441,37 @@ impl<'a> Exporter<'a> {
             TerminatorKind::Drop { place, target } => {
                 obj!["kind" => "drop", "place" => self.place_json(place, ctx)?.0, "target" => *target]
             }
+            TerminatorKind::InlineAsm { .. } => return Err(self.inline_asm_error(ctx)),
         })
+    }
+
+    /// `asm!` in the kernel crate or inlined from a dependency: refused,
+    /// naming the crate it is written in and its line there (the error's
+    /// location is the user's line that reaches it).
+    fn inline_asm_error(&self, ctx: Ctx) -> Diag {
+        let at = match ctx.span {
+            Some(s) => match self.crate_of_file(&s.file) {
+                Some(c) => format!("in crate `{c}`, at {s}"),
+                None if self.spans.user_path(&s.file).is_some() => format!("in crate `{}`", self.input.crate_name),
+                None => format!("in a dependency, at {s}"),
+            },
+            None => format!("in `{}`", ctx.body.name),
+        };
+        self.err(ctx, Code::Unsupported, format!(
+            "inline assembly (`asm!`, {at}) is not supported: kernels are compiled from MIR, and an `asm!` \
+             block is assembly for the host CPU that rustc compiled the crate for; use oxide-device's \
+             primitives, or a `cfg` that leaves the `asm!` out"
+        ))
+    }
+
+    /// The dependency whose sources hold `file` (a path component that is
+    /// the crate's name, `-` for `_`, maybe with a version: `crc32fast-1.4.2`).
+    fn crate_of_file(&self, file: &str) -> Option<String> {
+        let parts: Vec<String> = file.split('/').map(|c| c.replace('-', "_")).collect();
+        let named = |c: &String| {
+            parts.iter().any(|p| p == c || p.strip_prefix(c.as_str()).is_some_and(|v| v.starts_with('_') && v[1..].starts_with(|d: char| d.is_ascii_digit())))
+        };
+        self.input.extern_crates.iter().find(|c| named(c)).cloned()
     }
 
     /// The rvalue of a call that `CalleeResolver` maps to a MIR operation
@@ -499,9 +543,17 @@ impl<'a> Exporter<'a> {
         };
         let bodies = &self.bodies;
         let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
-        let mut resolved = self.callees.resolve(path, target.is_none(), &has_body).map_err(|(c, m)| self.err(ctx, c, m))?;
+        // drop glue (drops.rs), called by name with its type argument
+        let glue = path.bare() == "core::ptr::drop_in_place" && has_body(&path.to_string());
+        let mut resolved = match glue {
+            true => Resolved::Function(path.to_string()),
+            false => self.callees.resolve(path, target.is_none(), &has_body).map_err(|(c, m)| self.err(ctx, c, m))?,
+        };
         if let Resolved::Instance { generic } = &resolved {
             resolved = Resolved::Function(self.instance(&generic.clone(), path, ctx)?);
+        }
+        if let Resolved::Function(name) = &resolved {
+            self.check_drop_impl(path, name, ctx)?;
         }
         let mut call_args: Vec<Operand> = args.to_vec();
         let callee = match resolved {

@@ -114,10 +114,13 @@ fn lossless_cast(from: &Ty, to: &Ty) -> Option<&'static str> {
 }
 
 /// One `<impl at ...>::method` body: (trait, self type) as last path
-/// segments, e.g. (`Some("Tr")`, `"P"`).
+/// segments, e.g. (`Some("Tr")`, `"P"`), and the self type's full path
+/// as far as the source tells it (`a::P`: the header's path read in the
+/// impl's module), which tells impls of two same-named types apart.
 struct ImplMethod {
     trait_: Option<String>,
     self_ty: String,
+    self_full: Option<String>,
     method: String,
     body: String,
 }
@@ -134,22 +137,23 @@ impl CalleeResolver {
     pub fn new(bodies: &[Body], const_names: &[&str], spans: &SpanTable) -> Self {
         let mut r = CalleeResolver { impls: Vec::new(), impl_consts: Vec::new(), closures: HashMap::new() };
         for &name in const_names {
-            let Some(rest) = name.strip_prefix("<impl at ") else { continue };
-            let Some((span, item)) = rest.split_once(">::") else { continue };
+            let Some((module, span, item)) = split_impl_item(name) else { continue };
             let header = parse_span(span).and_then(|s| spans.source_text(&s)).unwrap_or_default();
             let (trait_, self_ty) = impl_header(&header, None);
-            r.impl_consts.push(ImplMethod { trait_, self_ty, method: item.to_string(), body: name.to_string() });
+            let self_full = impl_self_path(&header, None, module);
+            r.impl_consts.push(ImplMethod { trait_, self_ty, self_full, method: item.to_string(), body: name.to_string() });
         }
         for b in bodies {
             let first_param = b.locals.get(1).and_then(|l| l.as_ref()).map(|l| peel_refs(&l.ty));
             if let (true, Some(Ty::Closure(c))) = (b.name.contains("{closure#"), first_param) {
                 r.closures.insert(c.clone(), b.name.clone());
             }
-            let Some(seg) = b.path.segments.first().filter(|s| s.name.starts_with("<impl at ")) else { continue };
-            let span = seg.name.trim_start_matches("<impl at ").trim_end_matches('>');
+            let Some((module, span, _)) = split_impl_item(&b.name) else { continue };
             let header = parse_span(span).and_then(|s| spans.source_text(&s)).unwrap_or_default();
             let (trait_, self_ty) = impl_header(&header, first_param);
-            r.impls.push(ImplMethod { trait_, self_ty, method: b.path.last_name().to_string(), body: b.name.clone() });
+            let self_full = impl_self_path(&header, first_param, module);
+            let method = b.path.last_name().to_string();
+            r.impls.push(ImplMethod { trait_, self_ty, self_full, method, body: b.name.clone() });
         }
         r
     }
@@ -243,15 +247,78 @@ impl CalleeResolver {
 
     fn find_impl_item(items: &[ImplMethod], path: &Path) -> Option<String> {
         let method = path.last_name();
-        let (self_ty, trait_) = match &path.qself {
-            Some(q) => (ty_last_name(&q.self_ty), q.trait_.as_ref().map(|t| t.last_name().to_string())),
-            None => (path.segments.iter().rev().nth(1)?.name.clone(), None),
+        let (self_ty, self_full, trait_) = match &path.qself {
+            Some(q) => {
+                let full = match &*q.self_ty {
+                    Ty::Adt(p) => Some(p.bare()),
+                    _ => None,
+                };
+                (ty_last_name(&q.self_ty), full, q.trait_.as_ref().map(|t| t.last_name().to_string()))
+            }
+            None => {
+                let n = path.segments.len();
+                let full = (n >= 2).then(|| Path { qself: None, segments: path.segments[..n - 1].to_vec() }.bare());
+                (path.segments.iter().rev().nth(1)?.name.clone(), full, None)
+            }
         };
-        let mut found = items.iter().filter(|m| m.method == method && m.self_ty == self_ty && m.trait_ == trait_);
-        let first = found.next()?;
-        // Two impls that only differ in generic arguments cannot be told apart.
-        found.next().is_none().then(|| first.body.clone())
+        let found: Vec<&ImplMethod> =
+            items.iter().filter(|m| m.method == method && m.self_ty == self_ty && m.trait_ == trait_).collect();
+        if let [one] = found.as_slice() {
+            return Some(one.body.clone());
+        }
+        // Impls of same-named types of two modules: the one whose self
+        // type's full path is the call's. Two impls that only differ in
+        // generic arguments cannot be told apart.
+        let exact: Vec<&&ImplMethod> = found.iter().filter(|m| m.self_full.is_some() && m.self_full == self_full).collect();
+        match exact.as_slice() {
+            [one] => Some(one.body.clone()),
+            _ => None,
+        }
     }
+}
+
+/// `a::<impl at src/lib.rs:9:1: 9:14>::f` → (`a`, the span, `f`).
+fn split_impl_item(name: &str) -> Option<(&str, &str, &str)> {
+    let at = name.find("<impl at ")?;
+    let module = name[..at].trim_end_matches("::");
+    let (span, item) = name[at + "<impl at ".len()..].split_once(">::")?;
+    Some((module, span, item))
+}
+
+/// The full path of an impl's self type: the type of `self` for a derive
+/// (its span is the trait's name), else the header's path read in the
+/// impl's module (`crate::`, `self::` and `super::` resolved; a `use`d
+/// name is not).
+fn impl_self_path(text: &str, first_param: Option<&Ty>, module: &str) -> Option<String> {
+    let Some(rest) = text.strip_prefix("impl") else {
+        return match first_param {
+            Some(Ty::Adt(p)) => Some(p.bare()),
+            _ => None,
+        };
+    };
+    let rest = skip_generics(rest.trim_start());
+    let rest = rest.split(" where ").next().unwrap_or(rest);
+    let ty = split_for(rest).map_or(rest, |(_, ty)| ty);
+    let ty = ty.trim().trim_end_matches('{').trim();
+    let ty = ty.split('<').next().unwrap_or(ty).trim();
+    let mut parts: Vec<&str> = if module.is_empty() { Vec::new() } else { module.split("::").collect() };
+    let mut segs = ty.split("::").map(str::trim).peekable();
+    match segs.peek() {
+        Some(&"crate") => {
+            parts.clear();
+            segs.next();
+        }
+        Some(&"self") => {
+            segs.next();
+        }
+        _ => {}
+    }
+    while segs.peek() == Some(&"super") {
+        parts.pop()?;
+        segs.next();
+    }
+    parts.extend(segs);
+    Some(parts.join("::"))
 }
 
 /// Why a call is not exported, and its class (heap and formatting are
@@ -587,6 +654,16 @@ mod tests {
         );
         let pt = Ty::Adt(Path { qself: None, segments: vec![] });
         assert_eq!(impl_header("Clone", Some(&pt)).0.as_deref(), Some("Clone"));
+    }
+
+    #[test]
+    fn impl_self_paths() {
+        assert_eq!(impl_self_path("impl Tr for Mixed", None, "a").as_deref(), Some("a::Mixed"));
+        assert_eq!(impl_self_path("impl<T> Tr for super::Mixed<T>", None, "a::b").as_deref(), Some("a::Mixed"));
+        assert_eq!(impl_self_path("impl crate::b::Mixed {", None, "a").as_deref(), Some("b::Mixed"));
+        assert_eq!(impl_self_path("impl Mixed", None, "").as_deref(), Some("Mixed"));
+        assert_eq!(split_impl_item("a::<impl at src/lib.rs:9:1: 9:14>::f"), Some(("a", "src/lib.rs:9:1: 9:14", "f")));
+        assert_eq!(split_impl_item("<impl at src/lib.rs:9:1: 9:14>::K"), Some(("", "src/lib.rs:9:1: 9:14", "K")));
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod body;
 mod callee;
 mod consteval;
 mod consts;
+mod drops;
 mod mono;
 mod spans;
 

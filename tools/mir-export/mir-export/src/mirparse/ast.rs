@@ -348,6 +348,8 @@ pub enum TerminatorKind {
     Call { dest: Place, callee: Callee, args: Vec<Operand>, target: Option<u32> },
     Assert { cond: Operand, expected: bool, msg: String, msg_args: Vec<Operand>, target: u32 },
     Drop { place: Place, target: u32 },
+    /// `asm!(..)`: refused by the exporter (its operands are not kept).
+    InlineAsm { target: Option<u32> },
 }
 
 /// A statement or terminator with the `// scope N at span` of its line.

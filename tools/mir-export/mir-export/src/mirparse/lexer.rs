@@ -62,7 +62,29 @@ const PUNCT2: [&str; 4] = ["::", "->", "..", "=>"];
 const PUNCT1: &str = "()[]{}<>,:;=&*!#@.+-|?/'^%~";
 
 pub fn lex_line(line: &str) -> Result<Line, String> {
+    if let Some(opaque) = asm_line(line) {
+        let mut l = Lexer { s: &opaque, pos: 0 }.run()?;
+        l.src = line.to_string();
+        return Ok(l);
+    }
     Lexer { s: line, pos: 0 }.run()
+}
+
+/// An `asm!(..)` terminator with its operands dropped: rustc prints the
+/// template's text unescaped (`asm!("mov {0}, 1 // "x"", ..)`), which no
+/// lexer can split, so the line is cut at its end instead: the ` -> ` of
+/// its targets (or the `;`) before the trailing `// scope` comment. The
+/// exporter refuses the terminator (`asm!()` with no operands).
+fn asm_line(line: &str) -> Option<String> {
+    let body = line.trim_start();
+    let rest = body.strip_prefix("asm!(")?;
+    let indent = &line[..line.len() - body.len()];
+    let (code, comment) = match rest.rfind("; // ") {
+        Some(k) => (&rest[..k], &rest[k + 2..]),
+        None => (rest.strip_suffix(';').unwrap_or(rest), ""),
+    };
+    let targets = code.rfind(") -> ").map_or("", |k| &code[k + 1..]);
+    Some(format!("{indent}asm!(){targets}; {comment}"))
 }
 
 struct Lexer<'a> {
@@ -345,6 +367,9 @@ mod tests {
 
     #[test]
     fn comment_marker_inside_string_is_text() {
+        let a = lex_line(r#"        asm!("add {0}, 1 // "q" {{", inout(reg) copy _1 => _1, options()) -> [return: bb1, unwind unreachable]; // scope 1 at a.rs:7:14: 7:78"#).unwrap();
+        assert_eq!(a.comment.as_deref(), Some("scope 1 at a.rs:7:14: 7:78"));
+        assert_eq!(a.toks[..4], [Tok::Ident("asm".into()), Tok::Punct("!"), Tok::Punct("("), Tok::Punct(")")]);
         let l = lex_line(r#"_0 = const "a//b"; // scope 0"#).unwrap();
         assert_eq!(l.toks[3], Tok::Str { text: b"a//b".to_vec(), byte: false });
         assert_eq!(l.comment.as_deref(), Some("scope 0"));

@@ -853,6 +853,11 @@ impl<'a> Parser<'a> {
             "switchInt" => self.switch_int(),
             "assert" => self.assert(),
             "drop" => self.drop_term(),
+            "asm" if self.toks.get(self.pos + 1) == Some(&Tok::Punct("!")) => {
+                self.pos += 4; // `asm!()`: the lexer dropped the operands
+                let target = if self.peek() == Some(&Tok::Punct(";")) { None } else { self.targets("return")? };
+                Ok(TerminatorKind::InlineAsm { target })
+            }
             _ => self.call(),
         }
     }

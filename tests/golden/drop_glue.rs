@@ -1,4 +1,6 @@
 #![no_std]
+// Drop glue: the `Drop` of `g` at the end of the kernel adds 1 to the 7
+// written before it (oxidec folds both into one store of 8).
 use oxide_device::prelude::*;
 
 pub struct Guard<'a> {
