@@ -94,7 +94,7 @@ MIR_EXPORT_SRC = $(shell find tools/mir-export -name '*.rs' -o -name Cargo.toml 
 $(B)/bin/mir-export: $(MIR_EXPORT_SRC)
 	@mkdir -p $(@D)
 	$(CARGO) build --release --offline --manifest-path tools/mir-export/Cargo.toml --target-dir $(CARGO_TARGET)
-	cp $(CARGO_TARGET)/release/mir-export $@
+	cp $(CARGO_TARGET)/release/mir-export $@.tmp && mv -f $@.tmp $@   # a rename works while a test runs the old one
 
 # the fuzz runner and the conformance suite's drivers (oxide-runner fuzz,
 # conformance, conformance-build-gpu, conformance-gpu, export-group, ...:
