@@ -18,7 +18,10 @@
 //! ```
 //!
 //! Attributes are invisible in MIR text; the constant is not, and that is how
-//! `mir-export` finds the kernels.
+//! `mir-export` finds the kernels. A generic kernel,
+//! `#[kernel(instances(f32, f64))] pub fn axpy<T>`, expands to the generic
+//! function and, per instance, a `#[no_mangle]` wrapper `axpy_f32` calling
+//! `axpy::<f32>` with its marker (see [`kernel`]).
 
 use proc_macro::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 
@@ -54,6 +57,29 @@ use proc_macro::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenSt
 /// of two: faster and usually more accurate, but not the bits Rust's
 /// `a * b + c` promises, so it is opt-in; without it every kernel is
 /// Rust-exact (`mul.rn` then `add.rn`). Marker item `;contract=1`.
+///
+/// Generic kernels name their instances:
+///
+/// ```ignore
+/// #[kernel(instances(f32, f64, my::Pair), launch_bounds(256))]
+/// pub fn axpy<T: Elem>(a: T, x: &[T], mut y: DisjointSlice<T>) { ... }
+/// #[kernel(instances((f32, u32), (f64, u64)))]                // two type parameters
+/// pub fn pair<A: Elem, B: Elem>(...) { ... }
+/// ```
+///
+/// Each instance is a kernel of its own, `axpy_f32`, `axpy_f64`,
+/// `axpy_Pair`, `pair_f32_u32`, `pair_f64_u64`: the kernel's name, then
+/// `_` and each type's last path segment (generic arguments' words
+/// appended: `Wrap<f32>` → `Wrap_f32`), with the other attribute
+/// arguments. The expansion keeps the generic function (adding
+/// `#[inline(always)]` unless it has an inline attribute) and adds per
+/// instance a `#[no_mangle]` function of that name, the kernel's
+/// parameter types with the instance's types in, calling
+/// `axpy::<f32>(..)`, and its marker. Lifetime parameters are kept;
+/// const generic parameters are refused, and so are a generic kernel
+/// without `instances`, an instance type that is not a type path (name
+/// it with a `type` alias) and two instances of one name. A bound the
+/// type misses, or a name another item already has, is rustc's error.
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let (attrs, instances) = match parse_launch_attrs(attr) {
