@@ -132,6 +132,8 @@ EXAMPLES += cluster_reduce
 EXAMPLES += bench_kernels
 # per-thread chunks and 2-D tiles of an output, their edges, unchecked access
 EXAMPLES += tiles
+# a generic kernel with named instances (#[kernel(instances(f32, f64, u32, i64))])
+EXAMPLES += generic_axpy
 EXAMPLES_O0 = recursion
 EX_OUT = $(B)/examples
 

@@ -47,9 +47,10 @@ for r in $rustcs; do
 		if [ -x "$PTXAS" ] && ! "$PTXAS" -arch="$arch" "$ptx" -o "$TMP/x.cubin" >"$TMP/log" 2>&1; then
 			bad "$name (rustc $ver): ptxas" "$TMP/log"; continue
 		fi
-		# every #[kernel] fn of the crate is an entry (at least one; a
-		# kernel a macro defines, `fn $name`, is counted, not named)
-		kernels=$(awk '/#\[kernel/ { k = 1; next } k && /fn / { sub(/.*fn /, ""); sub(/[(<].*/, ""); print; k = 0 }' "$ex/src/lib.rs")
+		# every #[kernel] fn of the crate is an entry, a generic one's
+		# instances each (at least one; a kernel a macro defines, `fn
+		# $name`, is counted, not named)
+		kernels=$(awk -f tests/exporter/kernels.awk "$ex/src/lib.rs")
 		missing=""
 		for k in ${kernels:-$name}; do
 			case $k in

@@ -75,15 +75,18 @@ fn package_name(manifest: &Path) -> String {
 }
 
 /// Names of the `#[kernel]` functions, in source order. After `#[kernel]`,
-/// other attributes may come before `pub fn NAME(`.
+/// other attributes may come before `pub fn NAME(`. A generic kernel,
+/// `#[kernel(instances(f32, my::Pair))]` on one line, is its instances
+/// (`NAME_f32`, `NAME_Pair`: oxide-macros' names).
 fn kernel_names(lib: &Path, errors: &mut Vec<String>) -> Vec<String> {
     let text = fs::read_to_string(lib).unwrap();
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     let mut names = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        if *line != "#[kernel]" {
+        if *line != "#[kernel]" && !line.starts_with("#[kernel(") {
             continue;
         }
+        let suffixes = instance_suffixes(line);
         let Some(sig) = lines[i + 1..].iter().find(|l| !l.starts_with("#[") && !l.starts_with("//")) else {
             errors.push(format!("{}:{}: #[kernel] without a function", lib.display(), i + 1));
             continue;
@@ -97,7 +100,71 @@ fn kernel_names(lib: &Path, errors: &mut Vec<String>) -> Vec<String> {
         if !documented {
             errors.push(format!("{}:{}: kernel {name} has no `///` line saying what it covers", lib.display(), i + 1));
         }
-        names.push(name);
+        match &suffixes {
+            None => names.push(name),
+            Some(sfx) => names.extend(sfx.iter().map(|s| format!("{name}{s}"))),
+        }
     }
     names
+}
+
+/// `#[kernel(instances(f32, (f64, u64)), reqntid(64))]` → `_f32`,
+/// `_f64_u64`: each type's last path segment, its generic arguments'
+/// words appended (`Wrap<f32>` → `Wrap_f32`). None without `instances`.
+fn instance_suffixes(attr: &str) -> Option<Vec<String>> {
+    let start = attr.find("instances(")? + "instances(".len();
+    let mut depth = 1;
+    let mut end = start;
+    for (k, c) in attr[start..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 {
+            end = start + k;
+            break;
+        }
+    }
+    let split = |s: &str| -> Vec<String> {
+        let (mut out, mut cur, mut d) = (Vec::new(), String::new(), 0);
+        for c in s.chars() {
+            match c {
+                '(' | '<' => d += 1,
+                ')' | '>' => d -= 1,
+                ',' if d == 0 => {
+                    out.push(std::mem::take(&mut cur));
+                    continue;
+                }
+                _ => {}
+            }
+            cur.push(c);
+        }
+        out.push(cur);
+        out.into_iter().map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect()
+    };
+    let name = |ty: &str| -> String {
+        let mut d = 0;
+        let mut seg = 0;
+        let b = ty.as_bytes();
+        for k in 0..b.len() {
+            match b[k] {
+                b'<' => d += 1,
+                b'>' => d -= 1,
+                b':' if d == 0 && k + 1 < b.len() && b[k + 1] == b':' => seg = k + 2,
+                _ => {}
+            }
+        }
+        let words: Vec<&str> = ty[seg..].split(|c: char| !c.is_ascii_alphanumeric() && c != '_').filter(|w| !w.is_empty()).collect();
+        words.join("_")
+    };
+    let mut out = Vec::new();
+    for inst in split(&attr[start..end]) {
+        let types = match inst.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+            Some(inner) => split(inner),
+            None => vec![inst],
+        };
+        out.push(types.iter().map(|t| format!("_{}", name(t))).collect());
+    }
+    Some(out)
 }
