@@ -38,8 +38,8 @@ if [ -z "${OTHER_RUSTCS+x}" ]; then
 		OTHER_RUSTCS="$OTHER_RUSTCS $(rustup which --toolchain nightly rustc 2>/dev/null)"
 	fi
 fi
-SAMPLE=${SAMPLE:-vecadd const_lookup histogram math stencil2d tiles wgmma_forms}
-CONF_SAMPLE=${CONF_SAMPLE-enums structs consts_statics}
+SAMPLE=${SAMPLE:-vecadd const_lookup math stencil2d wgmma_forms}
+CONF_SAMPLE=${CONF_SAMPLE-enums consts_statics}
 seen=" $("$default_rustc" -vV | sed -n 's/^release: //p') "
 
 # export NAME RUSTC VER: mir-export + oxidec + ptxas + the kernels' entries;
@@ -118,9 +118,15 @@ for r in $OTHER_RUSTCS; do
 	done
 	[ -n "$CONF_SAMPLE" ] || continue
 	# conformance groups through this rustc, against the default one's CPU
-	# reference (its own build and work directories)
+	# reference: its own build and work directories, but the CPU
+	# reference's cargo target directory is the default run's (built once)
+	cw=$B/conformance-work-rustc-$ver
+	ref=${CONF_WORK:-$B/conformance-work}/cpu-ref-target
+	mkdir -p "$cw" "$ref"
+	case $ref in /*) ;; *) ref=$PWD/$ref ;; esac
+	[ -e "$cw/cpu-ref-target" ] || ln -s "$ref" "$cw/cpu-ref-target"
 	# shellcheck disable=SC2086
-	if MIR_EXPORT_RUSTC="$r" CONF_BUILD="$B/conformance-rustc-$ver" CONF_WORK="$B/conformance-work-rustc-$ver" \
+	if MIR_EXPORT_RUSTC="$r" CONF_BUILD="$B/conformance-rustc-$ver" CONF_WORK="$cw" \
 	   sh tests/conformance/run-host.sh $CONF_SAMPLE >"$TMP/conf" 2>&1; then
 		ok "conformance $CONF_SAMPLE (rustc $ver): $(tail -1 "$TMP/conf")"
 	else
