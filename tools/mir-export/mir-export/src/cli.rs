@@ -18,8 +18,8 @@ Options:
   -o, --output FILE  where to write the JSON (required); written only when
                      the export succeeds
       --rustc PATH   the rustc to compile with (default: $RUSTC, else rustc
-                     on PATH); known releases: 1.95.x, 1.96.x, 1.97.x;
-                     a later one (or an unmeasured nightly) must pass a
+                     on PATH); measured: 1.95.x, 1.96.x, the 1.97.0
+                     nightly of 2026-05-19; any later build must pass a
                      format self-test first (OX1006 when it does not)
       --keep-going   leave out a kernel that cannot be exported instead of
                      stopping: its error is printed, then `mir-export: note:

@@ -9,36 +9,37 @@
 //! instead of testing a release itself. docs/rustc-releases.md says how
 //! to adopt a new release.
 //!
-//! Which rustc is accepted (`check_release`):
+//! Which rustc is accepted (`acceptance`):
 //!
-//! - a release in `KNOWN_MINORS` (1.95, 1.96, 1.97; stable, beta or
-//!   nightly, any build): accepted;
-//! - a later release: accepted only when the format self-test passes
-//!   (selftest.rs: a probe crate compiled once per rustc build, the result
+//! - a release of `MEASURED_RELEASES` (1.95.x, 1.96.x), or a nightly of
+//!   `TESTED_NIGHTLIES` (1.97.0-nightly e50aa6fba, 2026-05-19): used as it
+//!   is;
+//! - any other build of 1.95 or later (another nightly or beta, the 1.97.0
+//!   release, 1.98 and on): used only when the format self-test passes
+//!   (selftest.rs: a probe crate compiled once per rustc build, the pass
 //!   cached in the target directory); otherwise OX1006 naming the rustc
-//!   and what differed;
+//!   and what differed. Nightlies change daily, and a release is built
+//!   from a later nightly than the one measured;
 //! - an earlier release: refused (OX1002).
-//!
-//! A nightly of a known release is accepted without the self-test only
-//! for the nightly measured (`TESTED_NIGHTLIES`); any other nightly is
-//! self-tested too, because nightlies change daily.
 
 use crate::mirparse::ast::{Path, Ty};
 
-/// The `1.N` releases whose output mir-export has been measured on and
-/// reads (tests/exporter/run.sh runs the examples through each installed
-/// one; conformance groups through the non-default ones).
+/// The `1.N` releases whose output mir-export reads: each difference
+/// below says which of them it applies to; a later release is read as the
+/// last of them (and self-tested).
 pub const KNOWN_MINORS: [u32; 3] = [95, 96, 97];
 
-/// Pre-release builds of a known release that were measured: (release,
-/// commit-hash prefix). Other nightlies and betas of a known release are
-/// self-tested before use.
+/// The `1.N` whose releases (`1.N.x`, not their nightlies or betas) were
+/// measured: the examples and the conformance suite pass through them.
+pub const MEASURED_RELEASES: [u32; 2] = [95, 96];
+
+/// Pre-release builds that were measured: (release, commit-hash prefix).
 pub const TESTED_NIGHTLIES: &[(&str, &str)] = &[("1.97.0-nightly", "e50aa6fba4e6")];
 
 /// How mir-export treats a rustc, decided from `rustc -vV` alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Acceptance {
-    /// A known release (or a measured nightly): used as it is.
+    /// A measured release or nightly: used as it is.
     Known,
     /// A release or a build mir-export has not measured: used only if the
     /// format self-test passes.
@@ -51,15 +52,13 @@ pub fn acceptance(release: &str, minor: u32, commit_hash: &str) -> Acceptance {
     if !release.starts_with("1.") || minor < KNOWN_MINORS[0] {
         return Acceptance::TooOld;
     }
-    if !KNOWN_MINORS.contains(&minor) {
-        return Acceptance::SelfTest;
-    }
     let prerelease = release.contains('-');
-    let measured = TESTED_NIGHTLIES.iter().any(|(r, c)| *r == release && commit_hash.starts_with(c));
-    if prerelease && !measured {
-        Acceptance::SelfTest
-    } else {
+    let measured_release = !prerelease && MEASURED_RELEASES.contains(&minor);
+    let measured_nightly = TESTED_NIGHTLIES.iter().any(|(r, c)| *r == release && commit_hash.starts_with(c));
+    if measured_release || measured_nightly {
         Acceptance::Known
+    } else {
+        Acceptance::SelfTest
     }
 }
 
@@ -209,7 +208,9 @@ mod tests {
         assert_eq!(acceptance("1.97.0-nightly", 97, "e50aa6fba4e63ab34c72bf9acfd2c307c1155d1a"), Acceptance::Known);
         assert_eq!(acceptance("1.97.0-nightly", 97, "0123456789ab"), Acceptance::SelfTest);
         assert_eq!(acceptance("1.97.0-beta.3", 97, "0123456789ab"), Acceptance::SelfTest);
-        assert_eq!(acceptance("1.97.0", 97, "0123456789ab"), Acceptance::Known);
+        assert_eq!(acceptance("1.97.0", 97, "0123456789ab"), Acceptance::SelfTest);
+        assert_eq!(acceptance("1.96.0-beta.2", 96, "0123456789ab"), Acceptance::SelfTest);
+        assert_eq!(acceptance("1.96.1", 96, "0123456789ab"), Acceptance::Known);
         assert_eq!(acceptance("1.98.0-nightly", 98, "0"), Acceptance::SelfTest);
         assert_eq!(acceptance("1.99.0", 99, "0"), Acceptance::SelfTest);
         assert_eq!(acceptance("1.94.0", 94, "0"), Acceptance::TooOld);
