@@ -181,15 +181,33 @@ pub fn canonical_intrinsic(name: &str, types: &mut Vec<Ty>, consts: &mut Vec<Str
     name
 }
 
+/// CORE_NUM_IMP: core's integer helpers moved into `core::num::imp::`:
+/// `int_sqrt` in 1.96, `int_log10` (`panic_for_nonpositive_argument`, the
+/// panic of `ilog`) in 1.97. mir-export compares their paths in the 1.95
+/// spelling, `core::num::int_log10::..`.
+pub fn core_path(bare: &str) -> String {
+    match bare.strip_prefix("core::num::imp::") {
+        Some(rest) => format!("core::num::{rest}"),
+        None => bare.to_string(),
+    }
+}
+
 /// INT_SQRT_PATH: the helper behind `isqrt`, `core::num::int_sqrt::u64_stages`
-/// in 1.95, `core::num::imp::int_sqrt::u64_stages` in 1.96 and 1.97 → its
-/// unsigned type.
+/// (1.95; CORE_NUM_IMP for later releases) → its unsigned type.
 pub fn int_sqrt_stages(bare: &str) -> Option<Ty> {
+    let bare = core_path(bare);
     let rest = bare.strip_prefix("core::num::")?;
-    let rest = rest.strip_prefix("imp::").unwrap_or(rest);
     let ty = rest.strip_prefix("int_sqrt::")?.strip_suffix("_stages")?;
     Ty::primitive(ty).filter(|t| matches!(t, Ty::Int { signed: false, .. }))
 }
+
+/// CORE_ENUMS: `core` enums that kernels meet in constants only from some
+/// release on, with their variants in declaration order (adts.rs asks;
+/// the order is the discriminant). 1.97's `TryFromIntError` holds an
+/// `IntErrorKind` (`TryFromIntError(IntErrorKind::PosOverflow)`; 1.95 and
+/// 1.96: `TryFromIntError(())`).
+pub const CORE_ENUMS: &[(&str, &[&str])] =
+    &[("core::num::IntErrorKind", &["Empty", "InvalidDigit", "PosOverflow", "NegOverflow", "Zero"])];
 
 /// ATOMIC_ORDERING_ARG: 1.95 and later pass an intrinsic's ordering as a
 /// const generic type argument `core::intrinsics::AtomicOrdering::Relaxed`.
@@ -256,5 +274,7 @@ mod tests {
         assert!(int_sqrt_stages("core::num::imp::int_sqrt::u64_stages").is_some());
         assert!(int_sqrt_stages("core::num::int_sqrt::u32_stages").is_some());
         assert!(int_sqrt_stages("core::num::int_sqrt::i32_stages").is_none());
+        assert_eq!(core_path("core::num::imp::int_log10::panic_for_nonpositive_argument"), "core::num::int_log10::panic_for_nonpositive_argument");
+        assert_eq!(core_path("core::num::int_log10::x"), "core::num::int_log10::x");
     }
 }
