@@ -106,7 +106,7 @@ pub fn ensure(info: &RustcInfo, cache_dir: &Path, verbose: bool) -> DResult<()> 
         return Err(Diag::new(
             Code::Format,
             format!(
-                "rustc {} ({}, {}) is a release mir-export has not been tested with, and its output differs from what mir-export reads:\n  {}\n(known releases: {}; docs/rustc-releases.md says how to adopt a new one)",
+                "rustc {} ({}, commit {}) has not been measured by mir-export, and its format self-test found output that differs from what mir-export reads:\n  {}\n(known releases: {}; docs/rustc-releases.md says how to adopt a new one)",
                 info.release,
                 info.path.display(),
                 info.commit_hash,
