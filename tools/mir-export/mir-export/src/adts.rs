@@ -179,7 +179,7 @@ impl AdtTable {
         }
         if let Some((_, variants)) = crate::rustc_compat::CORE_ENUMS.iter().find(|(p, _)| *p == path) {
             let variants = variants.iter().map(|v| v.to_string()).collect();
-            return Ok(Some(AdtDecl { kind: AdtKind::Enum, variants, fields: Vec::new() }));
+            return Ok(Some(AdtDecl { kind: AdtKind::Enum, variants, fields: Vec::new(), repr_c: false }));
         }
         if path.starts_with("core::") || path.starts_with("alloc::") || path.starts_with("std::") {
             return Ok(None);
