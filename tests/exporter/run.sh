@@ -86,13 +86,18 @@ emulate() {
 		done
 		runtime_objs=$(ls "$TMP"/rt/*.o)
 	fi
+	# the typed launchers host.c may include (NAME.h, as make examples),
+	# from this rustc's JSON
+	hdr=$TMP/hdr-$ver
+	mkdir -p "$hdr"
 	if ! { $B/bin/oxidec --target=host "$TMP/$name-$ver.mir.json" -o "$TMP/$name-$ver.o" &&
 	       ${CC:-cc} -shared -o "$TMP/$name-$ver.so" "$TMP/$name-$ver.o" -lm &&
-	       { [ -x "$TMP/$name.host" ] || ${CC:-cc} -O2 -std=c11 -ffp-contract=off -rdynamic -o "$TMP/$name.host" \
-	             "examples/$name/host.c" $runtime_objs -ldl -lm; }; } >"$TMP/log" 2>&1; then
+	       $B/bin/oxidec --emit=header "$TMP/$name-$ver.mir.json" -o "$hdr/$name.h" &&
+	       ${CC:-cc} -O2 -std=c11 -ffp-contract=off -rdynamic -iquote "$hdr" -iquote src/runtime \
+	           -o "$TMP/$name-$ver.host" "examples/$name/host.c" $runtime_objs -ldl -lm; } >"$TMP/log" 2>&1; then
 		bad "$name (rustc $ver): building the emulated program" "$TMP/log"; return 1
 	fi
-	if "$TMP/$name.host" "$TMP/$name-$ver.so" >"$TMP/log" 2>&1; then
+	if "$TMP/$name-$ver.host" "$TMP/$name-$ver.so" >"$TMP/log" 2>&1; then
 		ok "$name (rustc $ver): emulated"
 	else
 		bad "$name (rustc $ver): emulated: exit status $?" "$TMP/log"
