@@ -127,7 +127,8 @@ static void parse_variants_layout(Arena *a, JPath p, OxLayout *l, cJSON *v)
 		JPath q = jpath_index(a, p, i);
 		OxVariantLayout *vl = &l->vlayouts[i++];
 		vl->size = json_u64(q, e, "size");
-		vl->align = json_align(q, e, "align");
+		/* optional: rustc 1.97 no longer reports it (0: unknown) */
+		vl->align = json_get_opt(e, "align") ? json_align(q, e, "align") : 0;
 		cJSON *fs = json_get(q, e, "fields", cJSON_Array);
 		if (fs)
 			vl->fields = parse_offsets(a, q, fs, &vl->nfield);

@@ -162,7 +162,7 @@ typedef struct {
 
 typedef struct {
 	uint64_t size;
-	uint32_t align;
+	uint32_t align;      /* 0: not known (rustc 1.97 does not report it) */
 	uint64_t *fields;    /* offsets by declaration index */
 	uint32_t nfield;
 } VariantLayout;

@@ -1,7 +1,14 @@
 #!/bin/sh
 # Exporter tests: mir-export's own cargo tests, then every example's Rust
-# source -> oxide-mir JSON -> PTX (validated by ptxas), with each supported
-# rustc that is installed (rustup stable 1.95, Debian rustc-web 1.96).
+# source -> oxide-mir JSON -> PTX (validated by ptxas) with the default
+# rustc (the one on PATH), then each other installed toolchain mir-export
+# knows (Debian rustc-web 1.96 as /usr/bin/rustc, rustup's nightly 1.97;
+# absent ones are skipped, saying so): the sampled examples ($SAMPLE) to
+# PTX and, where they have a host program, run under emulation; and the
+# conformance groups $CONF_SAMPLE through that rustc, checked against the
+# default rustc's CPU results (docs/rustc-releases.md).
+# Environment: B, PTXAS, SAMPLE, CONF_SAMPLE (empty: none),
+# OTHER_RUSTCS (the other toolchains' rustc paths; default: found).
 set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}      # the build directory (make's B)
@@ -23,44 +30,114 @@ else
 	bad "cargo test (mir-export)" "$TMP/cargo"
 fi
 
-rustcs=""
-for r in "$(command -v rustc)" /usr/bin/rustc; do
-	[ -x "$r" ] || continue
-	case " $rustcs " in *" $r "*) ;; *) rustcs="$rustcs $r" ;; esac
+# the default toolchain, then the others: each distinct release once
+default_rustc=$(command -v rustc)
+if [ -z "${OTHER_RUSTCS+x}" ]; then
+	OTHER_RUSTCS="/usr/bin/rustc"
+	if command -v rustup >/dev/null 2>&1; then
+		OTHER_RUSTCS="$OTHER_RUSTCS $(rustup which --toolchain nightly rustc 2>/dev/null)"
+	fi
+fi
+SAMPLE=${SAMPLE:-vecadd const_lookup math stencil2d wgmma_forms}
+CONF_SAMPLE=${CONF_SAMPLE-enums consts_statics}
+seen=" $("$default_rustc" -vV | sed -n 's/^release: //p') "
+
+# export NAME RUSTC VER: mir-export + oxidec + ptxas + the kernels' entries;
+# leaves $TMP/NAME-VER.mir.json; 0 when it passed
+export_example() {
+	ex=examples/$1 name=$1 r=$2 ver=$3
+	json="$TMP/$name-$ver.mir.json" ptx="$TMP/$name-$ver.ptx"
+	if ! RUSTC="$r" $B/bin/mir-export "$ex" -o "$json" >"$TMP/log" 2>&1; then
+		bad "$name (rustc $ver): mir-export" "$TMP/log"; return 1
+	fi
+	# the example's architecture (examples/NAME/arch, as make examples)
+	arch=sm_90
+	[ -f "$ex/arch" ] && arch=$(cat "$ex/arch")
+	if ! $B/bin/oxidec --arch="$arch" "$json" -o "$ptx" >"$TMP/log" 2>&1; then
+		bad "$name (rustc $ver): oxidec" "$TMP/log"; return 1
+	fi
+	if [ -x "$PTXAS" ] && ! "$PTXAS" -arch="$arch" "$ptx" -o "$TMP/x.cubin" >"$TMP/log" 2>&1; then
+		bad "$name (rustc $ver): ptxas" "$TMP/log"; return 1
+	fi
+	# every #[kernel] fn of the crate is an entry, a generic one's
+	# instances each (at least one; a kernel a macro defines, `fn
+	# $name`, is counted, not named)
+	kernels=$(awk -f tests/exporter/kernels.awk "$ex/src/lib.rs")
+	missing=""
+	for k in ${kernels:-$name}; do
+		case $k in
+		'$'*) grep -q "\.entry " "$ptx" || missing="$missing (any)" ;;
+		*) grep -q "\.entry $k(" "$ptx" || missing="$missing $k" ;;
+		esac
+	done
+	[ -z "$missing" ] || { bad "$name (rustc $ver): no .entry for$missing"; return 1; }
+	ok "$name (rustc $ver): Rust -> JSON -> PTX, ptxas ok"
+}
+
+# emulate NAME VER: the example's host program (examples/NAME/host.c) on
+# the JSON of export_example, compiled by oxidec --target=host
+runtime_objs=""
+emulate() {
+	name=$1 ver=$2
+	[ -f "examples/$name/host.c" ] || return 0
+	if [ -z "$runtime_objs" ]; then
+		mkdir -p "$TMP/rt"
+		for c in src/runtime/*.c; do
+			${CC:-cc} -O2 -std=c11 -ffp-contract=off -c -o "$TMP/rt/$(basename "$c" .c).o" "$c" || return 1
+		done
+		runtime_objs=$(ls "$TMP"/rt/*.o)
+	fi
+	# the typed launchers host.c may include (NAME.h, as make examples),
+	# from this rustc's JSON
+	hdr=$TMP/hdr-$ver
+	mkdir -p "$hdr"
+	if ! { $B/bin/oxidec --target=host "$TMP/$name-$ver.mir.json" -o "$TMP/$name-$ver.o" &&
+	       ${CC:-cc} -shared -o "$TMP/$name-$ver.so" "$TMP/$name-$ver.o" -lm &&
+	       $B/bin/oxidec --emit=header "$TMP/$name-$ver.mir.json" -o "$hdr/$name.h" &&
+	       ${CC:-cc} -O2 -std=c11 -ffp-contract=off -rdynamic -iquote "$hdr" -iquote src/runtime \
+	           -o "$TMP/$name-$ver.host" "examples/$name/host.c" $runtime_objs -ldl -lm; } >"$TMP/log" 2>&1; then
+		bad "$name (rustc $ver): building the emulated program" "$TMP/log"; return 1
+	fi
+	if "$TMP/$name-$ver.host" "$TMP/$name-$ver.so" >"$TMP/log" 2>&1; then
+		ok "$name (rustc $ver): emulated"
+	else
+		bad "$name (rustc $ver): emulated: exit status $?" "$TMP/log"
+	fi
+}
+
+ver=$("$default_rustc" -vV | sed -n 's/^release: //p')
+for ex in examples/*/; do
+	[ -e "$ex/Cargo.toml" ] || continue
+	export_example "$(basename "$ex")" "$default_rustc" "$ver"
 done
 
-for r in $rustcs; do
+for r in $OTHER_RUSTCS; do
+	if [ ! -x "$r" ]; then
+		echo "SKIP rustc $r: not installed"; continue
+	fi
 	ver=$("$r" -vV | sed -n 's/^release: //p')
-	for ex in examples/*/; do
-		name=$(basename "$ex")
-		[ -e "$ex/Cargo.toml" ] || continue
-		json="$TMP/$name-$ver.mir.json" ptx="$TMP/$name-$ver.ptx"
-		if ! RUSTC="$r" $B/bin/mir-export "$ex" -o "$json" >"$TMP/log" 2>&1; then
-			bad "$name (rustc $ver): mir-export" "$TMP/log"; continue
-		fi
-		# the example's architecture (examples/NAME/arch, as make examples)
-		arch=sm_90
-		[ -f "$ex/arch" ] && arch=$(cat "$ex/arch")
-		if ! $B/bin/oxidec --arch="$arch" "$json" -o "$ptx" >"$TMP/log" 2>&1; then
-			bad "$name (rustc $ver): oxidec" "$TMP/log"; continue
-		fi
-		if [ -x "$PTXAS" ] && ! "$PTXAS" -arch="$arch" "$ptx" -o "$TMP/x.cubin" >"$TMP/log" 2>&1; then
-			bad "$name (rustc $ver): ptxas" "$TMP/log"; continue
-		fi
-		# every #[kernel] fn of the crate is an entry, a generic one's
-		# instances each (at least one; a kernel a macro defines, `fn
-		# $name`, is counted, not named)
-		kernels=$(awk -f tests/exporter/kernels.awk "$ex/src/lib.rs")
-		missing=""
-		for k in ${kernels:-$name}; do
-			case $k in
-			'$'*) grep -q "\.entry " "$ptx" || missing="$missing (any)" ;;
-			*) grep -q "\.entry $k(" "$ptx" || missing="$missing $k" ;;
-			esac
-		done
-		[ -z "$missing" ] || { bad "$name (rustc $ver): no .entry for$missing"; continue; }
-		ok "$name (rustc $ver): Rust -> JSON -> PTX, ptxas ok"
+	case "$seen" in *" $ver "*) echo "SKIP rustc $r: $ver, tested already"; continue ;; esac
+	seen="$seen$ver "
+	for name in $SAMPLE; do
+		[ -e "examples/$name/Cargo.toml" ] || continue
+		export_example "$name" "$r" "$ver" && emulate "$name" "$ver"
 	done
+	[ -n "$CONF_SAMPLE" ] || continue
+	# conformance groups through this rustc, against the default one's CPU
+	# reference: its own build and work directories, but the CPU
+	# reference's cargo target directory is the default run's (built once)
+	cw=$B/conformance-work-rustc-$ver
+	ref=${CONF_WORK:-$B/conformance-work}/cpu-ref-target
+	mkdir -p "$cw" "$ref"
+	case $ref in /*) ;; *) ref=$PWD/$ref ;; esac
+	[ -e "$cw/cpu-ref-target" ] || ln -s "$ref" "$cw/cpu-ref-target"
+	# shellcheck disable=SC2086
+	if MIR_EXPORT_RUSTC="$r" CONF_BUILD="$B/conformance-rustc-$ver" CONF_WORK="$cw" \
+	   sh tests/conformance/run-host.sh $CONF_SAMPLE >"$TMP/conf" 2>&1; then
+		ok "conformance $CONF_SAMPLE (rustc $ver): $(tail -1 "$TMP/conf")"
+	else
+		bad "conformance $CONF_SAMPLE (rustc $ver): $(tail -1 "$TMP/conf")" "$TMP/conf"
+	fi
 done
 echo "exporter: $pass passed, $fail failed"
 [ $fail -eq 0 ]

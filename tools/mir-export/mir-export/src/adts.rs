@@ -233,6 +233,10 @@ impl AdtTable {
             let variants = variants.iter().map(|v| v.to_string()).collect();
             return Ok(Some(AdtDecl { kind: *kind, variants, fields: Vec::new(), repr_c: false }));
         }
+        if let Some((_, variants)) = crate::rustc_compat::CORE_ENUMS.iter().find(|(p, _)| *p == path) {
+            let variants = variants.iter().map(|v| v.to_string()).collect();
+            return Ok(Some(AdtDecl { kind: AdtKind::Enum, variants, fields: Vec::new(), repr_c: false }));
+        }
         if path.starts_with("core::") || path.starts_with("alloc::") || path.starts_with("std::") {
             return Ok(None);
         }

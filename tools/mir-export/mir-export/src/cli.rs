@@ -18,7 +18,9 @@ Options:
   -o, --output FILE  where to write the JSON (required); written only when
                      the export succeeds
       --rustc PATH   the rustc to compile with (default: $RUSTC, else rustc
-                     on PATH); supported releases: 1.95.x, 1.96.x
+                     on PATH); measured: 1.95.x, 1.96.x, the 1.97.0
+                     nightly of 2026-05-19; any later build must pass a
+                     format self-test first (OX1006 when it does not)
       --keep-going   leave out a kernel that cannot be exported instead of
                      stopping: its error is printed, then `mir-export: note:
                      kernel `NAME` left out`, and the other kernels are

@@ -33,6 +33,8 @@ pub enum Code {
     /// OX1005 MIR that mir-export cannot export (an undeclared local, a
     /// missing allocation, a layout rustc does not give, ...): a bug in mir-export
     Export = 1005,
+    /// OX1006 a rustc release mir-export has not been tested with whose output differs from what mir-export reads (the format self-test failed; the message says what differed)
+    Format = 1006,
 }
 
 /// Every code with its meaning (the man page's DIAGNOSTICS list; the test
@@ -71,6 +73,10 @@ pub const CODES: &[(Code, &str)] = &[
     (
         Code::Export,
         "MIR that mir-export cannot export consistently: a bug in mir-export",
+    ),
+    (
+        Code::Format,
+        "a rustc release mir-export has not been tested with whose output differs from what mir-export reads (the format self-test failed; the message says what differed)",
     ),
 ];
 
@@ -132,7 +138,7 @@ mod tests {
             "src/lib.rs:3:4: error[OX0300]: y"
         );
         assert_eq!(Code::RustcFailed.to_string(), "OX1001");
-        assert_eq!(CODES.len(), 9);
+        assert_eq!(CODES.len(), 10);
     }
 
     #[test]

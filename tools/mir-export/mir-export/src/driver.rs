@@ -20,6 +20,7 @@ use std::process::{Command, Stdio};
 
 use crate::diag::{Code, DResult, Diag};
 use crate::layout::{self, Layout};
+use crate::rustc_compat;
 use crate::toolchain::RustcInfo;
 
 /// Set in the environment of cargo; tells the wrapper where to record.
@@ -265,7 +266,7 @@ impl LayoutProbe<'_> {
         let root_index = self.cmd.root_index().ok_or_else(|| Diag::new(Code::Export, "cannot find the crate root in rustc's arguments"))?;
         let root = self.cmd.cwd.join(&self.cmd.args[root_index]);
         let src = fs::read_to_string(&root).map_err(|e| io_err(&root, e))?;
-        let (text, first_line) = layout::probe_source(&src, layout::layout_attr(self.rustc.minor), names);
+        let (text, first_line) = layout::probe_source(&src, rustc_compat::layout_attr(self.rustc.minor), names);
         // The probe must sit next to the root so that `mod x;` resolves.
         let probe_file = root.with_file_name(format!(".oxide-layout-probe-{}.rs", std::process::id()));
         let out_dir = self.cmd.out_dir().join(format!("oxide-layout-probe-{}", std::process::id()));
@@ -277,7 +278,7 @@ impl LayoutProbe<'_> {
             let _ = fs::remove_file(&probe_file);
             let _ = fs::remove_dir_all(&out_dir);
         }
-        Ok(layout::read_probe_output(&result?, names.len(), first_line))
+        Ok(layout::read_probe_output(&result?, names.len(), first_line, self.rustc.minor))
     }
 
     /// Compiles the probe with the recorded arguments; returns stderr

@@ -22,6 +22,7 @@
 //! as a generic Debug tree and only the fields needed are looked up by name.
 
 use crate::json::{self, Json};
+use crate::rustc_compat::{self, VariantLayoutForm};
 use crate::obj;
 
 /// One scalar component of a layout (rustc's `abi::Scalar`).
@@ -80,7 +81,8 @@ pub enum TagEncoding {
 #[derive(Clone, Debug, PartialEq)]
 pub struct VariantLayout {
     pub size: u64,
-    pub align: u64,
+    /// `None` where rustc does not print it (1.97).
+    pub align: Option<u64>,
     pub fields: Vec<u64>,
 }
 
@@ -132,7 +134,13 @@ impl Layout {
             let layouts: Vec<Json> = v
                 .layouts
                 .iter()
-                .map(|l| obj!["size" => l.size.to_string(), "align" => l.align as u32, "fields" => offsets_json(&l.fields)])
+                .map(|l| {
+                    let mut o = vec![("size".to_string(), Json::from(l.size.to_string()))];
+                    // not printed by rustc 1.97 (rustc_compat::VariantLayoutForm)
+                    o.extend(l.align.map(|a| ("align".to_string(), Json::from(a as u32))));
+                    o.push(("fields".to_string(), offsets_json(&l.fields)));
+                    Json::Obj(o)
+                })
                 .collect();
             obj![
                 "tag" => v.tag.to_json(),
@@ -160,15 +168,6 @@ fn offsets_json(offsets: &[u64]) -> Json {
 
 // ---- the probe ------------------------------------------------------------
 
-/// The attribute that makes rustc print a layout, by release.
-pub fn layout_attr(minor: u32) -> &'static str {
-    if minor >= 96 {
-        "rustc_dump_layout(debug)"
-    } else {
-        "rustc_layout(debug)"
-    }
-}
-
 /// The crate root followed by one `type __oxide_layout_N = T;` per type,
 /// and the 1-based line of the first of them. `names[i]` must be nameable
 /// from the crate root (full paths, `'static`).
@@ -187,14 +186,14 @@ pub fn probe_source(root_src: &str, attr: &str, names: &[String]) -> (String, us
 
 /// Reads the probe's JSON diagnostics: `result[i]` is the layout of
 /// `names[i]`, or the first error rustc gave for that line.
-pub fn read_probe_output(stderr: &str, count: usize, first_line: usize) -> Vec<Result<Layout, String>> {
+pub fn read_probe_output(stderr: &str, count: usize, first_line: usize, minor: u32) -> Vec<Result<Layout, String>> {
     let mut out: Vec<Option<Result<Layout, String>>> = vec![None; count];
     for line in stderr.lines().filter(|l| l.starts_with('{')) {
         let Ok(diag) = json::parse(line) else { continue };
         let Some(Json::Str(msg)) = diag.get("message") else { continue };
         let Some(i) = probe_index(&diag, first_line).filter(|&i| i < count) else { continue };
         let result = if msg.starts_with("layout_of(") {
-            parse_layout_message(msg)
+            parse_layout_message(msg, minor)
         } else if matches!(diag.get("level"), Some(Json::Str(l)) if l == "error") {
             Err(msg.clone())
         } else {
@@ -214,10 +213,11 @@ fn probe_index(diag: &Json, first_line: usize) -> Option<usize> {
     (*line as usize).checked_sub(first_line)
 }
 
-pub fn parse_layout_message(msg: &str) -> Result<Layout, String> {
+/// One `layout_of(T) = Layout { .. }` message of rustc 1.`minor`.
+pub fn parse_layout_message(msg: &str, minor: u32) -> Result<Layout, String> {
     let body = msg.split_once(" = ").ok_or("unexpected layout message")?.1;
     let tree = DebugParser { s: body, pos: 0 }.value()?;
-    layout_from_tree(&tree)
+    layout_from_tree(&tree, rustc_compat::variant_layout_form(minor))
 }
 
 // ---- the Debug tree ---------------------------------------------------------
@@ -379,7 +379,7 @@ impl DebugParser<'_> {
 
 // ---- from the tree to a Layout --------------------------------------------
 
-fn layout_from_tree(t: &Dbg) -> Result<Layout, String> {
+fn layout_from_tree(t: &Dbg, form: VariantLayoutForm) -> Result<Layout, String> {
     let size = t.field("size")?.bytes()?;
     let align = t.field("align")?.bytes()?;
     let repr = t.field("backend_repr").or_else(|_| t.field("abi"))?;
@@ -388,7 +388,7 @@ fn layout_from_tree(t: &Dbg) -> Result<Layout, String> {
     let fields = field_offsets(t.field("fields")?)?;
     let variants_tree = t.field("variants")?;
     let (variants, single_variant) = match variants_tree.name() {
-        "Multiple" => (Some(multiple_variants(variants_tree, &fields)?), None),
+        "Multiple" => (Some(multiple_variants(variants_tree, &fields, form)?), None),
         _ => (None, variants_tree.field("index").ok().and_then(|i| i.uint().ok()).map(|i| i as u32)),
     };
     Ok(Layout { size, align, abi, scalars, fields, variants, single_variant })
@@ -421,6 +421,7 @@ fn scalar(t: &Dbg) -> Result<Scalar, String> {
     };
     if let Ok(r) = t.field("valid_range") {
         let (start, end) = wrapping_range(r.atom())?;
+        let (start, end) = rustc_compat::normalize_valid_range(start, end, s.valid_end);
         s = s.with_range(start, end);
     }
     Ok(s)
@@ -452,7 +453,7 @@ fn field_offsets(t: &Dbg) -> Result<Vec<u64>, String> {
     }
 }
 
-fn multiple_variants(t: &Dbg, outer_fields: &[u64]) -> Result<Variants, String> {
+fn multiple_variants(t: &Dbg, outer_fields: &[u64], form: VariantLayoutForm) -> Result<Variants, String> {
     let tag_field = t.field("tag_field")?.uint()? as u32;
     let encoding = match t.field("tag_encoding")? {
         e if e.name() == "Direct" => TagEncoding::Direct,
@@ -472,10 +473,18 @@ fn multiple_variants(t: &Dbg, outer_fields: &[u64]) -> Result<Variants, String> 
         .items()
         .iter()
         .map(|v| {
-            Ok(VariantLayout {
-                size: v.field("size")?.bytes()?,
-                align: v.field("align")?.bytes()?,
-                fields: field_offsets(v.field("fields")?)?,
+            let size = v.field("size")?.bytes()?;
+            Ok(match form {
+                VariantLayoutForm::FullLayout => {
+                    VariantLayout { size, align: Some(v.field("align")?.bytes()?), fields: field_offsets(v.field("fields")?)? }
+                }
+                VariantLayoutForm::VariantLayout => {
+                    if v.name() != "VariantLayout" {
+                        return Err(format!("expected a `VariantLayout` in the variants, found `{}`", v.name()));
+                    }
+                    let fields = v.field("field_offsets")?.items().iter().map(Dbg::bytes).collect::<Result<_, _>>()?;
+                    VariantLayout { size, align: None, fields }
+                }
             })
         })
         .collect::<Result<_, String>>()?;
@@ -596,10 +605,10 @@ mod tests {
 
     #[test]
     fn niche_option() {
-        let l = parse_layout_message(OPTION_REF).unwrap();
+        let l = parse_layout_message(OPTION_REF, 95).unwrap();
         assert_eq!((l.size, l.align, l.abi), (8, 8, "scalar"));
         assert_eq!(l.scalars[0].prim, "ptr");
-        assert_eq!((l.scalars[0].valid_start, l.scalars[0].valid_end), (1, 0));
+        assert_eq!((l.scalars[0].valid_start, l.scalars[0].valid_end), (0, u64::MAX as u128)); // FULL_VALID_RANGE
         let v = l.variants.unwrap();
         assert_eq!(v.encoding, TagEncoding::Niche { untagged_variant: 1, niche_variants: (0, 0), niche_start: 0 });
         assert_eq!(v.layouts[1].fields, vec![0]);
@@ -609,11 +618,11 @@ mod tests {
     #[test]
     fn reordered_struct_and_scalar_pair() {
         let pt = "layout_of(Pt) = Layout {\n    size: Size(16 bytes),\n    align: AbiAlign {\n        abi: Align(8 bytes),\n    },\n    backend_repr: Memory {\n        sized: true,\n    },\n    fields: Arbitrary {\n        offsets: [\n            Size(8 bytes),\n            Size(12 bytes),\n            Size(0 bytes),\n        ],\n        in_memory_order: [\n            2,\n            0,\n            1,\n        ],\n    },\n    largest_niche: None,\n    uninhabited: false,\n    variants: Single {\n        index: 0,\n    },\n    max_repr_align: None,\n    unadjusted_abi_align: Align(8 bytes),\n    randomization_seed: 6083454158693939722,\n}";
-        let l = parse_layout_message(pt).unwrap();
+        let l = parse_layout_message(pt, 95).unwrap();
         assert_eq!(l.fields, vec![8, 12, 0]);
         assert_eq!(l.abi, "memory");
         let pair = "layout_of((u8, i64)) = Layout {\n    size: Size(16 bytes),\n    align: AbiAlign {\n        abi: Align(8 bytes),\n    },\n    backend_repr: ScalarPair(\n        Initialized {\n            value: Int(\n                I8,\n                false,\n            ),\n            valid_range: 0..=255,\n        },\n        Initialized {\n            value: Int(\n                I64,\n                true,\n            ),\n            valid_range: 0..=18446744073709551615,\n        },\n    ),\n    fields: Arbitrary {\n        offsets: [\n            Size(0 bytes),\n            Size(8 bytes),\n        ],\n        in_memory_order: [\n            0,\n            1,\n        ],\n    },\n    largest_niche: None,\n    uninhabited: false,\n    variants: Single {\n        index: 0,\n    },\n    max_repr_align: None,\n    unadjusted_abi_align: Align(8 bytes),\n    randomization_seed: 71776127651151873,\n}";
-        let l = parse_layout_message(pair).unwrap();
+        let l = parse_layout_message(pair, 95).unwrap();
         assert_eq!(l.abi, "scalar_pair");
         assert_eq!((l.scalars[0].prim.as_str(), l.scalars[1].prim.as_str(), l.scalars[1].signed), ("i8", "i64", true));
         assert_eq!(l.scalars[1].valid_end, u64::MAX as u128);
@@ -623,7 +632,7 @@ mod tests {
     fn probe_lines_map_to_types() {
         let stderr = r#"{"$message_type":"diagnostic","message":"cannot find type `Zip` in module `core::iter::adapters`","level":"error","spans":[{"line_start":12}]}
 {"$message_type":"diagnostic","message":"layout_of(u8) = Layout { size: Size(1 bytes), align: AbiAlign { abi: Align(1 bytes) }, backend_repr: Memory { sized: true }, fields: Primitive, uninhabited: false, variants: Single { index: 0 } }","level":"error","spans":[{"line_start":11}]}"#;
-        let r = read_probe_output(stderr, 2, 11);
+        let r = read_probe_output(stderr, 2, 11, 95);
         assert_eq!(r[0].as_ref().unwrap().size, 1);
         assert!(r[1].as_ref().unwrap_err().contains("cannot find"));
     }

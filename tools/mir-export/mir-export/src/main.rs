@@ -15,6 +15,8 @@ mod json;
 mod layout;
 mod mirparse;
 mod nanbits;
+mod rustc_compat;
+mod selftest;
 mod toolchain;
 mod types;
 
@@ -56,8 +58,15 @@ fn main() -> ExitCode {
 /// The export; its result is the number of kernels --keep-going left out.
 fn run(opts: &Options) -> DResult<usize> {
     let rustc = toolchain::pick_rustc(opts.rustc.as_deref());
-    let info = toolchain::probe_rustc(&rustc, &mut |w| eprintln!("mir-export: warning: {w}"))?;
+    let info = toolchain::probe_rustc(&rustc)?;
     let krate = KernelCrate::open(&opts.input)?;
+    if info.needs_selftest {
+        let cache = krate.manifest_dir.join("target").join("mir-export");
+        if let Err(d) = fs::create_dir_all(&cache).map_err(|e| driver::io_err(&cache, e)).and_then(|_| selftest::ensure(&info, &cache, opts.verbose)) {
+            krate.cleanup(opts.keep_temps);
+            return Err(d);
+        }
+    }
     let mut left_out = 0;
     let mut report = |k: &str, d: &Diag| {
         eprintln!("{d}\nmir-export: note: kernel `{k}` left out");

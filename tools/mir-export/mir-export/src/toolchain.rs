@@ -1,18 +1,16 @@
 //! Which rustc will compile the kernel crate, and whether mir-export
 //! understands its MIR text.
 //!
-//! MIR text and the layout debug format are rustc-internal; mir-export is
-//! tested against the releases in `SUPPORTED_MINORS` and refuses others.
-//! Nightlies of the next release are allowed with a warning, because their
-//! output usually still parses.
+//! MIR text and the layout debug format are rustc-internal; which releases
+//! are read, and how they differ, is rustc_compat.rs. A release or build
+//! mir-export has not measured must first pass the format self-test
+//! (selftest.rs); one older than every known release is refused.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::diag::{Code, DResult, Diag};
-
-/// Supported `1.N.x` releases.
-pub const SUPPORTED_MINORS: [u32; 2] = [95, 96];
+use crate::rustc_compat::{self, Acceptance, KNOWN_MINORS};
 
 /// The parsed `rustc -vV`.
 #[derive(Clone, Debug, Default)]
@@ -24,6 +22,8 @@ pub struct RustcInfo {
     pub llvm: String,
     pub verbose: String,
     pub minor: u32,
+    /// Not measured: the format self-test must pass before use.
+    pub needs_selftest: bool,
 }
 
 /// The rustc to use: `--rustc`, else `$RUSTC`, else `rustc` from `PATH`.
@@ -37,9 +37,9 @@ pub fn pick_rustc(cli: Option<&Path>) -> PathBuf {
     }
 }
 
-/// Runs `rustc -vV` and checks the release. `warn` receives a warning for
-/// a nightly of the next release.
-pub fn probe_rustc(rustc: &Path, warn: &mut dyn FnMut(String)) -> DResult<RustcInfo> {
+/// Runs `rustc -vV` and checks the release (a release or build that has
+/// not been measured gets `needs_selftest`).
+pub fn probe_rustc(rustc: &Path) -> DResult<RustcInfo> {
     let out = Command::new(rustc)
         .arg("-vV")
         .output()
@@ -49,7 +49,7 @@ pub fn probe_rustc(rustc: &Path, warn: &mut dyn FnMut(String)) -> DResult<RustcI
     }
     let mut info = parse_version(&String::from_utf8_lossy(&out.stdout))?;
     info.path = rustc.to_path_buf();
-    check_supported(&info, warn)?;
+    check_supported(&mut info)?;
     Ok(info)
 }
 
@@ -71,26 +71,25 @@ pub fn parse_version(text: &str) -> DResult<RustcInfo> {
     Ok(info)
 }
 
-fn check_supported(info: &RustcInfo, warn: &mut dyn FnMut(String)) -> DResult<()> {
-    let supported = || SUPPORTED_MINORS.iter().map(|m| format!("1.{m}.x")).collect::<Vec<_>>().join(" or ");
-    let is_major_one = info.release.starts_with("1.");
-    if is_major_one && SUPPORTED_MINORS.contains(&info.minor) {
-        return Ok(());
+fn check_supported(info: &mut RustcInfo) -> DResult<()> {
+    let known = || KNOWN_MINORS.iter().map(|m| format!("1.{m}.x")).collect::<Vec<_>>().join(", ");
+    match rustc_compat::acceptance(&info.release, info.minor, &info.commit_hash) {
+        Acceptance::Known => Ok(()),
+        Acceptance::SelfTest => {
+            info.needs_selftest = true;
+            Ok(())
+        }
+        Acceptance::TooOld => Err(Diag::new(
+            Code::Toolchain,
+            format!(
+                "rustc {} ({}) is not supported: mir-export reads rustc's internal MIR text and needs rustc {} or later (known: {})",
+                info.release,
+                info.path.display(),
+                format_args!("1.{}", KNOWN_MINORS[0]),
+                known()
+            ),
+        )),
     }
-    let next = SUPPORTED_MINORS[SUPPORTED_MINORS.len() - 1] + 1;
-    if is_major_one && info.minor == next && info.release.contains("nightly") {
-        warn(format!("rustc {} is a nightly mir-export is not tested with; supported: {}", info.release, supported()));
-        return Ok(());
-    }
-    Err(Diag::new(
-        Code::Toolchain,
-        format!(
-            "rustc {} ({}) is not supported: mir-export reads rustc's internal MIR text and needs rustc {}",
-            info.release,
-            info.path.display(),
-            supported()
-        ),
-    ))
 }
 
 #[cfg(test)]
@@ -101,15 +100,15 @@ mod tests {
 
     #[test]
     fn parses_and_checks_versions() {
-        let info = parse_version(V195).unwrap();
+        let mut info = parse_version(V195).unwrap();
         assert_eq!((info.release.as_str(), info.minor, info.llvm.as_str()), ("1.95.0", 95, "22.1.2"));
-        assert!(check_supported(&info, &mut |_| {}).is_ok());
-        let old = parse_version(&V195.replace("1.95.0", "1.90.0")).unwrap();
-        let err = check_supported(&old, &mut |_| {}).unwrap_err();
-        assert!(err.msg.contains("needs rustc 1.95.x or 1.96.x"), "{}", err.msg);
-        let nightly = parse_version(&V195.replace("release: 1.95.0", "release: 1.97.0-nightly")).unwrap();
-        let mut warned = false;
-        assert!(check_supported(&nightly, &mut |_| warned = true).is_ok());
-        assert!(warned);
+        assert!(check_supported(&mut info).is_ok());
+        assert!(!info.needs_selftest);
+        let mut old = parse_version(&V195.replace("1.95.0", "1.90.0")).unwrap();
+        let err = check_supported(&mut old).unwrap_err();
+        assert!(err.msg.contains("needs rustc 1.95 or later"), "{}", err.msg);
+        let mut nightly = parse_version(&V195.replace("release: 1.95.0", "release: 1.98.0-nightly")).unwrap();
+        assert!(check_supported(&mut nightly).is_ok());
+        assert!(nightly.needs_selftest);
     }
 }

@@ -54,7 +54,10 @@ Environment: JOBS (parallel kernels, default: CPUs), MIR_EXPORT, OXIDEC,
 PTXAS, CC, CARGO, CONF_BUILD (results, default build/conformance),
 CONF_WORK (work files, default build/conformance-work), CONF_GROUPS (the
 groups when none is given), GPU_VARIANTS (--gpu-artifacts; default
-\"O3/ptx O3/cubin O0/ptx O0/cubin\").
+\"O3/ptx O3/cubin O0/ptx O0/cubin\"), MIR_EXPORT_RUSTC (the rustc that
+mir-export compiles the kernels with, its --rustc; the CPU reference
+keeps cargo's: tests/exporter/run.sh runs groups so through each
+non-default toolchain).
 ";
 
 /// The command line.

@@ -45,9 +45,17 @@ fn absolute_device(toml: &str, root: &Path) -> String {
 }
 
 /// Runs mir-export on work dir `work` into `json`, its output in `log`;
-/// its exit status.
+/// its exit status. `MIR_EXPORT_RUSTC`, when set, is the rustc mir-export
+/// compiles the kernels with (`--rustc`); the CPU reference keeps cargo's
+/// own rustc, so that a kernel exported through another toolchain is
+/// checked against the default one's CPU results.
 fn run_mir_export(c: &Conf, work: &Path, json: &Path, log: &Path, extra: &[&str]) -> i32 {
-    conf::run_logged(Command::new(&c.mir_export).arg(work).arg("-o").arg(json).args(extra), log)
+    let mut cmd = Command::new(&c.mir_export);
+    cmd.arg(work).arg("-o").arg(json).args(extra);
+    if let Some(r) = std::env::var_os("MIR_EXPORT_RUSTC").filter(|r| !r.is_empty()) {
+        cmd.arg("--rustc").arg(r);
+    }
+    conf::run_logged(&mut cmd, log)
 }
 
 /// Whether mir-export can leave kernels out itself.

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use crate::mirparse::ast::{Body, GenericArg, Path, Ty};
 use crate::diag::Code;
+use crate::rustc_compat;
 use crate::mirparse::items::parse_span;
 
 use super::spans::SpanTable;
@@ -174,7 +175,7 @@ impl CalleeResolver {
         }
         // core's integer square root (`u64::isqrt`) keeps its bit-by-bit
         // stages out of line: oxidec computes the same floor(sqrt(n)).
-        if let Some(stages) = int_sqrt_stages(&bare) {
+        if let Some(stages) = rustc_compat::int_sqrt_stages(&bare) {
             if !has_body(&bare) {
                 return Ok(Resolved::Intrinsic { name: "isqrt".to_string(), types: vec![stages], consts: Vec::new() });
             }
@@ -445,6 +446,8 @@ fn short_path(text: &str) -> String {
 
 /// Diverging library functions that only panic. oxidec lowers them to a trap.
 fn is_panic_entry(bare: &str) -> bool {
+    let bare = rustc_compat::core_path(bare);
+    let bare = bare.as_str();
     const EXACT: &[&str] = &[
         "core::option::unwrap_failed",
         "core::option::expect_failed",
@@ -462,83 +465,21 @@ fn is_panic_entry(bare: &str) -> bool {
         || (bare.starts_with("core::slice::index::") && bare.ends_with("_fail"))
 }
 
-/// Intrinsic names that changed between supported releases, mapped to the
-/// newest spelling: (old name, new name, generic type argument).
-const INTRINSIC_ALIASES: &[(&str, &str, Option<&str>)] = &[
-    ("fabsf32", "fabs", Some("f32")),
-    ("fabsf64", "fabs", Some("f64")),
-    ("minnumf32", "minimum_number_nsz_f32", None),
-    ("minnumf64", "minimum_number_nsz_f64", None),
-    ("maxnumf32", "maximum_number_nsz_f32", None),
-    ("maxnumf64", "maximum_number_nsz_f64", None),
-];
-
-/// `atomic_xadd::<u32, u32, core::intrinsics::AtomicOrdering::Relaxed>`:
-/// types go to `types`, the ordering (a const generic) to `consts`.
-/// `core::num::int_sqrt::u64_stages` (rustc 1.95) or
-/// `core::num::imp::int_sqrt::u64_stages` (1.96) → `u64`.
-fn int_sqrt_stages(bare: &str) -> Option<Ty> {
-    let rest = bare.strip_prefix("core::num::")?;
-    let rest = rest.strip_prefix("imp::").unwrap_or(rest);
-    let ty = rest.strip_prefix("int_sqrt::")?.strip_suffix("_stages")?;
-    Ty::primitive(ty).filter(|t| matches!(t, Ty::Int { signed: false, .. }))
-}
-
 fn intrinsic(name: &str, path: &Path) -> Resolved {
     let mut types = Vec::new();
     let mut consts = Vec::new();
     for arg in path.all_args() {
         match arg {
-            GenericArg::Type(Ty::Adt(p)) if p.bare().starts_with("core::intrinsics::AtomicOrdering::") => {
-                consts.push(p.last_name().to_string())
+            GenericArg::Type(Ty::Adt(p)) if rustc_compat::atomic_ordering_arg(p).is_some() => {
+                consts.extend(rustc_compat::atomic_ordering_arg(p).map(str::to_string))
             }
             GenericArg::Type(t) => types.push(t.clone()),
             GenericArg::Const(c) => consts.push(c.clone()),
             GenericArg::Lifetime => {}
         }
     }
-    let mut name = name.to_string();
-    if let Some((_, new, ty)) = INTRINSIC_ALIASES.iter().find(|(old, _, _)| *old == name) {
-        name = new.to_string();
-        types.extend(ty.and_then(Ty::primitive));
-    }
-    let name = canonical_intrinsic(&name, &mut types, &mut consts);
+    let name = rustc_compat::canonical_intrinsic(name, &mut types, &mut consts);
     Resolved::Intrinsic { name, types, consts }
-}
-
-/// Orderings spelled as name suffixes by old releases, and as oxidec
-/// reads them in `const_args`.
-const ORDERING_SUFFIXES: &[(&str, &str)] =
-    &[("relaxed", "Relaxed"), ("acquire", "Acquire"), ("release", "Release"), ("acqrel", "AcqRel"), ("seqcst", "SeqCst")];
-
-/// The one name oxidec knows each intrinsic by (its registry,
-/// src/ir/prims.def), whatever this rustc spells: a float type suffix
-/// (`sqrtf32`, `minimum_number_nsz_f32`) becomes the generic argument
-/// (`sqrt::<f32>`), ordering suffixes (`atomic_cxchg_acqrel_acquire`) the
-/// const arguments (success, then failure).
-fn canonical_intrinsic(name: &str, types: &mut Vec<Ty>, consts: &mut Vec<String>) -> String {
-    let mut name = name.to_string();
-    if types.is_empty() {
-        for ty in ["f16", "f32", "f64", "f128"] {
-            let base = name.strip_suffix(ty).map(|b| b.trim_end_matches('_')).filter(|b| !b.is_empty());
-            if let (Some(base), Some(t)) = (base, Ty::primitive(ty)) {
-                name = base.to_string();
-                types.push(t);
-                break;
-            }
-        }
-    }
-    if name.starts_with("atomic_") && consts.is_empty() {
-        let mut found = Vec::new();
-        while let Some((base, ord)) = name.rsplit_once('_').and_then(|(base, sfx)| {
-            ORDERING_SUFFIXES.iter().find(|(s, _)| *s == sfx).map(|(_, o)| (base.to_string(), *o))
-        }) {
-            name = base;
-            found.insert(0, ord.to_string());
-        }
-        consts.extend(found);
-    }
-    name
 }
 
 /// `core::sync::atomic` functions that rustc does not always inline (they
@@ -667,33 +608,12 @@ mod tests {
     }
 
     #[test]
-    fn canonical_intrinsic_names() {
-        let canon = |name: &str, ty: Option<&str>| {
-            let (mut types, mut consts) = (ty.and_then(Ty::primitive).into_iter().collect::<Vec<_>>(), Vec::new());
-            let n = canonical_intrinsic(name, &mut types, &mut consts);
-            (n, types.len(), consts)
-        };
-        assert_eq!(canon("sqrtf32", None), ("sqrt".into(), 1, vec![]));
-        assert_eq!(canon("minimum_number_nsz_f64", None), ("minimum_number_nsz".into(), 1, vec![]));
-        assert_eq!(canon("copysign", Some("f32")), ("copysign".into(), 1, vec![]));
-        assert_eq!(canon("fmaf64", None), ("fma".into(), 1, vec![]));
-        assert_eq!(canon("fmaf128", None), ("fmaf128".into(), 0, vec![]));   // no f128 type: refused by oxidec by name
-        assert_eq!(canon("atomic_xadd", Some("u32")), ("atomic_xadd".into(), 1, vec![]));
-        assert_eq!(canon("atomic_xadd_relaxed", Some("u32")), ("atomic_xadd".into(), 1, vec!["Relaxed".to_string()]));
-        assert_eq!(
-            canon("atomic_cxchg_acqrel_acquire", Some("u32")),
-            ("atomic_cxchg".into(), 1, vec!["AcqRel".to_string(), "Acquire".to_string()])
-        );
-        assert_eq!(canon("atomic_and", Some("u32")), ("atomic_and".into(), 1, vec![]));
-        assert_eq!(canon("ctpop", Some("u32")), ("ctpop".into(), 1, vec![]));
-    }
-
-    #[test]
     fn panic_entries() {
         assert!(is_panic_entry("core::panicking::panic_fmt"));
         assert!(is_panic_entry("core::slice::index::slice_index_fail"));
         assert!(is_panic_entry("core::option::unwrap_failed"));
         assert!(is_panic_entry("core::num::int_log10::panic_for_nonpositive_argument"));
+        assert!(is_panic_entry("core::num::imp::int_log10::panic_for_nonpositive_argument")); // 1.97
         assert!(is_panic_entry("core::slice::copy_from_slice_impl::len_mismatch_fail"));
         assert!(!is_panic_entry("core::slice::index::get"));
     }

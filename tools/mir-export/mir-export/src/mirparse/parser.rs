@@ -15,6 +15,7 @@
 
 use super::ast::*;
 use super::lexer::{lex_line, Line, Tok};
+use crate::rustc_compat;
 
 pub type PResult<T> = Result<T, String>;
 
@@ -595,6 +596,14 @@ impl<'a> Parser<'a> {
     // ---- rvalues -------------------------------------------------------
 
     pub fn rvalue(&mut self) -> PResult<Rvalue> {
+        // `no_retag copy _3` (rustc_compat::USE_QUALIFIERS): a plain use
+        if let Some(Tok::Ident(q)) = self.peek().filter(|t| matches!(t, Tok::Ident(q) if rustc_compat::USE_QUALIFIERS.contains(&q.as_str()))) {
+            self.pos += 1;
+            if !self.is_operand_start() {
+                return Err(format!("expected an operand after `{q}`"));
+            }
+            return Ok(Rvalue::Use(self.operand()?));
+        }
         let start = self.pos;
         let rv = self.rvalue_head()?;
         if let Rvalue::Use(op) = rv {

@@ -285,3 +285,15 @@ fn whole_body_with_scopes_and_comments() {
     assert_eq!(b.blocks[1].statements[0].scope, 2);
     assert_eq!(f.consts[0].name, "__OXIDE_KERNEL_k");
 }
+
+/// rustc 1.97's `no_retag` qualifier (rustc_compat::USE_QUALIFIERS): the
+/// same use as without it.
+#[test]
+fn no_retag_use_is_a_plain_use() {
+    let with = rvalue_of("_13 = no_retag copy ((*_1).0: &u32);");
+    let without = rvalue_of("_13 = copy ((*_1).0: &u32);");
+    assert_eq!(format!("{with:?}"), format!("{without:?}"));
+    assert!(matches!(with, Rvalue::Use(Operand::Copy(_))));
+    let line = lex_line("_13 = no_retag &_2;").unwrap();
+    assert!(Parser::new(&line).statement().is_err());
+}
