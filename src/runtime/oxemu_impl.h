@@ -2,7 +2,8 @@
  * src/runtime/; oxemu.c's opening comment says how the emulator works):
  *   oxemu.c          launches, fibers, the scheduler, special registers,
  *                    bar.sync, traps
- *   oxemu_sync.c     warp operations, named barriers, clusters, fences, timers
+ *   oxemu_sync.c     warp operations, named barriers, clusters, grid::sync,
+ *                    fences, timers
  *   oxemu_backend.c  modules, memory, events, shared memory, printf, and the
  *                    backend table (oxemu_backend)
  *   oxemu_half.c     half precision and fp8 conversions and arithmetic

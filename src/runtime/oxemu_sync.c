@@ -1,7 +1,8 @@
 /* oxemu_sync.c: what the threads of the host emulator do together:
  * warp operations (shuffle, vote, match, redux, bar.warp.sync), bar.red,
  * named barriers, and thread-block clusters (their special registers,
- * barrier.cluster, mapa), then fences and timers. The rendezvous scheme
+ * barrier.cluster, mapa), grid::sync() of cooperative launches, then
+ * fences and timers. The rendezvous scheme
  * is in oxemu.c's opening comment; oxemu_impl.h has the shared state. */
 #include "oxemu_impl.h"
 
