@@ -128,6 +128,8 @@ EXAMPLES += warp_sync device_assert
 EXAMPLES += recursion
 # thread-block clusters, distributed shared memory (sm_90)
 EXAMPLES += cluster_reduce
+# grid-wide barrier, cooperative launches (grid::sync(), ox_launch_cooperative)
+EXAMPLES += grid_sync
 # the kernels of `make bench` in safe Rust (bench/suite: sgemm, copy, reduce, histogram, softmax)
 EXAMPLES += bench_kernels
 # per-thread chunks and 2-D tiles of an output, their edges, unchecked access

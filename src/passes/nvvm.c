@@ -103,6 +103,7 @@ Func *nvvm_extern_func(Module *m, const char *sym, Type *ret, uint32_t n, Type *
  *   mir.device @__oxide_assertfail(...)     ==>  a call of the target's assert
  *                                                handler; nvvm.trap
  *   mir.device @__oxide_dynamic_shared()    ==>  the dynamic shared memory's address
+ *   mir.device @__oxide_grid_barrier_word() ==>  the grid barrier's word (grid::sync)
  * false when op is another primitive. */
 static void lower_runtime_prim(Module *m, Op *op, RuntimePrim which)
 {
@@ -119,6 +120,9 @@ static void lower_runtime_prim(Module *m, Op *op, RuntimePrim which)
 		break;
 	case RT_DYNAMIC_SHARED:
 		n = h->dynamic_shared(m, &b, op);
+		break;
+	case RT_GRID_BARRIER_WORD:
+		n = h->grid_barrier(m, &b, op);
 		break;
 	}
 	if (op->nres && n->nres)

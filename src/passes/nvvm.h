@@ -14,6 +14,7 @@ struct NvvmHooks {
 	Op *(*vprintf)(Module *m, Builder *b, Op *op);          /* __oxide_vprintf(fmt, args) */
 	Op *(*assertfail)(Module *m, Builder *b, Op *op);       /* __oxide_assertfail(msg, file, line, func) */
 	Op *(*dynamic_shared)(Module *m, Builder *b, Op *op);   /* __oxide_dynamic_shared() */
+	Op *(*grid_barrier)(Module *m, Builder *b, Op *op);     /* __oxide_grid_barrier_word() */
 };
 
 extern const NvvmHooks nvvm_nvptx, nvvm_host;

@@ -9,6 +9,7 @@
  *                                    ==>  mir.call @__oxide_host_assertfail(msg, file, line, func)
  *                                         (reports and traps itself)
  *   mir.device @__oxide_dynamic_shared()    ==>  mir.call @__oxide_host_dynamic_shared()
+ *   mir.device @__oxide_grid_barrier_word() ==>  mir.call @__oxide_host_grid_barrier_word()
  */
 #include "nvvm.h"
 
@@ -120,4 +121,15 @@ static Op *build_dynamic_shared(Module *m, Builder *b, Op *op)
 	return n;
 }
 
-const NvvmHooks nvvm_host = { kernel_params, globals, build_vprintf, build_assertfail, build_dynamic_shared };
+static Op *build_grid_barrier(Module *m, Builder *b, Op *op)
+{
+	(void)op;
+	Type *ptr = ir_type_ptr(m, 0);
+	Func *f = nvvm_extern_func(m, "__oxide_host_grid_barrier_word", ptr, 0, NULL);
+	Op *n = ir_build(b, OP_MIR_CALL, 1, &ptr, 0, NULL, 0);
+	n->sym = f->symbol;
+	return n;
+}
+
+const NvvmHooks nvvm_host = { kernel_params, globals, build_vprintf, build_assertfail, build_dynamic_shared,
+                              build_grid_barrier };

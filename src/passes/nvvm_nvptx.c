@@ -8,6 +8,8 @@
  *                                    ==>  mir.call @__assertfail(msg, file, line, func, 1 : i64)
  *   mir.device @__oxide_dynamic_shared()    ==>  mir.global_addr @__oxide_dynamic_shared
  *       (extern .shared .align 16 .b8 __oxide_dynamic_shared[])
+ *   mir.device @__oxide_grid_barrier_word() ==>  mir.global_addr @__oxide_grid_barrier
+ *       (.visible .global .align 4 .b8 __oxide_grid_barrier[4], zero at load)
  */
 #include "nvvm.h"
 
@@ -78,4 +80,25 @@ static Op *build_dynamic_shared(Module *m, Builder *b, Op *op)
 	return n;
 }
 
-const NvvmHooks nvvm_nvptx = { kernel_params, globals, build_vprintf, build_assertfail, build_dynamic_shared };
+/* The module's grid-barrier word: a visible .global u32, zero at load
+ * (grid::sync's counter; prims.def's grid_sync says how it is used). */
+static Op *build_grid_barrier(Module *m, Builder *b, Op *op)
+{
+	(void)op;
+	Type *ptr = ir_type_ptr(m, 0);
+	Global *g = ir_global_find(m, "__oxide_grid_barrier");
+	if (!g) {
+		g = ir_global_new(m, "__oxide_grid_barrier");
+		g->addrspace = AS_GLOBAL;
+		g->size = 4;
+		g->align = 4;
+		g->is_mut = true;
+		g->is_exported = true;
+	}
+	Op *n = ir_build(b, OP_MIR_GLOBAL_ADDR, 1, &ptr, 0, NULL, 0);
+	n->sym = g->name;
+	return n;
+}
+
+const NvvmHooks nvvm_nvptx = { kernel_params, globals, build_vprintf, build_assertfail, build_dynamic_shared,
+                               build_grid_barrier };

@@ -73,6 +73,11 @@ typedef struct OxBackend {
 
 	/* the CUDA name of an error code, NULL when the backend cannot say */
 	const char *(*error_name)(int code);
+
+	/* a cooperative launch (ox_launch_cooperative): all blocks resident
+	 * at once, or refused with COOPERATIVE_LAUNCH_TOO_LARGE */
+	int (*launch_cooperative)(const OxFunc *f, OxDim3 grid, OxDim3 block, unsigned shared_bytes,
+	                          void **args);
 } OxBackend;
 
 extern const OxBackend oxcuda_backend;   /* oxcuda.c */
@@ -88,6 +93,7 @@ enum {
 	OX_CUDA_NOT_FOUND = 500,
 	OX_CUDA_ILLEGAL_ADDRESS = 700,
 	OX_CUDA_ASSERT = 710,
+	OX_CUDA_COOPERATIVE_LAUNCH_TOO_LARGE = 720,
 	OX_CUDA_ILLEGAL_INSTRUCTION = 715,
 	OX_CUDA_LAUNCH_FAILED = 719,
 	OX_CUDA_NOT_SUPPORTED = 801,

@@ -121,6 +121,10 @@ static struct {
 	CUresult (*event_destroy)(CUevent);
 	CUresult (*error_name)(CUresult, const char **);
 	CUresult (*error_string)(CUresult, const char **);
+	/* cooperative launches (ox_launch_cooperative) */
+	CUresult (*launch_coop)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+	                        CUstream, void **);
+	CUresult (*occupancy)(int *, CUfunction, int, size_t);
 } drv;
 
 _Static_assert(sizeof drv.init == sizeof(void *),
@@ -175,6 +179,8 @@ static const struct {
 	{&drv.event_destroy, "cuEventDestroy_v2", NULL, 0},
 	{&drv.error_name, "cuGetErrorName", NULL, 0},
 	{&drv.error_string, "cuGetErrorString", NULL, 0},
+	{&drv.launch_coop, "cuLaunchCooperativeKernel", NULL, 1},
+	{&drv.occupancy, "cuOccupancyMaxActiveBlocksPerMultiprocessor", NULL, 1},
 };
 
 /* What a kernel author should conclude from a failed launch or sync. */
@@ -681,6 +687,56 @@ static const char *cuda_error_name(int code)
 	return NULL;
 }
 
+/* ---- cooperative launches: every block of the grid resident at once
+ * (grid::sync()), cuLaunchCooperativeKernel; a grid larger than
+ * cuOccupancyMaxActiveBlocksPerMultiprocessor x the multiprocessors is
+ * refused here, saying how many fit. ---- */
+
+enum { CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH = 95 };
+
+/* How many blocks of f (block, shared_bytes) fit on the GPU at once. */
+static int coop_capacity(unsigned long long *fit, const OxFunc *f, OxDim3 block, unsigned shared_bytes)
+{
+	int per_sm = 0, sms = 0, coop = 0;
+	int threads = (int)(block.x * block.y * block.z);
+
+	if (cu_check(drv.device_get_attribute(&coop, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, drv.dev),
+	             "cuDeviceGetAttribute", "CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH") != 0 ||
+	    cu_check(drv.device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, drv.dev),
+	             "cuDeviceGetAttribute", "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT") != 0 ||
+	    cu_check(drv.occupancy(&per_sm, (CUfunction)f->handle, threads, shared_bytes),
+	             "cuOccupancyMaxActiveBlocksPerMultiprocessor", f->name) != 0)
+		return -1;
+	if (!coop)
+		return oxrt_set_error(OX_CUDA_NOT_SUPPORTED, "ox_launch_cooperative(%s): CUDA_ERROR_NOT_SUPPORTED: "
+		                      "the device cannot launch cooperatively", f->name);
+	*fit = (unsigned long long)per_sm * (unsigned long long)sms;
+	return 0;
+}
+
+static int cuda_launch_cooperative(const OxFunc *f, OxDim3 grid, OxDim3 block, unsigned shared_bytes,
+                                   void **args)
+{
+	unsigned long long n = (unsigned long long)grid.x * grid.y * grid.z, fit = 0;
+	char what[700];
+
+	if (need_ctx("ox_launch_cooperative") != 0)
+		return -1;
+	if (drv.launch_coop == NULL || drv.occupancy == NULL)
+		return oxrt_set_error(OX_CUDA_NOT_SUPPORTED, "ox_launch_cooperative(%s): libcuda.so.1 lacks "
+		                      "cuLaunchCooperativeKernel or cuOccupancyMaxActiveBlocksPerMultiprocessor", f->name);
+	if (coop_capacity(&fit, f, block, shared_bytes) != 0)
+		return -1;
+	snprintf(what, sizeof what, "%s in %s, grid %ux%ux%u, block %ux%ux%u", f->name, f->path, grid.x,
+	         grid.y, grid.z, block.x, block.y, block.z);
+	if (n > fit)
+		return oxrt_set_error(OX_CUDA_COOPERATIVE_LAUNCH_TOO_LARGE, "ox_launch_cooperative(%s): "
+		                      "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: %llu blocks, but at most %llu of these "
+		                      "(block and shared memory) can be resident at once", what, n, fit);
+	return cu_check(drv.launch_coop((CUfunction)f->handle, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+	                                shared_bytes, NULL, args), "cuLaunchCooperativeKernel", what);
+}
+
 const OxBackend oxcuda_backend = {
 	.name = "the GPU",
 	.device = "device 0",
@@ -720,4 +776,5 @@ const OxBackend oxcuda_backend = {
 	.event_elapsed_ms = cuda_event_elapsed_ms,
 	.event_destroy = cuda_event_destroy,
 	.error_name = cuda_error_name,
+	.launch_cooperative = cuda_launch_cooperative,
 };

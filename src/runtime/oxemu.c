@@ -430,7 +430,7 @@ static int block_step(Launch *l, int *ran)
  * finished (run_cluster's test for a hang of spinning blocks). */
 static unsigned long long cluster_progress(const Cluster *c)
 {
-	unsigned long long p = c->phase * 1000003ull + c->narrived;
+	unsigned long long p = c->phase * 1000003ull + c->narrived + c->gphase * 1009ull + c->garrived;
 
 	for (unsigned r = 0; r < c->n; r++)
 		p += c->blocks[r].mbar_events * 7 + c->blocks[r].spin_wakes * 13 + c->blocks[r].finished;
@@ -484,7 +484,7 @@ static int run_cluster(Cluster *c, OxDim3 at)
 				}
 		}
 		if (!ran)
-			return oxemu_cluster_hang(c);
+			return c->coop ? oxemu_grid_hang(c) : oxemu_cluster_hang(c);
 	}
 }
 
@@ -673,7 +673,7 @@ int oxemu_run_launch(const OxFunc *f, Cluster *c, OxDim3 grid, OxDim3 block,
 		guard_exited(c);
 	oxemu_here.ntid = block;
 	oxemu_here.nctaid = grid;
-	oxemu_here.cdim = c->dim;
+	oxemu_here.cdim = c->coop ? (OxDim3){1, 1, 1} : c->dim;
 	oxemu_here.explicit_cluster = (unsigned)c->explicit_dims;
 	run_grid(c, grid);
 	for (unsigned r = 0; r < c->n; r++)

@@ -517,6 +517,36 @@ static int emu_launch(const OxFunc *f, OxDim3 grid, OxDim3 block, OxDim3 cluster
 	return oxemu_run_launch(f, &c, grid, block, shared_bytes, stat != NULL ? *stat : 0, args);
 }
 
+enum { EMU_COOP_BLOCKS = 1024 };
+
+/* A cooperative launch: the whole grid runs together, as one group of
+ * blocks (Cluster.coop), so that grid::sync() works; at most
+ * EMU_COOP_BLOCKS blocks (what the emulator reports as co-resident). */
+static int emu_launch_cooperative(const OxFunc *f, OxDim3 grid, OxDim3 block, unsigned shared_bytes,
+                                  void **args)
+{
+	Cluster c;
+	const unsigned *stat;
+	unsigned long long n = (unsigned long long)grid.x * grid.y * grid.z;
+
+	memset(&c, 0, sizeof c);
+	if (oxemu_check_dims(f, grid, block) != 0)
+		return -1;
+	if (kernel_cluster(f) != NULL)
+		return oxrt_set_error(OX_CUDA_NOT_SUPPORTED, "ox_launch_cooperative(%s in %s): CUDA_ERROR_NOT_SUPPORTED "
+		                      "(emulated: a cooperative launch of a kernel with #[kernel(cluster(..))] is not "
+		                      "emulated yet)", f->name, f->path);
+	if (n > EMU_COOP_BLOCKS)
+		return oxrt_set_error(OX_CUDA_COOPERATIVE_LAUNCH_TOO_LARGE, "ox_launch_cooperative(%s in %s, grid "
+		                      "%ux%ux%u): CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (emulated: %llu blocks, at most "
+		                      "%u can be co-resident)", f->name, f->path, grid.x, grid.y, grid.z, n,
+		                      (unsigned)EMU_COOP_BLOCKS);
+	c.dim = grid;
+	c.coop = 1;
+	stat = f->module != NULL ? dlsym(f->module, "__oxide_static_shared_bytes") : NULL;
+	return oxemu_run_launch(f, &c, grid, block, shared_bytes, stat != NULL ? *stat : 0, args);
+}
+
 /* The names of the codes the emulator reports (no driver needed). */
 static const char *emu_error_name(int code)
 {
@@ -531,6 +561,8 @@ static const char *emu_error_name(int code)
 		{OX_CUDA_ASSERT, "CUDA_ERROR_ASSERT"},
 		{OX_CUDA_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED"},
 		{OX_CUDA_INVALID_CLUSTER_SIZE, "CUDA_ERROR_INVALID_CLUSTER_SIZE"},
+		{OX_CUDA_COOPERATIVE_LAUNCH_TOO_LARGE, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"},
+		{OX_CUDA_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED"},
 	};
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -577,4 +609,5 @@ const OxBackend oxemu_backend = {
 	.event_elapsed_ms = emu_event_elapsed_ms,
 	.event_destroy = emu_event_destroy,
 	.error_name = emu_error_name,
+	.launch_cooperative = emu_launch_cooperative,
 };

@@ -2,7 +2,8 @@
  * src/runtime/; oxemu.c's opening comment says how the emulator works):
  *   oxemu.c          launches, fibers, the scheduler, special registers,
  *                    bar.sync, traps
- *   oxemu_sync.c     warp operations, named barriers, clusters, fences, timers
+ *   oxemu_sync.c     warp operations, named barriers, clusters, grid::sync,
+ *                    fences, timers
  *   oxemu_backend.c  modules, memory, events, shared memory, printf, and the
  *                    backend table (oxemu_backend)
  *   oxemu_half.c     half precision and fp8 conversions and arithmetic
@@ -173,6 +174,12 @@ typedef struct Cluster {
 	int guarded;                  /* n > 1: a block's memory is made
 	                                 inaccessible when it exits, and an
 	                                 access to it fails the launch */
+	/* a cooperative launch (ox_launch_cooperative): the "cluster" is
+	 * the whole grid, run together, its blocks clusters of one for the
+	 * cluster registers; grid::sync's barrier: phases completed, blocks
+	 * arrived in the current one (oxemu_sync.c) */
+	int coop;
+	unsigned gphase, garrived;
 } Cluster;
 
 /* The special registers of the running thread (cdim: blocks per
@@ -240,6 +247,7 @@ const uint64_t *oxemu_warp_exchange(uint32_t mask, uint64_t v, uint32_t *present
 unsigned oxemu_my_lane(void);
 void oxemu_cluster_returned(Launch *l, unsigned lin);
 int oxemu_cluster_hang(Cluster *c);
+int oxemu_grid_hang(Cluster *c);
 
 /* oxemu_mma.c */
 double oxemu_bf16_value(unsigned h);

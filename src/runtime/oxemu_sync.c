@@ -1,7 +1,8 @@
 /* oxemu_sync.c: what the threads of the host emulator do together:
  * warp operations (shuffle, vote, match, redux, bar.warp.sync), bar.red,
  * named barriers, and thread-block clusters (their special registers,
- * barrier.cluster, mapa), then fences and timers. The rendezvous scheme
+ * barrier.cluster, mapa), grid::sync() of cooperative launches, then
+ * fences and timers. The rendezvous scheme
  * is in oxemu.c's opening comment; oxemu_impl.h has the shared state. */
 #include "oxemu_impl.h"
 
@@ -461,6 +462,8 @@ void __oxide_host_barrier_cluster_arrive(void)
 	if (l == NULL)                /* a kernel called directly: one thread */
 		return;
 	c = l->cluster;
+	if (c->coop)
+		oxemu_fail_launch("barrier_cluster_arrive in a cooperative launch: not emulated yet (OX0200)");
 	mine = &l->carrived[l->cur->lin];
 	if (*mine != 0)
 		oxemu_fail_launch("barrier_cluster_arrive twice without a barrier_cluster_wait between (undefined on a GPU)");
@@ -530,12 +533,97 @@ void *__oxide_host_mapa(void *p, unsigned rank)
 	base = (uintptr_t)l->shmem;
 	if (a < base || a - base >= c->stride)
 		oxemu_fail_launch("mapa of %p, which is not in this block's shared memory (undefined on a GPU)", p);
+	if (c->coop && rank != 0)
+		oxemu_fail_launch("mapa to block rank %u in a cooperative launch: not emulated yet (OX0200)", rank);
+	if (c->coop)
+		return p;
 	if (rank >= c->n)
 		oxemu_fail_launch("mapa to block rank %u of a cluster of %u blocks (undefined on a GPU)", rank, c->n);
 	if (c->blocks[rank].finished)
 		oxemu_fail_launch("mapa to block rank %u of the cluster, which has exited: its shared memory is gone "
 		                  "(undefined on a GPU: end with cluster::sync() while other blocks use it)", rank);
 	return c->blocks[rank].shmem + (a - base);
+}
+
+/* ---- grid::sync() (prims.def's grid_sync): as its PTX does, bar.sync 0;
+ * thread (0,0,0) of the block arrives at the grid's barrier and waits for
+ * the phase to complete (every block of the grid arrived; the block lets
+ * the others run meanwhile, as at barrier.cluster); bar.sync 0.  Only a
+ * cooperative launch runs the grid's blocks together (Cluster.coop):
+ * elsewhere the call fails the launch, since on a GPU it may hang.  When
+ * no thread can go on while blocks wait (a block returned, or its thread
+ * (0,0,0) did, without arriving) the launch fails as a hang. */
+
+static uint32_t grid_word;      /* the emulator's grid barrier word: unused */
+
+void *__oxide_host_grid_barrier_word(void) { return &grid_word; }
+
+static void grid_release(Cluster *c)
+{
+	c->gphase++;
+	c->garrived = 0;
+	for (unsigned r = 0; r < c->n; r++) {
+		Launch *b = &c->blocks[r];
+
+		for (unsigned i = 0; i < b->ncwait; i++)
+			oxemu_make_ready(b, b->cwait[i]);
+		b->ncwait = 0;
+	}
+}
+
+/* Thread (0,0,0) of the running block: arrive, wait for the phase. */
+static void grid_arrive(Launch *l)
+{
+	Cluster *c = l->cluster;
+	unsigned target = c->gphase + 1;
+
+	if (++c->garrived == c->n)
+		grid_release(c);
+	while (c->gphase < target) {
+		l->cwait[l->ncwait++] = l->cur;
+		oxemu_to_scheduler(l, l->cur, 0);
+	}
+}
+
+void __oxide_host_grid_sync(void *word)
+{
+	Launch *l = oxemu_running;
+
+	(void)word;
+	if (l == NULL)                /* a kernel called directly: one thread */
+		return;
+	if (!l->cluster->coop)
+		oxemu_fail_launch("grid::sync() in a launch that is not cooperative: it would hang on a GPU, where "
+		                  "the grid's blocks need not be resident together (launch it with "
+		                  "ox_launch_cooperative)");
+	__oxide_host_barrier_sync();
+	if (l->cur->lin == 0)
+		grid_arrive(l);
+	__oxide_host_barrier_sync();
+}
+
+/* No thread of the cooperative grid can go on, yet blocks wait at
+ * grid::sync(): reported on the first waiting block. */
+int oxemu_grid_hang(Cluster *c)
+{
+	unsigned done = 0;
+
+	for (unsigned r = 0; r < c->n; r++)
+		done += (unsigned)c->blocks[r].finished;
+	for (unsigned r = 0; r < c->n; r++) {
+		Launch *b = &c->blocks[r];
+
+		if (b->ncwait == 0)
+			continue;
+		b->trapped = STOP_ERROR;
+		b->trap_block = b->ctaid;
+		b->trap_thread = b->cwait[0]->tid;
+		snprintf(b->trap_why, sizeof b->trap_why, "it would hang on a GPU: this block waits forever at "
+		         "grid::sync(), for which %u of the grid's %u blocks arrived (%u returned without "
+		         "arriving, or their thread (0,0,0) did)", c->garrived, c->n, done);
+		return -1;
+	}
+	return -1;
 }
 
 void __oxide_host_fence_block(void) {}

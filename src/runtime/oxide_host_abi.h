@@ -54,6 +54,10 @@ extern const char __oxide_kernels[];
  *     (phases over the cluster's threads that have not exited; misuse or
  *     a barrier that cannot complete fails the launch); mapa (the same
  *     offset in the shared memory of the cluster's block `rank`)
+ *   grid_sync: grid::sync() of a cooperative launch (its blocks run
+ *     together; elsewhere, or when it cannot complete, the launch fails
+ *     as a hang); grid_barrier_word: the emulator's word, which
+ *     grid_sync ignores
  *   __nv_*: libdevice's math (oxmath.c, over <math.h>; the fast_*
  *     functions are the accurate ones) */
 #define OXT_u16 unsigned short

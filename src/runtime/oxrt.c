@@ -415,6 +415,14 @@ int ox_launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 block,
 	return ox_launch_cluster_on(f, grid, block, cluster, shared_bytes, NULL, args);
 }
 
+int ox_launch_cooperative(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                          unsigned shared_bytes, void **args)
+{
+	const OxBackend *b = func_backend(f, "ox_launch_cooperative");
+
+	return b != NULL ? b->launch_cooperative(f, grid, block, shared_bytes, args) : -1;
+}
+
 int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,
                    unsigned shared_bytes, void **args)
 {

@@ -197,6 +197,20 @@ int ox_launch_cluster_on(const OxFunc *f, OxDim3 grid, OxDim3 block,
                          OxDim3 cluster, unsigned shared_bytes,
                          const OxStream *s, void **args);
 int ox_synchronize(void);
+/* A cooperative launch: every block of the grid resident on the GPU at
+ * once, so that kernels may call oxide_device::grid::sync()
+ * (cuLaunchCooperativeKernel). A grid larger than can be co-resident
+ * (cuOccupancyMaxActiveBlocksPerMultiprocessor for this block and shared
+ * memory, times the multiprocessors) fails with
+ * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, saying how many fit.
+ * Cooperative launches of one module's kernels must not overlap (they
+ * share the module's grid barrier word, __oxide_grid_barrier). Emulated,
+ * the grid's blocks run together (at most 1,024 of them); a kernel with
+ * #[kernel(cluster(..))] is refused (CUDA_ERROR_NOT_SUPPORTED), and a
+ * grid::sync() in a launch that is not cooperative, or one that cannot
+ * complete, fails the launch as a hang. */
+int ox_launch_cooperative(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                          unsigned shared_bytes, void **args);
 
 /* oxrt.c: the stack of each GPU thread (CU_LIMIT_STACK_SIZE, 1,024 bytes
  * unless raised). ox_module_load raises it to the largest stack frame of

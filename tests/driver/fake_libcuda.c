@@ -5,7 +5,10 @@
  * one kernel, k (local size 4096 bytes), and one global, g (16 bytes).
  * Streams are distinct handles; pinned memory is malloc'ed.
  * fake_last_launch, fake_last_stream and fake_fail_next_sync let the test
- * see and steer what the driver got. Built by tests/driver/run.sh. */
+ * see and steer what the driver got; fake_cooperative_launches counts the
+ * launches that came through cuLaunchCooperativeKernel (132
+ * multiprocessors, each holding 2048 threads' worth of blocks, at most
+ * 32). Built by tests/driver/run.sh. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +105,10 @@ CUresult cuDeviceGetName(char *name, int len, int dev) { snprintf(name, (size_t)
 CUresult cuDeviceGetAttribute(int *value, int attrib, int dev)
 {
 	(void)dev;
+	if (attrib == 95) {             /* COOPERATIVE_LAUNCH */
+		*value = 1;
+		return OK;
+	}
 	if (attrib != 16)
 		return 1;
 	*value = 132;
@@ -280,3 +287,38 @@ CUresult cuGetErrorName(CUresult r, const char **name)
 }
 
 CUresult cuGetErrorString(CUresult r, const char **text) { (void)r; *text = "fake driver"; return OK; }
+
+/* ---- cooperative launches (ox_launch_cooperative) ---- */
+static unsigned coop_launches;
+
+unsigned fake_cooperative_launches(void);
+unsigned fake_cooperative_launches(void) { return coop_launches; }
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *f, int block, size_t shared);
+CUresult cuLaunchCooperativeKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                   unsigned bz, unsigned shared, void *stream, void **args);
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *f, int block, size_t shared)
+{
+	(void)f, (void)shared;
+	if (block <= 0 || block > 1024)
+		return INVALID_VALUE;
+	*n = 2048 / block < 32 ? 2048 / block : 32;
+	return OK;
+}
+
+/* Refuses what the real driver refuses: more blocks than fit at once. */
+CUresult cuLaunchCooperativeKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                   unsigned bz, unsigned shared, void *stream, void **args)
+{
+	int per_sm = 0;
+
+	if (stream != NULL || cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, (int)(bx * by * bz), shared) != OK)
+		return INVALID_VALUE;
+	if ((unsigned long long)gx * gy * gz > (unsigned long long)per_sm * 132)
+		return 720;             /* COOPERATIVE_LAUNCH_TOO_LARGE */
+	if (cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, args, NULL) != OK)
+		return INVALID_VALUE;
+	coop_launches++;
+	return OK;
+}

@@ -194,6 +194,35 @@ static void streams(const OxFunc *f)
 	check(ox_host_free(pinned) == 0 && ox_free(p) == 0, "ox_host_free: cuMemFreeHost");
 }
 
+/* ---- cooperative launches: cuLaunchCooperativeKernel, and the grid
+ * refused before the driver sees it when more blocks than fit at once
+ * (the stand-in: 132 multiprocessors x 8 blocks of 256 threads). */
+static unsigned coop_count(void)
+{
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	void *sym = lib != NULL ? dlsym(lib, "fake_cooperative_launches") : NULL;
+	unsigned (*get)(void) = NULL;
+
+	memcpy(&get, &sym, sizeof get);
+	return get != NULL ? get() : 0;
+}
+
+static void cooperative(const OxFunc *f)
+{
+	const unsigned want[10] = {1056, 1, 1, 256, 1, 1, 64, 0, 0, 0};
+	const unsigned *got;
+	unsigned before = coop_count();
+
+	check(ox_launch_cooperative(f, ox_dim(1056, 1, 1), ox_dim(256, 1, 1), 64, NULL) == 0 &&
+	      ox_synchronize() == 0 && coop_count() == before + 1 && (got = last_launch()) != NULL &&
+	      memcmp(got, want, sizeof want) == 0,
+	      "ox_launch_cooperative: cuLaunchCooperativeKernel with grid, block and shared bytes");
+	check(ox_launch_cooperative(f, ox_dim(1057, 1, 1), ox_dim(256, 1, 1), 0, NULL) != 0 &&
+	      ox_error_code() == 720 && coop_count() == before + 1 && says("CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE") &&
+	      says("1057 blocks, but at most 1056") && says("k in"),
+	      "a cooperative grid larger than can be co-resident is refused, saying how many fit");
+}
+
 int main(int argc, char **argv)
 {
 	OxModule m;
@@ -209,6 +238,7 @@ int main(int argc, char **argv)
 	memory();
 	launches(&f);
 	streams(&f);
+	cooperative(&f);
 	ox_module_unload(&m);
 	ox_shutdown();
 	check(ox_launch(&f, ox_dim(1, 1, 1), ox_dim(1, 1, 1), 0, NULL) != 0 &&

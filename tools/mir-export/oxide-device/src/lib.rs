@@ -42,6 +42,8 @@ pub mod hint;
 pub mod vector;
 /// Thread-block clusters: ranks, `barrier.cluster`, distributed shared memory (sm_90).
 pub mod cluster;
+/// Grid-wide barrier (`grid::sync()`, cooperative launches).
+pub mod grid;
 /// Warp barriers, shuffles, votes, match, reductions, lane and warp ids.
 pub mod warp;
 /// Barriers with reductions, named barriers, fences, clocks, nanosleep, trap.

@@ -86,6 +86,8 @@ pub(crate) mod device {
         pub fn __oxide_is_explicit_cluster() -> u32;
         pub fn __oxide_barrier_cluster_arrive();
         pub fn __oxide_barrier_cluster_wait();
+        pub fn __oxide_grid_barrier_word() -> *mut u8;
+        pub fn __oxide_grid_sync(word: *mut u8);
         pub fn __oxide_mapa(p: *mut u8, rank: u32) -> *mut u8;
         pub fn __oxide_cvt_rn_bf16_f32(x: f32) -> u16;
         pub fn __oxide_cvt_rn_f16_f32(x: f32) -> u16;
