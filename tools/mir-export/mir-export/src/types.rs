@@ -149,8 +149,8 @@ impl TypeTable {
                 j.push("kind", "fndef");
                 j.push("path", path.to_string());
             }
-            // Rejected by the exporter before they reach the table.
-            Ty::FnPtr(_) | Ty::Dyn(_) => j.push("kind", "opaque"),
+            Ty::FnPtr(_) => j.push("kind", "fn_ptr"),
+            Ty::Dyn(_) => j.push("kind", "opaque"),
             Ty::Closure(c) => {
                 j.push("kind", "closure");
                 j.push("path", c.as_str());

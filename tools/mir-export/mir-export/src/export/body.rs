@@ -162,11 +162,8 @@ impl<'a> Exporter<'a> {
             // which traps; a call through a vtable is rejected at the call.
             // core::fmt's formatter pointers only reach a panic (which
             // traps): kept as opaque values, never called.
-            Ty::FnPtr(f) if f.contains("core::fmt::Formatter") => None,
-            Ty::FnPtr(f) => Some(format!(
-                "function pointers (`{f}`) are not supported: oxidec compiles direct calls only; \
-                 call the function by name, or select it with a `match` on an enum"
-            )),
+            // Function pointers are values like any other (a casted fn
+            // item's address, called indirectly: fn_pointer_json).
             Ty::Adt(p) if self.is_type_param(p) => Some(format!(
                 "generic type parameter `{p}`: this body is printed generically by rustc; \
                  make the function `#[inline(always)]` or non-generic"
@@ -295,6 +292,12 @@ impl<'a> Exporter<'a> {
             Operand::Const(c) => {
                 let ty = self.const_ty(c, ctx)?;
                 let ti = self.ty(&ty, ctx)?;
+                // `const ZeroSized: {closure@..}`: a closure that captures
+                // nothing (rustc prints a value of a type with data as an
+                // aggregate), laid out as `()`
+                if matches!((&c.val, &ty), (ConstVal::ZeroSized, Ty::Closure(_))) && self.types.get(ti).upvars.is_none() {
+                    self.types.entries[ti].upvars = Some(Vec::new());
+                }
                 let value = self.const_json(c, &ty, ctx)?;
                 let span = self.span_json(ctx);
                 Ok(obj!["kind" => "constant", "ty" => ti, "const" => value, "span" => span])
@@ -354,6 +357,16 @@ impl<'a> Exporter<'a> {
                     "const" => obj!["kind" => "scalar", "bits" => "0x0000000000000000"],
                     "span" => self.span_json(ctx),
                 ]]
+            }
+            Rvalue::Cast { kind, operand, ty }
+                if kind.starts_with("PointerCoercion(ReifyFnPointer") || kind.starts_with("PointerCoercion(ClosureFnPointer") =>
+            {
+                obj![
+                    "kind" => "cast",
+                    "cast" => kind.as_str(),
+                    "operand" => self.fn_pointer_json(kind, operand, ty, ctx)?,
+                    "ty" => self.ty(ty, ctx)?,
+                ]
             }
             Rvalue::Cast { kind, operand, ty } => obj![
                 "kind" => "cast",
@@ -537,9 +550,110 @@ impl<'a> Exporter<'a> {
         Ok(inst)
     }
 
+    /// The operand of a cast to a function pointer: the fn item or
+    /// closure as a `fn` constant naming the body whose address it is
+    /// (exported even when every direct call was inlined). A closure is
+    /// called with its environment first: its pointer is a shim's.
+    fn fn_pointer_json(&mut self, kind: &str, operand: &Operand, fn_ty: &Ty, ctx: Ctx) -> DResult<Json> {
+        let Operand::Const(c) = operand else {
+            return Err(self.err(ctx, Code::Unsupported, format!("`{kind}` of a local is not supported (only of a function item or closure constant)")));
+        };
+        // `double as fn(u32) -> u32` prints the fn item without `const`
+        // and without its type
+        let ty = match (&c.ty, &c.val) {
+            (None, ConstVal::Path { path, fields }) if fields.is_empty() => Ty::FnDef { sig: fn_ty.to_string(), path: path.clone() },
+            _ => self.const_ty(c, ctx)?,
+        };
+        let name = match &ty {
+            Ty::FnDef { path, .. } => self.fn_item_body(path, ctx)?,
+            Ty::Closure(cl) => {
+                let ti = self.ty(&ty, ctx)?;
+                if self.types.get(ti).upvars.is_none() {
+                    self.types.entries[ti].upvars = Some(Vec::new());   // coerces to `fn`: captures nothing
+                }
+                let body = self.callees.closure_body(cl).map(str::to_string);
+                let body = body.ok_or_else(|| self.err(ctx, Code::Unsupported, format!("the closure `{cl}` has no body in rustc's MIR")))?;
+                self.closure_shim(&body, ctx)?
+            }
+            _ => return Err(self.err(ctx, Code::Export, format!("`{kind}` of a `{ty}`"))),
+        };
+        self.enqueue(&name);
+        let symbol = self.symbol_for(&name);
+        Ok(obj![
+            "kind" => "constant",
+            "ty" => self.ty(&ty, ctx)?,
+            "const" => obj!["kind" => "fn", "function" => name, "symbol" => symbol],
+            "span" => self.span_json(ctx),
+        ])
+    }
+
+    /// The body a function item names: a function of this crate, a trait
+    /// method's impl, a monomorphic instance of a generic function.
+    fn fn_item_body(&mut self, path: &Path, ctx: Ctx) -> DResult<String> {
+        let bodies = &self.bodies;
+        let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
+        match self.callees.resolve(path, false, &has_body).map_err(|(c, m)| self.err(ctx, c, m))? {
+            Resolved::Function(name) => Ok(name),
+            Resolved::Instance { generic } => self.instance(&generic, path, ctx),
+            _ => Err(self.err(ctx, Code::Unsupported, format!(
+                "a function pointer to `{path}` is not supported: it is a GPU primitive, intrinsic or core \
+                 function without a body; wrap it in a function of the crate"
+            ))),
+        }
+    }
+
+    /// `fn <closure>::{fn_pointer_shim}(args) -> R`: calls the closure
+    /// body with a reference to (or the value of) its zero-sized
+    /// environment, since only non-capturing closures coerce to `fn`.
+    /// Written as MIR text and parsed like rustc's.
+    fn closure_shim(&mut self, closure: &str, ctx: Ctx) -> DResult<String> {
+        let name = format!("{closure}::__oxide_fn_pointer_shim");
+        if self.bodies.contains_key(name.as_str()) {
+            return Ok(name);
+        }
+        let b = self.bodies[closure];
+        let local = |k: usize| b.locals.get(k).and_then(|l| l.as_ref()).map(|l| l.ty.clone());
+        let env = local(1).ok_or_else(|| self.err(ctx, Code::Export, format!("closure `{closure}` has no environment argument")))?;
+        let n = b.arg_count as usize;
+        let mut params = Vec::new();
+        for k in 2..=n {
+            let t = local(k).ok_or_else(|| self.err(ctx, Code::Export, format!("closure `{closure}` lacks argument _{k}")))?;
+            params.push(format!("_{}: {t}", k - 1));
+        }
+        let (env_val, env_arg) = match &env {
+            Ty::Ref { pointee, .. } => ((**pointee).clone(), format!("_{} = &_{};\n        ", n + 1, n)),
+            t => (t.clone(), String::new()),
+        };
+        let arg0 = if env_arg.is_empty() { format!("move _{n}") } else { format!("move _{}", n + 1) };
+        let args: Vec<String> = std::iter::once(arg0).chain((1..n).map(|k| format!("move _{k}"))).collect();
+        let span = match b.locals.first().and_then(|l| l.as_ref()).and_then(|l| l.span.as_ref()) {
+            Some(s) => format!(" // scope 0 at {s}"),
+            None => return Err(self.err(ctx, Code::Export, format!("closure `{closure}` has no span"))),
+        };
+        let env_arg = if env_arg.is_empty() { env_arg } else { format!("{}{span}\n        ", env_arg.trim_end()) };
+        let text = format!(
+            "fn __oxide_fn_pointer_shim({}) -> {ret} {{\n    let mut _0: {ret};\n    let mut _{n}: {env_val};\n    \
+             let mut _{}: {env};\n\n    bb0: {{\n        {env_arg}_0 = {closure}({}) -> [return: bb1, unwind unreachable];{span}\n    }}\n\n    \
+             bb1: {{\n        return;{span}\n    }}\n}}\n",
+            params.join(", "),
+            n + 1,
+            args.join(", "),
+            ret = b.ret_ty,
+        );
+        let file = crate::mirparse::items::parse_mir_file(&text)
+            .map_err(|e| self.err(ctx, Code::Export, format!("the fn pointer shim of `{closure}` does not parse: {}", e.msg)))?;
+        let mut body = file.bodies.into_iter().next().ok_or_else(|| self.err(ctx, Code::Export, "no shim body"))?;
+        body.name = name.clone();
+        let body: &'a Body = Box::leak(Box::new(body));
+        let key: &'a str = Box::leak(name.clone().into_boxed_str());
+        self.bodies.insert(key, body);
+        Ok(name)
+    }
+
     fn call_json(&mut self, dest: &Place, callee: &Callee, args: &[Operand], target: Option<u32>, ctx: Ctx) -> DResult<Json> {
-        let Callee::Path(path) = callee else {
-            return Err(self.err(ctx, Code::Unsupported, "calls through function pointers or closure values are not supported"));
+        let path = match callee {
+            Callee::Path(path) => path,
+            Callee::Operand(f) => return self.call_pointer_json(dest, f, args, target, ctx),
         };
         let bodies = &self.bodies;
         let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
@@ -598,6 +712,25 @@ impl<'a> Exporter<'a> {
             "kind" => "call",
             "callee" => callee,
             "args" => self.operands_json(&call_args, ctx)?,
+            "dest" => self.place_json(dest, ctx)?.0,
+            "target" => target,
+        ])
+    }
+
+    /// `_0 = copy _1(move _2)`: a call through a function pointer.
+    fn call_pointer_json(&mut self, dest: &Place, f: &Operand, args: &[Operand], target: Option<u32>, ctx: Ctx) -> DResult<Json> {
+        let fj = self.operand_json(f, ctx)?;
+        let fty = match f {
+            Operand::Copy(p) | Operand::Move(p) => self.place_json(p, ctx)?.1,
+            Operand::Const(c) => self.const_ty(c, ctx)?,
+        };
+        if !matches!(fty, Ty::FnPtr(_)) {
+            return Err(self.err(ctx, Code::Unsupported, format!("a call through a value of type `{fty}` is not supported")));
+        }
+        Ok(obj![
+            "kind" => "call",
+            "callee" => obj!["kind" => "pointer", "operand" => fj],
+            "args" => self.operands_json(args, ctx)?,
             "dest" => self.place_json(dest, ctx)?.0,
             "target" => target,
         ])

@@ -159,6 +159,11 @@ impl CalleeResolver {
         r
     }
 
+    /// The body of a closure type (`{closure@..}` → `k::{closure#0}`).
+    pub fn closure_body(&self, closure: &str) -> Option<&str> {
+        self.closures.get(closure).map(String::as_str)
+    }
+
     /// `has_body(name)` says whether the file has a body of that name.
     /// `Err` is the reason the call cannot be exported.
     pub fn resolve(&self, path: &Path, diverges: bool, has_body: &dyn Fn(&str) -> bool) -> Result<Resolved, (Code, String)> {

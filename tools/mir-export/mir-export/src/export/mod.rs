@@ -342,6 +342,16 @@ impl<'a> Exporter<'a> {
                 let decl = body.locals[local].as_ref().expect("arguments are declared");
                 let t = self.types.lookup(&decl.ty).expect("kernel argument types are interned");
                 let e = self.types.get(t);
+                if holds_fn_ptr(&decl.ty) {
+                    let d = Diag::at(
+                        self.loc(body, decl.scope, decl.span.as_ref()),
+                        Code::Gpu,
+                        format!("kernel parameter type `{}` holds a function pointer: the host's code addresses \
+                                 are not the GPU's; pass an index and select the function in the kernel", decl.ty),
+                    );
+                    bad.push((k.clone(), d));
+                    break;
+                }
                 if e.layout.is_none() {
                     let why = e.layout_error.as_deref().unwrap_or("rustc cannot be asked about this type");
                     let d = Diag::at(
@@ -537,4 +547,16 @@ fn alloc_json(a: &Alloc, static_ty: Option<(usize, bool)>) -> Json {
         "init" => init,
         "relocs" => relocs,
     ]
+}
+
+/// A function pointer in a type, outside ADTs (limit: a struct field of
+/// fn pointer type is not looked for; the exporter may not know the
+/// field types of a parameter's ADT).
+fn holds_fn_ptr(t: &Ty) -> bool {
+    match t {
+        Ty::FnPtr(_) => true,
+        Ty::Tuple(v) => v.iter().any(holds_fn_ptr),
+        Ty::Array(e, _) | Ty::Slice(e) | Ty::Ref { pointee: e, .. } | Ty::Ptr { pointee: e, .. } => holds_fn_ptr(e),
+        _ => false,
+    }
 }

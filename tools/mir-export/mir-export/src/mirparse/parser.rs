@@ -208,7 +208,9 @@ impl<'a> Parser<'a> {
             self.ty()?;
         }
         let sig = self.text_since(start);
-        if self.is_punct("{") {
+        // `{path}` names a fn item; a `{` that ends the line opens the
+        // body of a function returning a fn pointer
+        if self.is_punct("{") && self.peek_at(1).is_some() {
             self.pos += 1;
             let path = self.path(true)?;
             self.expect_punct("}")?;

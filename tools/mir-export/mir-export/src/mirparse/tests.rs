@@ -48,6 +48,7 @@ fn types_print_back_as_rustc_prints_them() {
     }
     assert_eq!(ty("usize"), Ty::Int { name: "usize", bits: 64, signed: false });
     assert!(matches!(ty("fn(u32) -> u32"), Ty::FnPtr(_)));
+    assert!(matches!(ty("fn(u32) -> u32 {double}"), Ty::FnDef { .. }));
 }
 
 #[test]
