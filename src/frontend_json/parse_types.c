@@ -284,6 +284,7 @@ static void fill_type(Arena *a, JPath p, PFile *f, OxType *t, cJSON *j)
 	case RT_CLOSURE: {
 		cJSON *up = json_get_opt(j, "upvars");
 		t->path = arena_strdup(a, json_str(p, j, "path"));
+		t->drop_noop = cJSON_IsTrue(json_get_opt(j, "drop_noop"));
 		if (up)
 			parse_tuple_fields(a, p, f, t, up);
 		break;

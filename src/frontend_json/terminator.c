@@ -524,8 +524,8 @@ static bool term_call(Fb *fb, JPath jp, const OxTerm *t)
  * (mir-export's export/drops.rs); a drop left here has no glue body. */
 static bool drop_is_noop(RType *t)
 {
-	if (t->kind == RT_ADT && t->drop_noop)
-		return true;        /* mir-export knows the elements have no drop glue */
+	if ((t->kind == RT_ADT || t->kind == RT_CLOSURE) && t->drop_noop)
+		return true;        /* mir-export knows the elements (captures) have no drop glue */
 	static const char *const iters[] = { "core::array::IntoIter<", "core::array::iter::IntoIter<" };
 	static const char *const prims[] = { "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
 	                                     "i64", "i128", "isize", "f32", "f64", "bool", "char" };

@@ -171,3 +171,51 @@ pub fn indirect_fn_compare(input: &[u64], mut out: DisjointSlice<u64>) {
     let ne = f != square as fn(u64) -> u64;
     put(&mut out, idx, mix(mix(same as u64, is_double as u64), ne as u64 + f(w)));
 }
+
+/// An array of closures (all of one type: the same closure expression),
+/// indexed by the thread.
+#[kernel]
+pub fn indirect_closure_array(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let k = at(input, i + 1);
+    let mk = |s: u32| move |x: u64| x.rotate_left(s) ^ k;
+    let fs = [mk(1), mk(13), mk(29), mk(40)];
+    let plain = [|x: u64| x + 1, |x: u64| x + 1];
+    put(&mut out, idx, mix(fs[i % 4](w), plain[i % 2](w)));
+}
+
+#[inline(never)]
+fn run3(mut g: impl FnMut() -> u64) -> u64 {
+    let a = g();
+    let b = g();
+    a ^ b.wrapping_mul(3) ^ g().rotate_left(9)
+}
+
+#[inline(never)]
+fn fold_with(xs: &[u64], init: u64, f: impl Fn(u64, u64) -> u64) -> u64 {
+    let mut h = init;
+    for &x in xs {
+        h = f(h, x);
+    }
+    h
+}
+
+/// `#[inline(never)]` functions with `impl FnMut` / `impl Fn` parameters,
+/// instantiated for closures that capture by reference and by value and
+/// mutate their state.
+#[kernel]
+pub fn indirect_impl_fn(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let mut count = 0u64;
+    let mut state = w;
+    let r = run3(|| {
+        count += 1;
+        state = mix(state, count);
+        state
+    });
+    let s = fold_with(&input[i..i + 4], w >> 2, |h, x| mix(h, x ^ (i as u64)));
+    let t = fold_with(&input[i + 1..i + 3], 5, |h, x| h.wrapping_add(x));
+    put(&mut out, idx, mix(mix(r, count), mix(s, t ^ state)));
+}

@@ -540,8 +540,18 @@ impl<'a> Exporter<'a> {
         let signature =
             self.signature_source(g, 8).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its source is not readable".into())))?;
         let name = generic.rsplit("::").next().unwrap_or(generic);
-        let params = mono::generic_params(&signature, name)
-            .ok_or_else(|| self.err(ctx, Code::Unsupported, fail(format!("no generic parameter list after `fn {name}` in its source"))))?;
+        // rustc's generic arguments: the declared parameters, then one per
+        // argument-position `impl Trait`, in the order of the arguments
+        let impls = impl_trait_params(g);
+        let mut params = match mono::generic_params(&signature, name) {
+            Some(p) => p,
+            None if !impls.is_empty() => Vec::new(),
+            None => return Err(self.err(ctx, Code::Unsupported, fail(format!("no generic parameter list after `fn {name}` in its source")))),
+        };
+        if impls.iter().enumerate().any(|(k, t)| impls[..k].contains(t)) {
+            return Err(self.err(ctx, Code::Unsupported, fail("two of its `impl Trait` arguments print alike".into())));
+        }
+        params.extend(impls);
         let body = mono::instantiate(self.input.mir_text, generic, &params, &mono::call_args(path), &inst)
             .map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         let body: &'a Body = Box::leak(Box::new(body));
@@ -801,4 +811,24 @@ fn atomic_ordering(a: &Operand) -> Option<String> {
         },
         _ => None,
     }
+}
+
+/// The argument-position `impl Trait` types of a generic body, in order
+/// (the parser makes each a one-segment path named by its text).
+fn impl_trait_params(b: &Body) -> Vec<String> {
+    let mut out = Vec::new();
+    for k in 1..=b.arg_count as usize {
+        if let Some(Some(l)) = b.locals.get(k) {
+            let mut t = &l.ty;
+            while let Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } = t {
+                t = pointee;
+            }
+            if let Ty::Adt(p) = t {
+                if p.qself.is_none() && p.segments.len() == 1 && p.segments[0].name.starts_with("impl ") {
+                    out.push(p.segments[0].name.clone());
+                }
+            }
+        }
+    }
+    out
 }

@@ -306,6 +306,7 @@ impl<'a> Exporter<'a> {
         let wanted: Vec<usize> = (0..self.types.entries.len()).filter(|&i| self.types.needs_probe(i)).collect();
         if wanted.is_empty() {
             self.copy_closure_layouts(&closures);
+            self.unnameable_array_layouts();
             return Ok(());
         }
         let names: Vec<String> =
@@ -319,7 +320,36 @@ impl<'a> Exporter<'a> {
             }
         }
         self.copy_closure_layouts(&closures);
+        self.unnameable_array_layouts();
         Ok(())
+    }
+
+    /// `[{closure@..}; 3]`: rustc cannot be asked (the element has no
+    /// name), but an array's layout follows from its element's as rustc
+    /// computes it: N elements of the element's size (a multiple of its
+    /// alignment), the element's alignment, memory ABI, field 0 at 0.
+    fn unnameable_array_layouts(&mut self) {
+        loop {
+            let mut changed = false;
+            for i in 0..self.types.entries.len() {
+                let e = self.types.get(i);
+                let Ty::Array(elem, n) = &e.ty else { continue };
+                if e.layout.is_some() || !e.ty.is_unnameable() {
+                    continue;
+                }
+                let (Some(n), Some(el)) = (n.parse::<u64>().ok(), self.types.lookup(elem)) else { continue };
+                let Some(l) = self.types.get(el).layout.as_ref() else { continue };
+                let Some(size) = l.size.checked_mul(n) else { continue };
+                let mut layout = Layout::memory(size, l.align);
+                layout.fields = vec![0];
+                self.types.entries[i].layout = Some(layout);
+                self.types.entries[i].layout_error = None;
+                changed = true;
+            }
+            if !changed {
+                break;
+            }
+        }
     }
 
     fn copy_closure_layouts(&mut self, closures: &[(usize, usize)]) {

@@ -167,6 +167,13 @@ impl<'a> Parser<'a> {
                 self.fn_ty()
             }
             Tok::Ident(w) if w == "dyn" => self.dyn_ty(),
+            // `impl FnMut() -> u32`: an argument-position impl Trait of a
+            // generic body, a type parameter named by its text (mono.rs
+            // replaces it by the instance's type argument)
+            Tok::Ident(w) if w == "impl" => {
+                let Ty::Dyn(text) = self.dyn_ty()? else { unreachable!("dyn_ty makes a Dyn") };
+                Ok(Ty::Adt(Path { qself: None, segments: vec![Segment { name: text, args: Vec::new(), turbofish: false }] }))
+            }
             Tok::Ident(_) | Tok::Punct("<") | Tok::ImplAt(_) => {
                 self.pos -= 1;
                 self.path_ty()
@@ -221,15 +228,27 @@ impl<'a> Parser<'a> {
 
     fn dyn_ty(&mut self) -> PResult<Ty> {
         let start = self.pos - 1;
-        self.path(false)?;
+        self.bound()?;
         while self.eat_punct("+") {
             if self.is_punct("'") {
                 self.skip_lifetime();
             } else {
-                self.path(false)?;
+                self.bound()?;
             }
         }
         Ok(Ty::Dyn(self.text_since(start)))
+    }
+
+    /// A trait bound: a path, and for the `Fn*` traits `(A, B) -> R`.
+    fn bound(&mut self) -> PResult<()> {
+        self.path(false)?;
+        if self.eat_punct("(") {
+            self.list(")", Self::ty)?;
+            if self.eat_punct("->") {
+                self.ty()?;
+            }
+        }
+        Ok(())
     }
 
     /// The source text of the tokens from `start` to the current one.
