@@ -239,10 +239,11 @@ impl<'a> Parser<'a> {
         Ok(Ty::Dyn(self.text_since(start)))
     }
 
-    /// A trait bound: a path, and for the `Fn*` traits `(A, B) -> R`.
+    /// A trait bound: a path, and for the `Fn*` traits `(A, B) -> R` (a
+    /// `(` after another trait is not the bound's: `&dyn T (Unsize)`).
     fn bound(&mut self) -> PResult<()> {
-        self.path(false)?;
-        if self.eat_punct("(") {
+        let p = self.path(false)?;
+        if matches!(p.last_name(), "Fn" | "FnMut" | "FnOnce") && self.eat_punct("(") {
             self.list(")", Self::ty)?;
             if self.eat_punct("->") {
                 self.ty()?;
