@@ -526,6 +526,12 @@ static bool drop_is_noop(RType *t)
 {
 	if ((t->kind == RT_ADT || t->kind == RT_CLOSURE) && t->drop_noop)
 		return true;        /* mir-export knows the elements (captures) have no drop glue */
+	switch (t->kind) {      /* a generic instance drops its T: these have no drop glue */
+	case RT_BOOL: case RT_CHAR: case RT_INT: case RT_FLOAT: case RT_REF: case RT_PTR: case RT_FNDEF: case RT_FNPTR:
+		return true;
+	default:
+		break;
+	}
 	static const char *const iters[] = { "core::array::IntoIter<", "core::array::iter::IntoIter<" };
 	static const char *const prims[] = { "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
 	                                     "i64", "i128", "isize", "f32", "f64", "bool", "char" };

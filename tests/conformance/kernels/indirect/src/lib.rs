@@ -219,3 +219,28 @@ pub fn indirect_impl_fn(input: &[u64], mut out: DisjointSlice<u64>) {
     let t = fold_with(&input[i + 1..i + 3], 5, |h, x| h.wrapping_add(x));
     put(&mut out, idx, mix(mix(r, count), mix(s, t ^ state)));
 }
+
+#[inline(never)]
+fn combine3(a: u64, f: impl Fn(u64, u32, (u8, u16)) -> u64) -> u64 {
+    f(a, a as u32, (a as u8, (a >> 8) as u16)) ^ f(!a, 7, (1, 2))
+}
+
+#[inline(never)]
+fn apply_once(f: impl FnOnce(u64) -> u64, x: u64) -> u64 {
+    f(x)
+}
+
+/// Fn items and fn pointers passed where `impl Fn` is expected (their
+/// `Fn::call` is the function itself, or a call through the pointer), and
+/// closures of three arguments (one a tuple) and `FnOnce`.
+#[kernel]
+pub fn indirect_fn_as_impl_fn(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let p: fn(u64, u64) -> u64 = if i % 2 == 0 { add } else { xor_shift };
+    let a = fold_with(&input[i..i + 3], w, add);
+    let b = fold_with(&input[i + 2..i + 5], 9, p);
+    let c = combine3(w, |x, y, (s, t)| mix(x, y as u64 ^ ((s as u64) << 20) ^ t as u64));
+    let d = apply_once(square, w) ^ apply_once(pick(w), i as u64);
+    put(&mut out, idx, mix(mix(a, b), mix(c, d)));
+}

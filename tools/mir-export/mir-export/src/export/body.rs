@@ -665,6 +665,23 @@ impl<'a> Exporter<'a> {
             Callee::Path(path) => path,
             Callee::Operand(f) => return self.call_pointer_json(dest, f, args, target, ctx),
         };
+        // `<fn(u32) -> u32 as Fn<(u32,)>>::call(&f, (x,))`: a call through
+        // the pointer `f` (by reference for call / call_mut)
+        if let (Some(()), Some(Ty::FnPtr(_))) = (super::callee::fn_trait_call(path), path.qself.as_ref().map(|q| &*q.self_ty)) {
+            let f = match args.first() {
+                Some(Operand::Copy(p) | Operand::Move(p)) => {
+                    let mut p = p.clone();
+                    if matches!(self.place_json(&p, ctx)?.1, Ty::Ref { .. }) {
+                        p.proj.push(Proj::Deref);
+                    }
+                    Operand::Copy(p)
+                }
+                _ => return Err(self.err(ctx, Code::Unsupported, format!("`{path}` of a constant"))),
+            };
+            let fty = path.qself.as_ref().map(|q| (*q.self_ty).clone()).expect("matched above");
+            let spread = self.spread_fn_call_args(&fty, args, ctx)?;
+            return self.call_pointer_json(dest, &f, &spread, target, ctx);
+        }
         let bodies = &self.bodies;
         let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
         // drop glue (drops.rs), called by name with its type argument
@@ -680,6 +697,9 @@ impl<'a> Exporter<'a> {
             self.check_drop_impl(path, name, ctx)?;
         }
         let mut call_args: Vec<Operand> = args.to_vec();
+        if let (Some(()), Some(q)) = (super::callee::fn_trait_call(path), path.qself.as_ref()) {
+            call_args = self.spread_fn_call_args(&q.self_ty, args, ctx)?;
+        }
         let callee = match resolved {
             Resolved::Function(name) => {
                 // `[]` (a `[T; 0]` argument) prints without its type: the
@@ -725,6 +745,37 @@ impl<'a> Exporter<'a> {
             "dest" => self.place_json(dest, ctx)?.0,
             "target" => target,
         ])
+    }
+
+    /// `Fn::call(f, (a, b))` as the body is called: a closure's body takes
+    /// its environment and `a, b`; a fn item's takes `a, b` (its own
+    /// zero-sized self is dropped). The tuple is split into its fields.
+    fn spread_fn_call_args(&mut self, self_ty: &Ty, args: &[Operand], ctx: Ctx) -> DResult<Vec<Operand>> {
+        let bad = |ex: &Self| ex.err(ctx, Code::Export, format!("a `Fn*` call of `{self_ty}` with {} arguments, not 2", args.len()));
+        let [callee, tuple] = args else { return Err(bad(self)) };
+        let mut out = Vec::new();
+        if matches!(self_ty, Ty::Closure(_)) {
+            out.push(callee.clone());
+        } else if !matches!(self_ty, Ty::FnDef { .. } | Ty::FnPtr(_)) {
+            return Err(bad(self));
+        }
+        match tuple {
+            Operand::Copy(p) | Operand::Move(p) => {
+                let Ty::Tuple(tys) = self.place_json(p, ctx)?.1 else {
+                    return Err(self.err(ctx, Code::Export, format!("the arguments of a `Fn*` call of `{self_ty}` are no tuple")));
+                };
+                for (i, t) in tys.into_iter().enumerate() {
+                    let mut q = p.clone();
+                    q.proj.push(Proj::Field(i as u32, t));
+                    out.push(if matches!(tuple, Operand::Move(_)) { Operand::Move(q) } else { Operand::Copy(q) });
+                }
+            }
+            Operand::Const(c) => match &c.val {
+                ConstVal::Tuple(items) => out.extend(items.iter().cloned().map(Operand::Const)),
+                _ => return Err(self.err(ctx, Code::Unsupported, format!("the constant arguments `{}` of a `Fn*` call", c.text))),
+            },
+        }
+        Ok(out)
     }
 
     /// `_0 = copy _1(move _2)`: a call through a function pointer.

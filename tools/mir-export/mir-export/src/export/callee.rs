@@ -230,6 +230,11 @@ impl CalleeResolver {
             if let Ty::Closure(c) = &*q.self_ty {
                 return self.closures.get(c).cloned().map(Resolved::Function).ok_or_else(|| not_inlined(path));
             }
+            // `<fn(u32) -> u32 {double} as Fn<(u32,)>>::call`: the fn item
+            // itself (body.rs drops the self argument and spreads the tuple)
+            if let (Ty::FnDef { path: f, .. }, Some(_)) = (&*q.self_ty, fn_trait_call(path)) {
+                return self.resolve(f, diverges, has_body);
+            }
         }
         if has_body(&bare) {
             if path.all_args().any(|a| matches!(a, GenericArg::Type(_) | GenericArg::Const(_))) {
@@ -622,4 +627,15 @@ mod tests {
         assert!(is_panic_entry("core::slice::copy_from_slice_impl::len_mismatch_fail"));
         assert!(!is_panic_entry("core::slice::index::get"));
     }
+}
+
+/// `<T as core::ops::Fn<(A, B)>>::call` and the `FnMut` / `FnOnce` forms:
+/// a call whose arguments are the callee, then the tuple of the real ones.
+pub fn fn_trait_call(path: &Path) -> Option<()> {
+    let tr = path.qself.as_ref()?.trait_.as_ref()?;
+    matches!(
+        (tr.bare().as_str(), path.last_name()),
+        ("core::ops::Fn", "call") | ("core::ops::FnMut", "call_mut") | ("core::ops::FnOnce", "call_once")
+    )
+    .then_some(())
 }

@@ -462,6 +462,16 @@ impl<'a> Parser<'a> {
             "copy" => Ok(Operand::Copy(self.place()?)),
             "move" => Ok(Operand::Move(self.place()?)),
             "const" => Ok(Operand::Const(self.constant()?)),
+            // a fn item passed as an argument prints bare, like in a cast
+            // (`f(move _7, add)`); its type comes from the `const_:` comment
+            w if self.is_punct(",") || self.is_punct(")") || self.is_punct("::") => {
+                let _ = w;
+                self.pos -= 1;
+                let start = self.pos;
+                let path = self.path(true)?;
+                let text = self.text_since(start);
+                Ok(Operand::Const(Const { val: ConstVal::Path { path, fields: Vec::new() }, ty: None, text }))
+            }
             w => Err(format!("expected `copy`, `move` or `const`, found `{w}`")),
         }
     }
