@@ -292,11 +292,15 @@ impl<'a> Exporter<'a> {
             Operand::Const(c) => {
                 let ty = self.const_ty(c, ctx)?;
                 let ti = self.ty(&ty, ctx)?;
-                // `const ZeroSized: {closure@..}`: a closure that captures
-                // nothing (rustc prints a value of a type with data as an
-                // aggregate), laid out as `()`
-                if matches!((&c.val, &ty), (ConstVal::ZeroSized, Ty::Closure(_))) && self.types.get(ti).upvars.is_none() {
-                    self.types.entries[ti].upvars = Some(Vec::new());
+                // `const ZeroSized: {closure@..}`: a zero-sized closure, so
+                // its captures are zero-sized values; when its body reads
+                // no field of its environment it captures nothing and is
+                // laid out as `()` (else it keeps no layout: a captured
+                // zero-sized value may have alignment and drop glue)
+                if let (ConstVal::ZeroSized, Ty::Closure(cl)) = (&c.val, &ty) {
+                    if self.types.get(ti).upvars.is_none() && self.closure_captures_nothing(cl) {
+                        self.types.entries[ti].upvars = Some(Vec::new());
+                    }
                 }
                 let value = self.const_json(c, &ty, ctx)?;
                 let span = self.span_json(ctx);
@@ -776,6 +780,16 @@ impl<'a> Exporter<'a> {
             },
         }
         Ok(out)
+    }
+
+    /// A closure whose body never projects a field of its environment
+    /// (`(*_1).0`, `(_1.0: T)`): it captures nothing.
+    fn closure_captures_nothing(&self, closure: &str) -> bool {
+        let Some(body) = self.callees.closure_body(closure) else { return false };
+        match super::mono::body_text(self.input.mir_text, body) {
+            Some(text) => !text.contains("(*_1).") && !text.contains("(_1."),
+            None => false,
+        }
     }
 
     /// `_0 = copy _1(move _2)`: a call through a function pointer.

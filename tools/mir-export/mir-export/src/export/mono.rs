@@ -13,7 +13,7 @@ use crate::mirparse::parse_mir_file;
 
 /// The text of body `name` (`fn name(` at the start of a line, to the
 /// `}` that closes it), skipping `// MIR FOR CTFE` copies.
-fn body_text<'t>(mir_text: &'t str, name: &str) -> Option<&'t str> {
+pub fn body_text<'t>(mir_text: &'t str, name: &str) -> Option<&'t str> {
     let head = format!("fn {name}(");
     let mut offset = 0;
     let mut prev_line = "";
