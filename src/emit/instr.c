@@ -415,6 +415,29 @@ static bool emit_call(FuncEmit *fe, Op *op)
 	return build_call(fe, op, LLVMGetNamedFunction(fe->e->mod, f->symbol));
 }
 
+/* llir.call_indirect %f, args...  ==>  call TYPE %f(args): the function
+ * type is the operands' and the result's (NVPTX prints a `.callprototype`
+ * and `call (...), %rd, (...), prototype`).  A device function's calling
+ * convention is the default one on both targets. */
+static bool emit_call_indirect(FuncEmit *fe, Op *op)
+{
+	if (op->nopd < 1 || !is_ptr(op->opd[0]->type) || op->nres > 1)
+		return fail(fe, op, "needs a function pointer operand and at most one result");
+	unsigned n = op->nopd - 1;
+	LLVMTypeRef *pts = n ? (LLVMTypeRef *)xmalloc(sizeof *pts * n) : NULL;
+	LLVMValueRef *args = n ? (LLVMValueRef *)xmalloc(sizeof *args * n) : NULL;
+	for (unsigned i = 0; i < n; i++) {
+		args[i] = opd(op, i + 1);
+		pts[i] = LLVMTypeOf(args[i]);
+	}
+	LLVMTypeRef ret = op->nres ? res_type(fe, op) : LLVMVoidTypeInContext(fe->e->ctx);
+	LLVMTypeRef fnty = LLVMFunctionType(ret, pts, n, 0);
+	LLVMValueRef call = LLVMBuildCall2(fe->b, fnty, opd(op, 0), args, n, "");
+	free(pts);
+	free(args);
+	return bind_results(fe, op, call, ret);
+}
+
 /* llir.asm "TEMPLATE" (args), constraints "..."  ==>  call asm sideeffect
  * convergent (pure: call asm, which LLVM may hoist, merge or drop): the
  * results are one value, a struct of several (taken apart here), or none.
@@ -662,6 +685,7 @@ static bool emit_op_checked(FuncEmit *fe, Op *op)
 		return emit_cast(fe, op);
 	case OP_LLIR_FPTOUI_SAT: case OP_LLIR_FPTOSI_SAT: return emit_fpto_sat(fe, op);
 	case OP_LLIR_CALL: return emit_call(fe, op);
+	case OP_LLIR_CALL_INDIRECT: return emit_call_indirect(fe, op);
 	case OP_LLIR_INTRINSIC: return emit_intrinsic(fe, op, op->sym, op->attr.intrinsic.overload);
 	case OP_LLIR_ASM: return emit_asm(fe, op);
 	case OP_LLIR_BR: return emit_br(fe, op);

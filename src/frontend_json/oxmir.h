@@ -177,6 +177,7 @@ struct OxConst {
 	uint32_t nfield;
 	OxFunc *body;            /* UNEVALUATED: the "const" body of that name */
 	const char *def;
+	OxFunc *fn;              /* FN with a "symbol": the function whose address is taken (resolved) */
 };
 
 typedef enum { OX_OPERAND_COPY, OX_OPERAND_MOVE, OX_OPERAND_CONSTANT } OxOperandKind;
@@ -220,6 +221,7 @@ typedef enum {
 	OX_CAST_TRANSMUTE, OX_CAST_INT_TO_INT, OX_CAST_INT_TO_FLOAT, OX_CAST_FLOAT_TO_INT,
 	OX_CAST_FLOAT_TO_FLOAT, OX_CAST_EXPOSE_PROVENANCE, OX_CAST_WITH_EXPOSED_PROVENANCE, OX_CAST_PTR_TO_PTR,
 	OX_CAST_UNSIZE, OX_CAST_MUT_TO_CONST, OX_CAST_ARRAY_TO_POINTER,
+	OX_CAST_REIFY_FN_POINTER,  /* PointerCoercion(ReifyFnPointer | ClosureFnPointer): a fn item's address */
 	OX_CAST_UNSUPPORTED,     /* any other: `name` says which (for the message) */
 } OxCastKind;
 
@@ -264,7 +266,7 @@ typedef enum {
 	OX_TERM_DROP,
 } OxTermKind;
 
-typedef enum { OX_CALLEE_FUNCTION, OX_CALLEE_PANIC, OX_CALLEE_DEVICE, OX_CALLEE_INTRINSIC } OxCalleeKind;
+typedef enum { OX_CALLEE_FUNCTION, OX_CALLEE_PANIC, OX_CALLEE_DEVICE, OX_CALLEE_INTRINSIC, OX_CALLEE_POINTER } OxCalleeKind;
 
 typedef struct {
 	OxCalleeKind kind;
@@ -274,6 +276,7 @@ typedef struct {
 	OxType *generic0;        /* INTRINSIC: generic_args[0] when a type index, else NULL */
 	int ords[2];             /* INTRINSIC: orderings of "const_args" (AtomicOrd), -1 none */
 	int nord;
+	OxOperand *pointer;      /* POINTER: the function pointer called (an indirect call) */
 } OxCallee;
 
 typedef struct {

@@ -170,6 +170,23 @@ static bool const_bytes(PB *b, JPath p, cJSON *c, OxType *t, OxConst *out)
 	return parse_relocs(b->s, field(b, p, "relocs"), json_get_opt(c, "relocs"), &out->relocs, &out->nreloc);
 }
 
+/* A function item: zero-sized, unless it is the operand of a cast to a
+ * function pointer, where mir-export names the body with "symbol". */
+static bool const_fn(PB *b, JPath p, cJSON *c, OxConst *out)
+{
+	cJSON *sym = json_get_opt(c, "symbol");
+	if (!sym)
+		return true;
+	if (!cJSON_IsString(sym))
+		return fe_error(p, "\"symbol\" must be a string"), false;
+	FuncDef *d = fe_map_get(b->s->syms, "", sym->valuestring);
+	if (!d)
+		return PB_ERROR(b, OX_INPUT, "the address of `%s` is taken, but its body is in none of the inputs",
+		                json_str(p, c, "function"));
+	out->fn = d->fn;
+	return !ps_failed(b->s);
+}
+
 /* t: the constant's type when known (a field of an enum variant that
  * does not exist has none); a zero-sized one needs no value. */
 static bool parse_const(PB *b, JPath p, cJSON *c, OxType *t, OxConst *out)
@@ -189,7 +206,9 @@ static bool parse_const(PB *b, JPath p, cJSON *c, OxType *t, OxConst *out)
 			return PB_ERROR(b, OX_INPUT, "constant `%s` has no body in the inputs", out->def);
 		return !ps_failed(b->s);
 	}
-	if (k == OX_CONST_ZST || k == OX_CONST_FN || (t && ox_type_is_zst(t)))
+	if (k == OX_CONST_FN)
+		return const_fn(b, p, c, out);
+	if (k == OX_CONST_ZST || (t && ox_type_is_zst(t)))
 		return true;
 	switch (k) {
 	case OX_CONST_SCALAR: {
@@ -307,6 +326,8 @@ static OxCastKind cast_kind(const char *s)
 		return OX_CAST_MUT_TO_CONST;
 	if (!strncmp(s, "PointerCoercion(ArrayToPointer", 30))
 		return OX_CAST_ARRAY_TO_POINTER;
+	if (!strncmp(s, "PointerCoercion(ReifyFnPointer", 30) || !strncmp(s, "PointerCoercion(ClosureFnPointer", 32))
+		return OX_CAST_REIFY_FN_POINTER;
 	return OX_CAST_UNSUPPORTED;
 }
 
@@ -496,7 +517,7 @@ static void const_orderings(cJSON *callee, OxCallee *out)
 
 static bool parse_callee(PB *b, JPath cp, cJSON *callee, OxCallee *out)
 {
-	static const char *const names[] = { "function", "panic", "device", "intrinsic" };
+	static const char *const names[] = { "function", "panic", "device", "intrinsic", "pointer" };
 	const char *kind = json_str(cp, callee, "kind");
 	Arena *a = b->s->a;
 	if (ps_failed(b->s))
@@ -528,6 +549,9 @@ static bool parse_callee(PB *b, JPath cp, cJSON *callee, OxCallee *out)
 		out->name = arena_strdup(a, json_str(cp, callee, "name"));
 		const_orderings(callee, out);
 		return !ps_failed(b->s) && generic_arg0(b, cp, callee, &out->generic0);
+	case OX_CALLEE_POINTER:
+		out->pointer = arena_new_array(a, OxOperand, 1);
+		return obj_operand(b, cp, callee, "operand", out->pointer);
 	}
 	return !ps_failed(b->s);
 }

@@ -12,7 +12,7 @@ static const struct { const char *name; RTypeKind kind; } kinds[] = {
 	{ "bool", RT_BOOL }, { "char", RT_CHAR }, { "int", RT_INT }, { "float", RT_FLOAT },
 	{ "str", RT_STR }, { "never", RT_NEVER }, { "tuple", RT_TUPLE }, { "array", RT_ARRAY },
 	{ "slice", RT_SLICE }, { "ref", RT_REF }, { "ptr", RT_PTR }, { "adt", RT_ADT },
-	{ "fndef", RT_FNDEF }, { "closure", RT_CLOSURE }, { "opaque", RT_OPAQUE },
+	{ "fndef", RT_FNDEF }, { "closure", RT_CLOSURE }, { "opaque", RT_OPAQUE }, { "fn_ptr", RT_FNPTR },
 };
 
 static bool parse_kind(JPath p, const char *s, RTypeKind *out)
@@ -234,6 +234,7 @@ static void check_prim_layout(JPath p, OxType *t)
 	case RT_BOOL: want = 1; break;
 	case RT_CHAR: want = 4; break;
 	case RT_INT: case RT_FLOAT: want = t->bits / 8; break;
+	case RT_FNPTR: want = 8; break;
 	case RT_REF: case RT_PTR:
 		fat = t->pointee && (t->pointee->kind == RT_SLICE || t->pointee->kind == RT_STR ||
 		                     t->layout.abi == ABI_SCALAR_PAIR);
@@ -283,6 +284,7 @@ static void fill_type(Arena *a, JPath p, PFile *f, OxType *t, cJSON *j)
 	case RT_CLOSURE: {
 		cJSON *up = json_get_opt(j, "upvars");
 		t->path = arena_strdup(a, json_str(p, j, "path"));
+		t->drop_noop = cJSON_IsTrue(json_get_opt(j, "drop_noop"));
 		if (up)
 			parse_tuple_fields(a, p, f, t, up);
 		break;

@@ -295,10 +295,34 @@ static bool cast_pointer(Fb *fb, OxCastKind ck, Val v, PlaceV *dst)
 	return true;
 }
 
+/* `double as fn(u32) -> u32` (ReifyFnPointer), and a non-capturing
+ * closure's shim (ClosureFnPointer; mir-export makes the shim): the
+ * address of the function the constant names.
+ *   mir.global_addr @symbol : ptr  (a function, address space 0) */
+static bool cast_fn_pointer(Fb *fb, const OxRvalue *rv, PlaceV *dst)
+{
+	const OxOperand *o = &rv->ops[0];
+	if (o->kind != OX_OPERAND_CONSTANT || o->c.kind != OX_CONST_FN || !o->c.fn)
+		return fb_error(fb, OX_INPUT, "`%s` of an operand that names no function", rv->cast_name), false;
+	Func *f = fb->funcs[o->c.fn->id];
+	if (f->is_kernel)
+		return fb_error(fb, OX_GPU, "kernel `%s` cannot be called from device code, so it has no "
+		                "function pointer", f->name), false;
+	Type *pt = scalar_type_of(fb, dst->ty);
+	if (val_kind(dst->ty) != VK_SCALAR || !pt || pt->kind != TY_PTR)
+		return fb_error(fb, OX_INPUT, "`%s` into a `%s`", rv->cast_name, dst->ty->name), false;
+	Value *a = ir_build1(&fb->b, OP_MIR_GLOBAL_ADDR, pt, 0, NULL);
+	a->def->sym = f->symbol;
+	build_store(fb, a, dst->addr);
+	return true;
+}
+
 static bool rv_cast(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 {
 	const char *kind = rv->cast_name;
 	Val v;
+	if (rv->cast == OX_CAST_REIFY_FN_POINTER)
+		return cast_fn_pointer(fb, rv, dst);
 	if (!one_operand(fb, jp, rv, &v))
 		return false;
 	switch (rv->cast) {
@@ -309,7 +333,7 @@ static bool rv_cast(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 		return cast_numeric(fb, rv->cast, kind, v, dst);
 	case OX_CAST_PTR_TO_PTR: case OX_CAST_UNSIZE: case OX_CAST_MUT_TO_CONST: case OX_CAST_ARRAY_TO_POINTER:
 		return cast_pointer(fb, rv->cast, v, dst);
-	case OX_CAST_UNSUPPORTED:
+	case OX_CAST_REIFY_FN_POINTER: case OX_CAST_UNSUPPORTED:
 		break;
 	}
 	fb_error(fb, OX_UNSUPPORTED, "cast `%s` from `%s` to `%s` is not supported (function pointers and closures "

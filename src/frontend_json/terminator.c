@@ -233,6 +233,34 @@ static bool call_function(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	return true;
 }
 
+/* A call through a function pointer (`_0 = copy _1(move _2)`): the ABI of
+ * the signature follows from the argument and destination types, which
+ * are those of the callee's own locals (every body is monomorphic), so
+ * it agrees with declare_func's for whichever function the pointer holds.
+ *   mir.call_indirect %fnptr, args...  (an LLVM indirect call) */
+static bool call_pointer(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
+{
+	Val f;
+	if (!build_operand(fb, jpath_field(fb->a, jpath_field(fb->a, jp, "callee"), "operand"), t->callee.pointer, &f))
+		return false;
+	if (val_kind(f.ty) != VK_SCALAR || !val_type(f) || val_type(f)->kind != TY_PTR)
+		return fb_error(fb, OX_INPUT, "call through a `%s`, not a function pointer", f.ty->name), false;
+	bool sret;
+	Type *rt = abi_return(fb, dst->ty, &sret);
+	Value **args;
+	uint32_t n;
+	if (!call_args(fb, jp, t, &args, &n, sret ? dst->addr : NULL))
+		return false;
+	Value **opd = arena_new_array(fb->a, Value *, n + 1);
+	opd[0] = f.v[0];
+	memcpy(opd + 1, args, sizeof *args * n);
+	Op *op = ir_build(&fb->b, OP_MIR_CALL_INDIRECT, rt->kind == TY_VOID ? 0 : 1, &rt, n + 1, opd, 0);
+	if (op->nres)
+		build_store(fb, &op->res[0], dst->addr);
+	finish_call(fb, t);
+	return true;
+}
+
 static bool call_prim(Fb *fb, JPath jp, const OxTerm *t, Opcode code, const char *sym, PlaceV *dst)
 {
 	Value **args;
@@ -482,6 +510,8 @@ static bool term_call(Fb *fb, JPath jp, const OxTerm *t)
 		return call_device(fb, jp, t, &dst);
 	case OX_CALLEE_INTRINSIC:
 		return call_intrinsic(fb, jp, t, &dst);
+	case OX_CALLEE_POINTER:
+		return call_pointer(fb, jp, t, &dst);
 	}
 	unreachable();
 }
@@ -494,8 +524,14 @@ static bool term_call(Fb *fb, JPath jp, const OxTerm *t)
  * (mir-export's export/drops.rs); a drop left here has no glue body. */
 static bool drop_is_noop(RType *t)
 {
-	if (t->kind == RT_ADT && t->drop_noop)
-		return true;        /* mir-export knows the elements have no drop glue */
+	if ((t->kind == RT_ADT || t->kind == RT_CLOSURE) && t->drop_noop)
+		return true;        /* mir-export knows the elements (captures) have no drop glue */
+	switch (t->kind) {      /* a generic instance drops its T: these have no drop glue */
+	case RT_BOOL: case RT_CHAR: case RT_INT: case RT_FLOAT: case RT_REF: case RT_PTR: case RT_FNDEF: case RT_FNPTR:
+		return true;
+	default:
+		break;
+	}
 	static const char *const iters[] = { "core::array::IntoIter<", "core::array::iter::IntoIter<" };
 	static const char *const prims[] = { "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
 	                                     "i64", "i128", "isize", "f32", "f64", "bool", "char" };

@@ -145,7 +145,8 @@ typedef struct Type {
 typedef enum {
 	RT_BOOL, RT_CHAR, RT_INT, RT_FLOAT, RT_STR, RT_NEVER, RT_TUPLE, RT_ARRAY,
 	RT_SLICE, RT_REF, RT_PTR, RT_ADT, RT_FNDEF, RT_CLOSURE,
-	RT_OPAQUE,           /* dyn Trait, fn pointers: representable, never callable */
+	RT_OPAQUE,           /* dyn Trait: representable, never looked into */
+	RT_FNPTR,            /* fn(A..) -> R: a thin code pointer (address space 0) */
 } RTypeKind;
 
 typedef enum { ABI_SCALAR, ABI_SCALAR_PAIR, ABI_VECTOR, ABI_MEMORY, ABI_UNINHABITED } AbiKind;

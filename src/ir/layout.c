@@ -43,7 +43,7 @@ bool rtype_is_zst(const RType *t)
 bool rtype_is_scalar(const RType *t)
 {
 	switch (t->kind) {
-	case RT_BOOL: case RT_CHAR: case RT_INT: case RT_FLOAT:
+	case RT_BOOL: case RT_CHAR: case RT_INT: case RT_FLOAT: case RT_FNPTR:
 		return true;
 	case RT_REF: case RT_PTR:
 		return !rtype_is_fat_ptr(t);
@@ -64,6 +64,8 @@ Type *rtype_scalar_type(Module *m, const RType *t)
 	case RT_FLOAT: return ir_type_float(m, t->bits);
 	case RT_REF: case RT_PTR:
 		return rtype_is_fat_ptr(t) ? NULL : ir_type_ptr(m, AS_GENERIC);
+	case RT_FNPTR:
+		return ir_type_ptr(m, AS_GENERIC);
 	default:
 		return NULL;
 	}

@@ -139,6 +139,12 @@ static void lower_op(Lower *l, Op *op)
 		r = op->nres ? &c->res[0] : NULL;
 		break;
 	}
+	case OP_MIR_CALL_INDIRECT: {
+		Type *rt = op->nres ? op->res[0].type : NULL;
+		Op *c = ir_build(&l->b, OP_LLIR_CALL_INDIRECT, op->nres, &rt, op->nopd, op->opd, 0);
+		r = op->nres ? &c->res[0] : NULL;
+		break;
+	}
 	case OP_MIR_INTRINSIC: r = lower_core_intrinsic(l, op); break;
 	case OP_MIR_ASSUME: llvm_intrinsic(l, "llvm.assume", OVL_NONE, NULL, 1, op->opd); break;
 	default:

@@ -149,13 +149,18 @@ impl TypeTable {
                 j.push("kind", "fndef");
                 j.push("path", path.to_string());
             }
-            // Rejected by the exporter before they reach the table.
-            Ty::FnPtr(_) | Ty::Dyn(_) => j.push("kind", "opaque"),
+            Ty::FnPtr(_) => j.push("kind", "fn_ptr"),
+            Ty::Dyn(_) => j.push("kind", "opaque"),
             Ty::Closure(c) => {
                 j.push("kind", "closure");
                 j.push("path", c.as_str());
                 if let Some(u) = &e.upvars {
                     j.push("upvars", u.iter().map(|&t| Json::from(t)).collect::<Vec<_>>());
+                    // captures by reference or of scalars: dropping the
+                    // closure (an `impl FnMut` argument's end) does nothing
+                    if u.iter().all(|&t| plain_no_drop_glue(&self.entries[t].ty)) {
+                        j.push("drop_noop", true);
+                    }
                 }
             }
         }
@@ -259,6 +264,9 @@ fn variant_field_count(layout: Option<&Layout>, kind: AdtKind, v: u32) -> Option
 /// (ADTs: the crate's own Copy types, and core's Option/Result/Ordering/
 /// Wrapping of such). A Copy type can have no drop glue.
 fn no_drop_glue(ty: &Ty, adts: &AdtTable) -> bool {
+    if plain_no_drop_glue(ty) {
+        return true;
+    }
     match ty {
         Ty::Bool | Ty::Char | Ty::Int { .. } | Ty::Float(_) | Ty::Never => true,
         Ty::Ref { .. } | Ty::Ptr { .. } | Ty::FnPtr(_) | Ty::FnDef { .. } => true,
@@ -442,5 +450,17 @@ mod tests {
         assert_eq!(j.get("pointee"), Some(&Json::from(1)));
         let b = t.intern(&Ty::Bool);
         assert_eq!(t.get(b).layout.as_ref().unwrap().scalars[0].valid_end, 1);
+    }
+}
+
+/// No drop glue, known without the crate's declarations: scalars,
+/// references, pointers, fn pointers and items, tuples and arrays of them.
+fn plain_no_drop_glue(ty: &Ty) -> bool {
+    match ty {
+        Ty::Bool | Ty::Char | Ty::Int { .. } | Ty::Float(_) | Ty::Never => true,
+        Ty::Ref { .. } | Ty::Ptr { .. } | Ty::FnPtr(_) | Ty::FnDef { .. } => true,
+        Ty::Tuple(v) => v.iter().all(plain_no_drop_glue),
+        Ty::Array(t, _) => plain_no_drop_glue(t),
+        _ => false,
     }
 }

@@ -162,11 +162,8 @@ impl<'a> Exporter<'a> {
             // which traps; a call through a vtable is rejected at the call.
             // core::fmt's formatter pointers only reach a panic (which
             // traps): kept as opaque values, never called.
-            Ty::FnPtr(f) if f.contains("core::fmt::Formatter") => None,
-            Ty::FnPtr(f) => Some(format!(
-                "function pointers (`{f}`) are not supported: oxidec compiles direct calls only; \
-                 call the function by name, or select it with a `match` on an enum"
-            )),
+            // Function pointers are values like any other (a casted fn
+            // item's address, called indirectly: fn_pointer_json).
             Ty::Adt(p) if self.is_type_param(p) => Some(format!(
                 "generic type parameter `{p}`: this body is printed generically by rustc; \
                  make the function `#[inline(always)]` or non-generic"
@@ -295,6 +292,16 @@ impl<'a> Exporter<'a> {
             Operand::Const(c) => {
                 let ty = self.const_ty(c, ctx)?;
                 let ti = self.ty(&ty, ctx)?;
+                // `const ZeroSized: {closure@..}`: a zero-sized closure, so
+                // its captures are zero-sized values; when its body reads
+                // no field of its environment it captures nothing and is
+                // laid out as `()` (else it keeps no layout: a captured
+                // zero-sized value may have alignment and drop glue)
+                if let (ConstVal::ZeroSized, Ty::Closure(cl)) = (&c.val, &ty) {
+                    if self.types.get(ti).upvars.is_none() && self.closure_captures_nothing(cl) {
+                        self.types.entries[ti].upvars = Some(Vec::new());
+                    }
+                }
                 let value = self.const_json(c, &ty, ctx)?;
                 let span = self.span_json(ctx);
                 Ok(obj!["kind" => "constant", "ty" => ti, "const" => value, "span" => span])
@@ -354,6 +361,16 @@ impl<'a> Exporter<'a> {
                     "const" => obj!["kind" => "scalar", "bits" => "0x0000000000000000"],
                     "span" => self.span_json(ctx),
                 ]]
+            }
+            Rvalue::Cast { kind, operand, ty }
+                if kind.starts_with("PointerCoercion(ReifyFnPointer") || kind.starts_with("PointerCoercion(ClosureFnPointer") =>
+            {
+                obj![
+                    "kind" => "cast",
+                    "cast" => kind.as_str(),
+                    "operand" => self.fn_pointer_json(kind, operand, ty, ctx)?,
+                    "ty" => self.ty(ty, ctx)?,
+                ]
             }
             Rvalue::Cast { kind, operand, ty } => obj![
                 "kind" => "cast",
@@ -527,8 +544,18 @@ impl<'a> Exporter<'a> {
         let signature =
             self.signature_source(g, 8).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its source is not readable".into())))?;
         let name = generic.rsplit("::").next().unwrap_or(generic);
-        let params = mono::generic_params(&signature, name)
-            .ok_or_else(|| self.err(ctx, Code::Unsupported, fail(format!("no generic parameter list after `fn {name}` in its source"))))?;
+        // rustc's generic arguments: the declared parameters, then one per
+        // argument-position `impl Trait`, in the order of the arguments
+        let impls = impl_trait_params(g);
+        let mut params = match mono::generic_params(&signature, name) {
+            Some(p) => p,
+            None if !impls.is_empty() => Vec::new(),
+            None => return Err(self.err(ctx, Code::Unsupported, fail(format!("no generic parameter list after `fn {name}` in its source")))),
+        };
+        if impls.iter().enumerate().any(|(k, t)| impls[..k].contains(t)) {
+            return Err(self.err(ctx, Code::Unsupported, fail("two of its `impl Trait` arguments print alike".into())));
+        }
+        params.extend(impls);
         let body = mono::instantiate(self.input.mir_text, generic, &params, &mono::call_args(path), &inst)
             .map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         let body: &'a Body = Box::leak(Box::new(body));
@@ -537,10 +564,128 @@ impl<'a> Exporter<'a> {
         Ok(inst)
     }
 
-    fn call_json(&mut self, dest: &Place, callee: &Callee, args: &[Operand], target: Option<u32>, ctx: Ctx) -> DResult<Json> {
-        let Callee::Path(path) = callee else {
-            return Err(self.err(ctx, Code::Unsupported, "calls through function pointers or closure values are not supported"));
+    /// The operand of a cast to a function pointer: the fn item or
+    /// closure as a `fn` constant naming the body whose address it is
+    /// (exported even when every direct call was inlined). A closure is
+    /// called with its environment first: its pointer is a shim's.
+    fn fn_pointer_json(&mut self, kind: &str, operand: &Operand, fn_ty: &Ty, ctx: Ctx) -> DResult<Json> {
+        let Operand::Const(c) = operand else {
+            return Err(self.err(ctx, Code::Unsupported, format!("`{kind}` of a local is not supported (only of a function item or closure constant)")));
         };
+        // `double as fn(u32) -> u32` prints the fn item without `const`
+        // and without its type
+        let ty = match (&c.ty, &c.val) {
+            (None, ConstVal::Path { path, fields }) if fields.is_empty() => Ty::FnDef { sig: fn_ty.to_string(), path: path.clone() },
+            _ => self.const_ty(c, ctx)?,
+        };
+        let name = match &ty {
+            Ty::FnDef { path, .. } => self.fn_item_body(path, ctx)?,
+            Ty::Closure(cl) => {
+                let ti = self.ty(&ty, ctx)?;
+                if self.types.get(ti).upvars.is_none() {
+                    self.types.entries[ti].upvars = Some(Vec::new());   // coerces to `fn`: captures nothing
+                }
+                let body = self.callees.closure_body(cl).map(str::to_string);
+                let body = body.ok_or_else(|| self.err(ctx, Code::Unsupported, format!("the closure `{cl}` has no body in rustc's MIR")))?;
+                self.closure_shim(&body, ctx)?
+            }
+            _ => return Err(self.err(ctx, Code::Export, format!("`{kind}` of a `{ty}`"))),
+        };
+        self.enqueue(&name);
+        let symbol = self.symbol_for(&name);
+        Ok(obj![
+            "kind" => "constant",
+            "ty" => self.ty(&ty, ctx)?,
+            "const" => obj!["kind" => "fn", "function" => name, "symbol" => symbol],
+            "span" => self.span_json(ctx),
+        ])
+    }
+
+    /// The body a function item names: a function of this crate, a trait
+    /// method's impl, a monomorphic instance of a generic function.
+    fn fn_item_body(&mut self, path: &Path, ctx: Ctx) -> DResult<String> {
+        let bodies = &self.bodies;
+        let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
+        match self.callees.resolve(path, false, &has_body).map_err(|(c, m)| self.err(ctx, c, m))? {
+            Resolved::Function(name) => Ok(name),
+            Resolved::Instance { generic } => self.instance(&generic, path, ctx),
+            _ => Err(self.err(ctx, Code::Unsupported, format!(
+                "a function pointer to `{path}` is not supported: it is a GPU primitive, intrinsic or core \
+                 function without a body; wrap it in a function of the crate"
+            ))),
+        }
+    }
+
+    /// `fn <closure>::{fn_pointer_shim}(args) -> R`: calls the closure
+    /// body with a reference to (or the value of) its zero-sized
+    /// environment, since only non-capturing closures coerce to `fn`.
+    /// Written as MIR text and parsed like rustc's.
+    fn closure_shim(&mut self, closure: &str, ctx: Ctx) -> DResult<String> {
+        let name = format!("{closure}::__oxide_fn_pointer_shim");
+        if self.bodies.contains_key(name.as_str()) {
+            return Ok(name);
+        }
+        let b = self.bodies[closure];
+        let local = |k: usize| b.locals.get(k).and_then(|l| l.as_ref()).map(|l| l.ty.clone());
+        let env = local(1).ok_or_else(|| self.err(ctx, Code::Export, format!("closure `{closure}` has no environment argument")))?;
+        let n = b.arg_count as usize;
+        let mut params = Vec::new();
+        for k in 2..=n {
+            let t = local(k).ok_or_else(|| self.err(ctx, Code::Export, format!("closure `{closure}` lacks argument _{k}")))?;
+            params.push(format!("_{}: {t}", k - 1));
+        }
+        let (env_val, env_arg) = match &env {
+            Ty::Ref { pointee, .. } => ((**pointee).clone(), format!("_{} = &_{};\n        ", n + 1, n)),
+            t => (t.clone(), String::new()),
+        };
+        let arg0 = if env_arg.is_empty() { format!("move _{n}") } else { format!("move _{}", n + 1) };
+        let args: Vec<String> = std::iter::once(arg0).chain((1..n).map(|k| format!("move _{k}"))).collect();
+        let span = match b.locals.first().and_then(|l| l.as_ref()).and_then(|l| l.span.as_ref()) {
+            Some(s) => format!(" // scope 0 at {s}"),
+            None => return Err(self.err(ctx, Code::Export, format!("closure `{closure}` has no span"))),
+        };
+        let env_arg = if env_arg.is_empty() { env_arg } else { format!("{}{span}\n        ", env_arg.trim_end()) };
+        let text = format!(
+            "fn __oxide_fn_pointer_shim({}) -> {ret} {{\n    let mut _0: {ret};\n    let mut _{n}: {env_val};\n    \
+             let mut _{}: {env};\n\n    bb0: {{\n        {env_arg}_0 = {closure}({}) -> [return: bb1, unwind unreachable];{span}\n    }}\n\n    \
+             bb1: {{\n        return;{span}\n    }}\n}}\n",
+            params.join(", "),
+            n + 1,
+            args.join(", "),
+            ret = b.ret_ty,
+        );
+        let file = crate::mirparse::items::parse_mir_file(&text)
+            .map_err(|e| self.err(ctx, Code::Export, format!("the fn pointer shim of `{closure}` does not parse: {}", e.msg)))?;
+        let mut body = file.bodies.into_iter().next().ok_or_else(|| self.err(ctx, Code::Export, "no shim body"))?;
+        body.name = name.clone();
+        let body: &'a Body = Box::leak(Box::new(body));
+        let key: &'a str = Box::leak(name.clone().into_boxed_str());
+        self.bodies.insert(key, body);
+        Ok(name)
+    }
+
+    fn call_json(&mut self, dest: &Place, callee: &Callee, args: &[Operand], target: Option<u32>, ctx: Ctx) -> DResult<Json> {
+        let path = match callee {
+            Callee::Path(path) => path,
+            Callee::Operand(f) => return self.call_pointer_json(dest, f, args, target, ctx),
+        };
+        // `<fn(u32) -> u32 as Fn<(u32,)>>::call(&f, (x,))`: a call through
+        // the pointer `f` (by reference for call / call_mut)
+        if let (Some(()), Some(Ty::FnPtr(_))) = (super::callee::fn_trait_call(path), path.qself.as_ref().map(|q| &*q.self_ty)) {
+            let f = match args.first() {
+                Some(Operand::Copy(p) | Operand::Move(p)) => {
+                    let mut p = p.clone();
+                    if matches!(self.place_json(&p, ctx)?.1, Ty::Ref { .. }) {
+                        p.proj.push(Proj::Deref);
+                    }
+                    Operand::Copy(p)
+                }
+                _ => return Err(self.err(ctx, Code::Unsupported, format!("`{path}` of a constant"))),
+            };
+            let fty = path.qself.as_ref().map(|q| (*q.self_ty).clone()).expect("matched above");
+            let spread = self.spread_fn_call_args(&fty, args, ctx)?;
+            return self.call_pointer_json(dest, &f, &spread, target, ctx);
+        }
         let bodies = &self.bodies;
         let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
         // drop glue (drops.rs), called by name with its type argument
@@ -556,6 +701,9 @@ impl<'a> Exporter<'a> {
             self.check_drop_impl(path, name, ctx)?;
         }
         let mut call_args: Vec<Operand> = args.to_vec();
+        if let (Some(()), Some(q)) = (super::callee::fn_trait_call(path), path.qself.as_ref()) {
+            call_args = self.spread_fn_call_args(&q.self_ty, args, ctx)?;
+        }
         let callee = match resolved {
             Resolved::Function(name) => {
                 // `[]` (a `[T; 0]` argument) prints without its type: the
@@ -598,6 +746,66 @@ impl<'a> Exporter<'a> {
             "kind" => "call",
             "callee" => callee,
             "args" => self.operands_json(&call_args, ctx)?,
+            "dest" => self.place_json(dest, ctx)?.0,
+            "target" => target,
+        ])
+    }
+
+    /// `Fn::call(f, (a, b))` as the body is called: a closure's body takes
+    /// its environment and `a, b`; a fn item's takes `a, b` (its own
+    /// zero-sized self is dropped). The tuple is split into its fields.
+    fn spread_fn_call_args(&mut self, self_ty: &Ty, args: &[Operand], ctx: Ctx) -> DResult<Vec<Operand>> {
+        let bad = |ex: &Self| ex.err(ctx, Code::Export, format!("a `Fn*` call of `{self_ty}` with {} arguments, not 2", args.len()));
+        let [callee, tuple] = args else { return Err(bad(self)) };
+        let mut out = Vec::new();
+        if matches!(self_ty, Ty::Closure(_)) {
+            out.push(callee.clone());
+        } else if !matches!(self_ty, Ty::FnDef { .. } | Ty::FnPtr(_)) {
+            return Err(bad(self));
+        }
+        match tuple {
+            Operand::Copy(p) | Operand::Move(p) => {
+                let Ty::Tuple(tys) = self.place_json(p, ctx)?.1 else {
+                    return Err(self.err(ctx, Code::Export, format!("the arguments of a `Fn*` call of `{self_ty}` are no tuple")));
+                };
+                for (i, t) in tys.into_iter().enumerate() {
+                    let mut q = p.clone();
+                    q.proj.push(Proj::Field(i as u32, t));
+                    out.push(if matches!(tuple, Operand::Move(_)) { Operand::Move(q) } else { Operand::Copy(q) });
+                }
+            }
+            Operand::Const(c) => match &c.val {
+                ConstVal::Tuple(items) => out.extend(items.iter().cloned().map(Operand::Const)),
+                _ => return Err(self.err(ctx, Code::Unsupported, format!("the constant arguments `{}` of a `Fn*` call", c.text))),
+            },
+        }
+        Ok(out)
+    }
+
+    /// A closure whose body never projects a field of its environment
+    /// (`(*_1).0`, `(_1.0: T)`): it captures nothing.
+    fn closure_captures_nothing(&self, closure: &str) -> bool {
+        let Some(body) = self.callees.closure_body(closure) else { return false };
+        match super::mono::body_text(self.input.mir_text, body) {
+            Some(text) => !text.contains("(*_1).") && !text.contains("(_1."),
+            None => false,
+        }
+    }
+
+    /// `_0 = copy _1(move _2)`: a call through a function pointer.
+    fn call_pointer_json(&mut self, dest: &Place, f: &Operand, args: &[Operand], target: Option<u32>, ctx: Ctx) -> DResult<Json> {
+        let fj = self.operand_json(f, ctx)?;
+        let fty = match f {
+            Operand::Copy(p) | Operand::Move(p) => self.place_json(p, ctx)?.1,
+            Operand::Const(c) => self.const_ty(c, ctx)?,
+        };
+        if !matches!(fty, Ty::FnPtr(_)) {
+            return Err(self.err(ctx, Code::Unsupported, format!("a call through a value of type `{fty}` is not supported")));
+        }
+        Ok(obj![
+            "kind" => "call",
+            "callee" => obj!["kind" => "pointer", "operand" => fj],
+            "args" => self.operands_json(args, ctx)?,
             "dest" => self.place_json(dest, ctx)?.0,
             "target" => target,
         ])
@@ -668,4 +876,24 @@ fn atomic_ordering(a: &Operand) -> Option<String> {
         },
         _ => None,
     }
+}
+
+/// The argument-position `impl Trait` types of a generic body, in order
+/// (the parser makes each a one-segment path named by its text).
+fn impl_trait_params(b: &Body) -> Vec<String> {
+    let mut out = Vec::new();
+    for k in 1..=b.arg_count as usize {
+        if let Some(Some(l)) = b.locals.get(k) {
+            let mut t = &l.ty;
+            while let Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } = t {
+                t = pointee;
+            }
+            if let Ty::Adt(p) = t {
+                if p.qself.is_none() && p.segments.len() == 1 && p.segments[0].name.starts_with("impl ") {
+                    out.push(p.segments[0].name.clone());
+                }
+            }
+        }
+    }
+    out
 }

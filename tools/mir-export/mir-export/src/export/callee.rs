@@ -159,6 +159,11 @@ impl CalleeResolver {
         r
     }
 
+    /// The body of a closure type (`{closure@..}` → `k::{closure#0}`).
+    pub fn closure_body(&self, closure: &str) -> Option<&str> {
+        self.closures.get(closure).map(String::as_str)
+    }
+
     /// `has_body(name)` says whether the file has a body of that name.
     /// `Err` is the reason the call cannot be exported.
     pub fn resolve(&self, path: &Path, diverges: bool, has_body: &dyn Fn(&str) -> bool) -> Result<Resolved, (Code, String)> {
@@ -224,6 +229,11 @@ impl CalleeResolver {
             }
             if let Ty::Closure(c) = &*q.self_ty {
                 return self.closures.get(c).cloned().map(Resolved::Function).ok_or_else(|| not_inlined(path));
+            }
+            // `<fn(u32) -> u32 {double} as Fn<(u32,)>>::call`: the fn item
+            // itself (body.rs drops the self argument and spreads the tuple)
+            if let (Ty::FnDef { path: f, .. }, Some(_)) = (&*q.self_ty, fn_trait_call(path)) {
+                return self.resolve(f, diverges, has_body);
             }
         }
         if has_body(&bare) {
@@ -617,4 +627,15 @@ mod tests {
         assert!(is_panic_entry("core::slice::copy_from_slice_impl::len_mismatch_fail"));
         assert!(!is_panic_entry("core::slice::index::get"));
     }
+}
+
+/// `<T as core::ops::Fn<(A, B)>>::call` and the `FnMut` / `FnOnce` forms:
+/// a call whose arguments are the callee, then the tuple of the real ones.
+pub fn fn_trait_call(path: &Path) -> Option<()> {
+    let tr = path.qself.as_ref()?.trait_.as_ref()?;
+    matches!(
+        (tr.bare().as_str(), path.last_name()),
+        ("core::ops::Fn", "call") | ("core::ops::FnMut", "call_mut") | ("core::ops::FnOnce", "call_once")
+    )
+    .then_some(())
 }

@@ -306,6 +306,7 @@ impl<'a> Exporter<'a> {
         let wanted: Vec<usize> = (0..self.types.entries.len()).filter(|&i| self.types.needs_probe(i)).collect();
         if wanted.is_empty() {
             self.copy_closure_layouts(&closures);
+            self.unnameable_array_layouts();
             return Ok(());
         }
         let names: Vec<String> =
@@ -319,7 +320,36 @@ impl<'a> Exporter<'a> {
             }
         }
         self.copy_closure_layouts(&closures);
+        self.unnameable_array_layouts();
         Ok(())
+    }
+
+    /// `[{closure@..}; 3]`: rustc cannot be asked (the element has no
+    /// name), but an array's layout follows from its element's as rustc
+    /// computes it: N elements of the element's size (a multiple of its
+    /// alignment), the element's alignment, memory ABI, field 0 at 0.
+    fn unnameable_array_layouts(&mut self) {
+        loop {
+            let mut changed = false;
+            for i in 0..self.types.entries.len() {
+                let e = self.types.get(i);
+                let Ty::Array(elem, n) = &e.ty else { continue };
+                if e.layout.is_some() || !e.ty.is_unnameable() {
+                    continue;
+                }
+                let (Some(n), Some(el)) = (n.parse::<u64>().ok(), self.types.lookup(elem)) else { continue };
+                let Some(l) = self.types.get(el).layout.as_ref() else { continue };
+                let Some(size) = l.size.checked_mul(n) else { continue };
+                let mut layout = Layout::memory(size, l.align);
+                layout.fields = vec![0];
+                self.types.entries[i].layout = Some(layout);
+                self.types.entries[i].layout_error = None;
+                changed = true;
+            }
+            if !changed {
+                break;
+            }
+        }
     }
 
     fn copy_closure_layouts(&mut self, closures: &[(usize, usize)]) {
@@ -342,6 +372,16 @@ impl<'a> Exporter<'a> {
                 let decl = body.locals[local].as_ref().expect("arguments are declared");
                 let t = self.types.lookup(&decl.ty).expect("kernel argument types are interned");
                 let e = self.types.get(t);
+                if holds_fn_ptr(&decl.ty) {
+                    let d = Diag::at(
+                        self.loc(body, decl.scope, decl.span.as_ref()),
+                        Code::Gpu,
+                        format!("kernel parameter type `{}` holds a function pointer: the host's code addresses \
+                                 are not the GPU's; pass an index and select the function in the kernel", decl.ty),
+                    );
+                    bad.push((k.clone(), d));
+                    break;
+                }
                 if e.layout.is_none() {
                     let why = e.layout_error.as_deref().unwrap_or("rustc cannot be asked about this type");
                     let d = Diag::at(
@@ -537,4 +577,16 @@ fn alloc_json(a: &Alloc, static_ty: Option<(usize, bool)>) -> Json {
         "init" => init,
         "relocs" => relocs,
     ]
+}
+
+/// A function pointer in a type, outside ADTs (limit: a struct field of
+/// fn pointer type is not looked for; the exporter may not know the
+/// field types of a parameter's ADT).
+fn holds_fn_ptr(t: &Ty) -> bool {
+    match t {
+        Ty::FnPtr(_) => true,
+        Ty::Tuple(v) => v.iter().any(holds_fn_ptr),
+        Ty::Array(e, _) | Ty::Slice(e) | Ty::Ref { pointee: e, .. } | Ty::Ptr { pointee: e, .. } => holds_fn_ptr(e),
+        _ => false,
+    }
 }

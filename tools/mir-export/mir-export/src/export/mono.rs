@@ -13,7 +13,7 @@ use crate::mirparse::parse_mir_file;
 
 /// The text of body `name` (`fn name(` at the start of a line, to the
 /// `}` that closes it), skipping `// MIR FOR CTFE` copies.
-fn body_text<'t>(mir_text: &'t str, name: &str) -> Option<&'t str> {
+pub fn body_text<'t>(mir_text: &'t str, name: &str) -> Option<&'t str> {
     let head = format!("fn {name}(");
     let mut offset = 0;
     let mut prev_line = "";
@@ -149,7 +149,11 @@ pub fn instantiate(mir_text: &str, generic: &str, params: &[String], args: &[Str
     // (a parameter named like an argument's part would be replaced twice:
     // through placeholders)
     for (k, p) in params.iter().enumerate() {
-        text = replace_ident(&text, p, &format!("__OXIDE_GENERIC_{k}__"));
+        text = if p.starts_with("impl ") {
+            text.replace(p.as_str(), &format!("__OXIDE_GENERIC_{k}__"))
+        } else {
+            replace_ident(&text, p, &format!("__OXIDE_GENERIC_{k}__"))
+        };
     }
     for (k, a) in args.iter().enumerate() {
         text = text.replace(&format!("__OXIDE_GENERIC_{k}__"), a);

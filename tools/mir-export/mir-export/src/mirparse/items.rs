@@ -372,6 +372,8 @@ fn const_comment(c: &str) -> Option<(String, String)> {
     for (i, ch) in inner.char_indices() {
         match ch {
             '<' | '(' | '[' | '{' => depth += 1,
+            // the `>` of a fn type's `->` closes nothing
+            '>' if inner[..i].ends_with('-') => {}
             '>' | ')' | ']' | '}' => depth -= 1,
             ',' if depth == 0 && inner[i..].starts_with(", val: ") => {
                 return Some((inner[..i].to_string(), inner[i + 7..].to_string()));
@@ -510,5 +512,7 @@ const __OXIDE_KERNEL_vecadd: &str = const \"vecadd\";
         let (ty, val) = const_comment(c).unwrap();
         assert_eq!(ty, "core::option::Option<&mut f32>");
         assert_eq!(val, "Value(core::option::Option::<&mut f32>::None)");
+        let c = "+ const_: Const { ty: fn(u32, u32) -> u32 {add}, val: Value(add) }";
+        assert_eq!(const_comment(c).unwrap(), ("fn(u32, u32) -> u32 {add}".to_string(), "Value(add)".to_string()));
     }
 }

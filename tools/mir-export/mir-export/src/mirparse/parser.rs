@@ -167,6 +167,13 @@ impl<'a> Parser<'a> {
                 self.fn_ty()
             }
             Tok::Ident(w) if w == "dyn" => self.dyn_ty(),
+            // `impl FnMut() -> u32`: an argument-position impl Trait of a
+            // generic body, a type parameter named by its text (mono.rs
+            // replaces it by the instance's type argument)
+            Tok::Ident(w) if w == "impl" => {
+                let Ty::Dyn(text) = self.dyn_ty()? else { unreachable!("dyn_ty makes a Dyn") };
+                Ok(Ty::Adt(Path { qself: None, segments: vec![Segment { name: text, args: Vec::new(), turbofish: false }] }))
+            }
             Tok::Ident(_) | Tok::Punct("<") | Tok::ImplAt(_) => {
                 self.pos -= 1;
                 self.path_ty()
@@ -208,7 +215,9 @@ impl<'a> Parser<'a> {
             self.ty()?;
         }
         let sig = self.text_since(start);
-        if self.is_punct("{") {
+        // `{path}` names a fn item; a `{` that ends the line opens the
+        // body of a function returning a fn pointer
+        if self.is_punct("{") && self.peek_at(1).is_some() {
             self.pos += 1;
             let path = self.path(true)?;
             self.expect_punct("}")?;
@@ -219,15 +228,28 @@ impl<'a> Parser<'a> {
 
     fn dyn_ty(&mut self) -> PResult<Ty> {
         let start = self.pos - 1;
-        self.path(false)?;
+        self.bound()?;
         while self.eat_punct("+") {
             if self.is_punct("'") {
                 self.skip_lifetime();
             } else {
-                self.path(false)?;
+                self.bound()?;
             }
         }
         Ok(Ty::Dyn(self.text_since(start)))
+    }
+
+    /// A trait bound: a path, and for the `Fn*` traits `(A, B) -> R` (a
+    /// `(` after another trait is not the bound's: `&dyn T (Unsize)`).
+    fn bound(&mut self) -> PResult<()> {
+        let p = self.path(false)?;
+        if matches!(p.last_name(), "Fn" | "FnMut" | "FnOnce") && self.eat_punct("(") {
+            self.list(")", Self::ty)?;
+            if self.eat_punct("->") {
+                self.ty()?;
+            }
+        }
+        Ok(())
     }
 
     /// The source text of the tokens from `start` to the current one.
@@ -440,6 +462,16 @@ impl<'a> Parser<'a> {
             "copy" => Ok(Operand::Copy(self.place()?)),
             "move" => Ok(Operand::Move(self.place()?)),
             "const" => Ok(Operand::Const(self.constant()?)),
+            // a fn item passed as an argument prints bare, like in a cast
+            // (`f(move _7, add)`); its type comes from the `const_:` comment
+            w if self.is_punct(",") || self.is_punct(")") || self.is_punct("::") => {
+                let _ = w;
+                self.pos -= 1;
+                let start = self.pos;
+                let path = self.path(true)?;
+                let text = self.text_since(start);
+                Ok(Operand::Const(Const { val: ConstVal::Path { path, fields: Vec::new() }, ty: None, text }))
+            }
             w => Err(format!("expected `copy`, `move` or `const`, found `{w}`")),
         }
     }

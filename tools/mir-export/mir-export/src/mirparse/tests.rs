@@ -48,6 +48,12 @@ fn types_print_back_as_rustc_prints_them() {
     }
     assert_eq!(ty("usize"), Ty::Int { name: "usize", bits: 64, signed: false });
     assert!(matches!(ty("fn(u32) -> u32"), Ty::FnPtr(_)));
+    assert!(matches!(ty("fn(u32) -> u32 {double}"), Ty::FnDef { .. }));
+    // argument-position impl Trait: a parameter named by its text
+    assert!(matches!(ty("impl FnMut() -> u32"), Ty::Adt(p) if p.segments[0].name == "impl FnMut() -> u32"));
+    let rv = rvalue_of("_3 = copy _1 as &dyn Shape (PointerCoercion(Unsize, Implicit));");
+    assert!(matches!(rv, Rvalue::Cast { ty: Ty::Ref { .. }, .. }));
+    assert!(matches!(ty("&mut dyn core::ops::FnMut(u32) -> u32"), Ty::Ref { pointee, .. } if matches!(&*pointee, Ty::Dyn(d) if d == "dyn core::ops::FnMut(u32) -> u32")));
 }
 
 #[test]
