@@ -439,11 +439,9 @@ unsigned __oxide_host_nclusterid_y(void) { return oxemu_here.nctaid.y / oxemu_he
 unsigned __oxide_host_nclusterid_z(void) { return oxemu_here.nctaid.z / oxemu_here.cdim.z; }
 unsigned __oxide_host_is_explicit_cluster(void) { return oxemu_here.explicit_cluster; }
 
-/* The current phase is complete: its waiters, in every block, go on. */
-static void cluster_release(Cluster *c)
+/* Every block's threads waiting at a cluster or grid barrier go on. */
+static void wake_barrier_waiters(Cluster *c)
 {
-	c->phase++;
-	c->narrived = 0;
 	for (unsigned r = 0; r < c->n; r++) {
 		Launch *b = &c->blocks[r];
 
@@ -451,6 +449,14 @@ static void cluster_release(Cluster *c)
 			oxemu_make_ready(b, b->cwait[i]);
 		b->ncwait = 0;
 	}
+}
+
+/* The current phase is complete: its waiters, in every block, go on. */
+static void cluster_release(Cluster *c)
+{
+	c->phase++;
+	c->narrived = 0;
+	wake_barrier_waiters(c);
 }
 
 void __oxide_host_barrier_cluster_arrive(void)
@@ -562,13 +568,7 @@ static void grid_release(Cluster *c)
 {
 	c->gphase++;
 	c->garrived = 0;
-	for (unsigned r = 0; r < c->n; r++) {
-		Launch *b = &c->blocks[r];
-
-		for (unsigned i = 0; i < b->ncwait; i++)
-			oxemu_make_ready(b, b->cwait[i]);
-		b->ncwait = 0;
-	}
+	wake_barrier_waiters(c);
 }
 
 /* Thread (0,0,0) of the running block: arrive, wait for the phase. */
