@@ -89,11 +89,14 @@ emulate() {
 	fi
 	# the typed launchers host.c may include (NAME.h, as make examples),
 	# from this rustc's JSON
-	hdr=$TMP/hdr-$ver
+	# (oxidec checks the primitives against --arch there too: the
+	# example's, as in export_example)
+	hdr=$TMP/hdr-$ver arch=sm_90
+	[ -f "examples/$name/arch" ] && arch=$(cat "examples/$name/arch")
 	mkdir -p "$hdr"
 	if ! { $B/bin/oxidec --target=host "$TMP/$name-$ver.mir.json" -o "$TMP/$name-$ver.o" &&
 	       ${CC:-cc} -shared -o "$TMP/$name-$ver.so" "$TMP/$name-$ver.o" -lm &&
-	       $B/bin/oxidec --emit=header "$TMP/$name-$ver.mir.json" -o "$hdr/$name.h" &&
+	       $B/bin/oxidec --arch="$arch" --emit=header "$TMP/$name-$ver.mir.json" -o "$hdr/$name.h" &&
 	       ${CC:-cc} -O2 -std=c11 -ffp-contract=off -rdynamic -iquote "$hdr" -iquote src/runtime \
 	           -o "$TMP/$name-$ver.host" "examples/$name/host.c" $runtime_objs -ldl -lm; } >"$TMP/log" 2>&1; then
 		bad "$name (rustc $ver): building the emulated program" "$TMP/log"; return 1
