@@ -15,7 +15,7 @@
  *     grid::sync()) launched cooperatively, must each fail the launch,
  *     reported as a hang.
  * usage: host MODULE.ptx|MODULE.cubin|MODULE.so */
-#include "../../src/runtime/oxrt.h"
+#include "grid_sync.h"        /* oxidec --emit=header: two_phase_launch (cooperative) */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +40,6 @@ static int check_two_phase(const OxFunc *fn)
 	uint32_t *in = malloc(n * sizeof *in), out[8], partial[8], total = 0, want[8] = {0};
 	uint64_t len = n;
 	OxDevPtr din, dpart, dout;
-	void *args[] = {&din, &len, &dpart, &dout};
 	int bad = 0;
 
 	if (in == NULL)
@@ -55,7 +54,11 @@ static int check_two_phase(const OxFunc *fn)
 	OX_CHECK(ox_alloc(&dout, sizeof out));
 	OX_CHECK(ox_copy_to_device(din, in, n * sizeof *in));
 	OX_CHECK(ox_memset32(dout, 0xdeadbeefu, blocks));
-	OX_CHECK(ox_launch_cooperative(fn, ox_dim((unsigned)blocks, 1, 1), ox_dim(BLOCK, 1, 1), 0, args));
+	/* the generated launcher: two_phase calls grid::sync(), so it is
+	 * launched cooperatively and takes no stream */
+	OX_CHECK(two_phase_launch(fn, ox_dim((unsigned)blocks, 1, 1), ox_dim(BLOCK, 1, 1), 0,
+	                          OX_DEVICE_PTR(const uint32_t, din), len, OX_DEVICE_PTR(uint32_t, dpart),
+	                          OX_DEVICE_PTR(uint32_t, dout)));
 	OX_CHECK(ox_synchronize());
 	OX_CHECK(ox_copy_from_device(out, dout, sizeof out));
 	OX_CHECK(ox_copy_from_device(partial, dpart, sizeof partial));

@@ -16,7 +16,9 @@
  *   K_function(f, m)  ox_function by the kernel's PTX name;
  *   K_launch(f, grid, block, shared_bytes, stream, args...)
  *                     typed arguments in Rust's order, packed into the
- *                     PTX parameters, then ox_launch_on.
+ *                     PTX parameters, then ox_launch_on; a kernel that
+ *                     calls grid::sync() (itself or through its callees)
+ *                     takes no stream and calls ox_launch_cooperative.
  * Device pointers are typed C pointers holding device addresses (never
  * dereferenced on the host), so a `const uint32_t *` given for a `&[f32]`
  * is a C type error: OX_DEVICE_PTR(float, p) makes one of an OxDevPtr.
@@ -466,8 +468,40 @@ static void pack_arg(Hdr *h, FILE *f, const Func *fn, const FuncArg *g, const CA
 	}
 }
 
+/* Does fn, or a function it calls, sync the grid (oxide_device::grid::sync)?
+ * Such a kernel must be launched cooperatively: its launcher calls
+ * ox_launch_cooperative.  `depth` bounds the walk (recursion). */
+static bool syncs_grid(Module *m, const Func *fn, int depth)
+{
+	if (!fn || depth > 64)
+		return false;
+	for (Block *b = fn->first; b; b = b->next)
+		for (Op *op = b->first; op; op = op->next) {
+			if (op->code == OP_MIR_DEVICE && op->sym && !strcmp(op->sym, "__oxide_grid_sync"))
+				return true;
+			if (op->code == OP_MIR_CALL && op->sym && strcmp(op->sym, fn->symbol) &&
+			    syncs_grid(m, ir_func_find(m, op->sym), depth + 1))
+				return true;
+		}
+	return false;
+}
+
+/* K_launch's return statement: a stream launch, or for a kernel that
+ * syncs the grid a cooperative one (which has no stream: its launcher
+ * takes none, so a stream given to it is a C error, never a plain
+ * launch that would hang). */
+static void write_launch_call(FILE *f, bool coop, uint32_t nparam)
+{
+	const char *args = nparam ? "ox_args" : "NULL";
+	if (coop)
+		fprintf(f, "\treturn ox_launch_cooperative(ox_f, ox_grid, ox_block, ox_shared, %s);\n}\n\n", args);
+	else
+		fprintf(f, "\treturn ox_launch_on(ox_f, ox_grid, ox_block, ox_shared, ox_stream, %s);\n}\n\n", args);
+}
+
 static void write_kernel(Hdr *h, FILE *f, const Func *fn, const CArg *cargs)
 {
+	bool coop = syncs_grid(h->m, fn, 0);
 	const char *k = fn->symbol;
 	fprintf(f, "/* ---- kernel %s (%s) */\n\n/* its PTX parameters: X(index, name, C type, role, bytes) */\n"
 	        "#define OXK_%s_PARAMS(X)", k, fn->name, k);
@@ -476,8 +510,10 @@ static void write_kernel(Hdr *h, FILE *f, const Func *fn, const CArg *cargs)
 			param_row(h, f, fn, &fn->args[i], &cargs[i], arg_name(h, &fn->args[i], i), j);
 	fprintf(f, "\n\nstatic inline int %s_function(OxFunc *f, const OxModule *m)\n{\n"
 	        "\treturn ox_function(f, m, \"%s\");\n}\n\n", k, k);
-	fprintf(f, "static inline int %s_launch(const OxFunc *ox_f, OxDim3 ox_grid, OxDim3 ox_block, unsigned ox_shared,\n"
-	        "\t\tconst OxStream *ox_stream", k);
+	if (coop)
+		fprintf(f, "/* %s calls grid::sync(): launched cooperatively, on the default stream */\n", k);
+	fprintf(f, "static inline int %s_launch(const OxFunc *ox_f, OxDim3 ox_grid, OxDim3 ox_block, unsigned ox_shared%s",
+	        k, coop ? "" : ",\n\t\tconst OxStream *ox_stream");
 	for (uint32_t i = 0; i < fn->nargs; i++)
 		if (fn->args[i].nparam)
 			fprintf(f, ",\n\t\t%s", cargs[i].decl);
@@ -486,11 +522,9 @@ static void write_kernel(Hdr *h, FILE *f, const Func *fn, const CArg *cargs)
 	for (uint32_t i = 0; i < fn->nargs; i++)
 		if (fn->args[i].nparam)
 			pack_arg(h, f, fn, &fn->args[i], &cargs[i], arg_name(h, &fn->args[i], i), &args);
-	if (fn->nparam == 0)
-		fprintf(f, "\treturn ox_launch_on(ox_f, ox_grid, ox_block, ox_shared, ox_stream, NULL);\n}\n\n");
-	else
-		fprintf(f, "\tvoid *ox_args[%u] = { %.*s };\n\n\treturn ox_launch_on(ox_f, ox_grid, ox_block, ox_shared, "
-		        "ox_stream, ox_args);\n}\n\n", fn->nparam, (int)strlen(args) - 2, args);
+	if (fn->nparam)
+		fprintf(f, "\tvoid *ox_args[%u] = { %.*s };\n\n", fn->nparam, (int)strlen(args) - 2, args);
+	write_launch_call(f, coop, fn->nparam);
 }
 
 /* An include guard from the output's file name ("k.h": OXIDEC_K_H). */
