@@ -28,15 +28,14 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "PASS $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && tail -n 30 "$2" | sed 's/^/    /'; }
 finish() { echo "install: $pass passed, $fail failed"; [ $fail -eq 0 ]; exit $?; }
-# a make of its own: none of the caller's make variables (make check's B,
-# make sanitize's CC, CFLAGS and LDFLAGS, which GNU make also exports to
-# the environment of its recipes: with them liboxrt.a was built with
-# -fsanitize and the project's host, linked without it, failed) leak into
-# it, nor tests/run.sh's OXIDEC and MIR_EXPORT (the tree's tools), nor
-# oxide.mk's other variables
+# a make of its own: none of the caller's make variables (make check's B)
+# leak into it, nor tests/run.sh's OXIDEC and MIR_EXPORT (the tree's
+# tools), nor oxide.mk's other variables.  CC, CFLAGS and LDFLAGS stay, as
+# a user's would: make sanitize exports its -fsanitize ones, so liboxrt.a
+# is built with them and the project's host (which honours CFLAGS and
+# LDFLAGS, as a user's Makefile does) links with them too.
 clean_make() {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CC -u CFLAGS -u LDFLAGS \
-	    -u OXIDEC -u MIR_EXPORT -u OXIDE_DEVICE_DIR -u OXIDE_PREFIX \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u OXIDEC -u MIR_EXPORT -u OXIDE_DEVICE_DIR -u OXIDE_PREFIX \
 	    -u OXIDEC_FLAGS -u MIR_EXPORT_FLAGS -u ARCH "$MAKE" --no-print-directory "$@"
 }
 
