@@ -44,5 +44,11 @@ int main(int argc, char **argv)
 		if (out[i] != x[i] * k + (uint32_t)i && bad++ < 5)
 			printf("  out[%zu] = %u, want %u\n", i, out[i], x[i] * k + (uint32_t)i);
 	printf("%s mul_add_index: %zu of %zu elements right\n", bad ? "FAIL" : "PASS", n - bad, n);
+	OX_CHECK(ox_free(dx));
+	OX_CHECK(ox_free(dout));
+	ox_module_unload(&mod);
+	ox_shutdown();
+	free(x);
+	free(out);
 	return bad != 0;
 }
