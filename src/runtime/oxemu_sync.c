@@ -508,8 +508,9 @@ void oxemu_cluster_returned(Launch *l, unsigned lin)
 		cluster_release(c);
 }
 
-/* No thread of the cluster can go on, yet some wait for its barrier. */
-int oxemu_cluster_hang(Cluster *c)
+/* The first block with threads waiting at a cluster or grid barrier,
+ * stopped as a hang at its first waiter (the caller says why), or NULL. */
+static Launch *stop_first_waiter(Cluster *c)
 {
 	for (unsigned r = 0; r < c->n; r++) {
 		Launch *b = &c->blocks[r];
@@ -519,11 +520,19 @@ int oxemu_cluster_hang(Cluster *c)
 		b->trapped = STOP_ERROR;
 		b->trap_block = b->ctaid;
 		b->trap_thread = b->cwait[0]->tid;
+		return b;
+	}
+	return NULL;
+}
+
+/* No thread of the cluster can go on, yet some wait for its barrier. */
+int oxemu_cluster_hang(Cluster *c)
+{
+	Launch *b = stop_first_waiter(c);
+	if (b)
 		snprintf(b->trap_why, sizeof b->trap_why, "it would hang on a GPU: %u threads of this block wait "
 		         "forever at barrier_cluster_wait, for which %u of the cluster's %u threads that have "
 		         "not exited arrived", b->ncwait, c->narrived, c->live);
-		return -1;
-	}
 	return -1;
 }
 
@@ -610,19 +619,11 @@ int oxemu_grid_hang(Cluster *c)
 
 	for (unsigned r = 0; r < c->n; r++)
 		done += (unsigned)c->blocks[r].finished;
-	for (unsigned r = 0; r < c->n; r++) {
-		Launch *b = &c->blocks[r];
-
-		if (b->ncwait == 0)
-			continue;
-		b->trapped = STOP_ERROR;
-		b->trap_block = b->ctaid;
-		b->trap_thread = b->cwait[0]->tid;
+	Launch *b = stop_first_waiter(c);
+	if (b)
 		snprintf(b->trap_why, sizeof b->trap_why, "it would hang on a GPU: this block waits forever at "
 		         "grid::sync(), for which %u of the grid's %u blocks arrived (%u returned without "
 		         "arriving, or their thread (0,0,0) did)", c->garrived, c->n, done);
-		return -1;
-	}
 	return -1;
 }
 
