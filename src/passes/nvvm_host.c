@@ -111,24 +111,26 @@ static Op *build_assertfail(Module *m, Builder *b, Op *op)
 	return c;
 }
 
-static Op *build_dynamic_shared(Module *m, Builder *b, Op *op)
+/* a call of the emulator's `name`(), which returns a pointer */
+static Op *call_ptr_fn(Module *m, Builder *b, const char *name)
 {
-	(void)op;
 	Type *ptr = ir_type_ptr(m, 0);
-	Func *f = nvvm_extern_func(m, "__oxide_host_dynamic_shared", ptr, 0, NULL);
+	Func *f = nvvm_extern_func(m, name, ptr, 0, NULL);
 	Op *n = ir_build(b, OP_MIR_CALL, 1, &ptr, 0, NULL, 0);
 	n->sym = f->symbol;
 	return n;
 }
 
+static Op *build_dynamic_shared(Module *m, Builder *b, Op *op)
+{
+	(void)op;
+	return call_ptr_fn(m, b, "__oxide_host_dynamic_shared");
+}
+
 static Op *build_grid_barrier(Module *m, Builder *b, Op *op)
 {
 	(void)op;
-	Type *ptr = ir_type_ptr(m, 0);
-	Func *f = nvvm_extern_func(m, "__oxide_host_grid_barrier_word", ptr, 0, NULL);
-	Op *n = ir_build(b, OP_MIR_CALL, 1, &ptr, 0, NULL, 0);
-	n->sym = f->symbol;
-	return n;
+	return call_ptr_fn(m, b, "__oxide_host_grid_barrier_word");
 }
 
 const NvvmHooks nvvm_host = { kernel_params, globals, build_vprintf, build_assertfail, build_dynamic_shared,
