@@ -15,7 +15,8 @@
 #                   vs nvcc (and cuBLAS): the suite's one table (bench/suite), vecadd,
 #                   the tensor-core GEMMs, softmax_bf16
 #   make bench-compile  (here; after make examples) compile times per example: mir-export,
-#                   oxidec JSON -> PTX, nvcc -O3 -ptx of the CUDA C twins (build/bench-compile.md)
+#                   oxidec JSON -> PTX, rustc's nvptx64 back end (bench/rustc-nvptx),
+#                   nvcc -O3 -ptx of the CUDA C twins (build/bench-compile.md)
 #   make deps       apt-install what the build needs (idempotent)
 #   make prims      write oxide-device's prims.rs and atomic.rs from src/ir/prims.def
 #   make fuzz-json  coverage-guided JSON fuzzer (libFuzzer, clang):
