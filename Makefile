@@ -131,6 +131,8 @@ EXAMPLES += recursion
 EXAMPLES += cluster_reduce
 # grid-wide barrier, cooperative launches (grid::sync(), ox_launch_cooperative)
 EXAMPLES += grid_sync
+# one job over every device: ox_device_select, ox_copy_peer (examples/multi_device)
+EXAMPLES += multi_device
 # the kernels of `make bench` in safe Rust (bench/suite: sgemm, copy, reduce, histogram, softmax)
 EXAMPLES += bench_kernels
 # per-thread chunks and 2-D tiles of an output, their edges, unchecked access
