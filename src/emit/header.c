@@ -23,7 +23,10 @@
  * dereferenced on the host), so a `const uint32_t *` given for a `&[f32]`
  * is a C type error: OX_DEVICE_PTR(float, p) makes one of an OxDevPtr.
  * A by-value argument C cannot describe (an enum, a tuple, a struct that
- * is not #[repr(C)], ...) is an error (OX0200) at its Rust line. */
+ * is not #[repr(C)], ...) is an error (OX0200) at its Rust line.
+ * The walk (kabi_*: what each argument is, its C spelling, its PTX
+ * parameters' roles and bytes) is shared with signature.c through
+ * kabi.h, so --emit=signature's JSON lists the same parameters. */
 #include <stdio.h>
 #include <string.h>
 
