@@ -176,7 +176,7 @@ $(EX_OUT)/%.O0.cubin: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 # object that oxrt loads (ox_module_load of a .so runs it by emulation).
 EMU_OUT = $(B)/emu
 
-emu: $(foreach e,$(EXAMPLES),$(EMU_OUT)/$(e).so $(EX_OUT)/$(e).h) $(EMU_OUT)/gpu_prims.so
+emu: $(foreach e,$(EXAMPLES),$(EMU_OUT)/$(e).so $(EX_OUT)/$(e).h $(EX_OUT)/$(e).sig.json) $(EMU_OUT)/gpu_prims.so
 
 # tests/gpu/prims emulated (tests/emu/run.sh runs it against itself)
 $(EMU_OUT)/gpu_prims.mir.json: $(B)/bin/mir-export tests/gpu/prims/src/lib.rs \

@@ -2,7 +2,7 @@
 """examples/python/run_examples.py: oxidec kernels launched from Python, on
 CuPy arrays and on PyTorch CUDA tensors, each result checked against NumPy.
 
-    python3 examples/python/run_examples.py [--dir build/examples] [--ptx] [--no-torch]
+    python3 examples/python/run_examples.py [--dir build/examples] [--ptx] [--no-torch] [--scale N]
 
 Loads build/examples/NAME.cubin (or .ptx with --ptx) with its signature
 NAME.sig.json (make examples writes both; make gpu-pack packs them) through
@@ -21,7 +21,9 @@ over the launch bounds, no shared_mem for dynamic shared memory). Results
 of float kernels must equal NumPy's bit for bit (the kernels are
 Rust-exact: no contraction). Prints PASS/FAIL per check and
 "python-gpu: N passed, M failed"; exit status 1 on any failure (torch
-missing is a failure unless --no-torch).
+missing is a failure unless --no-torch). --scale N divides the sizes by N:
+tests/python runs this script on the CPU emulator that way (a stand-in for
+CuPy's calls, tests/python/emu_cupy.py).
 """
 import argparse
 import os
@@ -34,6 +36,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oxide_cupy  # noqa: E402
 
 RNG = np.random.default_rng(13)
+SCALE = 1          # --scale: sizes divided by it (the CPU emulator of tests/python)
+
+
+def size(n):
+    """n elements, or fewer under --scale (never a multiple of a block)."""
+    return n if SCALE == 1 else n // SCALE + 3
 
 
 class Framework:
@@ -92,7 +100,7 @@ def check_equal(got, want, what):
 # ------------------------------------------------------------------ checks
 
 def run_vecadd(fw, mods):
-    n = (1 << 20) + 3
+    n = size((1 << 20) + 3)
     a, b = RNG.standard_normal(n, np.float32), RNG.standard_normal(n, np.float32)
     da, db, dc = fw.to_device(a), fw.to_device(b), fw.zeros(n, np.float32)
     mods("vecadd").vecadd(blocks(n, 256), 256, da, db, dc)
@@ -101,7 +109,7 @@ def run_vecadd(fw, mods):
 
 
 def run_saxpy(fw, mods):
-    n = 500_001
+    n = size(500_001)
     x, y = RNG.standard_normal(n, np.float32), RNG.standard_normal(n, np.float32)
     dx, dy = fw.to_device(x), fw.to_device(y)
     mods("saxpy").saxpy(blocks(n, 128), 128, 2.5, dx, dy)
@@ -111,7 +119,7 @@ def run_saxpy(fw, mods):
 
 def run_axpy(fw, mods, ty):
     m = mods("generic_axpy")
-    n = 100_003
+    n = size(100_003)
     dt = np.dtype(ty)
     if dt.kind == "f":
         x, y, a = RNG.standard_normal(n).astype(dt), RNG.standard_normal(n).astype(dt), dt.type(-1.75)
@@ -143,7 +151,7 @@ def tree_sums(x, block):
 
 
 def run_reduce(fw, mods, dyn):
-    n = 1_000_000
+    n = size(1_000_000)
     x = RNG.standard_normal(n, np.float32)
     dx, dout = fw.to_device(x), fw.zeros(blocks(n, 256), np.float32)
     m = mods("reduce_shared")
@@ -156,7 +164,7 @@ def run_reduce(fw, mods, dyn):
 
 
 def run_two_phase(fw, mods):
-    n, nb, bs = 100_000, 8, 128
+    n, nb, bs = size(100_000), 8, 128
     x = RNG.integers(0, 2**32, n, dtype=np.uint32)
     dx, dpart, dout = fw.to_device(x), fw.zeros(nb, np.uint32), fw.zeros(nb, np.uint32)
     mods("grid_sync").two_phase(nb, bs, dx, dpart, dout)
@@ -171,7 +179,8 @@ def run_two_phase(fw, mods):
 
 
 def run_scale2d(fw, mods):
-    rows, cols = 300, 517
+    side = int(SCALE ** 0.5)
+    rows, cols = 300 // side + 1, 517 // side
     mat = RNG.standard_normal((rows, cols), np.float32)
     dm, dout = fw.to_device(mat), fw.zeros((rows, cols), np.float32)
     s = np.float32(0.75)
@@ -222,7 +231,10 @@ def main():
     ap.add_argument("--dir", default="build/examples", help="where NAME.cubin/.ptx and NAME.sig.json are")
     ap.add_argument("--ptx", action="store_true", help="load the .ptx files (the driver JITs them)")
     ap.add_argument("--no-torch", action="store_true", help="CuPy arrays only")
+    ap.add_argument("--scale", type=int, default=1, help="divide the sizes by this (for an emulator)")
     args = ap.parse_args()
+    global SCALE
+    SCALE = max(1, args.scale)
     ext = ".ptx" if args.ptx else ".cubin"
     loaded = {}
 

@@ -8,7 +8,7 @@ Each case checks the packed PTX parameters byte for byte against the ABI
 (a slice is its address then its u64 length; scalars their exact dtype;
 structs rustc's layout, written out here with struct.pack), or that a wrong
 argument is refused with an error naming the parameter. Prints PASS/FAIL
-per case and "python: N passed, M failed"; exit status 1 on a failure.
+per case and "marshal: N passed, M failed"; exit status 1 on a failure.
 Needs numpy (python3-numpy, make deps)."""
 import os
 import struct
@@ -253,7 +253,7 @@ def main():
         else:
             passed += 1
             print(f"PASS {name[5:]}")
-    print(f"python: {passed} passed, {failed} failed")
+    print(f"marshal: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
 
