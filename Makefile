@@ -383,6 +383,8 @@ install: all $(B)/lib/liboxrt.a
 	install -m 644 src/runtime/oxrt.h $(IPREFIX)/include/oxide/
 	sed 's/@VERSION@/$(VERSION)/' tools/install/oxrt.pc.in >$(IPREFIX)/lib/pkgconfig/oxrt.pc
 	install -m 644 tools/install/oxide.mk $(IPREFIX)/share/oxide/
+	install -d $(IPREFIX)/share/oxide/python
+	install -m 644 examples/python/oxide_cupy.py $(IPREFIX)/share/oxide/python/
 	for c in oxide-device oxide-macros; do \
 		rm -rf $(IPREFIX)/share/oxide/$$c && install -d $(IPREFIX)/share/oxide/$$c && \
 		cp -R tools/mir-export/$$c/Cargo.toml tools/mir-export/$$c/src $(IPREFIX)/share/oxide/$$c/ || exit 1; \

@@ -127,12 +127,22 @@ class _Device:
     """What a device array argument is: address, size, dtype, writability."""
 
     def __init__(self, obj):
-        cai = getattr(obj, "__cuda_array_interface__", None)
+        cai, why = None, "it has no __cuda_array_interface__"
+        try:
+            cai = obj.__cuda_array_interface__
+        except AttributeError:
+            pass
+        except Exception as e:                    # a torch tensor that requires grad, say
+            why = f"its __cuda_array_interface__: {e}"
         if cai is None and hasattr(obj, "__dlpack__"):
-            import cupy                           # DLPack: a zero-copy CuPy view
-            cai = cupy.from_dlpack(obj).__cuda_array_interface__
+            try:
+                import cupy                       # DLPack: a zero-copy CuPy view of the same memory
+                cai = cupy.from_dlpack(obj).__cuda_array_interface__
+            except Exception as e:                # a host (NumPy, CPU torch) array, or no cupy
+                why += f"; DLPack: {e}"
         if cai is None:
-            raise TypeError(f"a device array (with __cuda_array_interface__ or __dlpack__), not {type(obj).__name__}")
+            raise TypeError(f"expects a device array (__cuda_array_interface__ or __dlpack__), "
+                            f"got {type(obj).__name__}: {why}")
         self.ptr, self.readonly = int(cai["data"][0]), bool(cai["data"][1])
         self.shape = tuple(int(d) for d in cai["shape"])
         self.dtype = np.dtype(cai["descr"]) if cai.get("descr") and len(cai["descr"]) > 1 else np.dtype(cai["typestr"])
@@ -408,6 +418,9 @@ class Kernel:
         if shared_mem > _PLAIN_SHARED_LIMIT:
             fn.max_dynamic_shared_size_bytes = shared_mem
         stream = _stream(stream)
+        kw = {}
+        if self.cooperative and not hasattr(fn, "enable_cooperative_groups"):
+            kw["enable_cooperative_groups"] = True    # a cupy.cuda.Function, which takes the flag per call
         if not self.cooperative:
             fn(grid, block, params, shared_mem=shared_mem, stream=stream)
             return
@@ -416,7 +429,7 @@ class Kernel:
             # a warning, before launching: a different launch. Refuse it.
             warnings.filterwarnings("error", message="The grid size will be reduced")
             try:
-                fn(grid, block, params, shared_mem=shared_mem, stream=stream)
+                fn(grid, block, params, shared_mem=shared_mem, stream=stream, **kw)
             except UserWarning as w:
                 raise ValueError(f"kernel {self.entry!r} calls grid::sync(): its {grid[0]} blocks must all be "
                                  f"resident at once, and they cannot be ({w})") from None

@@ -65,7 +65,7 @@ def make_cupy(liboxrt, emu_dir):
     class Function:
         def __init__(self, mod, name, coop):
             self.f = OxFunc()
-            self.coop = coop
+            self.coop = self.enable_cooperative_groups = coop
             check(ox.ox_function(ctypes.byref(self.f), ctypes.byref(mod), name.encode()), f"ox_function {name}")
             self._dyn = 0
 

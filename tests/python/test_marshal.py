@@ -46,6 +46,7 @@ class FakeFunction:
     def __init__(self, name, log, limit):
         self.name, self.log, self.limit = name, log, limit
         self.max_dynamic_shared_size_bytes = 0
+        self.enable_cooperative_groups = limit is not None     # a RawKernel's, from its RawModule
 
     def __call__(self, grid, block, args, shared_mem=0, stream=None):
         if self.limit is not None and grid[0] > self.limit:
@@ -133,6 +134,7 @@ def case_saxpy_arrays():
     x, y = FakeArray(0x1000, 10, "<f4"), FakeArray(0x2000, 10, "<f4")
     raises(TypeError, ["'x'", "float32", "float64"], k.pack, 1.0, FakeArray(0x1000, 10, "<f8"), y)
     raises(TypeError, ["'y'", "device array", "list"], k.pack, 1.0, x, [1.0, 2.0])
+    raises(TypeError, ["'y'", "device array", "ndarray", "DLPack"], k.pack, 1.0, x, np.zeros(10, np.float32))
     raises(ValueError, ["'x'", "contiguous"], k.pack, 1.0, FakeArray(0x1000, 10, "<f4", strides=(8,)), y)
     raises(ValueError, ["'x'", "aligned"], k.pack, 1.0, FakeArray(0x1002, 10, "<f4"), y)
     raises(ValueError, ["'y'", "read-only"], k.pack, 1.0, x, FakeArray(0x2000, 10, "<f4", readonly=True))
