@@ -323,8 +323,12 @@ static const char *where_of(Hdr *h, Loc l)
 
 /* Every argument of every kernel has a C spelling (or an error is
  * reported); the structs they need are registered. */
-bool kabi_check(Hdr *h, CArg **cargs, const char *what)
+CArg **kabi_check(Hdr *h, const char *what)
 {
+	uint32_t nk = 0;
+	for (Func *fn = h->m->funcs; fn; fn = fn->next)
+		nk += fn->is_kernel;
+	CArg **all = arena_new_array(h->a, CArg *, nk + 1), **cargs = all;
 	bool ok = true;
 	for (Func *fn = h->m->funcs; fn; fn = fn->next) {
 		if (!fn->is_kernel)
@@ -340,7 +344,7 @@ bool kabi_check(Hdr *h, CArg **cargs, const char *what)
 		}
 		cargs++;
 	}
-	return ok;
+	return ok ? all : NULL;
 }
 
 /* ------------------------------------------------------------- writing */
@@ -571,11 +575,8 @@ bool emit_header(FILE *f, Module *m, const char *out)
 {
 	Hdr h;
 	kabi_init(&h, m);
-	uint32_t nk = 0;
-	for (Func *fn = m->funcs; fn; fn = fn->next)
-		nk += fn->is_kernel;
-	CArg **cargs = arena_new_array(h.a, CArg *, nk + 1);
-	if (!kabi_check(&h, cargs, "--emit=header"))
+	CArg **cargs = kabi_check(&h, "--emit=header");
+	if (!cargs)
 		return false;
 	const char *guard = guard_of(&h, out);
 	write_prologue(f, guard);

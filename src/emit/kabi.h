@@ -48,11 +48,12 @@ typedef struct {
 
 /* An empty description of m's kernels (arrays in m's arena). */
 void kabi_init(Hdr *h, Module *m);
-/* Each kernel's arguments in C, cargs[k] for the k-th kernel (an array
- * by argument; arguments without PTX parameters are left zero); false
- * after a diag_error (OX0200, at the argument's line, `what` naming the
- * output: "--emit=header") for each argument C cannot describe. */
-bool kabi_check(Hdr *h, CArg **cargs, const char *what);
+/* Each kernel's arguments in C: [k][i] for the k-th kernel's i-th
+ * argument (those without PTX parameters left zero), the structs they
+ * need registered in h; NULL after a diag_error (OX0200, at the
+ * argument's line, `what` naming the output: "--emit=header") for each
+ * argument C cannot describe. */
+CArg **kabi_check(Hdr *h, const char *what);
 /* The argument's C name: Rust's, with a '_' after a C keyword. */
 const char *kabi_arg_name(Hdr *h, const FuncArg *g, uint32_t i);
 /* The k-th PTX parameter of argument g (spelled c, named name). */

@@ -276,11 +276,8 @@ bool emit_signature(FILE *f, Module *m, const char *arch)
 {
 	Hdr h;
 	kabi_init(&h, m);
-	uint32_t nk = 0;
-	for (Func *fn = m->funcs; fn; fn = fn->next)
-		nk += fn->is_kernel;
-	CArg **cargs = arena_new_array(h.a, CArg *, nk + 1);
-	if (!kabi_check(&h, cargs, "--emit=signature"))
+	CArg **cargs = kabi_check(&h, "--emit=signature");
+	if (!cargs)
 		return false;
 	fputs("{\n  \"format\": \"oxidec-signature\",\n  \"version\": 1,\n  \"crates\": [", f);
 	for (uint32_t i = 0; i < m->ncrate; i++) {
