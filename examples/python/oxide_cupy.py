@@ -108,6 +108,13 @@ class Module:
     def __dir__(self):
         return list(super().__dir__()) + list(self.kernels)
 
+    def raw_module(self, cooperative=False):
+        """The loaded cupy.RawModule (get_global for a Constant<T> static, say).
+        Cooperative kernels run from a second load of the file, with statics
+        of its own: raw_module(True) is that one."""
+        self._function(None, cooperative)
+        return self._raw[cooperative]
+
     def _function(self, entry, cooperative):
         """The loaded kernel; cooperative ones come from a second RawModule
         made with enable_cooperative_groups, which CuPy launches with
@@ -118,7 +125,7 @@ class Module:
                 import cupy
                 factory = cupy.RawModule
             self._raw[cooperative] = factory(path=self.binary, enable_cooperative_groups=cooperative)
-        return self._raw[cooperative].get_function(entry)
+        return None if entry is None else self._raw[cooperative].get_function(entry)
 
 
 # ------------------------------------------------------------ device arrays

@@ -16,6 +16,7 @@ oxide_cupy, and runs on each framework:
                 the same additions in NumPy float32
   grid_sync     two_phase, a cooperative launch (grid::sync()) of 8 blocks
   scale2d       a DisjointSlice2D<f32> from a 2-D array (a by-value struct)
+  histogram     atomics through &[AtomicU32] and a static shared array
 and, once, the wrapper's refusals on real arrays (a wrong dtype, a block
 over the launch bounds, no shared_mem for dynamic shared memory). Results
 of float kernels must equal NumPy's bit for bit (the kernels are
@@ -191,6 +192,25 @@ def run_scale2d(fw, mods):
     return f"{rows} x {cols}"
 
 
+def run_histogram(fw, mods):
+    """Atomics through &[AtomicU32] (written through a shared reference) and
+    a static shared array: 64 blocks of 256 threads, grid-stride."""
+    n, grid, block = size(200_003), 64, 256
+    data = RNG.integers(0, 2**32, n, dtype=np.uint32)
+    stats0 = np.array([0, 0xFFFFFFFF, 0, 0, 0, 0, 0, 0], np.uint32)
+    dd, db, ds = fw.to_device(data), fw.zeros(256, np.uint32), fw.to_device(stats0)
+    mods("histogram").histogram(grid, block, dd, db, ds)
+    check_equal(fw.to_numpy(db), np.bincount(data & 255, minlength=256).astype(np.uint32), "bins")
+    owner = np.arange(n) % (grid * block) // block           # the block that reads data[i]
+    blocks7 = np.unique(owner[(data & 255) == 7]).size
+    st = fw.to_numpy(ds)
+    want = [data.max(), data.min(), n, np.bitwise_or.reduce(data), np.bitwise_xor.reduce(data), blocks7]
+    check_equal(st[:6], np.array(want, np.uint32), "stats[0..6]")
+    if not 1 <= st[6] <= grid or st[7] != 0:
+        raise AssertionError(f"stats[6] = {st[6]} (a block number 1..{grid}), stats[7] = {st[7]} (untouched 0)")
+    return f"{n} values, 256 bins"
+
+
 def run_refusals(fw, mods):
     m = mods("generic_axpy")
     x64, y32 = fw.zeros(16, np.float64), fw.zeros(16, np.float32)
@@ -221,6 +241,7 @@ CHECKS = [
     ("reduce_sum", lambda fw, m: run_reduce(fw, m, False)),
     ("reduce_sum_dyn", lambda fw, m: run_reduce(fw, m, True)),
     ("two_phase", run_two_phase),
+    ("histogram", run_histogram),
     ("scale2d", run_scale2d),
     ("refusals", run_refusals),
 ]

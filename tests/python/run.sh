@@ -40,7 +40,7 @@ count "$log"
 
 mkdir -p "$B/python"
 missing=""
-for f in vecadd saxpy generic_axpy reduce_shared grid_sync scale2d; do
+for f in vecadd saxpy generic_axpy reduce_shared grid_sync scale2d histogram; do
 	[ -f "$B/examples/$f.sig.json" ] && [ -f "$B/emu/$f.so" ] || missing="$missing $f"
 done
 if [ -n "$missing" ]; then

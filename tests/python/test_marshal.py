@@ -116,6 +116,7 @@ def case_vecadd_launch():
     assert rec["shared_mem"] == 0 and rec["stream"] is stream, rec
     raises(TypeError, ["stream"], m.vecadd, 4, 256, a, b, c, stream="s")
     assert words(rec["args"]) == words(m["vecadd"].pack(a, b, c))
+    assert m.raw_module() is raw and len(FakeRawModule.made) == 1     # loaded once
 
 
 def case_saxpy_scalars():

@@ -10,7 +10,7 @@
 # totals; exit status 1 on any failure.
 cd "$(dirname "$0")/../../.." || exit 1
 PY=${PYTHON:-python3}
-for f in vecadd saxpy generic_axpy reduce_shared grid_sync scale2d; do
+for f in vecadd saxpy generic_axpy reduce_shared grid_sync scale2d histogram; do
 	[ -f "build/examples/$f.sig.json" ] || { echo "FAIL build/examples/$f.sig.json missing (make examples, or make gpu-pack and unpack examples.tar.xz)"; echo "python-gpu: 0 passed, 1 failed"; exit 1; }
 done
 pass=0 fail=0 status=0
