@@ -1,15 +1,16 @@
 #!/bin/sh
 # tests/python/run.sh: the Python wrapper (examples/python/oxide_cupy.py)
-# without a GPU, in two parts:
+# without a GPU, in three parts:
 #   1. test_marshal.py: arguments packed for the golden signatures
 #      (tests/golden/*.sig.json) through a stand-in for cupy.RawModule,
 #      checked byte for byte, and the refusals;
-#   2. examples/python/run_examples.py itself (CuPy part, sizes / 64) on
+#   2. every $B/examples/NAME.sig.json loads into the wrapper;
+#   3. examples/python/run_examples.py itself (CuPy part, sizes / 64) on
 #      oxrt's CPU emulator (emu_cupy.py: a stand-in for the CuPy calls it
 #      makes), so the real kernels run through the wrapper and are compared
 #      with NumPy: needs $B/examples/NAME.sig.json and $B/emu/NAME.so
 #      (make emu), and builds src/runtime into $B/python/liboxrt.so.
-# Ends with "python: N passed, M failed" (both parts). Needs a python3
+# Ends with "python: N passed, M failed" (all parts). Needs a python3
 # with numpy (make deps installs python3-numpy): PYTHON, else the first of
 # python3 and /usr/bin/python3 that imports numpy; none is a failure.
 cd "$(dirname "$0")/../.." || exit 1
@@ -37,6 +38,20 @@ trap 'rm -f "$log"' EXIT
 "$py" tests/python/test_marshal.py >"$log" 2>&1 || [ -s "$log" ] || echo "FAIL test_marshal.py" >"$log"
 cat "$log"
 count "$log"
+
+# every example's signature loads into the wrapper (each kind of parameter
+# and type the examples have: structs, tensor maps, atomics, pointers)
+if ls "$B"/examples/*.sig.json >/dev/null 2>&1 &&
+   "$py" -c 'import glob, sys; sys.path.insert(0, "examples/python"); import oxide_cupy
+n = [len(oxide_cupy.load(f[:-9] + ".cubin", f, raw_module=object).kernels) for f in sorted(glob.glob(sys.argv[1] + "/*.sig.json"))]
+print(f"{sum(n)} kernels of {len(n)} modules")' "$B/examples" >"$log" 2>&1; then
+	echo "PASS every example's signature loads: $(cat "$log")"
+	pass=$((pass + 1))
+else
+	echo "FAIL every example's signature loads (make emu writes them)"
+	sed 's/^/    /' "$log" | tail -20
+	fail=$((fail + 1))
+fi
 
 mkdir -p "$B/python"
 missing=""
