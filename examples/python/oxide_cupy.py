@@ -88,7 +88,7 @@ class Module:
         if signature.get("target") != "nvptx":
             raise ValueError(f"{binary}: the signature is of a --target={signature.get('target')} module; "
                              "CuPy loads --target=nvptx modules (.cubin, .ptx)")
-        self.binary = os.fspath(binary)
+        self.binary = os.fsdecode(binary)        # cupy.RawModule takes a str path
         self.signature = signature
         self._factory = raw_module
         self._raw = {}
