@@ -59,10 +59,22 @@ class Framework:
             if not torch.cuda.is_available():
                 raise RuntimeError("torch.cuda.is_available() is False")
 
+    # NumPy dtypes whose torch twins (torch.uint32 & co., torch >= 2.3) may
+    # lack a NumPy conversion: moved as the signed type of their size, then
+    # viewed back, so the kernel still gets a torch.uint32 tensor
+    _SIGNED = {np.dtype(np.uint16): np.int16, np.dtype(np.uint32): np.int32, np.dtype(np.uint64): np.int64}
+
     def to_device(self, a):
         if self.name == "cupy":
             return self.cp.asarray(a)
-        return self.torch.from_numpy(np.ascontiguousarray(a)).to("cuda")
+        a = np.ascontiguousarray(a)
+        try:
+            return self.torch.from_numpy(a).to("cuda")
+        except TypeError:
+            if a.dtype not in self._SIGNED:
+                raise
+            t = self.torch.from_numpy(a.view(self._SIGNED[a.dtype])).to("cuda")
+            return t.view(getattr(self.torch, a.dtype.name))
 
     def zeros(self, shape, dtype):
         return self.to_device(np.zeros(shape, dtype))
@@ -71,7 +83,13 @@ class Framework:
         self.sync()
         if self.name == "cupy":
             return self.cp.asnumpy(d)
-        return d.cpu().numpy()
+        try:
+            return d.cpu().numpy()
+        except TypeError:
+            want = np.dtype(str(d.dtype).replace("torch.", ""))
+            if want not in self._SIGNED:
+                raise
+            return d.view(getattr(self.torch, np.dtype(self._SIGNED[want]).name)).cpu().numpy().view(want)
 
     def sync(self):
         # both libraries launch on the legacy default stream here; wait for
