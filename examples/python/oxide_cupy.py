@@ -37,7 +37,8 @@ DisjointSlice exclude it; the kernel may read inputs through the
 non-coherent cache). Kernels that call grid::sync() are launched
 cooperatively (a grid larger than can be resident is an error, not CuPy's
 silent reduction); kernels that use dynamic shared memory need shared_mem;
-a block larger than the kernel's launch bounds is refused.
+a block larger than the kernel's launch bounds, or a grid that is not a
+multiple of its #[kernel(cluster(..))] dimensions, is refused.
 
 The memory is the caller's: it must stay alive until the kernel finished
 (CuPy and torch keep it while the arrays live), and the launch goes to
@@ -412,6 +413,9 @@ class Kernel:
         if sig["maxntid"] and threads > int(np.prod(sig["maxntid"])):
             raise ValueError(f"kernel {self.entry!r} takes at most {int(np.prod(sig['maxntid']))} threads "
                              f"per block (its launch bounds), got {block}")
+        if sig["cluster"] and any(g % c for g, c in zip(grid, sig["cluster"])):
+            raise ValueError(f"kernel {self.entry!r} runs in clusters of {tuple(sig['cluster'])} blocks "
+                             f"(#[kernel(cluster)]): the grid {grid} must be a multiple of it")
         if sig["dynamic_shared"] and shared_mem <= 0:
             raise ValueError(f"kernel {self.entry!r} uses dynamic shared memory: give shared_mem=BYTES")
         if shared_mem < 0:

@@ -234,6 +234,14 @@ def case_cooperative():
     assert len(raw.log) == 1, "the refused launch ran"
 
 
+def case_cluster():
+    m = load("cluster_reduce")
+    inp, out = FakeArray(0x1000, 1024, "<u4"), FakeArray(0x8000, 8, "<u4")
+    raises(ValueError, ["cluster_sum", "clusters of (4, 1, 1)", "(6, 1, 1)"], m.cluster_sum, 6, 128, inp, out)
+    m.cluster_sum(8, 128, inp, out)
+    assert FakeRawModule.made[0].log[0]["grid"] == (8, 1, 1)
+
+
 def case_bad_signature():
     sig = {"format": "oxidec-signature", "version": 2, "target": "nvptx", "structs": [], "kernels": []}
     raises(ValueError, ["version 1"], oxide_cupy.Module, "k.cubin", sig, FakeRawModule)
