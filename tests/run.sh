@@ -2,7 +2,8 @@
 # The whole test suite without a GPU: unit tests, golden tests, exporter
 # tests, the runtime's ABI header (tests/abi), its CUDA driver backend
 # against a stand-in driver (tests/driver), the examples run by host
-# emulation, and a project built from `make install` (tests/install).
+# emulation, a project built from `make install` (tests/install), and the
+# Python wrapper's argument packing (tests/python, no GPU).
 # Each suite ends with "N passed, M failed"; the totals come last.
 # B (make's build directory, default build) picks the build every suite
 # tests: `make sanitize` runs this with B=build-asan.
@@ -35,6 +36,7 @@ for t in "$B"/tests/test_*; do
 	[ -x "$t" ] && run_suite "unit: $(basename "$t")" "$t"
 done
 run_suite "golden" sh tests/golden/run.sh
+run_suite "python" sh tests/python/run.sh
 run_suite "robustness" sh tests/golden/robust.sh
 run_suite "errors" sh tests/errors/run.sh
 run_suite "intrinsics" sh tests/intrinsics/run.sh

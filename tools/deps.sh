@@ -8,7 +8,9 @@ CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 # pkgconf: pkg-config oxrt (tests/install)
 # clang and its runtime libraries (libFuzzer, ASan, UBSan): the JSON fuzzer
 # (make fuzz-json, a suite of make check) and make sanitize
-PKGS="llvm-22-dev libzstd-dev libcjson-dev rustc-web cargo-web rust-web-src make gcc clang libclang-rt-14-dev graphviz pkgconf"
+# python3-numpy: the Python wrapper's argument packing (examples/python,
+# tested without a GPU by tests/python in make check)
+PKGS="llvm-22-dev libzstd-dev libcjson-dev rustc-web cargo-web rust-web-src make gcc clang libclang-rt-14-dev graphviz pkgconf python3-numpy"
 
 missing=""
 for p in $PKGS; do
