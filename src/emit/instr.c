@@ -12,7 +12,6 @@
 #include "emit_impl.h"
 
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -517,8 +516,20 @@ static bool reqntid_dims(const Func *f, unsigned d[3])
 	d[0] = d[1] = d[2] = 1;
 	if (!f->is_kernel || !f->reqntid)
 		return false;
-	int n = sscanf(f->reqntid, "%u,%u,%u", &d[0], &d[1], &d[2]);
-	return n >= 1 && d[0] && d[1] && d[2];
+	const char *p = f->reqntid;
+	for (int i = 0; i < 3; i++) {      /* 1 to 3 numbers, each 1..1024, nothing else */
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+		if (end == p || v < 1 || v > 1024)
+			return false;
+		d[i] = (unsigned)v;
+		if (!*end)
+			return true;
+		if (*end != ',')
+			return false;
+		p = end + 1;
+	}
+	return false;
 }
 
 /* call i32 @llvm.nvvm.read.ptx.sreg.{tid,ntid}.{x,y,z}() in a kernel with
