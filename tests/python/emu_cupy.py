@@ -30,12 +30,22 @@ class Dim3(ctypes.Structure):
 
 
 class OxModule(ctypes.Structure):       # oxrt.h
-    _fields_ = [("handle", ctypes.c_void_p), ("path", ctypes.c_char * 512), ("backend", ctypes.c_void_p)]
+    _fields_ = [("handle", ctypes.c_void_p), ("path", ctypes.c_char * 512), ("backend", ctypes.c_void_p),
+                ("device", ctypes.c_int)]
 
 
 class OxFunc(ctypes.Structure):         # oxrt.h
     _fields_ = [("handle", ctypes.c_void_p), ("name", ctypes.c_char * 128), ("path", ctypes.c_char * 512),
-                ("backend", ctypes.c_void_p), ("module", ctypes.c_void_p)]
+                ("backend", ctypes.c_void_p), ("module", ctypes.c_void_p), ("device", ctypes.c_int)]
+
+
+def check_layout(sizes):
+    """sizes: "OxModule OxFunc" as sizeof in C (run.sh compiles the probe);
+    a mirror that drifted from oxrt.h would let C write past the buffer."""
+    want = [int(v) for v in sizes.split()]
+    got = [ctypes.sizeof(OxModule), ctypes.sizeof(OxFunc)]
+    if got != want:
+        sys.exit(f"emu_cupy.py: OxModule/OxFunc are {got} bytes here but {want} in oxrt.h: update the mirror")
 
 
 def make_cupy(liboxrt, emu_dir):
@@ -117,6 +127,7 @@ def make_cupy(liboxrt, emu_dir):
 
 def main():
     liboxrt, emu_dir, sep, script, *args = sys.argv[1:]
+    check_layout(os.environ.get("OXRT_SIZES", ""))
     assert sep == "--"
     sys.modules["cupy"] = make_cupy(liboxrt, emu_dir)
     sys.argv = [script] + args

@@ -65,8 +65,13 @@ elif ! $CC -shared -fPIC -O1 -o "$B/python/liboxrt.so" src/runtime/*.c -ldl -lm 
 	echo "FAIL emulated run_examples.py: building $B/python/liboxrt.so"
 	sed 's/^/    /' "$log" | head -20
 	fail=$((fail + 1))
+elif ! printf '#include "oxrt.h"\n#include <stdio.h>\nint main(void) { printf("%%zu %%zu\\n", sizeof(OxModule), sizeof(OxFunc)); return 0; }\n' |
+	$CC -x c -iquote src/runtime -o "$B/python/sizes" - >"$log" 2>&1; then
+	echo "FAIL emulated run_examples.py: building the layout probe"
+	sed 's/^/    /' "$log" | head -20
+	fail=$((fail + 1))
 else
-	"$py" tests/python/emu_cupy.py "$B/python/liboxrt.so" "$B/emu" -- examples/python/run_examples.py \
+	OXRT_SIZES=$("$B/python/sizes") "$py" tests/python/emu_cupy.py "$B/python/liboxrt.so" "$B/emu" -- examples/python/run_examples.py \
 		--dir "$B/examples" --no-torch --scale 64 >"$log" 2>&1
 	rc=$?
 	sed 's/^\(PASS\|FAIL\) \(.*\)$/\1 emulated: \2/' "$log"
