@@ -91,7 +91,7 @@ fn groups(o: &Options) -> Vec<String> {
     if let Some(g) = std::env::var("CONF_GROUPS").ok().filter(|v| !v.trim().is_empty()) {
         return g.split_whitespace().map(String::from).collect();
     }
-    let dirs = conf::entries(&Path::new(CONF).join("kernels"));
+    let dirs = conf::entries(&conf::suite_dir().join("kernels"));
     dirs.iter().filter(|d| d.join("Cargo.toml").is_file()).map(|d| conf::file_name(d)).collect()
 }
 
@@ -194,7 +194,7 @@ fn run(o: Options) -> Result<i32, Die> {
         suite::build_harness(&r.c, None)?;
     }
     println!("conformance: mode {}, {} jobs", r.mode, r.jobs);
-    suite::cpu_reference(&r.c, Path::new(CONF), None)?;
+    suite::cpu_reference(&r.c, &conf::suite_dir(), None)?;
     for g in &r.groups {
         if r.c.kernels_of(g).is_empty() {
             return Err(format!("group {g} has no kernels in the CPU reference"));
