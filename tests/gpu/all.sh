@@ -38,7 +38,7 @@
 # fuzz fuzz2000 hazards half prims tma-rules lineinfo").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half prims tma-rules lineinfo}
+PARTS=${PARTS:-examples sanitizer conformance crates fuzz fuzz2000 hazards half prims tma-rules lineinfo}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -62,6 +62,10 @@ part examples sh tests/gpu/gpu-check.sh
 part sanitizer sh tests/gpu/sanitize.sh
 if ls build/conformance/*.expected >/dev/null 2>&1; then
 	part conformance sh tests/conformance/run-gpu.sh
+fi
+# the kernels over Debian's crates (tests/crates; crates.tar.xz)
+if ls build/crates/*.expected >/dev/null 2>&1; then
+	part crates env CONF_SUITE=tests/crates CONF_BUILD=build/crates sh tests/conformance/run-gpu.sh
 fi
 # generated kernels: the sample of make gpu-pack (build/fuzzgpu) and a
 # larger run packed as build/gpu-pack/fuzz2000.tar.xz (build/fuzz2000)

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use crate::conf::{self, first_error, read_lossy, remove, Conf, CONF};
+use crate::conf::{self, first_error, read_lossy, remove, Conf};
 use crate::suite::{self, now_s, Die};
 use crate::export;
 
@@ -423,8 +423,16 @@ pub fn build_gpu(args: &[String]) -> i32 {
         let m = files.iter().filter(|p| conf::file_name(p).ends_with(&tail)).count();
         println!("build-gpu: {v}: {m} group modules in {}", c.b.display());
     }
-    let pack = Path::new("build/gpu-pack/conformance.tar.xz");
-    if let Err(m) = suite::gpu_pack(&c, pack, "build/conformance") {
+    // another suite (CONF_SUITE=tests/crates) packs as its own name:
+    // build/gpu-pack/crates.tar.xz, unpacked into build/crates
+    let suite = conf::suite_dir();
+    let name = match suite == Path::new(conf::CONF) {
+        true => "conformance".to_string(),
+        false => conf::file_name(&suite),
+    };
+    let pack = Path::new("build/gpu-pack").join(format!("{name}.tar.xz"));
+    let pack = pack.as_path();
+    if let Err(m) = suite::gpu_pack(&c, pack, &format!("build/{name}")) {
         eprintln!("conformance: {m}");
         return 1;
     }
