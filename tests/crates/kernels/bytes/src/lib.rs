@@ -39,6 +39,30 @@ pub fn bytes_arrayvec(input: &[u64], mut out: DisjointSlice<u64>) {
     put(&mut out, idx, h);
 }
 
+/// arrayvec ArrayVec<u64, 8> of Copy elements: push, try_push past capacity, pop, indexing, clear.
+#[kernel]
+pub fn bytes_arrayvec_push_pop(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut v: ArrayVec<u64, 8> = ArrayVec::new();
+    let mut h = H0;
+    for k in 0..(i % 12) {
+        h = mix(h, v.try_push(at(input, i + k)).is_ok() as u64);
+    }
+    h = mix(h, v.len() as u64 | (v.is_full() as u64) << 8 | (v.remaining_capacity() as u64) << 16);
+    if !v.is_empty() {
+        h = mix(h, v[v.len() / 2]);
+    }
+    while let Some(x) = v.pop() {
+        h = mix(h, x);
+        if x % 5 == 0 {
+            break;
+        }
+    }
+    h = mix(h, v.len() as u64);
+    v.clear();
+    put(&mut out, idx, mix(h, v.len() as u64));
+}
+
 /// arrayvec ArrayString<24>: push_str, try_push past capacity, truncate, the bytes.
 #[kernel]
 pub fn bytes_arraystring(input: &[u64], mut out: DisjointSlice<u64>) {

@@ -75,6 +75,21 @@ pub fn hash_crc32(input: &[u64], mut out: DisjointSlice<u64>) {
     put(&mut out, idx, mix(mix(H0, one as u64), ((a.finalize() as u64) << 32) | cc as u64));
 }
 
+/// crc32fast: one-shot and incremental CRC-32 (IEEE) without combine.
+#[kernel]
+pub fn hash_crc32_update(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let b: [u8; 100] = bytes(input, i * 13);
+    let n = i % 101;
+    let one = crc32fast::hash(&b[..n]);
+    let mut a = crc32fast::Hasher::new();
+    a.update(&b[..n / 3]);
+    a.update(&b[n / 3..n]);
+    let mut c = crc32fast::Hasher::new_with_initial(at(input, i) as u32);
+    c.update(&b[..n]);
+    put(&mut out, idx, mix(mix(H0, one as u64), ((a.finalize() as u64) << 32) | c.finalize() as u64));
+}
+
 /// fnv FNV-1a and siphasher SipHash-1-3 / 2-4 / 128 through core::hash::Hasher.
 #[kernel]
 pub fn hash_fnv_sip(input: &[u64], mut out: DisjointSlice<u64>) {

@@ -69,6 +69,28 @@ pub fn math_libm_f64_more(input: &[u64], mut out: DisjointSlice<u64>) {
     put(&mut out, idx, h);
 }
 
+/// libm f64 and f32 exp, log, exp2, log2, floor, ceil, trunc, fma (no sqrt, no trigonometry).
+#[kernel]
+pub fn math_libm_exp_log(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut h = H0;
+    for k in 0..3 {
+        let w = at(input, i * 3 + k);
+        let x = if k == 2 { f64_of(w) } else { moderate64(w) };
+        let y = x as f32;
+        h = mix(h, canon64(libm::exp(x)));
+        h = mix(h, canon64(libm::log(x)));
+        h = mix(h, canon64(libm::exp2(x)));
+        h = mix(h, canon64(libm::log2(x)));
+        h = mix(h, canon64(libm::floor(x * 3.5)) ^ canon64(libm::ceil(x * 0.3)) ^ canon64(libm::trunc(-x)));
+        h = mix(h, canon64(libm::fma(x, 1.0 / 3.0, -x)));
+        h = mix(h, canon32(libm::expf(y)));
+        h = mix(h, canon32(libm::logf(y)));
+        h = mix(h, canon32(libm::exp2f(y)));
+    }
+    put(&mut out, idx, h);
+}
+
 /// libm f32 sinf, expf, logf, powf, floorf, roundf.
 #[kernel]
 pub fn math_libm_f32(input: &[u64], mut out: DisjointSlice<u64>) {
