@@ -11,7 +11,10 @@
 #   3. tests/conformance/run-gpu.sh the conformance suite, sweep group
 #                                   included, at each GPU variant (O3/ptx,
 #                                   O3/cubin, O0/ptx, O0/cubin), each line
-#                                   compared with rustc's CPU results
+#                                   compared with rustc's CPU results;
+#                                   then (part crates) the kernels over
+#                                   Debian's crates, tests/crates, from
+#                                   crates.tar.xz (CONF_SUITE=tests/crates)
 #   4. the same runner on the generated kernels of build/fuzzgpu
 #      (tests/fuzz/run.sh --gpu-artifacts), every variant, and of
 #      build/fuzz2000 when build/gpu-pack/fuzz2000.tar.xz brought it

@@ -52,7 +52,10 @@ machine without Rust or LLVM (oxide-runner conformance-gpu runs it there).
 
 Environment: JOBS (parallel kernels, default: CPUs), MIR_EXPORT, OXIDEC,
 PTXAS, CC, CARGO, CONF_BUILD (results, default build/conformance),
-CONF_WORK (work files, default build/conformance-work), CONF_GROUPS (the
+CONF_WORK (work files, default build/conformance-work), CONF_SUITE (the
+suite: its kernels/, cpu-ref/ and expected-errors.txt; default
+tests/conformance, tests/crates/run.sh sets tests/crates and
+conformance-build-gpu then packs build/gpu-pack/crates.tar.xz), CONF_GROUPS (the
 groups when none is given), GPU_VARIANTS (--gpu-artifacts; default
 \"O3/ptx O3/cubin O0/ptx O0/cubin\"), MIR_EXPORT_RUSTC (the rustc that
 mir-export compiles the kernels with, its --rustc; the CPU reference
