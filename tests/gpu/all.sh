@@ -11,7 +11,10 @@
 #   3. tests/conformance/run-gpu.sh the conformance suite, sweep group
 #                                   included, at each GPU variant (O3/ptx,
 #                                   O3/cubin, O0/ptx, O0/cubin), each line
-#                                   compared with rustc's CPU results
+#                                   compared with rustc's CPU results;
+#                                   then (part crates) the kernels over
+#                                   Debian's crates, tests/crates, from
+#                                   crates.tar.xz (CONF_SUITE=tests/crates)
 #   4. the same runner on the generated kernels of build/fuzzgpu
 #      (tests/fuzz/run.sh --gpu-artifacts), every variant, and of
 #      build/fuzz2000 when build/gpu-pack/fuzz2000.tar.xz brought it
@@ -41,7 +44,7 @@
 # fuzz fuzz2000 hazards half prims tma-rules lineinfo python").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half prims tma-rules lineinfo python}
+PARTS=${PARTS:-examples sanitizer conformance crates fuzz fuzz2000 hazards half prims tma-rules lineinfo python}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -65,6 +68,10 @@ part examples sh tests/gpu/gpu-check.sh
 part sanitizer sh tests/gpu/sanitize.sh
 if ls build/conformance/*.expected >/dev/null 2>&1; then
 	part conformance sh tests/conformance/run-gpu.sh
+fi
+# the kernels over Debian's crates (tests/crates; crates.tar.xz)
+if ls build/crates/*.expected >/dev/null 2>&1; then
+	part crates env CONF_SUITE=tests/crates CONF_BUILD=build/crates sh tests/conformance/run-gpu.sh
 fi
 # generated kernels: the sample of make gpu-pack (build/fuzzgpu) and a
 # larger run packed as build/gpu-pack/fuzz2000.tar.xz (build/fuzz2000)

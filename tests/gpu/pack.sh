@@ -42,6 +42,10 @@ tar -cJf "$P/examples.tar.xz" build/examples/*.ptx build/examples/*.cubin build/
 # CONF_BUILD / CONF_WORK may keep this apart from make check's directories
 sh tests/conformance/build-gpu.sh >build/gpu-pack.conformance.log 2>&1 || status=1
 tail -n 7 build/gpu-pack.conformance.log
+# the kernels over Debian's crates (tests/crates), packed as crates.tar.xz
+CONF_SUITE=tests/crates CONF_BUILD=build/crates-gpu CONF_WORK=build/crates-work \
+	sh tests/conformance/build-gpu.sh >build/gpu-pack.crates.log 2>&1 || status=1
+tail -n 3 build/gpu-pack.crates.log
 # the runner of run-gpu.sh, built on this machine's glibc (Debian 12) for
 # the GPU machine's (a newer one)
 R=$(. tests/conformance/lib.sh && echo "$OXIDE_RUNNER") &&

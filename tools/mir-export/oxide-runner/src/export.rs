@@ -130,6 +130,7 @@ pub fn deps_template(c: &Conf, g: &str) {
         .collect();
     let _ = fs::write(t.join("Cargo.toml"), toml);
     let _ = fs::write(t.join("src/lib.rs"), "");
+    conf::copy_cargo_config(&conf::suite_dir(), &t);
     // fails (no kernels) once the dependencies are built
     run_mir_export(c, &t, &t.join("deps.mir.json"), &t.join("log"), &[]);
     for pat in [
@@ -453,6 +454,7 @@ pub fn export_group(c: &Conf, g: &str) {
     if src.join("Cargo.lock").is_file() {
         let _ = fs::copy(src.join("Cargo.lock"), work.join("Cargo.lock"));
     }
+    conf::copy_cargo_config(&conf::suite_dir(), &work);
     conf::run_quiet(Command::new("cp").arg("-R").arg(src.join("src/.")).arg(work.join("src/")));
     let _ = fs::copy(work.join("src/lib.rs"), work.join("lib.rs.orig"));
     let deps = c.w.join("export/.deps/target");

@@ -344,6 +344,16 @@ fn not_inlined(path: &Path) -> (Code, String) {
             short_path(&text)
         ));
     }
+    // `<usize as std::fmt::Display>::fmt` (`println!`, `format!` of a
+    // number): formatting, before the primitive trait methods below
+    if bare.starts_with("core::fmt::") || text.contains(" as core::fmt::") || text.contains(" as std::fmt::") {
+        return (Code::Gpu, format!(
+            "formatting (`{}`) is not supported on the GPU: core::fmt's machinery calls through \
+             function pointers and is not inlined; print with `gpu_printf!` (C format strings, \
+             run by the CUDA driver) instead",
+            short_path(&text)
+        ));
+    }
     if let Some(q) = path.qself.as_ref().filter(|q| matches!(&*q.self_ty, Ty::Int { .. } | Ty::Float(_) | Ty::Bool | Ty::Char)) {
         return (Code::Unsupported, format!(
             "call to `{text}`, a core trait method on `{}` that oxidec does not map to an operation \

@@ -98,6 +98,15 @@ impl<'a> Exporter<'a> {
 
     pub(super) fn const_json(&mut self, c: &Const, ty: &Ty, ctx: Ctx) -> DResult<Json> {
         let unsupported = |ex: &Self| ex.err(ctx, Code::Unsupported, format!("unsupported constant `{}` of type `{ty}`", c.text));
+        // `Vec::new()` is a constant (an empty buffer), not a call: name
+        // the heap type, not the first of its fields that a constant
+        // cannot carry
+        if let Some(heap) = heap_type(ty) {
+            return Err(self.err(ctx, Code::Gpu, format!(
+                "heap allocation is not supported on the GPU: `{heap}` (a value of type `{ty}`) needs a global \
+                 allocator, which kernels do not have; use fixed-size arrays, `shared_array!` or buffers the host passes in"
+            )));
+        }
         if let ConstVal::Float(text) = &c.val {
             if matches!(text.as_str(), "NaN" | "-NaN" | "+NaN") {
                 return Err(self.err(ctx, Code::Export, unknown_nan(&c.text)));
@@ -412,6 +421,19 @@ fn builtin_table(bare: &str) -> Option<String> {
         out.push_str(&format!("{:02x}{:02x}", s, n - s * s));
     }
     Some(out)
+}
+
+/// The alloc (std) type `ty` is, when it owns heap memory: `Vec`,
+/// `String`, `Box`, the collections, `Rc`/`Arc`, and their buffers.
+fn heap_type(ty: &Ty) -> Option<String> {
+    let Ty::Adt(p) = ty else { return None };
+    let bare = p.bare();
+    let rest = bare.strip_prefix("alloc::").or_else(|| bare.strip_prefix("std::"))?;
+    let heap = ["vec::Vec", "string::String", "boxed::Box", "raw_vec::RawVec", "rc::Rc", "sync::Arc"]
+        .iter()
+        .any(|t| rest == *t)
+        || rest.starts_with("collections::");
+    heap.then_some(bare)
 }
 
 pub(super) fn builtin_const(bare: &str) -> Option<(Ty, u128)> {

@@ -406,6 +406,9 @@ impl<'a> Exporter<'a> {
         if let Some(s) = resolved.as_ref().filter(|s| self.spans.user_path(&s.file).is_some()) {
             return s.to_string();
         }
+        if let Some(s) = span.and_then(|sp| self.preceding_user_span(body, scope, sp)) {
+            return s.to_string();
+        }
         if let Some(s) = self.enclosing_user_span(body, scope) {
             return s.to_string();
         }
@@ -413,6 +416,37 @@ impl<'a> Exporter<'a> {
             Some(s) => s.to_string(),
             None => format!("{}: in `{}`", self.input.crate_name, body.name),
         }
+    }
+
+    /// The user's line just before the statement or terminator at `span`
+    /// in its block (`StorageLive` and the other statements the parser
+    /// drops included): where code that a library macro expanded starts
+    /// (`std::vec!`: its spans are all in the library's macros.rs, the
+    /// user's call site nowhere in the MIR text), e.g. the `StorageLive`
+    /// of the `let` that the macro initialises.
+    fn preceding_user_span(&self, body: &Body, scope: u32, span: &SrcSpan) -> Option<SrcSpan> {
+        for b in &body.blocks {
+            // statement i at key 2i+1, the terminator at 2n+1, a dropped
+            // statement before kept statement p at 2p
+            let mut places: Vec<(usize, u32, &SrcSpan)> = b
+                .statements
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| Some((2 * i + 1, s.scope, s.span.as_ref()?)))
+                .collect();
+            let n = b.statements.len();
+            if let Some(t) = b.terminator.span.as_ref() {
+                places.push((2 * n + 1, b.terminator.scope, t));
+            }
+            places.extend(b.marks.iter().map(|(p, sc, sp)| (2 * p, *sc, sp)));
+            let Some(&(at, _, _)) = places.iter().find(|(k, sc, sp)| k % 2 == 1 && *sc == scope && *sp == span) else { continue };
+            return places
+                .iter()
+                .filter(|(k, _, sp)| *k < at && self.spans.user_path(&sp.file).is_some())
+                .max_by_key(|(k, _, _)| *k)
+                .and_then(|(_, sc, sp)| self.spans.resolve(body, *sc, Some(sp)));
+        }
+        None
     }
 
     fn enclosing_user_span(&self, body: &Body, scope: u32) -> Option<SrcSpan> {

@@ -368,6 +368,10 @@ pub struct Block {
     pub statements: Vec<Located<StatementKind>>,
     pub terminator: Located<TerminatorKind>,
     pub cleanup: bool,
+    /// The places of the statements the parser drops (`StorageLive`, ...):
+    /// (how many kept statements precede it, scope, span). Only for
+    /// diagnostics: the user's line before code a library macro expanded.
+    pub marks: Vec<(usize, u32, SrcSpan)>,
 }
 
 #[derive(Clone, Debug)]
