@@ -40,7 +40,7 @@
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
-# runs, default: CPUs), PARTS (default "examples sanitizer conformance
+# runs, default: CPUs), PARTS (default "examples sanitizer conformance crates
 # fuzz fuzz2000 hazards half prims tma-rules lineinfo python").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
