@@ -46,6 +46,8 @@ pub struct ExportInput<'a> {
     pub adts: &'a AdtTable,
     /// Names of the crate's dependencies (`oxide_device`), for probe paths.
     pub extern_crates: &'a [String],
+    /// core's MIR (library.rs), loaded when a body or static of core is needed.
+    pub library: &'a crate::library::Lazy<'a>,
 }
 
 /// Asks rustc for the layouts of types spelled as in the crate root.
@@ -111,6 +113,9 @@ pub struct Exporter<'a> {
     static_types: HashMap<u32, (usize, bool)>,
     /// Allocations made here for string literal constants.
     string_allocs: Vec<Alloc>,
+    /// Bodies taken from core's MIR (library.rs) → where the kernel crate
+    /// first called them (their statements have no spans of their own).
+    library_bodies: HashMap<String, String>,
 }
 
 impl<'a> Exporter<'a> {
@@ -135,6 +140,7 @@ impl<'a> Exporter<'a> {
             used_allocs: BTreeSet::new(),
             static_types: HashMap::new(),
             string_allocs: Vec::new(),
+            library_bodies: HashMap::new(),
         }
     }
 
@@ -405,6 +411,11 @@ impl<'a> Exporter<'a> {
         let resolved = self.spans.resolve(body, scope, span);
         if let Some(s) = resolved.as_ref().filter(|s| self.spans.user_path(&s.file).is_some()) {
             return s.to_string();
+        }
+        // a body of core's MIR, or an instance of one: where the kernel
+        // crate called it
+        if let Some(caller) = self.library_bodies.get(&body.name).or_else(|| self.library_bodies.get(&body.path.bare())) {
+            return caller.clone();
         }
         if let Some(s) = span.and_then(|sp| self.preceding_user_span(body, scope, sp)) {
             return s.to_string();
