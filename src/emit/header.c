@@ -1,5 +1,6 @@
-/* header.c: --emit=header — a C header for the kernels of a module, made
- * from what stage 2 knows of their ABI: each kernel's Rust arguments
+/* header.c: --emit=header and --emit=rust — the typed launchers of a
+ * module's kernels as a C header or as Rust source for oxide-host, both
+ * made by one walk of what stage 2 knows of their ABI: each kernel's Rust arguments
  * (Func.args: name, RType, span), the PTX parameters abi_lower made of
  * each (Func.params: how many, where their bytes are in the argument,
  * byval or not; fb_param_facts' readonly), and rustc's layouts. It reads
@@ -23,16 +24,50 @@
  * dereferenced on the host), so a `const uint32_t *` given for a `&[f32]`
  * is a C type error: OX_DEVICE_PTR(float, p) makes one of an OxDevPtr.
  * A by-value argument C cannot describe (an enum, a tuple, a struct that
- * is not #[repr(C)], ...) is an error (OX0200) at its Rust line. */
+ * is not #[repr(C)], ...) is an error (OX0200) at its Rust line.
+ *
+ * --emit=rust writes the same launchers for a Rust host program that
+ * depends on tools/oxide-host: the same checks, classification and
+ * packing, only the spelling is Rust's (a Lang table; pointers are
+ * oxide_host::DevicePtr<T> / DevicePtrMut<T>): a #[repr(C)] struct per C
+ * struct, with const asserts of rustc's size, alignment and offsets, then
+ * `Kernels<'m>`, one launch method per kernel, taking
+ * `&oxide_host::DeviceSlice<T>` for `&[T]` and `&mut ...` for
+ * DisjointSlice<T> and slices the kernel may write (a kernel that syncs
+ * the grid takes no stream and launches cooperatively). Its writer is
+ * the last section of this file. */
 #include <stdio.h>
 #include <string.h>
 
 #include "emit.h"
 #include "../util.h"
 
+/* The spelling of types in the output's language. */
+typedef struct {
+	const char *name;              /* "C", "Rust": in messages */
+	const char *option;            /* "--emit=header" */
+	const char *ints[2][4];        /* unsigned, signed: 8 .. 64 bits */
+	const char *bool_, *char_, *f32, *f64, *usize, *isize;
+	const char *map;               /* oxide_device::hopper::TensorMap by value */
+	const char *void_;             /* the pointee of a pointer to an unknown type */
+} Lang;
+
+static const Lang lang_c = {
+	"C", "--emit=header",
+	{ { "uint8_t", "uint16_t", "uint32_t", "uint64_t" }, { "int8_t", "int16_t", "int32_t", "int64_t" } },
+	"bool", "uint32_t", "float", "double", "size_t", "ptrdiff_t", "OxTensorMap", "void",
+};
+
+static const Lang lang_rust = {
+	"Rust", "--emit=rust",
+	{ { "u8", "u16", "u32", "u64" }, { "i8", "i16", "i32", "i64" } },
+	"bool", "char", "f32", "f64", "usize", "isize", "oxide_host::TensorMap", "::core::ffi::c_void",
+};
+
 typedef struct {
 	Module *m;
 	Arena *a;
+	const Lang *lang;
 	RType **structs;       /* described, each after the structs it contains */
 	const char **names;    /* their C names */
 	bool *done;            /* false while its members are being described */
@@ -40,25 +75,21 @@ typedef struct {
 	const char *why;       /* why the last type could not be described */
 } Hdr;
 
-/* The C type of a Rust scalar; NULL for none. */
-static const char *scalar_ctype(const RType *t)
+/* The output's type of a Rust scalar; NULL for none. */
+static const char *scalar_ctype(const Lang *l, const RType *t)
 {
-	static const char *const ints[2][4] = {
-		{ "uint8_t", "uint16_t", "uint32_t", "uint64_t" },
-		{ "int8_t", "int16_t", "int32_t", "int64_t" },
-	};
 	switch (t->kind) {
-	case RT_BOOL: return "bool";
-	case RT_CHAR: return "uint32_t";
-	case RT_FLOAT: return t->bits == 32 ? "float" : t->bits == 64 ? "double" : NULL;
+	case RT_BOOL: return l->bool_;
+	case RT_CHAR: return l->char_;
+	case RT_FLOAT: return t->bits == 32 ? l->f32 : t->bits == 64 ? l->f64 : NULL;
 	case RT_INT:
 		if (t->name && !strcmp(t->name, "usize"))
-			return "size_t";
+			return l->usize;
 		if (t->name && !strcmp(t->name, "isize"))
-			return "ptrdiff_t";
+			return l->isize;
 		for (int i = 0; i < 4; i++)
 			if (t->bits == 8u << i)
-				return ints[t->is_signed][i];
+				return l->ints[t->is_signed][i];
 		return NULL;
 	default:
 		return NULL;
@@ -70,21 +101,26 @@ static bool path_is(const RType *t, const char *path)
 	return t->kind == RT_ADT && t->path && !strcmp(t->path, path);
 }
 
-/* core::sync::atomic::AtomicU32 & co.: the integer they hold. */
-static const char *atomic_ctype(const RType *t)
+/* core::sync::atomic::AtomicU32 & co.: the integer they hold (the
+ * scalar of that name and size, in the output's spelling). */
+static const char *atomic_ctype(const Lang *l, const RType *t)
 {
-	static const char *const names[][2] = {
-		{ "AtomicBool", "bool" }, { "AtomicU8", "uint8_t" }, { "AtomicI8", "int8_t" },
-		{ "AtomicU16", "uint16_t" }, { "AtomicI16", "int16_t" }, { "AtomicU32", "uint32_t" },
-		{ "AtomicI32", "int32_t" }, { "AtomicU64", "uint64_t" }, { "AtomicI64", "int64_t" },
-		{ "AtomicUsize", "size_t" }, { "AtomicIsize", "ptrdiff_t" },
+	static const struct { const char *name; int bits, is_signed; } atomics[] = {
+		{ "AtomicBool", 0, 0 }, { "AtomicU8", 8, 0 }, { "AtomicI8", 8, 1 },
+		{ "AtomicU16", 16, 0 }, { "AtomicI16", 16, 1 }, { "AtomicU32", 32, 0 },
+		{ "AtomicI32", 32, 1 }, { "AtomicU64", 64, 0 }, { "AtomicI64", 64, 1 },
+		{ "AtomicUsize", -1, 0 }, { "AtomicIsize", -1, 1 },
 	};
 	const char *pre = "core::sync::atomic::";
 	if (t->kind != RT_ADT || !t->path || strncmp(t->path, pre, strlen(pre)))
 		return NULL;
-	for (size_t i = 0; i < countof(names); i++)
-		if (!strcmp(t->path + strlen(pre), names[i][0]))
-			return names[i][1];
+	for (size_t i = 0; i < countof(atomics); i++) {
+		if (strcmp(t->path + strlen(pre), atomics[i].name))
+			continue;
+		int b = atomics[i].bits;
+		return b == 0 ? l->bool_ : b < 0 ? (atomics[i].is_signed ? l->isize : l->usize) :
+		       l->ints[atomics[i].is_signed][b == 8 ? 0 : b == 16 ? 1 : b == 32 ? 2 : 3];
+	}
 	return NULL;
 }
 
@@ -125,12 +161,31 @@ static const char *struct_cname(Hdr *h, const RType *t)
 
 static const char *value_ctype(Hdr *h, RType *t);
 
-/* A pointer to pointee: its C type if it has one, else void. */
+/* A pointer to pointee: to its type if it has one, else to void. C: a
+ * typed pointer; Rust: oxide_host::DevicePtr<T> or DevicePtrMut<T>. */
 static const char *pointer_ctype(Hdr *h, RType *pointee, bool is_const)
 {
 	const char *c = pointee ? value_ctype(h, pointee) : NULL;
 	h->why = NULL;
+	if (h->lang == &lang_rust)
+		return arena_printf(h->a, "oxide_host::DevicePtr%s<%s>", is_const ? "" : "Mut", c ? c : h->lang->void_);
 	return arena_printf(h->a, "%s%s *", is_const ? "const " : "", c ? c : "void");
+}
+
+/* A Rust identifier: raw (r#type) when it is a keyword. */
+static const char *rust_ident(Hdr *h, const char *name)
+{
+	static const char *const kw[] = {
+		"as", "async", "await", "box", "break", "const", "continue", "dyn", "else", "enum", "extern",
+		"false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+		"pub", "ref", "return", "static", "struct", "trait", "true", "try", "type", "unsafe", "use",
+		"where", "while", "abstract", "become", "do", "final", "macro", "override", "priv", "typeof",
+		"unsized", "virtual", "yield",
+	};
+	for (size_t k = 0; k < countof(kw); k++)
+		if (!strcmp(name, kw[k]))
+			return arena_printf(h->a, "r#%s", name);
+	return name;
 }
 
 /* C's alignment of a member: the Rust type's (the same for the types
@@ -140,10 +195,21 @@ static uint64_t align_up(uint64_t x, uint64_t a)
 	return a ? (x + a - 1) / a * a : x;
 }
 
-/* One member's declaration ("float x", "uint32_t v[4][2]"), or NULL. */
+/* Rust's spelling of the array type arr of elements elem (spelled c):
+ * [[u32; 2]; 4] for C's v[4][2]. */
+static const char *rust_array(Hdr *h, const RType *arr, const RType *elem, const char *c)
+{
+	if (arr == elem)
+		return c;
+	return arena_printf(h->a, "[%s; %llu]", rust_array(h, arr->elem, elem, c), (unsigned long long)arr->len);
+}
+
+/* One member's declaration, or NULL: C "float x", "uint32_t v[4][2]";
+ * Rust "pub x: f32", "pub v: [[u32; 2]; 4]". */
 static const char *member_decl(Hdr *h, RType *t, const char *name)
 {
 	const char *dims = "";
+	const RType *arr = t;
 	while (t->kind == RT_ARRAY && t->elem) {
 		dims = arena_printf(h->a, "%s[%llu]", dims, (unsigned long long)t->len);
 		t = t->elem;
@@ -152,7 +218,11 @@ static const char *member_decl(Hdr *h, RType *t, const char *name)
 	                (rtype_is_fat_ptr(t) ? NULL : pointer_ctype(h, t->pointee, !t->is_mut)) : value_ctype(h, t);
 	if (!c && !h->why)
 		h->why = arena_printf(h->a, "its member `%s` has type `%s`", name, t->name);
-	return c ? arena_printf(h->a, "%s%s%s%s", c, c[strlen(c) - 1] == '*' ? "" : " ", name, dims) : NULL;
+	if (!c)
+		return NULL;
+	if (h->lang == &lang_rust)
+		return arena_printf(h->a, "pub %s: %s", rust_ident(h, name), rust_array(h, arr, t, c));
+	return arena_printf(h->a, "%s%s%s%s", c, c[strlen(c) - 1] == '*' ? "" : " ", name, dims);
 }
 
 /* Checks that t's members in declaration order, laid out by C's rules,
@@ -198,7 +268,7 @@ static const char *describe_struct(Hdr *h, RType *t)
 			return h->done[i] ? h->names[i] : arena_printf(h->a, "struct %s", h->names[i]);
 	if (!t->repr_c || t->adt_kind != ADT_STRUCT || t->nvariant != 1 || !t->has_layout)
 		return h->why = t->adt_kind == ADT_ENUM ? "an enum has no C layout" :
-		                t->adt_kind == ADT_UNION ? "unions are not described in C" :
+		                t->adt_kind == ADT_UNION ? arena_printf(h->a, "unions are not described in %s", h->lang->name) :
 		                "it is not #[repr(C)] (rustc may reorder its fields)", NULL;
 	const char *cname = struct_cname(h, t);
 	uint32_t me = h->n++;
@@ -220,14 +290,14 @@ static const char *describe_struct(Hdr *h, RType *t)
 	return nm;
 }
 
-/* The C type of a value of type t, or NULL with h->why. */
+/* The output's type of a value of type t, or NULL with h->why. */
 static const char *value_ctype(Hdr *h, RType *t)
 {
-	const char *c = scalar_ctype(t);
-	if (c || (c = atomic_ctype(t)))
+	const char *c = scalar_ctype(h->lang, t);
+	if (c || (c = atomic_ctype(h->lang, t)))
 		return c;
 	if (path_is(t, "oxide_device::hopper::TensorMap"))
-		return "OxTensorMap";
+		return h->lang->map;
 	switch (t->kind) {
 	case RT_ADT:
 		return describe_struct(h, t);
@@ -236,17 +306,17 @@ static const char *value_ctype(Hdr *h, RType *t)
 	case RT_ARRAY:
 		return h->why = "C passes no arrays by value (put it in a #[repr(C)] struct)", NULL;
 	default:
-		return h->why = arena_printf(h->a, "`%s` has no C type here", t->name), NULL;
+		return h->why = arena_printf(h->a, "`%s` has no %s type here", t->name, h->lang->name), NULL;
 	}
 }
 
 /* ------------------------------------------------------ kernel arguments */
 
-/* How a kernel's argument is spelled in C: its launcher parameters (one,
- * or a pointer and a length), and what each PTX parameter is. */
+/* How a kernel's argument is spelled: its launcher parameters (C: one,
+ * or a pointer and a length; Rust: one), and what each PTX parameter is. */
 typedef struct {
-	const char *decl;      /* "const float *a, size_t a_len" */
-	const char *ctype;     /* of the value, or of the data pointer */
+	const char *decl;      /* "const float *a, size_t a_len"; "a: &oxide_host::DeviceSlice<f32>" */
+	const char *ctype;     /* of the value, or of the data pointer (C), or the element (Rust) */
 	const char *len;       /* a slice's length parameter ("a_len") */
 	enum { ARG_VALUE, ARG_SLICE, ARG_POINTER, ARG_MAP } kind;
 } CArg;
@@ -275,16 +345,21 @@ static bool arg_slice(Hdr *h, const Func *fn, const FuncArg *g, const char *name
 	RType *e = slice_elem(g->rty);
 	const char *ec = e && e->kind != RT_ARRAY ? value_ctype(h, e) : NULL;
 	if (!ec)
-		return h->why = h->why ? h->why : "its element type has no C type", false;
+		return h->why = h->why ? h->why : arena_printf(h->a, "its element type has no %s type", h->lang->name), false;
 	bool ro = g->rty->kind == RT_REF && fn->params[g->first].readonly;
 	c->kind = ARG_SLICE;
-	c->ctype = arena_printf(h->a, "%s%s *", ro ? "const " : "", ec);
 	c->len = len_name(h, fn, name);
+	if (h->lang == &lang_rust) {
+		c->ctype = ec;
+		c->decl = arena_printf(h->a, "%s: &%soxide_host::DeviceSlice<%s>", name, ro ? "" : "mut ", ec);
+		return true;
+	}
+	c->ctype = arena_printf(h->a, "%s%s *", ro ? "const " : "", ec);
 	c->decl = arena_printf(h->a, "%s%s, size_t %s", c->ctype, name, c->len);
 	return true;
 }
 
-/* The C spelling of argument g of kernel fn; false with h->why. */
+/* The spelling of argument g of kernel fn; false with h->why. */
 static bool arg_ctype(Hdr *h, const Func *fn, const FuncArg *g, const char *name, CArg *c)
 {
 	RType *t = g->rty;
@@ -300,17 +375,21 @@ static bool arg_ctype(Hdr *h, const Func *fn, const FuncArg *g, const char *name
 		c->ctype = pointer_ctype(h, t->pointee, ro);
 	} else if (path_is(t, "oxide_device::hopper::TensorMap")) {
 		c->kind = ARG_MAP;
-		c->ctype = "const OxTensorMap *";
+		c->ctype = h->lang == &lang_rust ? "&oxide_host::TensorMap" : "const OxTensorMap *";
 	} else {
 		c->kind = ARG_VALUE;
 		if (!(c->ctype = value_ctype(h, t)))
 			return false;
 	}
-	c->decl = arena_printf(h->a, "%s%s%s", c->ctype, c->ctype[strlen(c->ctype) - 1] == '*' ? "" : " ", name);
+	if (h->lang == &lang_rust)
+		c->decl = arena_printf(h->a, "%s: %s", name, c->ctype);
+	else
+		c->decl = arena_printf(h->a, "%s%s%s", c->ctype, c->ctype[strlen(c->ctype) - 1] == '*' ? "" : " ", name);
 	return true;
 }
 
-/* The argument's C name: Rust's, with a '_' after a C keyword. */
+/* The argument's name: Rust's; in C with a '_' after a C keyword, in
+ * Rust raw after a Rust keyword (a crate of another edition may use it). */
 static const char *arg_name(Hdr *h, const FuncArg *g, uint32_t i)
 {
 	static const char *const kw[] = {
@@ -321,6 +400,8 @@ static const char *arg_name(Hdr *h, const FuncArg *g, uint32_t i)
 	};
 	if (!g->name)
 		return arena_printf(h->a, "arg%u", i);
+	if (h->lang == &lang_rust)
+		return rust_ident(h, g->name);
 	for (size_t k = 0; k < countof(kw); k++)
 		if (!strcmp(g->name, kw[k]))
 			return arena_printf(h->a, "%s_", g->name);
@@ -334,7 +415,7 @@ static const char *where_of(Hdr *h, Loc l)
 	return "oxidec";
 }
 
-/* Every argument of every kernel has a C spelling (or an error is
+/* Every argument of every kernel has a spelling (or an error is
  * reported); the structs they need are registered. */
 static bool check_kernels(Hdr *h, CArg **cargs)
 {
@@ -347,8 +428,9 @@ static bool check_kernels(Hdr *h, CArg **cargs)
 			const FuncArg *g = &fn->args[i];
 			if (g->nparam == 0 || arg_ctype(h, fn, g, arg_name(h, g, i), &cargs[0][i]))
 				continue;
-			diag_error(OX_UNSUPPORTED, where_of(h, g->loc), "--emit=header: parameter `%s: %s` of kernel `%s` "
-			           "cannot be described in C: %s", arg_name(h, g, i), g->rty->name, fn->symbol, h->why);
+			diag_error(OX_UNSUPPORTED, where_of(h, g->loc), "%s: parameter `%s: %s` of kernel `%s` "
+			           "cannot be described in %s: %s", h->lang->option, arg_name(h, g, i), g->rty->name,
+			           fn->symbol, h->lang->name, h->why);
 			ok = false;
 		}
 		cargs++;
@@ -432,7 +514,7 @@ static void param_row(Hdr *h, FILE *f, const Func *fn, const FuncArg *g, const C
 	} else if (p->byval_size) {
 		role = "byval";
 		ct = c->kind == ARG_MAP ? "OxTensorMap" : ct;
-	} else if (g->nparam == 1 && scalar_ctype(g->rty)) {
+	} else if (g->nparam == 1 && scalar_ctype(&lang_c, g->rty)) {
 		role = "scalar";
 	} else {
 		role = "field";            /* a part of a struct passed as scalars */
@@ -552,7 +634,7 @@ static void write_prologue(FILE *f, const char *guard)
 
 bool emit_header(FILE *f, Module *m, const char *out)
 {
-	Hdr h = { .m = m, .a = m->arena };
+	Hdr h = { .m = m, .a = m->arena, .lang = &lang_c };
 	h.structs = arena_new_array(h.a, RType *, m->nrtype + 1);
 	h.names = arena_new_array(h.a, const char *, m->nrtype + 1);
 	h.done = arena_new_array(h.a, bool, m->nrtype + 1);
@@ -570,5 +652,169 @@ bool emit_header(FILE *f, Module *m, const char *out)
 		if (fn->is_kernel)
 			write_kernel(&h, f, fn, *cargs++);
 	fprintf(f, "#endif /* %s */\n", guard);
+	return true;
+}
+
+/* ------------------------------------------------------------- Rust */
+
+/* A #[repr(C)] Rust struct of the same members, the same const checks
+ * of rustc's numbers as the C header's _Static_asserts, and DeviceCopy
+ * (a buffer may hold it) when every member is DeviceCopy: a function
+ * that only compiles then. */
+static void write_struct_rust(Hdr *h, FILE *f, RType *t, const char *name)
+{
+	Variant *v = &t->variants[0];
+	const char **decls = arena_new_array(h->a, const char *, v->nfield + 1);
+	uint64_t maxalign = 1;
+	members_fit(h, t, decls);
+	for (uint32_t k = 0; k < v->nfield; k++)
+		if (decls[k] && v->fields[k]->align > maxalign)
+			maxalign = v->fields[k]->align;
+	fprintf(f, "/// `%s` (#[repr(C)], %llu bytes)\n#[repr(C%s)]\n#[derive(Clone, Copy, Debug)]\n"
+	        "#[allow(non_camel_case_types)]\npub struct %s {\n", t->name, (unsigned long long)t->size,
+	        t->align > maxalign ? arena_printf(h->a, ", align(%u)", t->align) : "", name);
+	for (uint32_t k = 0; k < v->nfield; k++)
+		if (decls[k])
+			fprintf(f, "    %s,\n", decls[k]);
+	fprintf(f, "}\n\nconst _: () = assert!(::core::mem::size_of::<%s>() == %llu && ::core::mem::align_of::<%s>() == %u,\n"
+	        "                      \"%s: rustc's size and alignment\");\n", name, (unsigned long long)t->size, name,
+	        t->align, name);
+	for (uint32_t k = 0; k < v->nfield; k++) {
+		if (!decls[k])
+			continue;
+		const char *fname = strchr(decls[k], ' ') + 1;       /* "pub NAME: TYPE" */
+		int len = (int)(strchr(fname, ':') - fname);
+		fprintf(f, "const _: () = assert!(::core::mem::offset_of!(%s, %.*s) == %llu, \"%s.%.*s: rustc's offset\");\n",
+		        name, len, fname, (unsigned long long)t->offsets[k], name, len, fname);
+	}
+	fprintf(f, "\n// SAFETY: every member is DeviceCopy (checked below), and a #[repr(C)]\n"
+	        "// struct of them takes any bytes a kernel writes.\nunsafe impl oxide_host::DeviceCopy for %s {}\n"
+	        "const _: () = {\n    const fn device_copy<T: oxide_host::DeviceCopy>() {}\n", name);
+	for (uint32_t k = 0; k < v->nfield; k++)
+		if (decls[k])
+			fprintf(f, "    device_copy::<%s>();\n", strchr(decls[k], ':') + 2);
+	fprintf(f, "};\n\n");
+}
+
+/* The locals a launch method packs and the args[] entries they fill. */
+static void pack_arg_rust(Hdr *h, FILE *f, const Func *fn, const FuncArg *g, const CArg *c, const char *name,
+                          const char **args)
+{
+	const char *ptr = "as *mut ::core::ffi::c_void";
+	const char *local = name[0] == 'r' && name[1] == '#' ? name + 2 : name;
+	switch (c->kind) {
+	case ARG_SLICE:
+		fprintf(f, "        let mut ox_%s_p: u64 = %s.device_addr();\n        let mut ox_%s_n: u64 = %s.len() as u64;\n",
+		        local, name, local, name);
+		*args = arena_printf(h->a, "%s            &mut ox_%s_p as *mut u64 %s,\n            &mut ox_%s_n as *mut u64 %s,\n",
+		                     *args, local, ptr, local, ptr);
+		return;
+	case ARG_POINTER:
+		fprintf(f, "        let mut ox_%s_p: u64 = %s.addr();\n", local, name);
+		*args = arena_printf(h->a, "%s            &mut ox_%s_p as *mut u64 %s,\n", *args, local, ptr);
+		return;
+	case ARG_MAP:
+		*args = arena_printf(h->a, "%s            %s as *const oxide_host::TensorMap as *mut ::core::ffi::c_void,\n",
+		                     *args, name);
+		return;
+	case ARG_VALUE:
+		fprintf(f, "        let mut ox_%s = %s;\n", local, name);
+		for (uint32_t k = 0; k < g->nparam; k++) {
+			uint64_t off = fn->params[g->first + k].offset;
+			*args = off ? arena_printf(h->a, "%s            unsafe { (&mut ox_%s as *mut %s as *mut u8).add(%llu) } %s,\n",
+			                           *args, local, c->ctype, (unsigned long long)off, ptr)
+			            : arena_printf(h->a, "%s            &mut ox_%s as *mut %s %s,\n", *args, local, c->ctype, ptr);
+		}
+		return;
+	}
+}
+
+/* The doc line of a PTX parameter: "0 `a`: pointer, 8 bytes". */
+static const char *param_doc(Hdr *h, const Func *fn, const FuncArg *g, const CArg *c, const char *name, uint32_t k)
+{
+	const Param *p = &fn->params[g->first + k];
+	uint64_t bytes = p->byval_size ? p->byval_size : p->type->kind == TY_PTR ? 8u : (p->type->bits + 7u) / 8u;
+	const char *role = c->kind == ARG_SLICE ? (k ? "length" : "pointer") : c->kind == ARG_POINTER ? "pointer" :
+	                   p->byval_size ? "byval" : g->nparam == 1 && scalar_ctype(&lang_c, g->rty) ? "scalar" : "field";
+	const char *pname = c->kind == ARG_SLICE && k ? c->len :
+	                    !strcmp(role, "field") ? member_at(h, g->rty, name, p->offset) : name;
+	return arena_printf(h->a, "%u `%s`: %s, %llu bytes", g->first + k, pname, role, (unsigned long long)bytes);
+}
+
+static void write_kernel_rust(Hdr *h, FILE *f, const Func *fn, const CArg *cargs)
+{
+	bool coop = syncs_grid(h->m, fn, 0);
+	const char *k = fn->symbol, *args = "";
+	fprintf(f, "    /// Launches `%s`: `%s", k, fn->name);
+	for (uint32_t i = 0; i < fn->nargs; i++)
+		fprintf(f, "%s%s: %s", i ? ", " : "(", fn->args[i].name ? fn->args[i].name : "_", fn->args[i].rty->name);
+	fprintf(f, "%s`,\n    /// %s.\n    ///\n    /// Its PTX parameters:%s\n", fn->nargs ? ")" : "()",
+	        coop ? "which calls grid::sync(): launched cooperatively, on the default stream" :
+	        "on `stream` (None: the default stream)", fn->nparam ? "" : " none");
+	for (uint32_t i = 0; i < fn->nargs; i++)
+		for (uint32_t j = 0; j < fn->args[i].nparam; j++)
+			fprintf(f, "    /// - %s\n", param_doc(h, fn, &fn->args[i], &cargs[i], arg_name(h, &fn->args[i], i), j));
+	fprintf(f, "    pub fn %s(\n        &self,\n        cfg: oxide_host::LaunchConfig,\n%s", rust_ident(h, k), coop ? "" : "        stream: Option<&oxide_host::Stream>,\n");
+	for (uint32_t i = 0; i < fn->nargs; i++)
+		if (fn->args[i].nparam)
+			fprintf(f, "        %s,\n", cargs[i].decl);
+	fprintf(f, "    ) -> oxide_host::Result<()> {\n");
+	for (uint32_t i = 0; i < fn->nargs; i++)
+		if (fn->args[i].nparam)
+			pack_arg_rust(h, f, fn, &fn->args[i], &cargs[i], arg_name(h, &fn->args[i], i), &args);
+	fprintf(f, "        let mut ox_args: [*mut ::core::ffi::c_void; %u] = [\n%s        ];\n", fn->nparam, args);
+	fprintf(f, "        // SAFETY: ox_args holds the kernel's PTX parameters in order, as its ABI\n"
+	        "        // lays them out, each pointing at a local that outlives the call.\n");
+	if (coop)
+		fprintf(f, "        unsafe { self.%s.launch_cooperative_raw(cfg, &mut ox_args) }\n    }\n", k);
+	else
+		fprintf(f, "        unsafe { self.%s.launch_raw(cfg, stream, &mut ox_args) }\n    }\n", k);
+}
+
+static void write_kernels_rust(Hdr *h, FILE *f, CArg **cargs)
+{
+	fprintf(f, "/// The kernels of the module, looked up once by name; a method per kernel\n"
+	        "/// launches it with its arguments typed by its Rust signature.\n"
+	        "pub struct Kernels<'m> {\n");
+	for (Func *fn = h->m->funcs; fn; fn = fn->next)
+		if (fn->is_kernel)
+			fprintf(f, "    %s: oxide_host::Kernel<'m>,\n", fn->symbol);
+	fprintf(f, "}\n\nimpl<'m> Kernels<'m> {\n    /// Finds every kernel of the module in `module`.\n"
+	        "    pub fn new(module: &'m oxide_host::Module) -> oxide_host::Result<Self> {\n        Ok(Kernels {\n");
+	for (Func *fn = h->m->funcs; fn; fn = fn->next)
+		if (fn->is_kernel)
+			fprintf(f, "            %s: module.kernel(\"%s\")?,\n", fn->symbol, fn->symbol);
+	fprintf(f, "        })\n    }\n");
+	for (Func *fn = h->m->funcs; fn; fn = fn->next)
+		if (fn->is_kernel)
+			fprintf(f, "\n    /// The handle of `%s`: its attributes, its dynamic shared memory.\n"
+			        "    pub fn %s_kernel(&self) -> &oxide_host::Kernel<'m> {\n        &self.%s\n    }\n",
+			        fn->symbol, fn->symbol, fn->symbol);
+	for (Func *fn = h->m->funcs; fn; fn = fn->next)
+		if (fn->is_kernel) {
+			fputc('\n', f);
+			write_kernel_rust(h, f, fn, *cargs++);
+		}
+	fprintf(f, "}\n");
+}
+
+bool emit_rust(FILE *f, Module *m)
+{
+	Hdr h = { .m = m, .a = m->arena, .lang = &lang_rust };
+	h.structs = arena_new_array(h.a, RType *, m->nrtype + 1);
+	h.names = arena_new_array(h.a, const char *, m->nrtype + 1);
+	h.done = arena_new_array(h.a, bool, m->nrtype + 1);
+	uint32_t nk = 0;
+	for (Func *fn = m->funcs; fn; fn = fn->next)
+		nk += fn->is_kernel;
+	CArg **cargs = arena_new_array(h.a, CArg *, nk + 1);
+	if (!check_kernels(&h, cargs))
+		return false;
+	fprintf(f, "// Generated by oxidec --emit=rust: typed launches of this module's kernels\n"
+	        "// (man oxidec, RUST), for a crate that depends on oxide-host (tools/oxide-host;\n"
+	        "// oxide_host::build writes and includes it). Regenerate it with the module.\n\n");
+	for (uint32_t i = 0; i < h.n; i++)
+		write_struct_rust(&h, f, h.structs[i], h.names[i]);
+	write_kernels_rust(&h, f, cargs);
 	return true;
 }
