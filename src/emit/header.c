@@ -671,7 +671,7 @@ static void write_struct_rust(Hdr *h, FILE *f, RType *t, const char *name)
 		if (decls[k] && v->fields[k]->align > maxalign)
 			maxalign = v->fields[k]->align;
 	fprintf(f, "/// `%s` (#[repr(C)], %llu bytes)\n#[repr(C%s)]\n#[derive(Clone, Copy, Debug)]\n"
-	        "#[allow(non_camel_case_types)]\npub struct %s {\n", t->name, (unsigned long long)t->size,
+	        "#[allow(non_camel_case_types, dead_code)]\npub struct %s {\n", t->name, (unsigned long long)t->size,
 	        t->align > maxalign ? arena_printf(h->a, ", align(%u)", t->align) : "", name);
 	for (uint32_t k = 0; k < v->nfield; k++)
 		if (decls[k])
@@ -775,11 +775,11 @@ static void write_kernels_rust(Hdr *h, FILE *f, CArg **cargs)
 {
 	fprintf(f, "/// The kernels of the module, looked up once by name; a method per kernel\n"
 	        "/// launches it with its arguments typed by its Rust signature.\n"
-	        "pub struct Kernels<'m> {\n");
+	        "#[allow(dead_code)]\npub struct Kernels<'m> {\n");
 	for (Func *fn = h->m->funcs; fn; fn = fn->next)
 		if (fn->is_kernel)
 			fprintf(f, "    %s: oxide_host::Kernel<'m>,\n", fn->symbol);
-	fprintf(f, "}\n\nimpl<'m> Kernels<'m> {\n    /// Finds every kernel of the module in `module`.\n"
+	fprintf(f, "}\n\n#[allow(dead_code)]\nimpl<'m> Kernels<'m> {\n    /// Finds every kernel of the module in `module`.\n"
 	        "    pub fn new(module: &'m oxide_host::Module) -> oxide_host::Result<Self> {\n        Ok(Kernels {\n");
 	for (Func *fn = h->m->funcs; fn; fn = fn->next)
 		if (fn->is_kernel)

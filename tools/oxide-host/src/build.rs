@@ -152,8 +152,10 @@ impl Kernels {
             "// oxide_host::build: the kernels of {} (mir-export; oxidec {arch}). Generated.\n\
              include!({:?});\n\n\
              /// The kernels' PTX (oxidec {arch}), embedded.\n\
+             #[allow(dead_code)]\n\
              pub static PTX: &[u8] = include_bytes!({:?});\n\n\
              /// The module of the embedded PTX (the GPU; JIT-compiled by the driver).\n\
+             #[allow(dead_code)]\n\
              pub fn load() -> oxide_host::Result<oxide_host::Module> {{\n    \
                  oxide_host::Module::from_image({:?}, PTX)\n}}\n",
             self.dir.display(),
@@ -167,8 +169,10 @@ impl Kernels {
             run("cc -shared", Command::new(cc).arg("-shared").arg(f("host.o")).arg("-o").arg(f("so")).arg("-lm"))?;
             text += &format!(
                 "\n/// The emulation module (oxidec --target=host, cc -shared), embedded.\n\
+                 #[allow(dead_code)]\n\
                  pub static EMULATION: &[u8] = include_bytes!({:?});\n\n\
                  /// The module of the embedded emulation .so (the CPU, no GPU needed).\n\
+                 #[allow(dead_code)]\n\
                  pub fn load_emulated() -> oxide_host::Result<oxide_host::Module> {{\n    \
                      oxide_host::Module::from_image({:?}, EMULATION)\n}}\n",
                 f("so").display().to_string(),
