@@ -721,7 +721,7 @@ static void pack_arg_rust(Hdr *h, FILE *f, const Func *fn, const FuncArg *g, con
 		fprintf(f, "        let mut ox_%s = %s;\n", local, name);
 		for (uint32_t k = 0; k < g->nparam; k++) {
 			uint64_t off = fn->params[g->first + k].offset;
-			*args = off ? arena_printf(h->a, "%s            unsafe { (&mut ox_%s as *mut %s as *mut u8).add(%llu) } %s,\n",
+			*args = off ? arena_printf(h->a, "%s            (&mut ox_%s as *mut %s as *mut u8).wrapping_add(%llu) %s,\n",
 			                           *args, local, c->ctype, (unsigned long long)off, ptr)
 			            : arena_printf(h->a, "%s            &mut ox_%s as *mut %s %s,\n", *args, local, c->ctype, ptr);
 		}

@@ -70,3 +70,49 @@ fn a_missing_module_says_so() {
     let e = Module::load("/nonexistent/k.so").err().expect("no such module");
     assert!(e.message().contains("/nonexistent/k.so"), "{e}");
 }
+
+/// ffi.rs's structs against oxrt.h's, by a C program compiled here (in
+/// the oxidec tree; skipped outside it, where oxrt.h is the installed one
+/// this crate was written against).
+#[test]
+fn ffi_layouts_match_oxrt_h() {
+    let rt = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src/runtime");
+    if !rt.join("oxrt.h").is_file() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("oxide-host-layouts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let c = dir.join("l.c");
+    std::fs::write(
+        &c,
+        "#include <stdio.h>\n#include <stddef.h>\n#include \"oxrt.h\"\n\
+         int main(void) { printf(\"%zu %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu\\n\", sizeof(OxModule), \
+         sizeof(OxFunc), offsetof(OxFunc, backend), offsetof(OxFunc, module), sizeof(OxEvent), sizeof(OxStream), \
+         sizeof(OxDim3), sizeof(OxTensorMapDesc), offsetof(OxTensorMapDesc, box), offsetof(OxTensorMapDesc, swizzle), \
+         offsetof(OxModule, backend)); return 0; }\n",
+    )
+    .unwrap();
+    let exe = dir.join("l");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let st = std::process::Command::new(cc).arg("-I").arg(&rt).arg(&c).arg("-o").arg(&exe).status().unwrap();
+    assert!(st.success(), "cc of the layout probe");
+    let out = std::process::Command::new(&exe).output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let want = String::from_utf8(out.stdout).unwrap();
+    let got = format!(
+        "{} {} {} {} {} {} {} {} {} {} {}\n",
+        size_of::<ffi::OxModule>(),
+        size_of::<ffi::OxFunc>(),
+        std::mem::offset_of!(ffi::OxFunc, backend),
+        std::mem::offset_of!(ffi::OxFunc, module),
+        size_of::<ffi::OxEvent>(),
+        size_of::<ffi::OxStream>(),
+        size_of::<ffi::OxDim3>(),
+        size_of::<ffi::OxTensorMapDesc>(),
+        std::mem::offset_of!(ffi::OxTensorMapDesc, boxdim),
+        std::mem::offset_of!(ffi::OxTensorMapDesc, swizzle),
+        std::mem::offset_of!(ffi::OxModule, backend),
+    );
+    assert_eq!(got, want, "ffi.rs against oxrt.h: sizes and offsets");
+    assert_eq!((size_of::<TensorMap>(), std::mem::align_of::<TensorMap>()), (128, 128));
+}
