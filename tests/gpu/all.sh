@@ -31,14 +31,17 @@
 #      examples/tma_copy and its nvcc twin
 #   9. tests/gpu/lineinfo: compute-sanitizer memcheck on a raw-pointer
 #      store past the end of a buffer names its Rust line (PTX and cubin)
+#  10. tests/gpu/host-rs.sh: the Rust hosts of examples/{vecadd,saxpy}
+#      (tools/oxide-host, prebuilt by gpu-pack: build/gpu-host-rs) on
+#      their embedded PTX and on build/examples/NAME.cubin
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
 # runs, default: CPUs), PARTS (default "examples sanitizer conformance
-# fuzz fuzz2000 hazards half prims tma-rules lineinfo").
+# fuzz fuzz2000 hazards half prims tma-rules lineinfo host-rs").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half prims tma-rules lineinfo}
+PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half prims tma-rules lineinfo host-rs}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -87,6 +90,9 @@ if [ -f build/examples/tma_copy.cubin ]; then
 fi
 if [ -f build/gpu-lineinfo/lineinfo.cubin ]; then
 	part lineinfo sh tests/gpu/lineinfo/run.sh
+fi
+if [ -d build/gpu-host-rs ]; then
+	part host-rs sh tests/gpu/host-rs.sh
 fi
 echo
 echo "==== summary"
