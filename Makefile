@@ -28,7 +28,7 @@
 #                   build/pictures/NAME/{mir,ssa,nvvm,llir}.svg
 #   make install PREFIX=/usr/local DESTDIR=   the tools, man pages, oxrt
 #                   (lib/liboxrt.a, include/oxide/, lib/pkgconfig/oxrt.pc),
-#                   share/oxide/: oxide.mk, oxide-device, oxide-macros
+#                   share/oxide/: oxide.mk, oxide-device, oxide-macros, oxide-host
 
 LLVM_CONFIG ?= llvm-config-22
 CUDA_HOME   ?= /usr/local/cuda
@@ -395,6 +395,8 @@ install: all $(B)/lib/liboxrt.a
 		rm -rf $(IPREFIX)/share/oxide/$$c && install -d $(IPREFIX)/share/oxide/$$c && \
 		cp -R tools/mir-export/$$c/Cargo.toml tools/mir-export/$$c/src $(IPREFIX)/share/oxide/$$c/ || exit 1; \
 	done
+	rm -rf $(IPREFIX)/share/oxide/oxide-host && install -d $(IPREFIX)/share/oxide/oxide-host && \
+		cp -R tools/oxide-host/Cargo.toml tools/oxide-host/build.rs tools/oxide-host/src $(IPREFIX)/share/oxide/oxide-host/
 
 # ------------------------------------------------------------ sanitize
 # The whole `make check` on a clang ASan+UBSan build in its own directory;

@@ -23,8 +23,10 @@
 //! module), and `NAME.rs`, which `include_kernels!("NAME")` includes: the
 //! launchers, `PTX` and `EMULATION` (the embedded bytes), `load()` and
 //! `load_emulated()`. The tools are `$OXIDEC` and `$MIR_EXPORT`, else
-//! those of the oxidec tree this crate lies in (`build/bin/`), else
-//! `oxidec` and `mir-export` on `PATH`; the C compiler is `$CC` (default
+//! those of the oxidec tree this crate lies in (`build/bin/`) or of the
+//! installation (`PREFIX/bin/`, this crate being
+//! `PREFIX/share/oxide/oxide-host`), else `oxidec` and `mir-export` on
+//! `PATH`; the C compiler is `$CC` (default
 //! `cc`). It also tells cargo to link the host crate's programs with
 //! `-rdynamic` (an emulated module calls the emulator in the program) and
 //! to rerun when the kernel crate, the tools or those variables change.
@@ -49,14 +51,20 @@ pub fn kernels(dir: impl AsRef<Path>) -> PathBuf {
     Kernels::new(dir).build().unwrap_or_else(|e| panic!("oxide_host::build: {e}"))
 }
 
+/// `$VAR`, else the tree's build/bin/NAME (this crate in tools/), else
+/// the installation's bin/NAME (this crate in PREFIX/share/oxide/), else
+/// NAME on PATH.
 fn tool(var: &str, name: &str) -> PathBuf {
     println!("cargo:rerun-if-env-changed={var}");
     if let Some(p) = env::var_os(var) {
         return PathBuf::from(p);
     }
-    let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../build/bin").join(name);
-    if tree.is_file() {
-        return tree;
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for dir in ["../../build/bin", "../../../bin"] {
+        let p = here.join(dir).join(name);
+        if p.is_file() {
+            return p;
+        }
     }
     PathBuf::from(name)
 }
