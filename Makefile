@@ -8,7 +8,7 @@
 #   make emu        host-emulation modules of every example: build/emu/NAME.so
 #                   (oxidec --target=host; run without a GPU by tests/emu/run.sh)
 #   make gpu-check  (GPU machine, needs only cc + driver + build/) run the examples
-#   make host-rs    the Rust hosts of examples/{vecadd,saxpy}/host-rs (tools/oxide-host, cargo):
+#   make host-rs    the Rust hosts of examples/{vecadd,saxpy,grid_sync}/host-rs (tools/oxide-host, cargo):
 #                   build/host-rs/release/NAME-host [--emulate | MODULE]
 #   make gpu-pack   build and pack (build/gpu-pack/) what gpu-all needs on a GPU machine
 #   make gpu-all    (GPU machine) examples, compute-sanitizer, conformance and fuzz kernels,
@@ -98,11 +98,11 @@ $(B)/bin/mir-export: $(MIR_EXPORT_SRC)
 	$(CARGO) build --release --offline --manifest-path tools/mir-export/Cargo.toml --target-dir $(CARGO_TARGET)
 	cp $(CARGO_TARGET)/release/mir-export $@.tmp && mv -f $@.tmp $@   # a rename works while a test runs the old one
 
-# the Rust hosts of examples/{vecadd,saxpy}/host-rs (tools/oxide-host,
+# the Rust hosts of examples/{vecadd,saxpy,grid_sync}/host-rs (tools/oxide-host,
 # cargo offline; their build.rs runs this build's mir-export and oxidec):
 # $(CARGO_HOST)/release/NAME-host, which make gpu-pack packs for the GPU
 # machine (no Rust there) and tests/gpu/host-rs.sh runs
-HOST_RS = vecadd saxpy
+HOST_RS = vecadd saxpy grid_sync
 CARGO_HOST = $(B)/host-rs
 host-rs: all
 	for e in $(HOST_RS); do \

@@ -31,7 +31,7 @@
 #      examples/tma_copy and its nvcc twin
 #   9. tests/gpu/lineinfo: compute-sanitizer memcheck on a raw-pointer
 #      store past the end of a buffer names its Rust line (PTX and cubin)
-#  10. tests/gpu/host-rs.sh: the Rust hosts of examples/{vecadd,saxpy}
+#  10. tests/gpu/host-rs.sh: the Rust hosts of examples/{vecadd,saxpy,grid_sync}
 #      (tools/oxide-host, prebuilt by gpu-pack: build/gpu-host-rs) on
 #      their embedded PTX and on build/examples/NAME.cubin
 # Each part's log is in build/gpu-all/; the summary lines come last

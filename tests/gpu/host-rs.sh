@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/gpu/host-rs.sh: the Rust hosts of examples/{vecadd,saxpy}/host-rs
+# tests/gpu/host-rs.sh: the Rust hosts of examples/{vecadd,saxpy,grid_sync}/host-rs
 # (tools/oxide-host) on this machine's GPU, prebuilt where Rust is (make
 # host-rs; make gpu-pack packs them as host-rs.tar.xz, unpacked into
 # build/gpu-host-rs/; the GPU machine needs no Rust, only the driver).
@@ -30,7 +30,7 @@ run() {   # name what [module]
 	fi
 	sed 's/^/    /' "$log"
 }
-for name in vecadd saxpy; do
+for name in vecadd saxpy grid_sync; do
 	if [ ! -x "$D/$name-host" ]; then
 		echo "FAIL $name (Rust host): $D/$name-host is missing (make host-rs or make gpu-pack where Rust is)"
 		fail=$((fail + 1))

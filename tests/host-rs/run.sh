@@ -5,7 +5,8 @@
 #      a Stream::scope of async copies, events, wrong lengths refused, and
 #      ffi.rs's structs against oxrt.h's (a C probe); served by the
 #      emulator when there is no GPU
-#   2. examples/NAME/host-rs (vecadd, saxpy): cargo build, whose build.rs
+#   2. examples/NAME/host-rs (vecadd, saxpy, grid_sync: cooperative
+#      launches): cargo build, whose build.rs
 #      runs mir-export and oxidec on examples/NAME (oxide_host::build),
 #      then the program on its embedded emulation module (--emulate) and
 #      on $B/emu/NAME.so (make emu): the checks of examples/NAME/host.c,
@@ -80,6 +81,8 @@ host_example() {   # name lines...
 host_example vecadd "vecadd (Rust host): 1048579/1048579 elements bit-exact" \
 	"vecadd (Rust host): bounds check trapped as expected (CUDA_ERROR_LAUNCH_FAILED)"
 host_example saxpy "saxpy (Rust host): 1048579/1048579 elements bit-exact"
+host_example grid_sync "two_phase (Rust host): 8 blocks each read all 8 partials" "stencil (Rust host): 7 rounds over 5000 words" \
+	"refused (Rust host): a cooperative grid of 2^20 blocks" "hang reported (Rust host): early_exit"
 
 # 3. the golden launchers: right types compile, wrong ones do not
 G=tests/host-rs/golden/Cargo.toml
@@ -97,10 +100,14 @@ reject() {   # feature what expected-text
 		bad "$2: another error than '$3'" "$LOG/$1.log"
 	fi
 }
+# shellcheck disable=SC2016 # backquotes are rustc's, not the shell's
 reject wrong-elem "a &DeviceSlice<u32> for vecadd's a: &[f32] is refused" 'expected `&DeviceSlice<f32>`, found `&DeviceSlice<u32>`'
+# shellcheck disable=SC2016
 reject wrong-mut "a &DeviceSlice<f32> for vecadd's c: DisjointSlice<f32> is refused" 'expected mutable reference `&mut DeviceSlice<_>`'
+# shellcheck disable=SC2016
 reject wrong-scalar "an f64 for saxpy's a: f32 is refused" 'expected `f32`, found `f64`'
 reject coop-stream "a stream for a kernel that calls grid::sync() is refused" 'error[E0061]'
+# shellcheck disable=SC2016
 reject wrong-struct "a Two for header_abi's p: Params is refused" 'expected `Params`, found `Two`'
 
 echo "host-rs: $pass passed, $fail failed"
