@@ -8,7 +8,8 @@
 #   2. examples/NAME/host-rs (vecadd, saxpy, grid_sync: cooperative
 #      launches): cargo build, whose build.rs
 #      runs mir-export and oxidec on examples/NAME (oxide_host::build),
-#      then the program on its embedded emulation module (--emulate) and
+#      (its generated launchers must be tests/golden/NAME.launch.rs for
+#      vecadd and saxpy), then the program on its embedded emulation module (--emulate) and
 #      on $B/emu/NAME.so (make emu): the checks of examples/NAME/host.c,
 #      every PASS line expected and exit status 0
 #   3. tests/host-rs/golden: tests/golden/*.launch.rs (oxidec --emit=rust)
@@ -70,6 +71,18 @@ host_example() {   # name lines...
 		bad "$name (Rust host): cargo build warns" "$LOG/$name.build.log"
 	else
 		ok "$name (Rust host): cargo build --offline (mir-export and oxidec from build.rs), no warnings"
+	fi
+	# the launchers build.rs generated are the golden ones of the examples
+	# whose kernels tests/golden/NAME.mir.json is (not grid_sync's: a kernel
+	# of its own)
+	# shellcheck disable=SC2012 # the names are cargo's: no odd characters
+	gen=$(ls -t "$T"/release/build/"$name"-host-*/out/"$name".launch.rs 2>/dev/null | head -n 1)
+	if [ "$name" != grid_sync ]; then
+		if [ -n "$gen" ] && diff -u "tests/golden/$name.launch.rs" "$gen" >"$LOG/$name.golden.diff"; then
+			ok "$name (Rust host): build.rs generated tests/golden/$name.launch.rs exactly"
+		else
+			bad "$name (Rust host): the generated launchers differ from tests/golden/$name.launch.rs" "$LOG/$name.golden.diff"
+		fi
 	fi
 	run_host "$name" --emulate embedded "embedded .so" "$@"
 	if [ -f "$B/emu/$name.so" ]; then
