@@ -31,6 +31,7 @@ run() {   # name what [module]
 	sed 's/^/    /' "$log"
 }
 for name in vecadd saxpy grid_sync; do
+	[ -f "$D/$name-host" ] && [ ! -x "$D/$name-host" ] && chmod +x "$D/$name-host"   # a copy that lost its mode
 	if [ ! -x "$D/$name-host" ]; then
 		echo "FAIL $name (Rust host): $D/$name-host is missing (make host-rs or make gpu-pack where Rust is)"
 		fail=$((fail + 1))
