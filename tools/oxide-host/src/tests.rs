@@ -116,3 +116,10 @@ fn ffi_layouts_match_oxrt_h() {
     assert_eq!(got, want, "ffi.rs against oxrt.h: sizes and offsets");
     assert_eq!((size_of::<TensorMap>(), std::mem::align_of::<TensorMap>()), (128, 128));
 }
+
+#[test]
+fn a_bad_image_says_so() {
+    let e = Module::from_image("garbage.so", b"not an ELF file").err().expect("not a module");
+    assert!(e.message().contains("garbage.so") && e.name() == "CUDA_ERROR_INVALID_IMAGE", "{e}");
+    assert!(Module::from_image("bad\0name.so", b"").is_err(), "a NUL in the name is refused");
+}
