@@ -6,17 +6,13 @@
 
 /* ------------------------------------------------- modules and kernels */
 
-static int emu_module_load(OxModule *m, const char *path)
+/* dlopen of file, the module that messages call path. */
+static int emu_dlopen(OxModule *m, const char *file, const char *path)
 {
-	char local[600];
-	const char *file = path, *err;
+	const char *err;
 	void *h;
 
 	m->handle = NULL;
-	if (strchr(path, '/') == NULL) {   /* dlopen would search LD paths */
-		snprintf(local, sizeof local, "./%s", path);
-		file = local;
-	}
 	if (access(file, R_OK) != 0)
 		return oxrt_set_error(-1, "cannot read module %s: %s", path,
 		                      strerror(errno));
@@ -43,6 +39,17 @@ static int emu_module_load(OxModule *m, const char *path)
 	return 0;
 }
 
+static int emu_module_load(OxModule *m, const char *path)
+{
+	char local[600];
+
+	if (strchr(path, '/') == NULL) {   /* dlopen would search LD paths */
+		snprintf(local, sizeof local, "./%s", path);
+		return emu_dlopen(m, local, path);
+	}
+	return emu_dlopen(m, path, path);
+}
+
 /* A .so in memory: dlopen needs a file, so it is written to one in
  * $TMPDIR (or /tmp), loaded, and removed (the mapping stays). */
 static int emu_module_load_data(OxModule *m, const void *image, size_t bytes)
@@ -66,7 +73,7 @@ static int emu_module_load_data(OxModule *m, const void *image, size_t bytes)
 		done += (size_t)n;
 	}
 	close(fd);
-	r = emu_module_load(m, tmp);
+	r = emu_dlopen(m, tmp, m->path);
 	unlink(tmp);
 	return r;
 }
