@@ -9,6 +9,8 @@
 #   make emu        host-emulation modules of every example: build/emu/NAME.so
 #                   (oxidec --target=host; run without a GPU by tests/emu/run.sh)
 #   make gpu-check  (GPU machine, needs only cc + driver + build/) run the examples
+#   make host-rs    the Rust hosts of examples/{vecadd,saxpy,grid_sync}/host-rs (tools/oxide-host, cargo):
+#                   build/host-rs/release/NAME-host [--emulate | MODULE]
 #   make gpu-pack   build and pack (build/gpu-pack/) what gpu-all needs on a GPU machine
 #   make gpu-all    (GPU machine) examples, compute-sanitizer, conformance and fuzz kernels,
 #                   the half and tensor-core / async-copy primitives against the emulator,
@@ -29,7 +31,7 @@
 #                   build/pictures/NAME/{mir,ssa,nvvm,llir}.svg
 #   make install PREFIX=/usr/local DESTDIR=   the tools, man pages, oxrt
 #                   (lib/liboxrt.a, include/oxide/, lib/pkgconfig/oxrt.pc),
-#                   share/oxide/: oxide.mk, oxide-device, oxide-macros
+#                   share/oxide/: oxide.mk, oxide-device, oxide-macros, oxide-host
 
 LLVM_CONFIG ?= llvm-config-22
 CUDA_HOME   ?= /usr/local/cuda
@@ -77,7 +79,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples emu gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half gpu-prims gpu-lineinfo bench-compile
+.PHONY: all check clean install deps run examples emu host-rs gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half gpu-prims gpu-lineinfo bench-compile
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -98,6 +100,18 @@ $(B)/bin/mir-export: $(MIR_EXPORT_SRC)
 	@mkdir -p $(@D)
 	$(CARGO) build --release --offline --manifest-path tools/mir-export/Cargo.toml --target-dir $(CARGO_TARGET)
 	cp $(CARGO_TARGET)/release/mir-export $@.tmp && mv -f $@.tmp $@   # a rename works while a test runs the old one
+
+# the Rust hosts of examples/{vecadd,saxpy,grid_sync}/host-rs (tools/oxide-host,
+# cargo offline; their build.rs runs this build's mir-export and oxidec):
+# $(CARGO_HOST)/release/NAME-host, which make gpu-pack packs for the GPU
+# machine (no Rust there) and tests/gpu/host-rs.sh runs
+HOST_RS = vecadd saxpy grid_sync
+CARGO_HOST = $(B)/host-rs
+host-rs: all
+	for e in $(HOST_RS); do \
+		OXIDEC=$(abspath $(B)/bin/oxidec) MIR_EXPORT=$(abspath $(B)/bin/mir-export) $(CARGO) build --offline --release \
+		       --manifest-path examples/$$e/host-rs/Cargo.toml --target-dir $(CARGO_HOST) || exit 1; \
+	done
 
 # the fuzz runner and the conformance suite's drivers (oxide-runner fuzz,
 # conformance, conformance-build-gpu, conformance-gpu, export-group, ...:
@@ -219,7 +233,7 @@ gpu-all:
 
 # here: everything gpu-all needs, packed in build/gpu-pack/ (carry it),
 # the conformance runner (oxide-runner) among it
-gpu-pack: all examples gpu-hazards gpu-half gpu-prims gpu-lineinfo $(RUNNER)
+gpu-pack: all examples gpu-hazards gpu-half gpu-prims gpu-lineinfo host-rs $(RUNNER)
 	OXIDE_RUNNER=$(RUNNER) sh tests/gpu/pack.sh
 
 # every f32 through the half-precision conversions, 2^26 operand triples
@@ -392,6 +406,8 @@ install: all $(B)/lib/liboxrt.a
 		rm -rf $(IPREFIX)/share/oxide/$$c && install -d $(IPREFIX)/share/oxide/$$c && \
 		cp -R tools/mir-export/$$c/Cargo.toml tools/mir-export/$$c/src $(IPREFIX)/share/oxide/$$c/ || exit 1; \
 	done
+	rm -rf $(IPREFIX)/share/oxide/oxide-host && install -d $(IPREFIX)/share/oxide/oxide-host && \
+		cp -R tools/oxide-host/Cargo.toml tools/oxide-host/build.rs tools/oxide-host/src $(IPREFIX)/share/oxide/oxide-host/
 
 # ------------------------------------------------------------ sanitize
 # The whole `make check` on a clang ASan+UBSan build in its own directory;

@@ -32,9 +32,13 @@
 #define OXIDEC_VERSION "0.0.0"
 #endif
 
-typedef enum { ST_NONE = -1, ST_JSON, ST_MIR, ST_SSA, ST_NVVM, ST_LLIR, ST_LL, ST_PTX, ST_CUBIN, ST_OBJ, ST_HEADER, ST_SIGNATURE } Stage;
+typedef enum {
+	ST_NONE = -1, ST_JSON, ST_MIR, ST_SSA, ST_NVVM, ST_LLIR, ST_LL, ST_PTX, ST_CUBIN, ST_OBJ, ST_HEADER, ST_SIGNATURE, ST_RUST
+} Stage;
 
-static const char *const stage_names[] = { "json", "mir", "ssa", "nvvm", "llir", "ll", "ptx", "cubin", "obj", "header", "signature" };
+static const char *const stage_names[] = {
+	"json", "mir", "ssa", "nvvm", "llir", "ll", "ptx", "cubin", "obj", "header", "signature", "rust"
+};
 
 typedef struct {
 	const char **inputs;
@@ -61,12 +65,14 @@ static const char usage[] =
 "\n"
 "options:\n"
 "  -o FILE            output file ('-' for standard output); its extension\n"
-"                     (.ptx .cubin .o .h .ll .llir .nvvm .ssa .mir .json) picks\n"
+"                     (.ptx .cubin .o .h .rs .ll .llir .nvvm .ssa .mir .json) picks\n"
 "                     the stage when --emit is absent\n"
 "  --emit=STAGE       stop after STAGE and write it: json, mir, ssa, nvvm,\n"
 "                     llir, ll, ptx, cubin (nvptx), obj (host), header:\n"
 "                     a C header of typed launchers for the kernels\n"
-"                     (#include \"oxrt.h\"; man oxidec, HEADER), or\n"
+"                     (#include \"oxrt.h\"; man oxidec, HEADER), rust:\n"
+"                     the same launchers in Rust, for a host crate that\n"
+"                     depends on tools/oxide-host (man oxidec, RUST), or\n"
 "                     signature: the kernels' entries and parameters as\n"
 "                     JSON, for wrappers in other languages such as\n"
 "                     examples/python's CuPy loader (man oxidec, SIGNATURE)\n"
@@ -119,6 +125,8 @@ static Stage stage_from_ext(const char *out, const Target *t)
 		return ST_OBJ;
 	if (!strcmp(dot, ".h"))
 		return ST_HEADER;
+	if (!strcmp(dot, ".rs"))
+		return ST_RUST;
 	Stage s = parse_stage(dot + 1);
 	return s == ST_NONE || (s == ST_OBJ && t->kind != TARGET_HOST) ? dflt : s;   /* x.obj stays PTX */
 }
@@ -472,6 +480,9 @@ static bool run_ir(Run *r, FeInput *in)
 	if (ok && r->o->emit == ST_HEADER) {       /* from stage 2's kernel ABI */
 		ok = ir_verify(m, "mir", stderr) && emit_header(r->out.f, m, r->o->output);
 		stage_done(r, ST_HEADER);
+	} else if (ok && r->o->emit == ST_RUST) {  /* the same, spelled in Rust */
+		ok = ir_verify(m, "mir", stderr) && emit_rust(r->out.f, m);
+		stage_done(r, ST_RUST);
 	} else if (ok && r->o->emit == ST_SIGNATURE) {   /* the same, as JSON */
 		ok = ir_verify(m, "mir", stderr) && emit_signature(r->out.f, m, r->o->eo.arch);
 		stage_done(r, ST_SIGNATURE);

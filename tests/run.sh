@@ -3,8 +3,9 @@
 # tests, the runtime's ABI header (tests/abi), its CUDA driver backend
 # against a stand-in driver (tests/driver), the examples run by host
 # emulation, a project built from `make install` (tests/install), the
-# Python wrapper's argument packing (tests/python, no GPU), and kernels
-# over real no_std crates from Debian (tests/crates).
+# Python wrapper's argument packing (tests/python, no GPU), kernels over
+# real no_std crates from Debian (tests/crates), and the Rust hosts of
+# tools/oxide-host (tests/host-rs).
 # Each suite ends with "N passed, M failed"; the totals come last.
 # B (make's build directory, default build) picks the build every suite
 # tests: `make sanitize` runs this with B=build-asan.
@@ -46,6 +47,7 @@ run_suite "runtime ABI" sh tests/abi/run.sh
 run_suite "driver backend" sh tests/driver/run.sh
 run_suite "emulation" sh tests/emu/run.sh
 run_suite "install" sh tests/install/run.sh
+run_suite "rust host" sh tests/host-rs/run.sh
 run_suite "conformance" sh tests/conformance/run-host.sh
 run_suite "crates" sh tests/crates/run.sh
 run_suite "fuzz" sh tests/fuzz/run.sh --gaps-ok

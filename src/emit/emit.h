@@ -56,6 +56,9 @@ bool emit_module(EmitCtx *e, Module *m);
  * name makes the include guard); false after a diag_error naming each
  * argument C cannot describe. Reads the module after stage 2. */
 bool emit_header(FILE *f, Module *m, const char *out);
+/* header.c: --emit=rust, the same launchers as Rust source for a crate
+ * that depends on tools/oxide-host; the same checks and errors. */
+bool emit_rust(FILE *f, Module *m);
 
 /* signature.c: --emit=signature, m's kernels as JSON for launch wrappers
  * in other languages (man oxidec, SIGNATURE): PTX entries, cooperative

@@ -1,10 +1,11 @@
-/* header.c: --emit=header — a C header for the kernels of a module, made
- * from what stage 2 knows of their ABI: each kernel's Rust arguments
+/* header.c: --emit=header and --emit=rust — the typed launchers of a
+ * module's kernels as a C header or as Rust source for oxide-host, both
+ * made by one walk of what stage 2 knows of their ABI: each kernel's Rust arguments
  * (Func.args: name, RType, span), the PTX parameters abi_lower made of
  * each (Func.params: how many, where their bytes are in the argument,
  * byval or not; fb_param_facts' readonly), and rustc's layouts. It reads
  * the mir-dialect module and writes text; it keeps no ABI rule of its own
- * beyond spelling the types in C.
+ * beyond spelling the types in C (or Rust).
  *
  * The header (self-contained but for #include "oxrt.h"), in order: an
  * include guard; a C struct for every #[repr(C)] struct a kernel takes by
@@ -24,7 +25,19 @@
  * is a C type error: OX_DEVICE_PTR(float, p) makes one of an OxDevPtr.
  * A by-value argument C cannot describe (an enum, a tuple, a struct that
  * is not #[repr(C)], ...) is an error (OX0200) at its Rust line.
- * The walk (kabi_*: what each argument is, its C spelling, its PTX
+ *
+ * --emit=rust writes the same launchers for a Rust host program that
+ * depends on tools/oxide-host: the same checks, classification and
+ * packing, only the spelling is Rust's (a Lang table; pointers are
+ * oxide_host::DevicePtr<T> / DevicePtrMut<T>): a #[repr(C)] struct per C
+ * struct, with const asserts of rustc's size, alignment and offsets, then
+ * `Kernels<'m>`, one launch method per kernel, taking
+ * `&oxide_host::DeviceSlice<T>` for `&[T]` and `&mut ...` for
+ * DisjointSlice<T> and slices the kernel may write (a kernel that syncs
+ * the grid takes no stream and launches cooperatively). Its writer is
+ * the last section of this file.
+ *
+ * The walk (kabi_*: what each argument is, its spelling, its PTX
  * parameters' roles and bytes) is shared with signature.c through
  * kabi.h, so --emit=signature's JSON lists the same parameters. */
 #include <stdio.h>
@@ -33,25 +46,33 @@
 #include "emit.h"
 #include "kabi.h"
 
-/* The C type of a Rust scalar; NULL for none. */
-const char *kabi_scalar_ctype(const RType *t)
+const Lang kabi_lang_c = {
+	"C",
+	{ { "uint8_t", "uint16_t", "uint32_t", "uint64_t" }, { "int8_t", "int16_t", "int32_t", "int64_t" } },
+	"bool", "uint32_t", "float", "double", "size_t", "ptrdiff_t", "OxTensorMap", "void",
+};
+
+const Lang kabi_lang_rust = {
+	"Rust",
+	{ { "u8", "u16", "u32", "u64" }, { "i8", "i16", "i32", "i64" } },
+	"bool", "char", "f32", "f64", "usize", "isize", "oxide_host::TensorMap", "::core::ffi::c_void",
+};
+
+/* The output's type of a Rust scalar; NULL for none. */
+const char *kabi_scalar_ctype(const Lang *l, const RType *t)
 {
-	static const char *const ints[2][4] = {
-		{ "uint8_t", "uint16_t", "uint32_t", "uint64_t" },
-		{ "int8_t", "int16_t", "int32_t", "int64_t" },
-	};
 	switch (t->kind) {
-	case RT_BOOL: return "bool";
-	case RT_CHAR: return "uint32_t";
-	case RT_FLOAT: return t->bits == 32 ? "float" : t->bits == 64 ? "double" : NULL;
+	case RT_BOOL: return l->bool_;
+	case RT_CHAR: return l->char_;
+	case RT_FLOAT: return t->bits == 32 ? l->f32 : t->bits == 64 ? l->f64 : NULL;
 	case RT_INT:
 		if (t->name && !strcmp(t->name, "usize"))
-			return "size_t";
+			return l->usize;
 		if (t->name && !strcmp(t->name, "isize"))
-			return "ptrdiff_t";
+			return l->isize;
 		for (int i = 0; i < 4; i++)
 			if (t->bits == 8u << i)
-				return ints[t->is_signed][i];
+				return l->ints[t->is_signed][i];
 		return NULL;
 	default:
 		return NULL;
@@ -63,21 +84,26 @@ static bool path_is(const RType *t, const char *path)
 	return t->kind == RT_ADT && t->path && !strcmp(t->path, path);
 }
 
-/* core::sync::atomic::AtomicU32 & co.: the integer they hold. */
-const char *kabi_atomic_ctype(const RType *t)
+/* core::sync::atomic::AtomicU32 & co.: the integer they hold (the
+ * scalar of that name and size, in the output's spelling). */
+const char *kabi_atomic_ctype(const Lang *l, const RType *t)
 {
-	static const char *const names[][2] = {
-		{ "AtomicBool", "bool" }, { "AtomicU8", "uint8_t" }, { "AtomicI8", "int8_t" },
-		{ "AtomicU16", "uint16_t" }, { "AtomicI16", "int16_t" }, { "AtomicU32", "uint32_t" },
-		{ "AtomicI32", "int32_t" }, { "AtomicU64", "uint64_t" }, { "AtomicI64", "int64_t" },
-		{ "AtomicUsize", "size_t" }, { "AtomicIsize", "ptrdiff_t" },
+	static const struct { const char *name; int bits, is_signed; } atomics[] = {
+		{ "AtomicBool", 0, 0 }, { "AtomicU8", 8, 0 }, { "AtomicI8", 8, 1 },
+		{ "AtomicU16", 16, 0 }, { "AtomicI16", 16, 1 }, { "AtomicU32", 32, 0 },
+		{ "AtomicI32", 32, 1 }, { "AtomicU64", 64, 0 }, { "AtomicI64", 64, 1 },
+		{ "AtomicUsize", -1, 0 }, { "AtomicIsize", -1, 1 },
 	};
 	const char *pre = "core::sync::atomic::";
 	if (t->kind != RT_ADT || !t->path || strncmp(t->path, pre, strlen(pre)))
 		return NULL;
-	for (size_t i = 0; i < countof(names); i++)
-		if (!strcmp(t->path + strlen(pre), names[i][0]))
-			return names[i][1];
+	for (size_t i = 0; i < countof(atomics); i++) {
+		if (strcmp(t->path + strlen(pre), atomics[i].name))
+			continue;
+		int b = atomics[i].bits;
+		return b == 0 ? l->bool_ : b < 0 ? (atomics[i].is_signed ? l->isize : l->usize) :
+		       l->ints[atomics[i].is_signed][b == 8 ? 0 : b == 16 ? 1 : b == 32 ? 2 : 3];
+	}
 	return NULL;
 }
 
@@ -118,12 +144,31 @@ static const char *struct_cname(Hdr *h, const RType *t)
 
 static const char *value_ctype(Hdr *h, RType *t);
 
-/* A pointer to pointee: its C type if it has one, else void. */
+/* A pointer to pointee: to its type if it has one, else to void. C: a
+ * typed pointer; Rust: oxide_host::DevicePtr<T> or DevicePtrMut<T>. */
 static const char *pointer_ctype(Hdr *h, RType *pointee, bool is_const)
 {
 	const char *c = pointee ? value_ctype(h, pointee) : NULL;
 	h->why = NULL;
+	if (h->lang == &kabi_lang_rust)
+		return arena_printf(h->a, "oxide_host::DevicePtr%s<%s>", is_const ? "" : "Mut", c ? c : h->lang->void_);
 	return arena_printf(h->a, "%s%s *", is_const ? "const " : "", c ? c : "void");
+}
+
+/* A Rust identifier: raw (r#type) when it is a keyword. */
+static const char *rust_ident(Hdr *h, const char *name)
+{
+	static const char *const kw[] = {
+		"as", "async", "await", "box", "break", "const", "continue", "dyn", "else", "enum", "extern",
+		"false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+		"pub", "ref", "return", "static", "struct", "trait", "true", "try", "type", "unsafe", "use",
+		"where", "while", "abstract", "become", "do", "final", "macro", "override", "priv", "typeof",
+		"unsized", "virtual", "yield",
+	};
+	for (size_t k = 0; k < countof(kw); k++)
+		if (!strcmp(name, kw[k]))
+			return arena_printf(h->a, "r#%s", name);
+	return name;
 }
 
 /* C's alignment of a member: the Rust type's (the same for the types
@@ -133,10 +178,21 @@ static uint64_t align_up(uint64_t x, uint64_t a)
 	return a ? (x + a - 1) / a * a : x;
 }
 
-/* One member's declaration ("float x", "uint32_t v[4][2]"), or NULL. */
+/* Rust's spelling of the array type arr of elements elem (spelled c):
+ * [[u32; 2]; 4] for C's v[4][2]. */
+static const char *rust_array(Hdr *h, const RType *arr, const RType *elem, const char *c)
+{
+	if (arr == elem)
+		return c;
+	return arena_printf(h->a, "[%s; %llu]", rust_array(h, arr->elem, elem, c), (unsigned long long)arr->len);
+}
+
+/* One member's declaration, or NULL: C "float x", "uint32_t v[4][2]";
+ * Rust "pub x: f32", "pub v: [[u32; 2]; 4]". */
 static const char *member_decl(Hdr *h, RType *t, const char *name)
 {
 	const char *dims = "";
+	const RType *arr = t;
 	while (t->kind == RT_ARRAY && t->elem) {
 		dims = arena_printf(h->a, "%s[%llu]", dims, (unsigned long long)t->len);
 		t = t->elem;
@@ -145,7 +201,11 @@ static const char *member_decl(Hdr *h, RType *t, const char *name)
 	                (rtype_is_fat_ptr(t) ? NULL : pointer_ctype(h, t->pointee, !t->is_mut)) : value_ctype(h, t);
 	if (!c && !h->why)
 		h->why = arena_printf(h->a, "its member `%s` has type `%s`", name, t->name);
-	return c ? arena_printf(h->a, "%s%s%s%s", c, c[strlen(c) - 1] == '*' ? "" : " ", name, dims) : NULL;
+	if (!c)
+		return NULL;
+	if (h->lang == &kabi_lang_rust)
+		return arena_printf(h->a, "pub %s: %s", rust_ident(h, name), rust_array(h, arr, t, c));
+	return arena_printf(h->a, "%s%s%s%s", c, c[strlen(c) - 1] == '*' ? "" : " ", name, dims);
 }
 
 /* Checks that t's members in declaration order, laid out by C's rules,
@@ -191,7 +251,7 @@ static const char *describe_struct(Hdr *h, RType *t)
 			return h->done[i] ? h->names[i] : arena_printf(h->a, "struct %s", h->names[i]);
 	if (!t->repr_c || t->adt_kind != ADT_STRUCT || t->nvariant != 1 || !t->has_layout)
 		return h->why = t->adt_kind == ADT_ENUM ? "an enum has no C layout" :
-		                t->adt_kind == ADT_UNION ? "unions are not described in C" :
+		                t->adt_kind == ADT_UNION ? arena_printf(h->a, "unions are not described in %s", h->lang->name) :
 		                "it is not #[repr(C)] (rustc may reorder its fields)", NULL;
 	const char *cname = struct_cname(h, t);
 	uint32_t me = h->n++;
@@ -213,14 +273,14 @@ static const char *describe_struct(Hdr *h, RType *t)
 	return nm;
 }
 
-/* The C type of a value of type t, or NULL with h->why. */
+/* The output's type of a value of type t, or NULL with h->why. */
 static const char *value_ctype(Hdr *h, RType *t)
 {
-	const char *c = kabi_scalar_ctype(t);
-	if (c || (c = kabi_atomic_ctype(t)))
+	const char *c = kabi_scalar_ctype(h->lang, t);
+	if (c || (c = kabi_atomic_ctype(h->lang, t)))
 		return c;
 	if (path_is(t, "oxide_device::hopper::TensorMap"))
-		return "OxTensorMap";
+		return h->lang->map;
 	switch (t->kind) {
 	case RT_ADT:
 		return describe_struct(h, t);
@@ -229,7 +289,7 @@ static const char *value_ctype(Hdr *h, RType *t)
 	case RT_ARRAY:
 		return h->why = "C passes no arrays by value (put it in a #[repr(C)] struct)", NULL;
 	default:
-		return h->why = arena_printf(h->a, "`%s` has no C type here", t->name), NULL;
+		return h->why = arena_printf(h->a, "`%s` has no %s type here", t->name, h->lang->name), NULL;
 	}
 }
 
@@ -259,18 +319,23 @@ static bool arg_slice(Hdr *h, const Func *fn, const FuncArg *g, const char *name
 	RType *e = slice_elem(g->rty);
 	const char *ec = e && e->kind != RT_ARRAY ? value_ctype(h, e) : NULL;
 	if (!ec)
-		return h->why = h->why ? h->why : "its element type has no C type", false;
+		return h->why = h->why ? h->why : arena_printf(h->a, "its element type has no %s type", h->lang->name), false;
 	bool ro = g->rty->kind == RT_REF && fn->params[g->first].readonly;
 	c->kind = ARG_SLICE;
 	c->elem = e;
 	c->readonly = ro;
-	c->ctype = arena_printf(h->a, "%s%s *", ro ? "const " : "", ec);
 	c->len = len_name(h, fn, name);
+	if (h->lang == &kabi_lang_rust) {
+		c->ctype = ec;
+		c->decl = arena_printf(h->a, "%s: &%soxide_host::DeviceSlice<%s>", name, ro ? "" : "mut ", ec);
+		return true;
+	}
+	c->ctype = arena_printf(h->a, "%s%s *", ro ? "const " : "", ec);
 	c->decl = arena_printf(h->a, "%s%s, size_t %s", c->ctype, name, c->len);
 	return true;
 }
 
-/* The C spelling of argument g of kernel fn; false with h->why. */
+/* The spelling of argument g of kernel fn; false with h->why. */
 static bool arg_ctype(Hdr *h, const Func *fn, const FuncArg *g, const char *name, CArg *c)
 {
 	RType *t = g->rty;
@@ -288,16 +353,21 @@ static bool arg_ctype(Hdr *h, const Func *fn, const FuncArg *g, const char *name
 		c->ctype = pointer_ctype(h, t->pointee, ro);
 	} else if (path_is(t, "oxide_device::hopper::TensorMap")) {
 		c->kind = ARG_MAP;
-		c->ctype = "const OxTensorMap *";
+		c->ctype = h->lang == &kabi_lang_rust ? "&oxide_host::TensorMap" : "const OxTensorMap *";
 	} else {
 		c->kind = ARG_VALUE;
 		if (!(c->ctype = value_ctype(h, t)))
 			return false;
 	}
-	c->decl = arena_printf(h->a, "%s%s%s", c->ctype, c->ctype[strlen(c->ctype) - 1] == '*' ? "" : " ", name);
+	if (h->lang == &kabi_lang_rust)
+		c->decl = arena_printf(h->a, "%s: %s", name, c->ctype);
+	else
+		c->decl = arena_printf(h->a, "%s%s%s", c->ctype, c->ctype[strlen(c->ctype) - 1] == '*' ? "" : " ", name);
 	return true;
 }
 
+/* In Rust the raw identifier after a Rust keyword: a crate of another
+ * edition may use it. */
 const char *kabi_arg_name(Hdr *h, const FuncArg *g, uint32_t i)
 {
 	static const char *const kw[] = {
@@ -308,6 +378,8 @@ const char *kabi_arg_name(Hdr *h, const FuncArg *g, uint32_t i)
 	};
 	if (!g->name)
 		return arena_printf(h->a, "arg%u", i);
+	if (h->lang == &kabi_lang_rust)
+		return rust_ident(h, g->name);
 	for (size_t k = 0; k < countof(kw); k++)
 		if (!strcmp(g->name, kw[k]))
 			return arena_printf(h->a, "%s_", g->name);
@@ -321,7 +393,7 @@ static const char *where_of(Hdr *h, Loc l)
 	return "oxidec";
 }
 
-/* Every argument of every kernel has a C spelling (or an error is
+/* Every argument of every kernel has a spelling (or an error is
  * reported); the structs they need are registered. */
 CArg **kabi_check(Hdr *h, const char *what)
 {
@@ -339,7 +411,8 @@ CArg **kabi_check(Hdr *h, const char *what)
 			if (g->nparam == 0 || arg_ctype(h, fn, g, kabi_arg_name(h, g, i), &cargs[0][i]))
 				continue;
 			diag_error(OX_UNSUPPORTED, where_of(h, g->loc), "%s: parameter `%s: %s` of kernel `%s` "
-			           "cannot be described in C: %s", what, kabi_arg_name(h, g, i), g->rty->name, fn->symbol, h->why);
+			           "cannot be described in %s: %s", what, kabi_arg_name(h, g, i), g->rty->name,
+			           fn->symbol, h->lang->name, h->why);
 			ok = false;
 		}
 		cargs++;
@@ -408,7 +481,7 @@ static const char *member_at(Hdr *h, const RType *t, const char *name, uint64_t 
 	return arena_printf(h->a, "%s+%llu", name, (unsigned long long)off);
 }
 
-/* What the k-th PTX parameter of argument g is: its role, C type, bytes. */
+/* What the k-th PTX parameter of argument g is: its role, type, bytes. */
 void kabi_param(Hdr *h, const Func *fn, const FuncArg *g, const CArg *c, const char *name, uint32_t k,
                 PtxParam *out)
 {
@@ -417,13 +490,13 @@ void kabi_param(Hdr *h, const Func *fn, const FuncArg *g, const CArg *c, const c
 	if (c->kind == ARG_SLICE) {
 		role = k ? "length" : "pointer";
 		pname = k ? c->len : name;
-		ct = k ? "size_t" : ct;
+		ct = k ? h->lang->usize : ct;
 	} else if (c->kind == ARG_POINTER) {
 		role = "pointer";
 	} else if (p->byval_size) {
 		role = "byval";
-		ct = c->kind == ARG_MAP ? "OxTensorMap" : ct;
-	} else if (g->nparam == 1 && kabi_scalar_ctype(g->rty)) {
+		ct = c->kind == ARG_MAP ? h->lang->map : ct;
+	} else if (g->nparam == 1 && kabi_scalar_ctype(h->lang, g->rty)) {
 		role = "scalar";
 	} else {
 		role = "field";            /* a part of a struct passed as scalars */
@@ -555,9 +628,9 @@ static void write_prologue(FILE *f, const char *guard)
 	        guard, guard);
 }
 
-void kabi_init(Hdr *h, Module *m)
+void kabi_init(Hdr *h, Module *m, const Lang *l)
 {
-	*h = (Hdr){ .m = m, .a = m->arena };
+	*h = (Hdr){ .m = m, .a = m->arena, .lang = l };
 	h->structs = arena_new_array(h->a, RType *, m->nrtype + 1);
 	h->names = arena_new_array(h->a, const char *, m->nrtype + 1);
 	h->done = arena_new_array(h->a, bool, m->nrtype + 1);
@@ -574,7 +647,7 @@ const char *kabi_struct_name(const Hdr *h, const RType *t)
 bool emit_header(FILE *f, Module *m, const char *out)
 {
 	Hdr h;
-	kabi_init(&h, m);
+	kabi_init(&h, m, &kabi_lang_c);
 	CArg **cargs = kabi_check(&h, "--emit=header");
 	if (!cargs)
 		return false;
@@ -586,5 +659,181 @@ bool emit_header(FILE *f, Module *m, const char *out)
 		if (fn->is_kernel)
 			write_kernel(&h, f, fn, *cargs++);
 	fprintf(f, "#endif /* %s */\n", guard);
+	return true;
+}
+
+/* ------------------------------------------------------------- Rust */
+
+/* A #[repr(C)] Rust struct of the same members, the same const checks
+ * of rustc's numbers as the C header's _Static_asserts, and DeviceCopy
+ * (a buffer may hold it) when every member is DeviceCopy: a function
+ * that only compiles then. */
+static void write_struct_rust(Hdr *h, FILE *f, RType *t, const char *name)
+{
+	Variant *v = &t->variants[0];
+	const char **decls = arena_new_array(h->a, const char *, v->nfield + 1);
+	uint64_t maxalign = 1;
+	members_fit(h, t, decls);
+	for (uint32_t k = 0; k < v->nfield; k++)
+		if (decls[k] && v->fields[k]->align > maxalign)
+			maxalign = v->fields[k]->align;
+	fprintf(f, "/// `%s` (#[repr(C)], %llu bytes)\n#[repr(C%s)]\n#[derive(Clone, Copy, Debug)]\n"
+	        "#[allow(non_camel_case_types, dead_code)]\npub struct %s {\n", t->name, (unsigned long long)t->size,
+	        t->align > maxalign ? arena_printf(h->a, ", align(%u)", t->align) : "", name);
+	for (uint32_t k = 0; k < v->nfield; k++)
+		if (decls[k])
+			fprintf(f, "    %s,\n", decls[k]);
+	fprintf(f, "}\n\nconst _: () = assert!(::core::mem::size_of::<%s>() == %llu && ::core::mem::align_of::<%s>() == %u,\n"
+	        "                      \"%s: rustc's size and alignment\");\n", name, (unsigned long long)t->size, name,
+	        t->align, name);
+	for (uint32_t k = 0; k < v->nfield; k++) {
+		if (!decls[k])
+			continue;
+		const char *fname = strchr(decls[k], ' ') + 1;       /* "pub NAME: TYPE" */
+		int len = (int)(strchr(fname, ':') - fname);
+		fprintf(f, "const _: () = assert!(::core::mem::offset_of!(%s, %.*s) == %llu, \"%s.%.*s: rustc's offset\");\n",
+		        name, len, fname, (unsigned long long)t->offsets[k], name, len, fname);
+	}
+	fprintf(f, "\n// SAFETY: every member is DeviceCopy (checked below), and a #[repr(C)]\n"
+	        "// struct of them takes any bytes a kernel writes.\nunsafe impl oxide_host::DeviceCopy for %s {}\n"
+	        "const _: () = {\n    const fn device_copy<T: oxide_host::DeviceCopy>() {}\n", name);
+	for (uint32_t k = 0; k < v->nfield; k++)
+		if (decls[k])
+			fprintf(f, "    device_copy::<%s>();\n", strchr(decls[k], ':') + 2);
+	fprintf(f, "};\n\n");
+}
+
+/* The locals a launch method packs and the args[] entries they fill. */
+static void pack_arg_rust(Hdr *h, FILE *f, const Func *fn, const FuncArg *g, const CArg *c, const char *name,
+                          const char **args)
+{
+	const char *ptr = "as *mut ::core::ffi::c_void";
+	const char *local = name[0] == 'r' && name[1] == '#' ? name + 2 : name;
+	switch (c->kind) {
+	case ARG_SLICE:
+		fprintf(f, "        let mut ox_%s_p: u64 = %s.device_addr();\n        let mut ox_%s_n: u64 = %s.len() as u64;\n",
+		        local, name, local, name);
+		*args = arena_printf(h->a, "%s            &mut ox_%s_p as *mut u64 %s,\n            &mut ox_%s_n as *mut u64 %s,\n",
+		                     *args, local, ptr, local, ptr);
+		return;
+	case ARG_POINTER:
+		fprintf(f, "        let mut ox_%s_p: u64 = %s.addr();\n", local, name);
+		*args = arena_printf(h->a, "%s            &mut ox_%s_p as *mut u64 %s,\n", *args, local, ptr);
+		return;
+	case ARG_MAP:
+		*args = arena_printf(h->a, "%s            %s as *const oxide_host::TensorMap as *mut ::core::ffi::c_void,\n",
+		                     *args, name);
+		return;
+	case ARG_VALUE:
+		fprintf(f, "        let mut ox_%s = %s;\n", local, name);
+		for (uint32_t k = 0; k < g->nparam; k++) {
+			uint64_t off = fn->params[g->first + k].offset;
+			*args = off ? arena_printf(h->a, "%s            (&mut ox_%s as *mut %s as *mut u8).wrapping_add(%llu) %s,\n",
+			                           *args, local, c->ctype, (unsigned long long)off, ptr)
+			            : arena_printf(h->a, "%s            &mut ox_%s as *mut %s %s,\n", *args, local, c->ctype, ptr);
+		}
+		return;
+	}
+}
+
+/* The doc line of a PTX parameter: "0 `a`: pointer, 8 bytes". */
+static const char *param_doc(Hdr *h, const Func *fn, const FuncArg *g, const CArg *c, const char *name, uint32_t k)
+{
+	PtxParam pp;
+	kabi_param(h, fn, g, c, name, k, &pp);
+	return arena_printf(h->a, "%u `%s`: %s, %llu bytes", pp.index, pp.name, pp.role, (unsigned long long)pp.bytes);
+}
+
+static void write_kernel_rust(Hdr *h, FILE *f, const Func *fn, const CArg *cargs)
+{
+	bool coop = kabi_syncs_grid(h->m, fn);
+	const char *k = fn->symbol, *args = "";
+	fprintf(f, "    /// Launches `%s`: `%s", k, fn->name);
+	for (uint32_t i = 0; i < fn->nargs; i++)
+		fprintf(f, "%s%s: %s", i ? ", " : "(", fn->args[i].name ? fn->args[i].name : "_", fn->args[i].rty->name);
+	fprintf(f, "%s`,\n    /// %s.\n    ///\n    /// Its PTX parameters:%s\n", fn->nargs ? ")" : "()",
+	        coop ? "which calls grid::sync(): launched cooperatively, on the default stream" :
+	        "on `stream` (None: the default stream)", fn->nparam ? "" : " none");
+	for (uint32_t i = 0; i < fn->nargs; i++)
+		for (uint32_t j = 0; j < fn->args[i].nparam; j++)
+			fprintf(f, "    /// - %s\n", param_doc(h, fn, &fn->args[i], &cargs[i], kabi_arg_name(h, &fn->args[i], i), j));
+	fprintf(f, "    pub fn %s(\n        &self,\n        cfg: oxide_host::LaunchConfig,\n%s", rust_ident(h, k), coop ? "" : "        stream: Option<&oxide_host::Stream>,\n");
+	for (uint32_t i = 0; i < fn->nargs; i++)
+		if (fn->args[i].nparam)
+			fprintf(f, "        %s,\n", cargs[i].decl);
+	fprintf(f, "    ) -> oxide_host::Result<()> {\n");
+	for (uint32_t i = 0; i < fn->nargs; i++)
+		if (fn->args[i].nparam)
+			pack_arg_rust(h, f, fn, &fn->args[i], &cargs[i], kabi_arg_name(h, &fn->args[i], i), &args);
+	fprintf(f, "        let mut ox_args: [*mut ::core::ffi::c_void; %u] = [\n%s        ];\n", fn->nparam, args);
+	fprintf(f, "        // SAFETY: ox_args holds the kernel's PTX parameters in order, as its ABI\n"
+	        "        // lays them out, each pointing at a local that outlives the call.\n");
+	if (coop)
+		fprintf(f, "        unsafe { self.%s.launch_cooperative_raw(cfg, &mut ox_args) }\n    }\n", rust_ident(h, k));
+	else
+		fprintf(f, "        unsafe { self.%s.launch_raw(cfg, stream, &mut ox_args) }\n    }\n", rust_ident(h, k));
+}
+
+static void write_kernels_rust(Hdr *h, FILE *f, CArg **cargs)
+{
+	fprintf(f, "/// The kernels of the module, looked up once by name; a method per kernel\n"
+	        "/// launches it with its arguments typed by its Rust signature.\n"
+	        "#[allow(dead_code)]\npub struct Kernels<'m> {\n");
+	for (Func *fn = h->m->funcs; fn; fn = fn->next)
+		if (fn->is_kernel)
+			fprintf(f, "    %s: oxide_host::Kernel<'m>,\n", rust_ident(h, fn->symbol));
+	fprintf(f, "}\n\n#[allow(dead_code)]\nimpl<'m> Kernels<'m> {\n    /// Finds every kernel of the module in `module`.\n"
+	        "    pub fn new(module: &'m oxide_host::Module) -> oxide_host::Result<Self> {\n        Ok(Kernels {\n");
+	for (Func *fn = h->m->funcs; fn; fn = fn->next)
+		if (fn->is_kernel)
+			fprintf(f, "            %s: module.kernel(\"%s\")?,\n", rust_ident(h, fn->symbol), fn->symbol);
+	fprintf(f, "        })\n    }\n");
+	for (Func *fn = h->m->funcs; fn; fn = fn->next)
+		if (fn->is_kernel)
+			fprintf(f, "\n    /// The handle of `%s`: its attributes, its dynamic shared memory.\n"
+			        "    pub fn %s_kernel(&self) -> &oxide_host::Kernel<'m> {\n        &self.%s\n    }\n",
+			        fn->symbol, fn->symbol, rust_ident(h, fn->symbol));
+	for (Func *fn = h->m->funcs; fn; fn = fn->next)
+		if (fn->is_kernel) {
+			fputc('\n', f);
+			write_kernel_rust(h, f, fn, *cargs++);
+		}
+	fprintf(f, "}\n");
+}
+
+/* A kernel's method must not be another method of Kernels: `new`, or
+ * the handle accessor K_kernel of another kernel K. */
+static bool methods_distinct(Hdr *h)
+{
+	bool ok = true;
+	for (Func *fn = h->m->funcs; fn; fn = fn->next) {
+		if (!fn->is_kernel)
+			continue;
+		const char *clash = !strcmp(fn->symbol, "new") ? "Kernels::new" : NULL;
+		for (Func *g = h->m->funcs; g && !clash; g = g->next)
+			if (g->is_kernel && !strcmp(fn->symbol, arena_printf(h->a, "%s_kernel", g->symbol)))
+				clash = arena_printf(h->a, "the handle accessor of kernel `%s`", g->symbol);
+		if (clash) {
+			diag_error(OX_UNSUPPORTED, where_of(h, fn->loc), "--emit=rust: kernel `%s` would be a method "
+			           "named like %s; rename the kernel", fn->symbol, clash);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+bool emit_rust(FILE *f, Module *m)
+{
+	Hdr h;
+	kabi_init(&h, m, &kabi_lang_rust);
+	CArg **cargs = kabi_check(&h, "--emit=rust");
+	if (!cargs || !methods_distinct(&h))
+		return false;
+	fprintf(f, "// Generated by oxidec --emit=rust: typed launches of this module's kernels\n"
+	        "// (man oxidec, RUST), for a crate that depends on oxide-host (tools/oxide-host;\n"
+	        "// oxide_host::build writes and includes it). Regenerate it with the module.\n\n");
+	for (uint32_t i = 0; i < h.n; i++)
+		write_struct_rust(&h, f, h.structs[i], h.names[i]);
+	write_kernels_rust(&h, f, cargs);
 	return true;
 }

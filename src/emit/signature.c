@@ -55,7 +55,7 @@ static const char *dtype_of(const char *ctype)
  * arrays, thin pointers, tensor maps; anything else "opaque". */
 static void write_type(Hdr *h, FILE *f, const RType *t)
 {
-	const char *c = kabi_scalar_ctype(t), *at = c ? NULL : kabi_atomic_ctype(t), *sn;
+	const char *c = kabi_scalar_ctype(h->lang, t), *at = c ? NULL : kabi_atomic_ctype(h->lang, t), *sn;
 	if (c || at) {
 		fprintf(f, "{\"kind\": \"%s\", \"rust\": ", c ? "scalar" : "atomic");
 		js(f, t->name);
@@ -232,7 +232,7 @@ static void write_arg(Hdr *h, FILE *f, const Func *fn, uint32_t i, const CArg *c
 	}
 	const char *kind = kinds[c->kind];
 	if (c->kind == ARG_VALUE)
-		kind = kabi_scalar_ctype(g->rty) || kabi_atomic_ctype(g->rty) ? "scalar" : "struct";
+		kind = kabi_scalar_ctype(h->lang, g->rty) || kabi_atomic_ctype(h->lang, g->rty) ? "scalar" : "struct";
 	fprintf(f, ", \"kind\": \"%s\"", kind);
 	if (c->kind == ARG_SLICE || c->kind == ARG_POINTER) {
 		bool mut = g->rty->kind == RT_REF || g->rty->kind == RT_PTR ? g->rty->is_mut : true;
@@ -275,7 +275,7 @@ static void write_kernel(Hdr *h, FILE *f, const Func *fn, const CArg *cargs, boo
 bool emit_signature(FILE *f, Module *m, const char *arch)
 {
 	Hdr h;
-	kabi_init(&h, m);
+	kabi_init(&h, m, &kabi_lang_c);        /* ctype fields and dtypes are C's */
 	CArg **cargs = kabi_check(&h, "--emit=signature");
 	if (!cargs)
 		return false;

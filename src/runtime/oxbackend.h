@@ -32,6 +32,8 @@ typedef struct OxBackend {
 	/* modules and kernels: OxModule.handle and OxFunc.handle are the
 	 * backend's; path and name are set by the caller and by function */
 	int (*module_load)(OxModule *m, const char *path);
+	/* the same from the file's bytes in memory (m->path: its name) */
+	int (*module_load_data)(OxModule *m, const void *image, size_t bytes);
 	void (*module_unload)(OxModule *m);
 	int (*function)(OxFunc *f, const OxModule *m, const char *name);
 	int (*func_attribute)(int *value, int attrib, const OxFunc *f);

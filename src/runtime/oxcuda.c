@@ -466,7 +466,9 @@ static int cuda_device_attribute(int *value, int attrib)
 	return cu_check(drv.device_get_attribute(value, attrib, drv.dev), "cuDeviceGetAttribute", what);
 }
 
-static int cuda_module_load(OxModule *m, const char *path)
+/* A module from image, a NUL-terminated PTX text or a cubin; what names
+ * it in messages. */
+static int load_image(OxModule *m, const char *image, const char *what)
 {
 	static char jit_err[8192], jit_info[8192];
 	/* line information from the PTX's .loc (oxidec's default; -g0 PTX
@@ -483,16 +485,11 @@ static int cuda_module_load(OxModule *m, const char *path)
 		(void *)(uintptr_t)1,
 	};
 	CUmodule mod = NULL;
-	char *image;
 	CUresult r;
 
-	if ((image = read_file(path)) == NULL)
-		return oxrt_set_error(-1, "cannot read module %s: %s", path,
-		                 strerror(errno));
 	jit_err[0] = jit_info[0] = '\0';
 	r = drv.module_load(&mod, image, sizeof opt / sizeof opt[0], opt, val);
-	free(image);
-	if (cu_check(r, "cuModuleLoadDataEx", path) != 0) {
+	if (cu_check(r, "cuModuleLoadDataEx", what) != 0) {
 		if (jit_err[0] != '\0')
 			oxrt_append_error("\n  JIT error log:\n%s", jit_err);
 		if (jit_info[0] != '\0')
@@ -502,6 +499,34 @@ static int cuda_module_load(OxModule *m, const char *path)
 	m->handle = mod;
 	fit_stack(mod);
 	return 0;
+}
+
+static int cuda_module_load(OxModule *m, const char *path)
+{
+	char *image = read_file(path);
+	int r;
+
+	if (image == NULL)
+		return oxrt_set_error(-1, "cannot read module %s: %s", path,
+		                 strerror(errno));
+	r = load_image(m, image, path);
+	free(image);
+	return r;
+}
+
+/* The image in memory, copied to end in a NUL (a PTX text must). */
+static int cuda_module_load_data(OxModule *m, const void *data, size_t bytes)
+{
+	char *image = malloc(bytes + 1);
+	int r;
+
+	if (image == NULL)
+		return oxrt_set_error(OX_CUDA_OUT_OF_MEMORY, "ox_module_load_data(%s): out of host memory", m->path);
+	memcpy(image, data, bytes);
+	image[bytes] = '\0';
+	r = load_image(m, image, m->path);
+	free(image);
+	return r;
 }
 
 static void cuda_module_unload(OxModule *m)
@@ -851,6 +876,7 @@ const OxBackend oxcuda_backend = {
 	.device_name = cuda_device_name,
 	.device_attribute = cuda_device_attribute,
 	.module_load = cuda_module_load,
+	.module_load_data = cuda_module_load_data,
 	.module_unload = cuda_module_unload,
 	.function = cuda_function,
 	.func_attribute = cuda_func_attribute,

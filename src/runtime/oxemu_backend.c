@@ -6,17 +6,13 @@
 
 /* ------------------------------------------------- modules and kernels */
 
-static int emu_module_load(OxModule *m, const char *path)
+/* dlopen of file, the module that messages call path. */
+static int emu_dlopen(OxModule *m, const char *file, const char *path)
 {
-	char local[600];
-	const char *file = path, *err;
+	const char *err;
 	void *h;
 
 	m->handle = NULL;
-	if (strchr(path, '/') == NULL) {   /* dlopen would search LD paths */
-		snprintf(local, sizeof local, "./%s", path);
-		file = local;
-	}
 	if (access(file, R_OK) != 0)
 		return oxrt_set_error(-1, "cannot read module %s: %s", path,
 		                      strerror(errno));
@@ -41,6 +37,45 @@ static int emu_module_load(OxModule *m, const char *path)
 	}
 	m->handle = h;
 	return 0;
+}
+
+static int emu_module_load(OxModule *m, const char *path)
+{
+	char local[600];
+
+	if (strchr(path, '/') == NULL) {   /* dlopen would search LD paths */
+		snprintf(local, sizeof local, "./%s", path);
+		return emu_dlopen(m, local, path);
+	}
+	return emu_dlopen(m, path, path);
+}
+
+/* A .so in memory: dlopen needs a file, so it is written to one in
+ * $TMPDIR (or /tmp), loaded, and removed (the mapping stays). */
+static int emu_module_load_data(OxModule *m, const void *image, size_t bytes)
+{
+	const char *dir = getenv("TMPDIR");
+	char tmp[600];
+	int fd, r;
+
+	snprintf(tmp, sizeof tmp, "%s/oxide-module-XXXXXX", dir != NULL && *dir != '\0' ? dir : "/tmp");
+	if ((fd = mkstemp(tmp)) < 0)
+		return oxrt_set_error(-1, "ox_module_load_data(%s): cannot make a file for dlopen in %s: %s",
+		                      m->path, dir != NULL && *dir != '\0' ? dir : "/tmp", strerror(errno));
+	for (size_t done = 0; done < bytes;) {
+		ssize_t n = write(fd, (const char *)image + done, bytes - done);
+		if (n <= 0) {
+			close(fd);
+			unlink(tmp);
+			return oxrt_set_error(-1, "ox_module_load_data(%s): writing %s: %s", m->path, tmp,
+			                      strerror(errno));
+		}
+		done += (size_t)n;
+	}
+	close(fd);
+	r = emu_dlopen(m, tmp, m->path);
+	unlink(tmp);
+	return r;
 }
 
 static void emu_module_unload(OxModule *m)
@@ -668,6 +703,7 @@ const OxBackend oxemu_backend = {
 	.device_name = emu_device_name,
 	.device_attribute = emu_device_attribute,
 	.module_load = emu_module_load,
+	.module_load_data = emu_module_load_data,
 	.module_unload = emu_module_unload,
 	.function = emu_function,
 	.func_attribute = emu_func_attribute,

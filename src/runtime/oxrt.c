@@ -246,6 +246,21 @@ int ox_module_load(OxModule *m, const char *path)
 	return b->module_load(m, path);
 }
 
+int ox_module_load_data(OxModule *m, const void *image, size_t bytes,
+                        const char *name)
+{
+	const OxBackend *b = file_backend(name);
+
+	snprintf(m->path, sizeof m->path, "%s", name);
+	m->handle = NULL;
+	m->backend = NULL;
+	m->device = cur_device;
+	if (admit(b, name) != 0 || pick(b) != 0)
+		return -1;
+	m->backend = b;
+	return b->module_load_data(m, image, bytes);
+}
+
 void ox_module_unload(OxModule *m)
 {
 	if (m->backend != NULL)

@@ -110,6 +110,14 @@ int ox_copy_peer(OxDevPtr dst, int dst_device, OxDevPtr src, int src_device,
 /* oxrt.c: modules and kernels (.ptx is JIT-compiled, .cubin loaded as is,
  * .so run by emulation) */
 int ox_module_load(OxModule *m, const char *path);
+/* The same from the bytes of such a file in memory (an image embedded in
+ * the program: tools/oxide-host's build helper embeds the PTX and the
+ * emulation .so); name is what a path would be: its extension picks the
+ * backend (".so" emulated) and it names the module in messages. A .ptx
+ * image need not end in a NUL. Emulated, the bytes are written to a file
+ * in $TMPDIR (default /tmp) for dlopen, which is removed at once. */
+int ox_module_load_data(OxModule *m, const void *image, size_t bytes,
+                        const char *name);
 void ox_module_unload(OxModule *m);
 int ox_function(OxFunc *f, const OxModule *m, const char *name);
 /* A kernel's attribute (cuFuncGetAttribute; CUfunction_attribute values):

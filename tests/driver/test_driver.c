@@ -66,6 +66,7 @@ static void fail_next_sync(void)
 static void modules(OxModule *m, const char *good, const char *bad,
                     const char *so)
 {
+	static const char bad_image[] = { 'b', 'a', 'd' };
 	OxModule b, e;
 	char name[64];
 	size_t stack = 0;
@@ -81,6 +82,13 @@ static void modules(OxModule *m, const char *good, const char *bad,
 	      says("JIT error log:\nptxas fatal: the module says bad") &&
 	      strcmp(ox_error_name(), "CUDA_ERROR_INVALID_PTX") == 0,
 	      "a module the JIT rejects: the driver's error and the JIT log");
+	check(ox_module_load_data(&b, bad_image, sizeof bad_image, "embedded.ptx") != 0 &&
+	      says("cuModuleLoadDataEx") && says("embedded.ptx") && says("the module says bad"),
+	      "a module from bytes in memory (ox_module_load_data, no NUL: the runtime adds it): "
+	      "the JIT's error names it");
+	check(ox_module_load_data(&b, "fine", 4, "embedded.ptx") == 0 && b.handle != NULL,
+	      "a .ptx image in memory loads");
+	ox_module_unload(&b);
 	check(ox_module_load(m, good) == 0, "a .ptx module loads");
 	check(ox_stack_size(&stack) == 0 && stack == 4096,
 	      "loading raises the stack limit to the kernels' local size");

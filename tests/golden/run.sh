@@ -32,6 +32,10 @@
 #                                           (sig_vs_header.py, python3)
 #   NAME.sig.err                            expected stderr of --emit=signature (exit 1,
 #                                           no output file)
+#   NAME.launch.rs                          exact --emit=rust output (tests/host-rs compiles
+#                                           it against tools/oxide-host)
+#   NAME.launch.rs.err                      expected stderr of --emit=rust (exit 1, no
+#                                           output file)
 #   NAME.reject.c                           a C file using NAME's header: it compiles
 #                                           with -DOX_RIGHT_TYPES and -Werror, and
 #                                           without it fails with an incompatible
@@ -208,6 +212,26 @@ check_signature_err() {   # name
 	else bad "$1 (signature err)" "$TMP/diff"; fi
 }
 
+check_rust() {   # name
+	what="$1 (rust)"
+	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit=rust -o "$TMP/$1.rs" 2>"$TMP/stderr" || { bad "$what: oxidec failed" "$TMP/stderr"; return; }
+	[ -s "$TMP/stderr" ] && { bad "$what: unexpected diagnostics" "$TMP/stderr"; return; }
+	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/$1.rs" "$1.launch.rs"; fi
+	if diff -u "$1.launch.rs" "$TMP/$1.rs" >"$TMP/diff"; then ok "$what"; else bad "$what" "$TMP/diff"; fi
+}
+
+check_rust_err() {   # name
+	rm -f "$TMP/out.rs"
+	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit=rust -o "$TMP/out.rs" 2>"$TMP/stderr"
+	rc=$?
+	sed "s|$TMP/||g" "$TMP/stderr" >"$TMP/got"
+	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/got" "$1.launch.rs.err"; fi
+	if [ $rc -ne 1 ]; then bad "$1 (rust err): exit code $rc, expected 1" "$TMP/got"
+	elif [ -e "$TMP/out.rs" ] || ls "$TMP"/out.rs.tmp* >/dev/null 2>&1; then bad "$1 (rust err): an output file was left behind"
+	elif diff -u "$1.launch.rs.err" "$TMP/got" >"$TMP/diff"; then ok "$1 (rust err)"
+	else bad "$1 (rust err)" "$TMP/diff"; fi
+}
+
 # NAME.reject.c: right with -DOX_RIGHT_TYPES, a C type error without.
 check_reject() {   # name
 	what="$1 (header rejects a wrong element type)"
@@ -238,6 +262,8 @@ for input in *.mir.json; do
 	[ -e "$name.reject.c" ] && check_reject "$name"
 	[ -e "$name.sig.json" ] && check_signature "$name"
 	[ -e "$name.sig.err" ] && check_signature_err "$name"
+	[ -e "$name.launch.rs" ] && check_rust "$name"
+	[ -e "$name.launch.rs.err" ] && check_rust_err "$name"
 	[ -e "$name.loc" ] && check_loc "$name"
 	for lv in O0 O3; do [ -e "$name.$lv.loc" ] && check_loc "$name" $lv; done
 done

@@ -37,14 +37,17 @@
 #  10. tests/gpu/python: the examples from Python (examples/python/
 #      oxide_cupy.py, cupy.RawModule + oxidec --emit=signature) on CuPy
 #      arrays and torch tensors against NumPy, from cubin and from PTX
+#  11. tests/gpu/host-rs.sh: the Rust hosts of examples/{vecadd,saxpy,grid_sync}
+#      (tools/oxide-host, prebuilt by gpu-pack: build/gpu-host-rs) on
+#      their embedded PTX and on build/examples/NAME.cubin
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
 # runs, default: CPUs), PARTS (default "examples sanitizer conformance crates
-# fuzz fuzz2000 hazards half prims tma-rules lineinfo python").
+# fuzz fuzz2000 hazards half prims tma-rules lineinfo python host-rs").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance crates fuzz fuzz2000 hazards half prims tma-rules lineinfo python}
+PARTS=${PARTS:-examples sanitizer conformance crates fuzz fuzz2000 hazards half prims tma-rules lineinfo python host-rs}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -100,6 +103,9 @@ if [ -f build/gpu-lineinfo/lineinfo.cubin ]; then
 fi
 if [ -f build/examples/vecadd.sig.json ]; then
 	part python sh tests/gpu/python/run.sh
+fi
+if [ -d build/gpu-host-rs ]; then
+	part host-rs sh tests/gpu/host-rs.sh
 fi
 echo
 echo "==== summary"

@@ -13,6 +13,8 @@
 #                       async-copy primitives, GPU cubin and emulated .o)
 #   lineinfo.tar.xz     build/gpu-lineinfo (make gpu-lineinfo: an out-of-bounds
 #                       raw-pointer store for compute-sanitizer, PTX and cubin)
+#   host-rs.tar.xz      build/host-rs/release/{vecadd,saxpy,grid_sync}-host (make host-rs:
+#                       the Rust hosts, PTX embedded) as build/gpu-host-rs/
 #   conformance.tar.xz  tests/conformance/build-gpu.sh: every group, sweep
 #                       included, at O3/ptx O3/cubin O0/ptx O0/cubin
 #   runner.tar.xz       the built oxide-runner, which run-gpu.sh runs there
@@ -39,6 +41,13 @@ tar -cJf "$P/examples.tar.xz" build/examples/*.ptx build/examples/*.cubin build/
 [ -f build/gpu-half/half.cubin ] && { tar -cJf "$P/half.tar.xz" build/gpu-half/half.* || status=1; }
 [ -f build/gpu-prims/prims.cubin ] && { tar -cJf "$P/prims.tar.xz" build/gpu-prims/prims.cubin build/gpu-prims/prims.o || status=1; }
 [ -f build/gpu-lineinfo/lineinfo.cubin ] && { tar -cJf "$P/lineinfo.tar.xz" build/gpu-lineinfo/lineinfo.ptx build/gpu-lineinfo/lineinfo.cubin || status=1; }
+if [ -x build/host-rs/release/vecadd-host ] && [ -x build/host-rs/release/saxpy-host ] &&
+   [ -x build/host-rs/release/grid_sync-host ]; then
+	rm -rf build/gpu-host-rs && mkdir -p build/gpu-host-rs &&
+		cp build/host-rs/release/vecadd-host build/host-rs/release/saxpy-host build/host-rs/release/grid_sync-host \
+		   build/gpu-host-rs/ &&
+		tar -cJf "$P/host-rs.tar.xz" build/gpu-host-rs || status=1
+fi
 # CONF_BUILD / CONF_WORK may keep this apart from make check's directories
 sh tests/conformance/build-gpu.sh >build/gpu-pack.conformance.log 2>&1 || status=1
 tail -n 7 build/gpu-pack.conformance.log

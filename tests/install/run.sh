@@ -9,8 +9,10 @@
 # its cubin and its graph (.dot, .svg) are made by oxide.mk's rules too.
 # Nothing the project makes may name the source tree.  The installed
 # mir-export must find the installed oxide-device for a single FILE.rs.
-# Last, the host
-# program must fail to build once the installed liboxrt.a is gone.
+# A Rust host
+# (tests/install/project/host-rs) builds from the installed oxide-host and
+# runs. Last, the host program must fail to build once the installed
+# liboxrt.a is gone.
 # Prints PASS/FAIL lines and "install: N passed, M failed".
 # Environment: B (the build directory, build), MAKE (make), PTXAS.
 cd "$(dirname "$0")/../.." || exit 1
@@ -48,7 +50,7 @@ fi
 
 missing=""
 for f in bin/oxidec bin/mir-export lib/liboxrt.a lib/pkgconfig/oxrt.pc include/oxide/oxrt.h \
-         share/oxide/oxide.mk share/oxide/oxide-device/Cargo.toml share/oxide/oxide-device/src/lib.rs \
+         share/oxide/oxide.mk share/oxide/oxide-host/Cargo.toml share/oxide/oxide-host/src/lib.rs share/oxide/oxide-device/Cargo.toml share/oxide/oxide-device/src/lib.rs \
          share/oxide/oxide-macros/Cargo.toml share/oxide/oxide-macros/src/lib.rs share/oxide/python/oxide_cupy.py \
          share/man/man1/oxidec.1 share/man/man1/mir-export.1 share/man/man5/oxide-mir.5; do
 	[ -s "$ROOT/$f" ] || missing="$missing $f"
@@ -134,6 +136,21 @@ if (cd "$TMP" && env -u OXIDE_DEVICE_DIR "$ROOT/bin/mir-export" single.rs -o sin
 	ok "mir-export FILE.rs finds the installed oxide-device"
 else
 	bad "mir-export FILE.rs with the installed oxide-device" "$TMP/single.log"
+fi
+
+# a Rust host from the installed oxide-host: liboxrt.a through
+# pkg-config, the installed tools found next to the crate (no OXIDEC or
+# MIR_EXPORT), the embedded emulation module
+sed "s|@OXIDE_HOST@|$ROOT/share/oxide/oxide-host|" "$PROJ/host-rs/Cargo.toml.in" >"$PROJ/host-rs/Cargo.toml"
+if env -u OXIDEC -u MIR_EXPORT -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u OXRT_LIB_DIR \
+       ${CARGO:-cargo} build --offline --release --manifest-path "$PROJ/host-rs/Cargo.toml" \
+       --target-dir "$TMP/rs-target" >"$TMP/rs.log" 2>&1 &&
+   "$TMP/rs-target/release/project-host" --emulate >"$TMP/rs-run.log" 2>&1 &&
+   grep -q "^PASS mul_add_index (Rust host): 10007 of 10007" "$TMP/rs-run.log"; then
+	ok "Rust host from the installed oxide-host (pkg-config's liboxrt.a, the installed tools): $(sed 's/^PASS //' "$TMP/rs-run.log")"
+else
+	cat "$TMP/rs-run.log" >>"$TMP/rs.log" 2>/dev/null
+	bad "Rust host from the installed oxide-host" "$TMP/rs.log"
 fi
 
 rm "$ROOT/lib/liboxrt.a"
