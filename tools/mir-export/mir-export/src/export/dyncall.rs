@@ -83,6 +83,12 @@ impl<'a> Exporter<'a> {
                  the subtrait's; call the method through `{d}` instead"
             )));
         }
+        let fn_trait = ["dyn core::ops::Fn(", "dyn core::ops::FnMut(", "dyn core::ops::FnOnce("].iter().any(|p| dyn_.starts_with(p));
+        if fn_trait && !matches!(concrete, Ty::Closure(_)) {
+            return Err(self.err(ctx, Code::Unsupported, format!(
+                "`{concrete}` as a `{dyn_}` trait object is not supported (only closures are); wrap it in a closure"
+            )));
+        }
         if let Some(i) = self.vtables.iter().position(|v| v.concrete == concrete && v.dyn_ == dyn_) {
             return Ok(i);
         }
@@ -237,8 +243,9 @@ impl<'a> Exporter<'a> {
         let body = match self.fn_item_body(&path, ctx) {
             Ok(b) => b,
             Err(d) => match self.default_method(concrete, trait_, name, &text, ctx)? {
-                Some(b) => b,
-                None => return Ok(Err(d.msg.clone())),
+                Ok(Some(b)) => b,
+                Ok(None) => return Ok(Err(d.msg.clone())),
+                Err(why) => return Ok(Err(why)),
             },
         };
         self.enqueue(&body);
@@ -247,18 +254,21 @@ impl<'a> Exporter<'a> {
 
     /// The trait's default body of `name` (`Shape::scale`, generic over
     /// `Self`) instantiated for `concrete`, when the trait has one.
-    fn default_method(&mut self, concrete: &Ty, trait_: &str, name: &str, inst: &str, ctx: Ctx<'a>) -> DResult<Option<String>> {
+    /// `Ok(None)`: the trait has no default body of that name; `Err`: why
+    /// it cannot be made (then only a call of that slot is an error).
+    fn default_method(&mut self, concrete: &Ty, trait_: &str, name: &str, inst: &str, ctx: Ctx<'a>) -> DResult<Result<Option<String>, String>> {
         if self.bodies.contains_key(inst) {
-            return Ok(Some(inst.to_string()));
+            return Ok(Ok(Some(inst.to_string())));
         }
-        let generic = format!("{}::{name}", trait_.trim_start_matches("crate::"));
+        let bare = trait_.trim_start_matches("crate::");
+        let generic = format!("{}::{name}", bare.split('<').next().unwrap_or(bare));
         if !self.bodies.contains_key(generic.as_str()) {
-            return Ok(None);
+            return Ok(Ok(None));
         }
         if trait_.contains('<') {
-            return Err(self.err(ctx, Code::Unsupported, format!(
-                "the default method `{generic}` of the generic trait `{trait_}` cannot be made for `{concrete}` through \
-                 a vtable; implement `{name}` in the impl"
+            return Ok(Err(format!(
+                "mir-export cannot instantiate the default method `{generic}` of the generic trait `{trait_}` for \
+                 `{concrete}`; implement `{name}` in the impl"
             )));
         }
         let body = mono::instantiate(self.input.mir_text, &generic, &["Self".to_string()], &[concrete.to_string()], inst)
@@ -266,7 +276,7 @@ impl<'a> Exporter<'a> {
         let body: &'a Body = Box::leak(Box::new(body));
         let key: &'a str = Box::leak(inst.to_string().into_boxed_str());
         self.bodies.insert(key, body);
-        Ok(Some(inst.to_string()))
+        Ok(Ok(Some(inst.to_string())))
     }
 
     /// Each virtual call's slot: the word of rustc's vtable holding its
