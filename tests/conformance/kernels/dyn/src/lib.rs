@@ -281,3 +281,21 @@ pub fn dyn_size_of_val(input: &[u64], mut out: DisjointSlice<u64>) {
     let al = core::mem::align_of_val(s) as u64;
     put(&mut out, idx, mix(mix(sz, al), s.name()));
 }
+
+const UNIT_SHAPE: &dyn Shape = &Unit;
+
+/// A trait object made in a `const` item (its body makes the coercion)
+/// next to ones made here, walked from a data-dependent start.
+#[kernel]
+pub fn dyn_const_item(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let a = Sq(w >> 9);
+    let b = Rect { w: w as u32, h: w >> 33 };
+    let all: [&dyn Shape; 3] = [UNIT_SHAPE, &a, &b];
+    let mut h = H0;
+    for s in all.iter().skip((w % 3) as usize) {
+        h = mix(h, total(*s, w >> 5));
+    }
+    put(&mut out, idx, h);
+}

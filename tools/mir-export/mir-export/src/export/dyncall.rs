@@ -19,6 +19,7 @@ use super::Exporter;
 use crate::diag::{Code, DResult, Diag};
 use crate::json::Json;
 use crate::mirparse::ast::{Body, Operand, Path, Place, SrcSpan, Ty};
+use crate::mirparse::items::parse_span;
 use crate::mirparse::parser::parse_str;
 use crate::obj;
 use crate::vtable::{same_trait, Entry};
@@ -198,9 +199,13 @@ impl<'a> Exporter<'a> {
     fn vtable_slots(&mut self, i: usize) -> DResult<Vec<Result<String, String>>> {
         let ctx = self.vtable_ctx(i);
         let (concrete, dyn_) = (self.vtables[i].concrete.clone(), self.vtables[i].dyn_.clone());
+        // Without rustc's layout the vtable has only its metadata words
+        // (size_of_val, align_of_val); a call through it is refused
+        // (fill_slots). So a `&dyn Debug` that only reaches a panic needs
+        // no more.
         let entries = match &self.vt_layouts[&dyn_] {
             Ok(e) => e.clone(),
-            Err(why) => return Err(self.err(ctx, Code::Export, format!("cannot learn rustc's vtable layout of `{dyn_}`: {why}"))),
+            Err(_) => vec![Entry::DropInPlace, Entry::Size, Entry::Align],
         };
         let mut slots = Vec::new();
         for e in &entries {
@@ -241,6 +246,12 @@ impl<'a> Exporter<'a> {
             Err(e) => return Ok(Err(format!("`{text}` does not parse: {e}"))),
         };
         let body = match self.fn_item_body(&path, ctx) {
+            Ok(b) if self.is_generic_impl_item(&b) => {
+                return Ok(Err(format!(
+                    "it is a method of a generic impl (`impl<..>`), which rustc prints only generically and \
+                     mir-export does not instantiate; implement the trait for `{concrete}` itself"
+                )))
+            }
             Ok(b) => b,
             Err(d) => match self.default_method(concrete, trait_, name, &text, ctx)? {
                 Ok(Some(b)) => b,
@@ -250,6 +261,15 @@ impl<'a> Exporter<'a> {
         };
         self.enqueue(&body);
         Ok(Ok(self.symbol(&body)))
+    }
+
+    /// `m::<impl at src/lib.rs:9:1: 9:40>::f` where the impl's header at
+    /// that span reads `impl<..>`.
+    fn is_generic_impl_item(&self, body: &str) -> bool {
+        let Some(at) = body.find("<impl at ") else { return false };
+        let Some((span, _)) = body[at + "<impl at ".len()..].split_once(">::") else { return false };
+        let text = parse_span(span).and_then(|s| self.spans.source_text(&s));
+        text.is_some_and(|t| t.trim_start().starts_with("impl<"))
     }
 
     /// The trait's default body of `name` (`Shape::scale`, generic over

@@ -82,6 +82,7 @@ pub fn export(input: &ExportInput, probe: &mut Probe, vprobe: &mut VtableProbe, 
                 let bad = ex.check_kernel_params(&kernels);
                 if bad.is_empty() {
                     ex.fill_uninit()?;
+                    ex.check_const_vtables()?;
                     let vtables = ex.vtables_json()?;
                     return Ok(ex.document(vtables));
                 }
@@ -521,6 +522,40 @@ impl<'a> Exporter<'a> {
             "allocs" => allocs,
             "vtables" => vtables,
         ]
+    }
+
+    /// A constant or static that holds a trait object points at a vtable
+    /// rustc's const evaluation made (`allocN (vtable: impl Shape for
+    /// Sq)`), whose words the text does not print: refused.
+    fn check_const_vtables(&self) -> DResult<()> {
+        let mut todo: Vec<(u32, Option<String>)> = self.used_allocs.iter().map(|&id| (id, None)).collect();
+        let mut done = BTreeSet::new();
+        while let Some((id, owner)) = todo.pop() {
+            if !done.insert(id) {
+                continue;
+            }
+            let Some(a) = self.alloc(id) else { continue };
+            let owner = owner.or_else(|| a.static_name.clone());
+            if let Some(v) = &a.vtable {
+                let whose = owner.as_ref().map_or_else(|| "a constant".to_string(), |s| format!("the static `{s}`"));
+                let item = owner.as_ref().and_then(|s| {
+                    self.input.mir.bodies.iter().find(|b| {
+                        matches!(b.kind, BodyKind::Static | BodyKind::StaticMut)
+                            && (b.name == *s || b.name.rsplit("::").next() == Some(s.as_str()))
+                    })
+                });
+                let msg = format!(
+                    "{whose} holds a trait object (the vtable of `{v}` made by rustc's constant evaluation): \
+                     trait objects in constants and statics are not supported; make the `&dyn` in the kernel"
+                );
+                return Err(match item {
+                    Some(b) => Diag::at(self.loc(b, 0, b.locals.first().and_then(|l| l.as_ref()).and_then(|l| l.span.as_ref())), Code::Unsupported, msg),
+                    None => Diag::new(Code::Unsupported, msg),
+                });
+            }
+            todo.extend(a.relocs.iter().map(|r| (r.1, owner.clone())));
+        }
+        Ok(())
     }
 
     /// Every allocation reachable from exported constants, by id.

@@ -428,6 +428,9 @@ pub struct Alloc {
     pub bytes: Vec<Option<u8>>,
     /// (offset, target alloc) of each pointer in the data.
     pub relocs: Vec<(u64, u32)>,
+    /// `allocN (vtable: impl Shape + Sync for Sq)`: a vtable rustc's const
+    /// evaluation made (no bytes printed).
+    pub vtable: Option<String>,
 }
 
 /// A one-line item, `const PATH: T = const VALUE;` (enum discriminants,
