@@ -157,9 +157,7 @@ impl<'a> Exporter<'a> {
 
     fn unsupported_ty(&self, ty: &Ty) -> Option<String> {
         match ty {
-            // `&dyn Trait` values are kept (opaque, with a null vtable in
-            // oxidec) so that `unwrap`/`expect` can hand them to the panic,
-            // which traps; a call through a vtable is rejected at the call.
+            // `&dyn Trait` values are fat pointers to vtables (dyncall.rs).
             // core::fmt's formatter pointers only reach a panic (which
             // traps): kept as opaque values, never called.
             // Function pointers are values like any other (a casted fn
