@@ -276,6 +276,22 @@ static bool call_virtual(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	if (val_kind(self.ty) != VK_FAT || !self.ty->pointee || self.ty->pointee->kind != RT_OPAQUE)
 		return fb_error(fb, OX_INPUT, "call of `%s` through a `%s`, not a pointer to a trait object",
 		                t->callee.name, self.ty->name), false;
+	/* every vtable of this trait object type must hold a function in
+	 * the slot (mir-export refuses the call otherwise) */
+	uint32_t nvt = 0;
+	for (uint32_t k = 0; k < fb->in->nvtable; k++) {
+		const OxVtable *vt = &fb->in->vtables[k];
+		if (fb_rtype(fb, vt->dyn_) != self.ty->pointee)
+			continue;
+		nvt++;
+		if (t->callee.slot >= vt->nentry || !vt->entries[t->callee.slot])
+			return fb_error(fb, OX_INPUT, "call of `%s` through word %u of the vtables of `%s`, which the "
+			                "vtable of `%s` has no function in", t->callee.name, t->callee.slot,
+			                self.ty->pointee->name, vt->ty->name), false;
+	}
+	if (!nvt)
+		return fb_error(fb, OX_INPUT, "call of `%s` through `%s`, which no vtable of the input is of",
+		                t->callee.name, self.ty->pointee->name), false;
 	bool sret;
 	Type *rt = abi_return(fb, dst->ty, &sret);
 	Value **args;
