@@ -171,6 +171,11 @@ impl<'a> Exporter<'a> {
                     want.push(d.clone());
                 }
             }
+            // (one alias rustc cannot resolve would cost every dump)
+            for d in want.iter().filter(|d| Ty::Dyn((*d).clone()).is_unnameable()) {
+                self.vt_layouts.insert(d.clone(), Err("its type cannot be named in a probe".into()));
+            }
+            want.retain(|d| !self.vt_layouts.contains_key(d));
             if !want.is_empty() {
                 for (d, r) in want.iter().zip(probe(&want)?) {
                     self.vt_layouts.insert(d.clone(), r);
