@@ -4,18 +4,21 @@
 #   make run        the main job: vecadd.rs -> JSON -> PTX (ptxas-validated),
 #                   run on the GPU when one is present
 #   make check      every test that needs no GPU
-#   make examples   PTX and cubin of every example into build/examples/
+#   make examples   PTX, cubin, typed C header (.h) and signature (.sig.json) of every
+#                   example into build/examples/
 #   make emu        host-emulation modules of every example: build/emu/NAME.so
 #                   (oxidec --target=host; run without a GPU by tests/emu/run.sh)
 #   make gpu-check  (GPU machine, needs only cc + driver + build/) run the examples
 #   make gpu-pack   build and pack (build/gpu-pack/) what gpu-all needs on a GPU machine
 #   make gpu-all    (GPU machine) examples, compute-sanitizer, conformance and fuzz kernels,
-#                   the half and tensor-core / async-copy primitives against the emulator
+#                   the half and tensor-core / async-copy primitives against the emulator,
+#                   the examples from Python (CuPy, torch; tests/gpu/python)
 #   make bench      (GPU machine, needs nvcc; after make examples or gpu-pack here) oxidec
 #                   vs nvcc (and cuBLAS): the suite's one table (bench/suite), vecadd,
 #                   the tensor-core GEMMs, softmax_bf16
 #   make bench-compile  (here; after make examples) compile times per example: mir-export,
-#                   oxidec JSON -> PTX, nvcc -O3 -ptx of the CUDA C twins (build/bench-compile.md)
+#                   oxidec JSON -> PTX, rustc's nvptx64 back end (bench/rustc-nvptx),
+#                   nvcc -O3 -ptx of the CUDA C twins (build/bench-compile.md)
 #   make deps       apt-install what the build needs (idempotent)
 #   make prims      write oxide-device's prims.rs and atomic.rs from src/ir/prims.def
 #   make fuzz-json  coverage-guided JSON fuzzer (libFuzzer, clang):
@@ -130,6 +133,8 @@ EXAMPLES += recursion
 EXAMPLES += cluster_reduce
 # grid-wide barrier, cooperative launches (grid::sync(), ox_launch_cooperative)
 EXAMPLES += grid_sync
+# one job over every device: ox_device_select, ox_copy_peer (examples/multi_device)
+EXAMPLES += multi_device
 # the kernels of `make bench` in safe Rust (bench/suite: sgemm, copy, reduce, histogram, softmax)
 EXAMPLES += bench_kernels
 # per-thread chunks and 2-D tiles of an output, their edges, unchecked access
@@ -143,7 +148,7 @@ example_arch = $(if $(wildcard examples/$(1)/arch),--arch=$(shell cat examples/$
 
 .SECONDARY: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).mir.json $(B)/emu/$(e).o)
 
-examples: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).ptx $(EX_OUT)/$(e).cubin $(EX_OUT)/$(e).h) \
+examples: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).ptx $(EX_OUT)/$(e).cubin $(EX_OUT)/$(e).h $(EX_OUT)/$(e).sig.json) \
           $(foreach e,$(EXAMPLES_O0),$(EX_OUT)/$(e).O0.ptx $(EX_OUT)/$(e).O0.cubin)
 
 $(EX_OUT)/%.mir.json: $(B)/bin/mir-export examples/%/src/lib.rs $(wildcard tools/mir-export/oxide-device/src/*.rs)
@@ -160,6 +165,10 @@ $(EX_OUT)/%.cubin: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 $(EX_OUT)/%.h: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 	$(B)/bin/oxidec $(call example_arch,$*) $< -o $@
 
+# the kernels' signatures for Python (examples/python/oxide_cupy.py)
+$(EX_OUT)/%.sig.json: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
+	$(B)/bin/oxidec $(call example_arch,$*) --emit=signature $< -o $@
+
 $(EX_OUT)/%.O0.ptx: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 	$(B)/bin/oxidec -O0 $< -o $@
 
@@ -170,7 +179,7 @@ $(EX_OUT)/%.O0.cubin: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 # object that oxrt loads (ox_module_load of a .so runs it by emulation).
 EMU_OUT = $(B)/emu
 
-emu: $(foreach e,$(EXAMPLES),$(EMU_OUT)/$(e).so $(EX_OUT)/$(e).h) $(EMU_OUT)/gpu_prims.so
+emu: $(foreach e,$(EXAMPLES),$(EMU_OUT)/$(e).so $(EX_OUT)/$(e).h $(EX_OUT)/$(e).sig.json) $(EMU_OUT)/gpu_prims.so
 
 # tests/gpu/prims emulated (tests/emu/run.sh runs it against itself)
 $(EMU_OUT)/gpu_prims.mir.json: $(B)/bin/mir-export tests/gpu/prims/src/lib.rs \
@@ -377,6 +386,8 @@ install: all $(B)/lib/liboxrt.a
 	install -m 644 src/runtime/oxrt.h $(IPREFIX)/include/oxide/
 	sed 's/@VERSION@/$(VERSION)/' tools/install/oxrt.pc.in >$(IPREFIX)/lib/pkgconfig/oxrt.pc
 	install -m 644 tools/install/oxide.mk $(IPREFIX)/share/oxide/
+	install -d $(IPREFIX)/share/oxide/python
+	install -m 644 examples/python/oxide_cupy.py $(IPREFIX)/share/oxide/python/
 	for c in oxide-device oxide-macros; do \
 		rm -rf $(IPREFIX)/share/oxide/$$c && install -d $(IPREFIX)/share/oxide/$$c && \
 		cp -R tools/mir-export/$$c/Cargo.toml tools/mir-export/$$c/src $(IPREFIX)/share/oxide/$$c/ || exit 1; \

@@ -32,9 +32,9 @@
 #define OXIDEC_VERSION "0.0.0"
 #endif
 
-typedef enum { ST_NONE = -1, ST_JSON, ST_MIR, ST_SSA, ST_NVVM, ST_LLIR, ST_LL, ST_PTX, ST_CUBIN, ST_OBJ, ST_HEADER } Stage;
+typedef enum { ST_NONE = -1, ST_JSON, ST_MIR, ST_SSA, ST_NVVM, ST_LLIR, ST_LL, ST_PTX, ST_CUBIN, ST_OBJ, ST_HEADER, ST_SIGNATURE } Stage;
 
-static const char *const stage_names[] = { "json", "mir", "ssa", "nvvm", "llir", "ll", "ptx", "cubin", "obj", "header" };
+static const char *const stage_names[] = { "json", "mir", "ssa", "nvvm", "llir", "ll", "ptx", "cubin", "obj", "header", "signature" };
 
 typedef struct {
 	const char **inputs;
@@ -64,9 +64,12 @@ static const char usage[] =
 "                     (.ptx .cubin .o .h .ll .llir .nvvm .ssa .mir .json) picks\n"
 "                     the stage when --emit is absent\n"
 "  --emit=STAGE       stop after STAGE and write it: json, mir, ssa, nvvm,\n"
-"                     llir, ll, ptx, cubin (nvptx), obj (host), or header:\n"
+"                     llir, ll, ptx, cubin (nvptx), obj (host), header:\n"
 "                     a C header of typed launchers for the kernels\n"
-"                     (#include \"oxrt.h\"; man oxidec, HEADER)\n"
+"                     (#include \"oxrt.h\"; man oxidec, HEADER), or\n"
+"                     signature: the kernels' entries and parameters as\n"
+"                     JSON, for wrappers in other languages such as\n"
+"                     examples/python's CuPy loader (man oxidec, SIGNATURE)\n"
 "  --dump-after=STAGE print STAGE to standard error and continue\n"
 "  --emit=dot         the control-flow graph of an IR stage as Graphviz (also\n"
 "                     -o FILE.dot): a cluster per function, a node per block\n"
@@ -469,6 +472,9 @@ static bool run_ir(Run *r, FeInput *in)
 	if (ok && r->o->emit == ST_HEADER) {       /* from stage 2's kernel ABI */
 		ok = ir_verify(m, "mir", stderr) && emit_header(r->out.f, m, r->o->output);
 		stage_done(r, ST_HEADER);
+	} else if (ok && r->o->emit == ST_SIGNATURE) {   /* the same, as JSON */
+		ok = ir_verify(m, "mir", stderr) && emit_signature(r->out.f, m, r->o->eo.arch);
+		stage_done(r, ST_SIGNATURE);
 	} else if (ok && ir_stage(r, m, ST_MIR)) {
 		pass_mem2reg(m);
 		if (ir_stage(r, m, ST_SSA)) {

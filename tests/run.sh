@@ -2,7 +2,9 @@
 # The whole test suite without a GPU: unit tests, golden tests, exporter
 # tests, the runtime's ABI header (tests/abi), its CUDA driver backend
 # against a stand-in driver (tests/driver), the examples run by host
-# emulation, and a project built from `make install` (tests/install).
+# emulation, a project built from `make install` (tests/install), the
+# Python wrapper's argument packing (tests/python, no GPU), and kernels
+# over real no_std crates from Debian (tests/crates).
 # Each suite ends with "N passed, M failed"; the totals come last.
 # B (make's build directory, default build) picks the build every suite
 # tests: `make sanitize` runs this with B=build-asan.
@@ -35,6 +37,7 @@ for t in "$B"/tests/test_*; do
 	[ -x "$t" ] && run_suite "unit: $(basename "$t")" "$t"
 done
 run_suite "golden" sh tests/golden/run.sh
+run_suite "python" sh tests/python/run.sh
 run_suite "robustness" sh tests/golden/robust.sh
 run_suite "errors" sh tests/errors/run.sh
 run_suite "intrinsics" sh tests/intrinsics/run.sh
@@ -44,6 +47,7 @@ run_suite "driver backend" sh tests/driver/run.sh
 run_suite "emulation" sh tests/emu/run.sh
 run_suite "install" sh tests/install/run.sh
 run_suite "conformance" sh tests/conformance/run-host.sh
+run_suite "crates" sh tests/crates/run.sh
 run_suite "fuzz" sh tests/fuzz/run.sh --gaps-ok
 run_suite "fuzz-json" sh tests/fuzz-json/run.sh
 echo

@@ -8,10 +8,17 @@
 # and the whole process's wall clock, program start included), each the
 # median of N runs.  Then nvcc -O3 -ptx of each CUDA C twin (bench/*/
 # *_ref.cu), the same flags as tests/gpu/bench.sh less -cubin.
-# rustc's own nvptx64 back end is not timed here (see BENCHMARKS.md).
+# Then rustc's own nvptx64 back end on the twins in bench/rustc-nvptx/
+# (the example's kernel in plain `core` Rust: rustc -C opt-level=3
+# --emit=asm, one process per kernel) against oxidec's end to end (the
+# same example's mir-export warm plus oxidec's whole process).  That
+# needs a rustc whose library source is installed (Debian's rustc-web
+# and rust-web-src: /usr/bin/rustc, /usr/src/rustc-VERSION/library):
+# core and compiler_builtins are built for nvptx64 once into
+# $B/rustc-nvptx/VERSION (not timed); without one the table says so.
 # Environment: B (build), N (5), NVCC (nvcc, else $CUDA_HOME/bin/nvcc),
-# EXAMPLES (default: every build/examples/*.mir.json).  Timings only:
-# nothing here is asserted.
+# RUSTC_NVPTX (/usr/bin/rustc), EXAMPLES (default: every
+# build/examples/*.mir.json).  Timings only: nothing here is asserted.
 cd "$(dirname "$0")/.." || exit 1
 B=${B:-build}
 N=${N:-5}
@@ -55,6 +62,48 @@ time_cmd() {
 	done | median
 }
 
+RUSTC_NVPTX=${RUSTC_NVPTX:-/usr/bin/rustc}
+RNV_FLAGS="--edition 2024 --target nvptx64-nvidia-cuda -Zunstable-options -C panic=immediate-abort -C opt-level=3 -C target-cpu=sm_90"
+
+# core and compiler_builtins for nvptx64 from the rustc's own library
+# source, once; prints the directory, or nothing when there is no source
+rustc_nvptx_sysroot() {
+	ver=$("$RUSTC_NVPTX" --version 2>/dev/null | cut -d' ' -f2)
+	lib=/usr/src/rustc-$ver/library
+	[ -n "$ver" ] && [ -f "$lib/core/src/lib.rs" ] || return 0
+	dir=$B/rustc-nvptx/$ver
+	if [ ! -f "$dir/libcompiler_builtins.rlib" ]; then
+		mkdir -p "$dir" &&
+			RUSTC_BOOTSTRAP=1 "$RUSTC_NVPTX" $RNV_FLAGS --crate-type rlib --crate-name core \
+				-Zforce-unstable-if-unmarked --cap-lints allow "$lib/core/src/lib.rs" --out-dir "$dir" >&2 &&
+			RUSTC_BOOTSTRAP=1 "$RUSTC_NVPTX" $RNV_FLAGS --crate-type rlib --crate-name compiler_builtins \
+				-Zforce-unstable-if-unmarked --cap-lints allow -L "$dir" --cfg 'feature="compiler-builtins"' \
+				"$lib/compiler-builtins/compiler-builtins/src/lib.rs" --out-dir "$dir" >&2 || return 0
+	fi
+	echo "$dir"
+}
+
+# Rust source -> PTX: rustc's nvptx64 back end on bench/rustc-nvptx/NAME.rs
+# against the example's mir-export warm + oxidec process (from $TMP/e2e)
+rustc_nvptx_table() {
+	sysroot=$(rustc_nvptx_sysroot)
+	if [ -z "$sysroot" ]; then
+		echo "(no library source for $RUSTC_NVPTX: rustc's nvptx64 back end was not timed; Debian: rust-web-src)"
+		return
+	fi
+	echo "| Rust source -> PTX | rustc $("$RUSTC_NVPTX" --version | cut -d' ' -f2) nvptx64 ms (wall) | mir-export warm + oxidec process ms (wall) | ratio oxidec/rustc |"
+	echo "|---|---|---|---|"
+	for rs in bench/rustc-nvptx/*.rs; do
+		e=$(basename "$rs" .rs)
+		set -- $(grep "^$e " "$TMP/e2e" 2>/dev/null)
+		[ $# -eq 3 ] || continue
+		r=$(time_cmd env RUSTC_BOOTSTRAP=1 "$RUSTC_NVPTX" $RNV_FLAGS --crate-type lib -L "$sysroot" --emit=asm -o "$TMP/r.ptx" "$rs")
+		echo "$r $2 $3" | awk -v e="$e" '$1 + 0 > 0 && $2 != "fail" && $3 != "fail" {
+			printf "| %s | %s | %.1f | %.2f |\n", e, $1, $2 + $3, ($2 + $3) / $1; next }
+			{ printf "| %s | %s | fail | |\n", e, $1 }'
+	done
+}
+
 examples=${EXAMPLES:-$(ls "$B"/examples/*.mir.json 2>/dev/null | sed 's|.*/||; s|\.mir\.json$||')}
 [ -n "$examples" ] || { echo "bench-compile: no $B/examples/*.mir.json (make examples first)" >&2; exit 1; }
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo "?")
@@ -69,7 +118,10 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo "?")
 		mx=$(time_cmd "$B/bin/mir-export" "examples/$e" -o "$TMP/x.json")
 		set -- $(time_oxidec $arch "$B/examples/$e.mir.json")
 		echo "| $e | $mx | $1 | ${2:-} | ${3:-} | $(wc -l <"$TMP/out.ptx" 2>/dev/null) |"
+		echo "$e $mx ${3:-fail}" >>"$TMP/e2e"
 	done
+	echo
+	rustc_nvptx_table
 	echo
 	if [ -x "$NVCC" ]; then
 		echo "| CUDA C twin | nvcc -O3 -ptx ms (wall) |"

@@ -8,7 +8,13 @@ CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 # pkgconf: pkg-config oxrt (tests/install)
 # clang and its runtime libraries (libFuzzer, ASan, UBSan): the JSON fuzzer
 # (make fuzz-json, a suite of make check) and make sanitize
-PKGS="llvm-22-dev libzstd-dev libcjson-dev rustc-web cargo-web rust-web-src make gcc clang libclang-rt-14-dev graphviz pkgconf"
+# python3-numpy: the Python wrapper's argument packing (examples/python,
+# tested without a GPU by tests/python in make check)
+# librust-*-dev: crate sources in /usr/share/cargo/registry for tests/crates
+# (kernels over real no_std crates; tests/crates/.cargo/config.toml points
+# cargo at that directory, offline)
+CRATES="librust-libm-dev librust-half-dev librust-num-traits-dev librust-rand-xoshiro-dev librust-rand-pcg-dev librust-sha2-dev librust-crc32fast-dev librust-fnv-dev librust-siphasher-dev librust-adler-dev librust-seahash-dev librust-arrayvec-dev librust-byteorder-dev librust-bytemuck-dev"
+PKGS="llvm-22-dev libzstd-dev libcjson-dev rustc-web cargo-web rust-web-src make gcc clang libclang-rt-14-dev graphviz pkgconf python3-numpy $CRATES"
 
 missing=""
 for p in $PKGS; do

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define N 10007u
@@ -69,8 +70,12 @@ int main(int argc, char **argv)
 	failed += check_axpy_f64(&mod);
 	failed += check_axpy_u32(&mod);
 	failed += check_axpy_i64(&mod);
-	/* the generic function itself is no entry */
-	if (ox_function(&fn, &mod, "axpy") == 0) {
+	/* the generic function itself is no entry; not asked under
+	 * compute-sanitizer (OX_SKIP_TRAP_TEST, tests/gpu/sanitize.sh), which
+	 * counts the driver's "named symbol not found" as an error */
+	if (getenv("OX_SKIP_TRAP_TEST")) {
+		printf("PASS axpy: (OX_SKIP_TRAP_TEST: the generic function's own name is not looked up)\n");
+	} else if (ox_function(&fn, &mod, "axpy") == 0) {
 		printf("FAIL axpy: the generic function is an entry\n");
 		failed++;
 	} else {

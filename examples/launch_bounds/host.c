@@ -5,7 +5,10 @@
  *     with 256-thread blocks; on the GPU, cuFuncGetAttribute must report
  *     MAX_THREADS_PER_BLOCK <= 256 and a 512-thread launch must fail.
  *   exact_block(out: DisjointSlice<u32>) has #[kernel(reqntid(128))]
- *     (.reqntid 128): out[i] = 3i + 1 with 128-thread blocks.
+ *     (.reqntid 128): out[i] = 3i + 1 with 128-thread blocks; on the GPU a
+ *     launch of 64 x 2 threads (the same count, another shape) must fail:
+ *     oxidec takes tid.x < 128, tid.y == 0 from .reqntid (src/emit/instr.c
+ *     add_reqntid_range) and drops bounds tests that this makes redundant.
  * usage: host MODULE.ptx|MODULE.cubin|MODULE.so */
 #include "../../src/runtime/oxrt.h"
 
@@ -80,7 +83,7 @@ static int check_saxpy(const OxModule *mod, int gpu)
 	return failed;
 }
 
-static int check_exact(const OxModule *mod)
+static int check_exact(const OxModule *mod, int gpu)
 {
 	static uint32_t out[N];
 	uint64_t n = N;
@@ -98,8 +101,19 @@ static int check_exact(const OxModule *mod)
 		if (out[i] != 3u * (uint32_t)i + 1u && bad++ < 5)
 			printf("  out[%zu] = %u, want %u\n", i, out[i], 3u * (uint32_t)i + 1u);
 	printf("%s exact_block (reqntid 128): %zu of %u elements differ\n", bad ? "FAIL" : "PASS", bad, N);
+	int failed = bad != 0;
+	if (!gpu) {
+		printf("PASS exact_block: (emulated: the refused 64 x 2 launch is checked on the GPU only)\n");
+	} else if (getenv("OX_SKIP_TRAP_TEST")) {
+		printf("PASS exact_block: (OX_SKIP_TRAP_TEST: the refused 64 x 2 launch is not tried)\n");
+	} else if (ox_launch_sync(&fn, ox_dim(1, 1, 1), ox_dim(64, 2, 1), 0, args) == 0) {
+		printf("FAIL exact_block: a 64 x 2 block launched despite .reqntid 128\n");
+		failed++;
+	} else {
+		printf("PASS exact_block: a 64 x 2 launch is refused (%s)\n", ox_error_name());
+	}
 	OX_CHECK(ox_free(dout));
-	return bad != 0;
+	return failed;
 }
 
 int main(int argc, char **argv)
@@ -114,6 +128,6 @@ int main(int argc, char **argv)
 	OX_CHECK(ox_init());
 	OX_CHECK(ox_module_load(&mod, argv[1]));
 	failed += check_saxpy(&mod, !ends_with(argv[1], ".so"));
-	failed += check_exact(&mod);
+	failed += check_exact(&mod, !ends_with(argv[1], ".so"));
 	return failed != 0;
 }

@@ -57,6 +57,13 @@ bool emit_module(EmitCtx *e, Module *m);
  * argument C cannot describe. Reads the module after stage 2. */
 bool emit_header(FILE *f, Module *m, const char *out);
 
+/* signature.c: --emit=signature, m's kernels as JSON for launch wrappers
+ * in other languages (man oxidec, SIGNATURE): PTX entries, cooperative
+ * launch, shared memory, each argument's PTX parameters, from the same
+ * walk as the header (kabi.h); arch is written for the nvptx target.
+ * false after the header's diag_errors. Reads the module after stage 2. */
+bool emit_signature(FILE *f, Module *m, const char *arch);
+
 /* cubin.c: PTX -> cubin with nvJitLink (dlopen'ed); NULL after a
  * diag_error carrying nvJitLink's log.  Result is malloc'd. */
 uint8_t *cubin_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len);

@@ -23,25 +23,18 @@
  * dereferenced on the host), so a `const uint32_t *` given for a `&[f32]`
  * is a C type error: OX_DEVICE_PTR(float, p) makes one of an OxDevPtr.
  * A by-value argument C cannot describe (an enum, a tuple, a struct that
- * is not #[repr(C)], ...) is an error (OX0200) at its Rust line. */
+ * is not #[repr(C)], ...) is an error (OX0200) at its Rust line.
+ * The walk (kabi_*: what each argument is, its C spelling, its PTX
+ * parameters' roles and bytes) is shared with signature.c through
+ * kabi.h, so --emit=signature's JSON lists the same parameters. */
 #include <stdio.h>
 #include <string.h>
 
 #include "emit.h"
-#include "../util.h"
-
-typedef struct {
-	Module *m;
-	Arena *a;
-	RType **structs;       /* described, each after the structs it contains */
-	const char **names;    /* their C names */
-	bool *done;            /* false while its members are being described */
-	uint32_t n;            /* at most the module's RTypes */
-	const char *why;       /* why the last type could not be described */
-} Hdr;
+#include "kabi.h"
 
 /* The C type of a Rust scalar; NULL for none. */
-static const char *scalar_ctype(const RType *t)
+const char *kabi_scalar_ctype(const RType *t)
 {
 	static const char *const ints[2][4] = {
 		{ "uint8_t", "uint16_t", "uint32_t", "uint64_t" },
@@ -71,7 +64,7 @@ static bool path_is(const RType *t, const char *path)
 }
 
 /* core::sync::atomic::AtomicU32 & co.: the integer they hold. */
-static const char *atomic_ctype(const RType *t)
+const char *kabi_atomic_ctype(const RType *t)
 {
 	static const char *const names[][2] = {
 		{ "AtomicBool", "bool" }, { "AtomicU8", "uint8_t" }, { "AtomicI8", "int8_t" },
@@ -223,8 +216,8 @@ static const char *describe_struct(Hdr *h, RType *t)
 /* The C type of a value of type t, or NULL with h->why. */
 static const char *value_ctype(Hdr *h, RType *t)
 {
-	const char *c = scalar_ctype(t);
-	if (c || (c = atomic_ctype(t)))
+	const char *c = kabi_scalar_ctype(t);
+	if (c || (c = kabi_atomic_ctype(t)))
 		return c;
 	if (path_is(t, "oxide_device::hopper::TensorMap"))
 		return "OxTensorMap";
@@ -241,15 +234,6 @@ static const char *value_ctype(Hdr *h, RType *t)
 }
 
 /* ------------------------------------------------------ kernel arguments */
-
-/* How a kernel's argument is spelled in C: its launcher parameters (one,
- * or a pointer and a length), and what each PTX parameter is. */
-typedef struct {
-	const char *decl;      /* "const float *a, size_t a_len" */
-	const char *ctype;     /* of the value, or of the data pointer */
-	const char *len;       /* a slice's length parameter ("a_len") */
-	enum { ARG_VALUE, ARG_SLICE, ARG_POINTER, ARG_MAP } kind;
-} CArg;
 
 /* The element type of a slice-like argument (&[T], DisjointSlice<T>). */
 static RType *slice_elem(RType *t)
@@ -278,6 +262,8 @@ static bool arg_slice(Hdr *h, const Func *fn, const FuncArg *g, const char *name
 		return h->why = h->why ? h->why : "its element type has no C type", false;
 	bool ro = g->rty->kind == RT_REF && fn->params[g->first].readonly;
 	c->kind = ARG_SLICE;
+	c->elem = e;
+	c->readonly = ro;
 	c->ctype = arena_printf(h->a, "%s%s *", ro ? "const " : "", ec);
 	c->len = len_name(h, fn, name);
 	c->decl = arena_printf(h->a, "%s%s, size_t %s", c->ctype, name, c->len);
@@ -297,6 +283,8 @@ static bool arg_ctype(Hdr *h, const Func *fn, const FuncArg *g, const char *name
 	if (t->kind == RT_REF || t->kind == RT_PTR) {
 		bool ro = t->kind == RT_PTR ? !t->is_mut : fn->params[g->first].readonly;
 		c->kind = ARG_POINTER;
+		c->elem = t->pointee;
+		c->readonly = ro;
 		c->ctype = pointer_ctype(h, t->pointee, ro);
 	} else if (path_is(t, "oxide_device::hopper::TensorMap")) {
 		c->kind = ARG_MAP;
@@ -310,8 +298,7 @@ static bool arg_ctype(Hdr *h, const Func *fn, const FuncArg *g, const char *name
 	return true;
 }
 
-/* The argument's C name: Rust's, with a '_' after a C keyword. */
-static const char *arg_name(Hdr *h, const FuncArg *g, uint32_t i)
+const char *kabi_arg_name(Hdr *h, const FuncArg *g, uint32_t i)
 {
 	static const char *const kw[] = {
 		"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
@@ -336,8 +323,12 @@ static const char *where_of(Hdr *h, Loc l)
 
 /* Every argument of every kernel has a C spelling (or an error is
  * reported); the structs they need are registered. */
-static bool check_kernels(Hdr *h, CArg **cargs)
+CArg **kabi_check(Hdr *h, const char *what)
 {
+	uint32_t nk = 0;
+	for (Func *fn = h->m->funcs; fn; fn = fn->next)
+		nk += fn->is_kernel;
+	CArg **all = arena_new_array(h->a, CArg *, nk + 1), **cargs = all;
 	bool ok = true;
 	for (Func *fn = h->m->funcs; fn; fn = fn->next) {
 		if (!fn->is_kernel)
@@ -345,15 +336,15 @@ static bool check_kernels(Hdr *h, CArg **cargs)
 		cargs[0] = arena_new_array(h->a, CArg, fn->nargs + 1);
 		for (uint32_t i = 0; i < fn->nargs; i++) {
 			const FuncArg *g = &fn->args[i];
-			if (g->nparam == 0 || arg_ctype(h, fn, g, arg_name(h, g, i), &cargs[0][i]))
+			if (g->nparam == 0 || arg_ctype(h, fn, g, kabi_arg_name(h, g, i), &cargs[0][i]))
 				continue;
-			diag_error(OX_UNSUPPORTED, where_of(h, g->loc), "--emit=header: parameter `%s: %s` of kernel `%s` "
-			           "cannot be described in C: %s", arg_name(h, g, i), g->rty->name, fn->symbol, h->why);
+			diag_error(OX_UNSUPPORTED, where_of(h, g->loc), "%s: parameter `%s: %s` of kernel `%s` "
+			           "cannot be described in C: %s", what, kabi_arg_name(h, g, i), g->rty->name, fn->symbol, h->why);
 			ok = false;
 		}
 		cargs++;
 	}
-	return ok;
+	return ok ? all : NULL;
 }
 
 /* ------------------------------------------------------------- writing */
@@ -418,11 +409,11 @@ static const char *member_at(Hdr *h, const RType *t, const char *name, uint64_t 
 }
 
 /* What the k-th PTX parameter of argument g is: its role, C type, bytes. */
-static void param_row(Hdr *h, FILE *f, const Func *fn, const FuncArg *g, const CArg *c, const char *name, uint32_t k)
+void kabi_param(Hdr *h, const Func *fn, const FuncArg *g, const CArg *c, const char *name, uint32_t k,
+                PtxParam *out)
 {
 	const Param *p = &fn->params[g->first + k];
 	const char *role, *pname = name, *ct = c->ctype;
-	uint64_t bytes = p->byval_size ? p->byval_size : p->type->kind == TY_PTR ? 8u : (p->type->bits + 7u) / 8u;
 	if (c->kind == ARG_SLICE) {
 		role = k ? "length" : "pointer";
 		pname = k ? c->len : name;
@@ -432,14 +423,23 @@ static void param_row(Hdr *h, FILE *f, const Func *fn, const FuncArg *g, const C
 	} else if (p->byval_size) {
 		role = "byval";
 		ct = c->kind == ARG_MAP ? "OxTensorMap" : ct;
-	} else if (g->nparam == 1 && scalar_ctype(g->rty)) {
+	} else if (g->nparam == 1 && kabi_scalar_ctype(g->rty)) {
 		role = "scalar";
 	} else {
 		role = "field";            /* a part of a struct passed as scalars */
 		pname = member_at(h, g->rty, name, p->offset);
 		ct = param_ctype(p->type);
 	}
-	fprintf(f, " \\\n\tX(%u, \"%s\", \"%s\", \"%s\", %llu)", g->first + k, pname, ct, role, (unsigned long long)bytes);
+	*out = (PtxParam){ .index = g->first + k, .name = pname, .ctype = ct, .role = role, .p = p,
+	                   .bytes = p->byval_size ? p->byval_size : p->type->kind == TY_PTR ? 8u : (p->type->bits + 7u) / 8u };
+}
+
+static void param_row(Hdr *h, FILE *f, const Func *fn, const FuncArg *g, const CArg *c, const char *name, uint32_t k)
+{
+	PtxParam pp;
+	kabi_param(h, fn, g, c, name, k, &pp);
+	fprintf(f, " \\\n\tX(%u, \"%s\", \"%s\", \"%s\", %llu)", pp.index, pp.name, pp.ctype, pp.role,
+	        (unsigned long long)pp.bytes);
 }
 
 /* The local variables a launcher packs and the args[] entries they fill. */
@@ -486,6 +486,11 @@ static bool syncs_grid(Module *m, const Func *fn, int depth)
 	return false;
 }
 
+bool kabi_syncs_grid(Module *m, const Func *fn)
+{
+	return syncs_grid(m, fn, 0);
+}
+
 /* K_launch's return statement: a stream launch, or for a kernel that
  * syncs the grid a cooperative one (which has no stream: its launcher
  * takes none, so a stream given to it is a C error, never a plain
@@ -501,13 +506,13 @@ static void write_launch_call(FILE *f, bool coop, uint32_t nparam)
 
 static void write_kernel(Hdr *h, FILE *f, const Func *fn, const CArg *cargs)
 {
-	bool coop = syncs_grid(h->m, fn, 0);
+	bool coop = kabi_syncs_grid(h->m, fn);
 	const char *k = fn->symbol;
 	fprintf(f, "/* ---- kernel %s (%s) */\n\n/* its PTX parameters: X(index, name, C type, role, bytes) */\n"
 	        "#define OXK_%s_PARAMS(X)", k, fn->name, k);
 	for (uint32_t i = 0; i < fn->nargs; i++)
 		for (uint32_t j = 0; j < fn->args[i].nparam; j++)
-			param_row(h, f, fn, &fn->args[i], &cargs[i], arg_name(h, &fn->args[i], i), j);
+			param_row(h, f, fn, &fn->args[i], &cargs[i], kabi_arg_name(h, &fn->args[i], i), j);
 	fprintf(f, "\n\nstatic inline int %s_function(OxFunc *f, const OxModule *m)\n{\n"
 	        "\treturn ox_function(f, m, \"%s\");\n}\n\n", k, k);
 	if (coop)
@@ -521,7 +526,7 @@ static void write_kernel(Hdr *h, FILE *f, const Func *fn, const CArg *cargs)
 	const char *args = "";
 	for (uint32_t i = 0; i < fn->nargs; i++)
 		if (fn->args[i].nparam)
-			pack_arg(h, f, fn, &fn->args[i], &cargs[i], arg_name(h, &fn->args[i], i), &args);
+			pack_arg(h, f, fn, &fn->args[i], &cargs[i], kabi_arg_name(h, &fn->args[i], i), &args);
 	if (fn->nparam)
 		fprintf(f, "\tvoid *ox_args[%u] = { %.*s };\n\n", fn->nparam, (int)strlen(args) - 2, args);
 	write_launch_call(f, coop, fn->nparam);
@@ -550,17 +555,28 @@ static void write_prologue(FILE *f, const char *guard)
 	        guard, guard);
 }
 
+void kabi_init(Hdr *h, Module *m)
+{
+	*h = (Hdr){ .m = m, .a = m->arena };
+	h->structs = arena_new_array(h->a, RType *, m->nrtype + 1);
+	h->names = arena_new_array(h->a, const char *, m->nrtype + 1);
+	h->done = arena_new_array(h->a, bool, m->nrtype + 1);
+}
+
+const char *kabi_struct_name(const Hdr *h, const RType *t)
+{
+	for (uint32_t i = 0; i < h->n; i++)
+		if (h->structs[i] == t)
+			return h->names[i];
+	return NULL;
+}
+
 bool emit_header(FILE *f, Module *m, const char *out)
 {
-	Hdr h = { .m = m, .a = m->arena };
-	h.structs = arena_new_array(h.a, RType *, m->nrtype + 1);
-	h.names = arena_new_array(h.a, const char *, m->nrtype + 1);
-	h.done = arena_new_array(h.a, bool, m->nrtype + 1);
-	uint32_t nk = 0;
-	for (Func *fn = m->funcs; fn; fn = fn->next)
-		nk += fn->is_kernel;
-	CArg **cargs = arena_new_array(h.a, CArg *, nk + 1);
-	if (!check_kernels(&h, cargs))
+	Hdr h;
+	kabi_init(&h, m);
+	CArg **cargs = kabi_check(&h, "--emit=header");
+	if (!cargs)
 		return false;
 	const char *guard = guard_of(&h, out);
 	write_prologue(f, guard);

@@ -507,12 +507,62 @@ static LLVMValueRef intrinsic_decl(FuncEmit *fe, Op *op, const char *name, int64
 	return LLVMGetIntrinsicDeclaration(fe->e->mod, id, tys, n);
 }
 
+/* The block's shape a kernel's .reqntid fixes, dimension by dimension:
+ * "X[,Y[,Z]]" (the launch fails for any other shape, so tid.x < X and
+ * ntid.x == X hold in its body).  False for any other kernel and for a
+ * device function (it may be inlined into kernels of other shapes). */
+static bool reqntid_dims(const Func *f, unsigned d[3])
+{
+	d[0] = d[1] = d[2] = 1;
+	if (!f->is_kernel || !f->reqntid)
+		return false;
+	const char *p = f->reqntid;
+	for (int i = 0; i < 3; i++) {      /* 1 to 3 numbers, each 1..1024, nothing else */
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+		if (end == p || v < 1 || v > 1024)
+			return false;
+		d[i] = (unsigned)v;
+		if (!*end)
+			return true;
+		if (*end != ',')
+			return false;
+		p = end + 1;
+	}
+	return false;
+}
+
+/* call i32 @llvm.nvvm.read.ptx.sreg.{tid,ntid}.{x,y,z}() in a kernel with
+ * .reqntid  ==>  the same call with range(i32 0, X) (tid) or range(i32 X,
+ * X + 1) (ntid) on its result.  LLVM's NVVMIntrRange bounds every
+ * dimension by the product X Y Z only (it reads .maxntid the same way,
+ * whose dimensions the hardware does not enforce), which leaves the bounds
+ * checks of 2-D indexing such as sgemm_rb's sb[kk][2 tx + 1] in the loop. */
+static void add_reqntid_range(FuncEmit *fe, const char *name, LLVMValueRef call)
+{
+	static const char tid[] = "llvm.nvvm.read.ptx.sreg.tid.", ntid[] = "llvm.nvvm.read.ptx.sreg.ntid.";
+	unsigned d[3];
+	bool is_tid = !strncmp(name, tid, sizeof tid - 1), is_ntid = !strncmp(name, ntid, sizeof ntid - 1);
+	const char *dim = is_tid ? name + sizeof tid - 1 : name + sizeof ntid - 1;
+	if (fe->e->target->kind != TARGET_NVPTX || !(is_tid || is_ntid) || !reqntid_dims(fe->f, d) ||
+	    (*dim != 'x' && *dim != 'y' && *dim != 'z') || dim[1])
+		return;
+	uint64_t x = d[*dim - 'x'], lo = is_tid ? 0 : x, hi = is_tid ? x : x + 1;
+	unsigned kind = LLVMGetEnumAttributeKindForName("range", 5);
+	LLVMAddCallSiteAttribute(call, LLVMAttributeReturnIndex,
+	                         LLVMCreateConstantRangeAttribute(fe->e->ctx, kind, 32, &lo, &hi));
+}
+
 static bool emit_intrinsic(FuncEmit *fe, Op *op, const char *name, int64_t ovl)
 {
 	if (!name)
 		return fail(fe, op, "has no intrinsic name");
 	LLVMValueRef decl = intrinsic_decl(fe, op, name, ovl);
-	return decl && build_call(fe, op, decl);
+	if (!decl || !build_call(fe, op, decl))
+		return false;
+	if (op->nres == 1 && op->res[0].aux)
+		add_reqntid_range(fe, name, (LLVMValueRef)op->res[0].aux);
+	return true;
 }
 
 /* llir.fpto[su]i.sat %x : iN  ==>  call iN @llvm.fpto[su]i.sat.iN.fM(%x) */

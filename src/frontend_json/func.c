@@ -260,6 +260,9 @@ Module *fe_build_module(FeInput *in, Arena *a, const Target *target)
 	m->stage = DIALECT_MIR;
 	m->files = ox->files;
 	m->nfile = ox->nfile;
+	m->crates = arena_new_array(a, const char *, ox->ninput + 1);
+	for (uint32_t i = 0; i < ox->ninput; i++)
+		m->crates[m->ncrate++] = ox->inputs[i].crate;
 	fe_import_types(m, ox);
 	fe_import_allocs(m, ox);
 	Func **funcs = arena_new_array(a, Func *, ox->nfunc);

@@ -375,6 +375,8 @@ struct Module {
 	const Target *target;  /* given when the module is built (fe_build_module) */
 	const char **files;
 	uint32_t nfile;
+	const char **crates; /* the inputs' crates, in command-line order (--emit=signature) */
+	uint32_t ncrate;
 	RType **rtypes;
 	uint32_t nrtype;
 	Func *funcs, *last_func;

@@ -77,7 +77,14 @@ typedef struct OxBackend {
 	/* a cooperative launch (ox_launch_cooperative): all blocks resident
 	 * at once, or refused with COOPERATIVE_LAUNCH_TOO_LARGE */
 	int (*launch_cooperative)(const OxFunc *f, OxDim3 grid, OxDim3 block, unsigned shared_bytes,
-	                          void **args);
+	                          void *stream, void **args);
+
+	/* several devices (oxrt.h): oxrt.c keeps which is current and tells
+	 * the backend through device_select before it uses the backend */
+	int (*device_count)(int *n);
+	int (*device_select)(int ordinal);
+	int (*peer_enable)(int peer);
+	int (*copy_peer)(OxDevPtr dst, int dst_device, OxDevPtr src, int src_device, size_t bytes);
 } OxBackend;
 
 extern const OxBackend oxcuda_backend;   /* oxcuda.c */
@@ -89,9 +96,13 @@ extern const OxBackend oxemu_backend;    /* oxemu_backend.c */
 enum {
 	OX_CUDA_INVALID_VALUE = 1,
 	OX_CUDA_OUT_OF_MEMORY = 2,
+	OX_CUDA_INVALID_DEVICE = 101,
 	OX_CUDA_INVALID_IMAGE = 200,
+	OX_CUDA_INVALID_CONTEXT = 201,
 	OX_CUDA_NOT_FOUND = 500,
 	OX_CUDA_ILLEGAL_ADDRESS = 700,
+	OX_CUDA_PEER_ACCESS_UNSUPPORTED = 217,
+	OX_CUDA_PEER_ACCESS_ALREADY_ENABLED = 704,
 	OX_CUDA_ASSERT = 710,
 	OX_CUDA_COOPERATIVE_LAUNCH_TOO_LARGE = 720,
 	OX_CUDA_ILLEGAL_INSTRUCTION = 715,

@@ -70,10 +70,16 @@ typedef struct {
 _Static_assert(sizeof(CUlaunchAttribute) == 72, "CUlaunchAttribute as in cuda.h");
 _Static_assert(sizeof(CUlaunchConfig) == 56, "CUlaunchConfig as in cuda.h");
 
+enum { CUDA_MAX_DEVICES = 64 };
+
 static struct {
 	void *lib;
-	CUdevice dev;
-	CUcontext ctx;
+	CUdevice dev;                 /* the current device's (devs[cur]) */
+	CUcontext ctx;                /* its primary context (ctxs[cur]) */
+	/* the primary contexts retained, by ordinal (ox_device_select) */
+	CUdevice devs[CUDA_MAX_DEVICES];
+	CUcontext ctxs[CUDA_MAX_DEVICES];
+	int cur;
 	CUresult (*init)(unsigned);
 	CUresult (*device_get)(CUdevice *, int);
 	CUresult (*device_get_name)(char *, int, CUdevice);
@@ -125,6 +131,11 @@ static struct {
 	CUresult (*launch_coop)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
 	                        CUstream, void **);
 	CUresult (*occupancy)(int *, CUfunction, int, size_t);
+	/* several devices (ox_device_count, ox_peer_enable, ox_copy_peer) */
+	CUresult (*device_get_count)(int *);
+	CUresult (*can_access_peer)(int *, CUdevice, CUdevice);
+	CUresult (*enable_peer)(CUcontext, unsigned);
+	CUresult (*copy_peer)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t);
 } drv;
 
 _Static_assert(sizeof drv.init == sizeof(void *),
@@ -181,6 +192,10 @@ static const struct {
 	{&drv.error_string, "cuGetErrorString", NULL, 0},
 	{&drv.launch_coop, "cuLaunchCooperativeKernel", NULL, 1},
 	{&drv.occupancy, "cuOccupancyMaxActiveBlocksPerMultiprocessor", NULL, 1},
+	{&drv.device_get_count, "cuDeviceGetCount", NULL, 1},
+	{&drv.can_access_peer, "cuDeviceCanAccessPeer", NULL, 1},
+	{&drv.enable_peer, "cuCtxEnablePeerAccess", NULL, 1},
+	{&drv.copy_peer, "cuMemcpyPeer", NULL, 1},
 };
 
 /* What a kernel author should conclude from a failed launch or sync. */
@@ -258,8 +273,91 @@ static int cuda_open(void)
 	    cu_check(drv.ctx_set_current(ctx), "cuCtxSetCurrent",
 	             "device 0") != 0)
 		return -1;
-	drv.ctx = ctx;
+	drv.ctx = drv.ctxs[0] = ctx;
+	drv.devs[0] = drv.dev;
+	drv.cur = 0;
 	return 0;
+}
+
+static int need_ctx(const char *call);
+
+static int cuda_device_count(int *n)
+{
+	if (drv.device_get_count == NULL)
+		return oxrt_set_error(OX_CUDA_NOT_SUPPORTED, "ox_device_count: libcuda.so.1 lacks cuDeviceGetCount");
+	return cu_check(drv.device_get_count(n), "cuDeviceGetCount", "");
+}
+
+/* The primary context of device d, retained on first use. */
+static int retain(int d, const char *call)
+{
+	char what[48];
+	int n = 0;
+
+	snprintf(what, sizeof what, "device %d", d);
+	if (d >= 0 && d < CUDA_MAX_DEVICES && drv.ctxs[d] != NULL)
+		return 0;
+	if (cuda_device_count(&n) != 0)
+		return -1;
+	if (d < 0 || d >= n || d >= CUDA_MAX_DEVICES)
+		return oxrt_set_error(OX_CUDA_INVALID_DEVICE, "%s(%d): CUDA_ERROR_INVALID_DEVICE: the machine has %d "
+		                      "device%s", call, d, n, n == 1 ? "" : "s");
+	return cu_check(drv.device_get(&drv.devs[d], d), "cuDeviceGet", what) != 0 ||
+	       cu_check(drv.primary_retain(&drv.ctxs[d], drv.devs[d]), "cuDevicePrimaryCtxRetain", what) != 0
+	       ? -1 : 0;
+}
+
+static int cuda_device_select(int d)
+{
+	char what[48];
+
+	snprintf(what, sizeof what, "device %d", d);
+	if (need_ctx("ox_device_select") != 0 || retain(d, "ox_device_select") != 0 ||
+	    cu_check(drv.ctx_set_current(drv.ctxs[d]), "cuCtxSetCurrent", what) != 0)
+		return -1;
+	drv.cur = d;
+	drv.dev = drv.devs[d];
+	drv.ctx = drv.ctxs[d];
+	return 0;
+}
+
+/* Access to peer's memory from the current device's kernels. */
+static int cuda_peer_enable(int peer)
+{
+	char what[64];
+	int can = 0;
+	CUresult r;
+
+	snprintf(what, sizeof what, "device %d to device %d", drv.cur, peer);
+	if (drv.can_access_peer == NULL || drv.enable_peer == NULL)
+		return oxrt_set_error(OX_CUDA_NOT_SUPPORTED, "ox_peer_enable: libcuda.so.1 lacks "
+		                      "cuDeviceCanAccessPeer or cuCtxEnablePeerAccess");
+	if (retain(peer, "ox_peer_enable") != 0)
+		return -1;
+	if (peer == drv.cur)
+		return oxrt_set_error(OX_CUDA_INVALID_DEVICE, "ox_peer_enable(%d): CUDA_ERROR_INVALID_DEVICE: "
+		                      "device %d is the current device", peer, peer);
+	if (cu_check(drv.can_access_peer(&can, drv.dev, drv.devs[peer]), "cuDeviceCanAccessPeer", what) != 0)
+		return -1;
+	if (!can)
+		return oxrt_set_error(OX_CUDA_PEER_ACCESS_UNSUPPORTED, "ox_peer_enable(%d): "
+		                      "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED: device %d cannot access device %d's memory "
+		                      "(cuDeviceCanAccessPeer)", peer, drv.cur, peer);
+	r = drv.enable_peer(drv.ctxs[peer], 0);
+	return r == OX_CUDA_PEER_ACCESS_ALREADY_ENABLED ? 0 : cu_check(r, "cuCtxEnablePeerAccess", what);
+}
+
+static int cuda_copy_peer(OxDevPtr dst, int dst_device, OxDevPtr src, int src_device, size_t bytes)
+{
+	char what[80];
+
+	snprintf(what, sizeof what, "%zu bytes, device %d to device %d", bytes, src_device, dst_device);
+	if (drv.copy_peer == NULL)
+		return oxrt_set_error(OX_CUDA_NOT_SUPPORTED, "ox_copy_peer: libcuda.so.1 lacks cuMemcpyPeer");
+	if (retain(dst_device, "ox_copy_peer") != 0 || retain(src_device, "ox_copy_peer") != 0)
+		return -1;
+	return cu_check(drv.copy_peer(dst, drv.ctxs[dst_device], src, drv.ctxs[src_device], bytes),
+	                "cuMemcpyPeer", what);
 }
 
 /* The whole file plus a NUL, which PTX text needs and cubin ignores. */
@@ -336,9 +434,12 @@ static void append_kernel_names(CUmodule mod)
 
 static void cuda_close(void)
 {
-	if (drv.ctx != NULL)
-		drv.primary_release(drv.dev);
+	for (int d = 0; d < CUDA_MAX_DEVICES; d++)
+		if (drv.ctxs[d] != NULL)
+			drv.primary_release(drv.devs[d]);
+	memset(drv.ctxs, 0, sizeof drv.ctxs);
 	drv.ctx = NULL;
+	drv.cur = 0;
 }
 
 /* A kernel or module call after ox_shutdown (the context is gone). */
@@ -351,8 +452,10 @@ static int need_ctx(const char *call)
 
 static int cuda_device_name(char *buf, int len)
 {
-	return cu_check(drv.device_get_name(buf, len, drv.dev),
-	                "cuDeviceGetName", "device 0");
+	char what[32];
+
+	snprintf(what, sizeof what, "device %d", drv.cur);
+	return cu_check(drv.device_get_name(buf, len, drv.dev), "cuDeviceGetName", what);
 }
 
 static int cuda_device_attribute(int *value, int attrib)
@@ -715,7 +818,7 @@ static int coop_capacity(unsigned long long *fit, const OxFunc *f, OxDim3 block,
 }
 
 static int cuda_launch_cooperative(const OxFunc *f, OxDim3 grid, OxDim3 block, unsigned shared_bytes,
-                                   void **args)
+                                   void *stream, void **args)
 {
 	unsigned long long n = (unsigned long long)grid.x * grid.y * grid.z, fit = 0;
 	char what[700];
@@ -734,7 +837,7 @@ static int cuda_launch_cooperative(const OxFunc *f, OxDim3 grid, OxDim3 block, u
 		                      "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: %llu blocks, but at most %llu of these "
 		                      "(block and shared memory) can be resident at once", what, n, fit);
 	return cu_check(drv.launch_coop((CUfunction)f->handle, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-	                                shared_bytes, NULL, args), "cuLaunchCooperativeKernel", what);
+	                                shared_bytes, (CUstream)stream, args), "cuLaunchCooperativeKernel", what);
 }
 
 const OxBackend oxcuda_backend = {
@@ -777,4 +880,8 @@ const OxBackend oxcuda_backend = {
 	.event_destroy = cuda_event_destroy,
 	.error_name = cuda_error_name,
 	.launch_cooperative = cuda_launch_cooperative,
+	.device_count = cuda_device_count,
+	.device_select = cuda_device_select,
+	.peer_enable = cuda_peer_enable,
+	.copy_peer = cuda_copy_peer,
 };

@@ -90,11 +90,14 @@ static void *host_ptr(OxDevPtr p)
 typedef struct Alloc {
 	struct Alloc *prev, *next;
 	size_t bytes;
+	int device;                   /* emu_cur at its allocation */
 } Alloc;
 
 enum { ALLOC_HEADER = 256 };
 
-static Alloc allocs = {&allocs, &allocs, 0};
+static Alloc allocs = {&allocs, &allocs, 0, 0};
+
+static int emu_cur;               /* the current emulated device */
 
 static int emu_alloc(OxDevPtr *p, size_t bytes)
 {
@@ -110,6 +113,7 @@ static int emu_alloc(OxDevPtr *p, size_t bytes)
 		                      "CUDA_ERROR_OUT_OF_MEMORY (emulated)", bytes);
 	a = mem;
 	a->bytes = bytes;
+	a->device = emu_cur;
 	a->next = allocs.next;
 	a->prev = &allocs;
 	allocs.next->prev = a;
@@ -149,6 +153,88 @@ static void emu_close(void)
 	while (allocs.next != &allocs)
 		release(allocs.next);
 	oxemu_trap.pending = 0;
+	emu_cur = 0;
+}
+
+/* ------------------------------------------------- several devices */
+
+enum { EMU_MAX_DEVICES = 64 };
+
+/* OX_EMU_DEVICES, 1 to EMU_MAX_DEVICES (default 1). */
+static int emu_device_count(int *n)
+{
+	const char *v = getenv("OX_EMU_DEVICES");
+	char *end;
+	long k = 1;
+
+	if (v != NULL && *v != '\0') {
+		k = strtol(v, &end, 10);
+		if (*end != '\0' || k < 1 || k > EMU_MAX_DEVICES)
+			return oxrt_set_error(OX_CUDA_INVALID_VALUE, "OX_EMU_DEVICES=%s: the number of emulated devices, "
+			                      "1 to %d", v, (int)EMU_MAX_DEVICES);
+	}
+	*n = (int)k;
+	return 0;
+}
+
+static int valid_device(int d, const char *call)
+{
+	int n;
+
+	if (emu_device_count(&n) != 0)
+		return -1;
+	if (d < 0 || d >= n)
+		return oxrt_set_error(OX_CUDA_INVALID_DEVICE, "%s(%d): CUDA_ERROR_INVALID_DEVICE (emulated: %d "
+		                      "device%s; OX_EMU_DEVICES sets how many)", call, d, n, n == 1 ? "" : "s");
+	return 0;
+}
+
+static int emu_device_select(int d)
+{
+	if (valid_device(d, "ox_device_select") != 0)
+		return -1;
+	emu_cur = d;
+	return 0;
+}
+
+/* Emulated devices share the host's memory: any two can access each
+ * other's, as on a machine whose GPUs are all linked. */
+static int emu_peer_enable(int peer)
+{
+	if (valid_device(peer, "ox_peer_enable") != 0)
+		return -1;
+	if (peer == emu_cur)
+		return oxrt_set_error(OX_CUDA_INVALID_DEVICE, "ox_peer_enable(%d): CUDA_ERROR_INVALID_DEVICE "
+		                      "(emulated: device %d is the current device)", peer, peer);
+	return 0;
+}
+
+/* Whether [p, p + bytes) lies in one allocation of device d. */
+static int in_allocation(OxDevPtr p, size_t bytes, int d)
+{
+	for (Alloc *a = allocs.next; a != &allocs; a = a->next) {
+		char *base = (char *)a + ALLOC_HEADER, *q = host_ptr(p);
+
+		if (q >= base && q < base + a->bytes)
+			return a->device == d && bytes <= (size_t)(base + a->bytes - q);
+	}
+	return 0;
+}
+
+static int emu_copy_peer(OxDevPtr dst, int dst_device, OxDevPtr src, int src_device, size_t bytes)
+{
+	if (valid_device(dst_device, "ox_copy_peer") != 0 || valid_device(src_device, "ox_copy_peer") != 0)
+		return -1;
+	if (!in_allocation(dst, bytes, dst_device) || !in_allocation(src, bytes, src_device))
+		return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_copy_peer(0x%llx on device %d <- 0x%llx on device "
+		                      "%d, %zu bytes): CUDA_ERROR_INVALID_VALUE (emulated: %s is not within one "
+		                      "allocation of its device)", (unsigned long long)dst, dst_device,
+		                      (unsigned long long)src, src_device, bytes,
+		                      !in_allocation(dst, bytes, dst_device) ? "the destination" : "the source");
+	if (oxemu_synchronize("ox_copy_peer", "device to device") != 0)
+		return -1;
+	memmove(host_ptr(dst), host_ptr(src), bytes);
+	return 0;
 }
 
 static int emu_copy_to_device(OxDevPtr dst, const void *src, size_t bytes)
@@ -523,7 +609,7 @@ enum { EMU_COOP_BLOCKS = 1024 };
  * blocks (Cluster.coop), so that grid::sync() works; at most
  * EMU_COOP_BLOCKS blocks (what the emulator reports as co-resident). */
 static int emu_launch_cooperative(const OxFunc *f, OxDim3 grid, OxDim3 block, unsigned shared_bytes,
-                                  void **args)
+                                  void *stream, void **args)
 {
 	Cluster c;
 	const unsigned *stat;
@@ -541,6 +627,7 @@ static int emu_launch_cooperative(const OxFunc *f, OxDim3 grid, OxDim3 block, un
 		                      "%ux%ux%u): CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (emulated: %llu blocks, at most "
 		                      "%u can be co-resident)", f->name, f->path, grid.x, grid.y, grid.z, n,
 		                      (unsigned)EMU_COOP_BLOCKS);
+	(void)stream;   /* work on a stream runs when it is issued */
 	c.dim = grid;
 	c.coop = 1;
 	stat = f->module != NULL ? dlsym(f->module, "__oxide_static_shared_bytes") : NULL;
@@ -610,4 +697,8 @@ const OxBackend oxemu_backend = {
 	.event_destroy = emu_event_destroy,
 	.error_name = emu_error_name,
 	.launch_cooperative = emu_launch_cooperative,
+	.device_count = emu_device_count,
+	.device_select = emu_device_select,
+	.peer_enable = emu_peer_enable,
+	.copy_peer = emu_copy_peer,
 };

@@ -42,6 +42,7 @@ static struct {
 
 static int inited;                /* ox_init succeeded */
 static const OxBackend *proc;     /* the process's: memory, events, sync */
+static int cur_device;            /* ox_device_select's; told to proc */
 
 int oxrt_set_error(int code, const char *fmt, ...)
 {
@@ -92,6 +93,7 @@ void ox_shutdown(void)
 	}
 	inited = 0;
 	proc = NULL;
+	cur_device = 0;
 }
 
 static int need_init(const char *call)
@@ -110,15 +112,69 @@ static const OxBackend *first_open(void)
 	return NULL;
 }
 
+/* Makes b the process's backend, on the device selected before. */
+static int pick(const OxBackend *b)
+{
+	if (proc == b)
+		return 0;
+	if (cur_device != 0 && b->device_select(cur_device) != 0)
+		return -1;
+	proc = b;
+	return 0;
+}
+
 /* The backend of a call that names no module: the process's, picked now
  * when no module is loaded yet; NULL after need_init's error. */
 static const OxBackend *backend_for(const char *call)
 {
 	if (need_init(call) != 0)
 		return NULL;
-	if (proc == NULL)
-		proc = first_open();
+	if (proc == NULL && pick(first_open()) != 0)
+		return NULL;
 	return proc;
+}
+
+/* Before a backend is picked only the ordinal is kept: the first module
+ * (or call without one) checks it with its backend. */
+int ox_device_select(int ordinal)
+{
+	if (need_init("ox_device_select") != 0)
+		return -1;
+	if (ordinal < 0)
+		return oxrt_set_error(OX_CUDA_INVALID_DEVICE, "ox_device_select(%d): CUDA_ERROR_INVALID_DEVICE "
+		                      "(an ordinal is 0 or more)", ordinal);
+	if (proc != NULL && proc->device_select(ordinal) != 0)
+		return -1;
+	cur_device = ordinal;
+	return 0;
+}
+
+int ox_device_current(void)
+{
+	return cur_device;
+}
+
+/* The process's backend's count; before one is picked, that of the
+ * backend a call without a module would pick (not picking it). */
+int ox_device_count(int *n)
+{
+	if (need_init("ox_device_count") != 0)
+		return -1;
+	return (proc != NULL ? proc : first_open())->device_count(n);
+}
+
+int ox_peer_enable(int peer)
+{
+	const OxBackend *b = backend_for("ox_peer_enable");
+
+	return b != NULL ? b->peer_enable(peer) : -1;
+}
+
+int ox_copy_peer(OxDevPtr dst, int dst_device, OxDevPtr src, int src_device, size_t bytes)
+{
+	const OxBackend *b = backend_for("ox_copy_peer");
+
+	return b != NULL ? b->copy_peer(dst, dst_device, src, src_device, bytes) : -1;
 }
 
 /* The GPU's name, unless the process emulates (or must: no GPU). */
@@ -183,9 +239,10 @@ int ox_module_load(OxModule *m, const char *path)
 	snprintf(m->path, sizeof m->path, "%s", path);
 	m->handle = NULL;
 	m->backend = NULL;
-	if (admit(b, path) != 0)
+	m->device = cur_device;
+	if (admit(b, path) != 0 || pick(b) != 0)
 		return -1;
-	proc = m->backend = b;
+	m->backend = b;
 	return b->module_load(m, path);
 }
 
@@ -202,6 +259,7 @@ int ox_function(OxFunc *f, const OxModule *m, const char *name)
 	snprintf(f->path, sizeof f->path, "%s", m->path);
 	f->handle = NULL;
 	f->backend = m->backend;
+	f->device = m->device;
 	if (m->backend == NULL)
 		return oxrt_set_error(OX_CUDA_INVALID_VALUE, "ox_function(%s): "
 		                      "module %s is not loaded", name, m->path);
@@ -217,6 +275,20 @@ static const OxBackend *func_backend(const OxFunc *f, const char *call)
 	               "module (ox_function failed or was not called)", call,
 	               f->name);
 	return NULL;
+}
+
+/* The backend of a kernel to launch: its module's device is current. */
+static const OxBackend *launch_backend(const OxFunc *f, const char *call)
+{
+	const OxBackend *b = func_backend(f, call);
+
+	if (b != NULL && f->device != cur_device) {
+		oxrt_set_error(OX_CUDA_INVALID_CONTEXT, "%s(%s in %s): CUDA_ERROR_INVALID_CONTEXT: its module was "
+		               "loaded on device %d, and device %d is current (ox_device_select)", call, f->name,
+		               f->path, f->device, cur_device);
+		return NULL;
+	}
+	return b;
 }
 
 /* cuFuncGetAttribute; the emulator knows no attributes. */
@@ -385,7 +457,7 @@ unsigned ox_blocks_for(size_t n, unsigned block)
 int ox_launch_on(const OxFunc *f, OxDim3 grid, OxDim3 block,
                  unsigned shared_bytes, const OxStream *s, void **args)
 {
-	const OxBackend *b = func_backend(f, "ox_launch");
+	const OxBackend *b = launch_backend(f, "ox_launch");
 	OxDim3 none = {0, 0, 0};
 
 	return b != NULL ? b->launch(f, grid, block, none, shared_bytes, stream_handle(s), args) : -1;
@@ -401,7 +473,7 @@ int ox_launch_cluster_on(const OxFunc *f, OxDim3 grid, OxDim3 block,
                          OxDim3 cluster, unsigned shared_bytes,
                          const OxStream *s, void **args)
 {
-	const OxBackend *b = func_backend(f, "ox_launch_cluster");
+	const OxBackend *b = launch_backend(f, "ox_launch_cluster");
 
 	if (b != NULL && (cluster.x == 0 || cluster.y == 0 || cluster.z == 0))
 		return oxrt_set_error(OX_CUDA_INVALID_CLUSTER_SIZE, "ox_launch_cluster(%s): cluster %ux%ux%u: "
@@ -415,12 +487,18 @@ int ox_launch_cluster(const OxFunc *f, OxDim3 grid, OxDim3 block,
 	return ox_launch_cluster_on(f, grid, block, cluster, shared_bytes, NULL, args);
 }
 
+int ox_launch_cooperative_on(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                             unsigned shared_bytes, const OxStream *s, void **args)
+{
+	const OxBackend *b = launch_backend(f, "ox_launch_cooperative");
+
+	return b != NULL ? b->launch_cooperative(f, grid, block, shared_bytes, stream_handle(s), args) : -1;
+}
+
 int ox_launch_cooperative(const OxFunc *f, OxDim3 grid, OxDim3 block,
                           unsigned shared_bytes, void **args)
 {
-	const OxBackend *b = func_backend(f, "ox_launch_cooperative");
-
-	return b != NULL ? b->launch_cooperative(f, grid, block, shared_bytes, args) : -1;
+	return ox_launch_cooperative_on(f, grid, block, shared_bytes, NULL, args);
 }
 
 int ox_launch_sync(const OxFunc *f, OxDim3 grid, OxDim3 block,

@@ -40,6 +40,7 @@ typedef struct {
 	void *handle;                 /* CUmodule, or the emulator's */
 	char  path[512];              /* for error messages */
 	const struct OxBackend *backend;  /* picked by ox_module_load */
+	int   device;                 /* the device current at its load */
 } OxModule;
 
 typedef struct {
@@ -48,6 +49,7 @@ typedef struct {
 	char  path[512];              /* module it came from */
 	const struct OxBackend *backend;  /* its module's */
 	void *module;                 /* the emulator's: its module's handle */
+	int   device;                 /* its module's */
 } OxFunc;
 
 typedef struct {
@@ -80,6 +82,30 @@ enum {
 	OX_DEV_MULTIPROCESSOR_COUNT = 16,
 };
 int ox_device_attribute(int *value, int attrib);
+
+/* oxrt.c: several devices. One device is current for the process (device
+ * 0 after ox_init): modules load, memory is allocated, streams and events
+ * are made and kernels launch on it; a kernel launches only while its
+ * module's device is current (else CUDA_ERROR_INVALID_CONTEXT, naming
+ * both). ox_device_select makes another current (the driver: the
+ * device's primary context, retained once, cuCtxSetCurrent on the calling
+ * thread; select and use a device from one thread at a time). Pointers
+ * are unified (UVA): ox_copy_to_device and ox_copy_from_device take any
+ * device's memory. ox_device_count counts the process's backend's devices
+ * (cuDeviceGetCount); load a module first, or it counts the GPU's when
+ * there is one. ox_peer_enable lets kernels of the current device read and
+ * write peer's memory (cuCtxEnablePeerAccess; enabling it twice is no
+ * error, and a pair the hardware cannot link is CUDA_ERROR_PEER_ACCESS_
+ * UNSUPPORTED); ox_copy_peer copies between two devices' memory
+ * (cuMemcpyPeer: peer access not needed). Emulated: OX_EMU_DEVICES
+ * devices (1 to 64, default 1), all in host memory; ox_copy_peer checks
+ * that each range lies in one allocation of the device it names. */
+int ox_device_count(int *n);
+int ox_device_select(int ordinal);
+int ox_device_current(void);
+int ox_peer_enable(int peer);
+int ox_copy_peer(OxDevPtr dst, int dst_device, OxDevPtr src, int src_device,
+                 size_t bytes);
 
 /* oxrt.c: modules and kernels (.ptx is JIT-compiled, .cubin loaded as is,
  * .so run by emulation) */
@@ -211,6 +237,10 @@ int ox_synchronize(void);
  * complete, fails the launch as a hang. */
 int ox_launch_cooperative(const OxFunc *f, OxDim3 grid, OxDim3 block,
                           unsigned shared_bytes, void **args);
+/* The same on stream s (NULL: the default stream). */
+int ox_launch_cooperative_on(const OxFunc *f, OxDim3 grid, OxDim3 block,
+                             unsigned shared_bytes, const OxStream *s,
+                             void **args);
 
 /* oxrt.c: the stack of each GPU thread (CU_LIMIT_STACK_SIZE, 1,024 bytes
  * unless raised). ox_module_load raises it to the largest stack frame of

@@ -8,7 +8,11 @@
  * see and steer what the driver got; fake_cooperative_launches counts the
  * launches that came through cuLaunchCooperativeKernel (132
  * multiprocessors, each holding 2048 threads' worth of blocks, at most
- * 32). Built by tests/driver/run.sh. */
+ * 32). Two devices (0 and 1), each with its own primary context;
+ * fake_current_device says which context is current, and peer access is
+ * possible between them (enabled once: the second time is
+ * CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, as the driver says).
+ * Built by tests/driver/run.sh. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +40,9 @@ typedef struct {
 } CUlaunchConfig;
 
 static int ctx, mod, fn, ev;
+static int ctxs[2];               /* the devices' primary contexts */
+static int *current = &ctx;       /* cuCtxSetCurrent's */
+static int peer_enabled[2];       /* by the context the access is to */
 static size_t stack_limit = 1024;
 static int fail_sync;
 static unsigned last[10];         /* grid x y z, block x y z, shared, cluster x y z */
@@ -51,6 +58,8 @@ const unsigned *fake_last_launch(void) { return last; }
 void *fake_last_stream(void) { return last_stream; }
 void *fake_streams_live(void) { return (void *)(size_t)streams_live; }
 void fake_fail_next_sync(void) { fail_sync = 1; }
+void *fake_current_device(void);  /* the ordinal, as a pointer-sized integer */
+void *fake_current_device(void) { return (void *)(size_t)(current == &ctxs[1]); }
 
 /* the driver entry points oxcuda.c binds, as cuda.h declares them */
 CUresult cuInit(unsigned flags);
@@ -114,9 +123,34 @@ CUresult cuDeviceGetAttribute(int *value, int attrib, int dev)
 	*value = 132;
 	return OK;
 }
-CUresult cuDevicePrimaryCtxRetain(void **c, int dev) { (void)dev; *c = &ctx; return OK; }
+CUresult cuDevicePrimaryCtxRetain(void **c, int dev) { *c = &ctxs[dev == 1]; return OK; }
 CUresult cuDevicePrimaryCtxRelease_v2(int dev) { (void)dev; return OK; }
-CUresult cuCtxSetCurrent(void *c) { (void)c; return OK; }
+CUresult cuCtxSetCurrent(void *c) { current = c; return OK; }
+
+CUresult cuDeviceGetCount(int *n);
+CUresult cuDeviceCanAccessPeer(int *can, int dev, int peer);
+CUresult cuCtxEnablePeerAccess(void *peer, unsigned flags);
+CUresult cuMemcpyPeer(CUdeviceptr dst, void *dst_ctx, CUdeviceptr src, void *src_ctx, size_t bytes);
+CUresult cuDeviceGetCount(int *n) { *n = 2; return OK; }
+CUresult cuDeviceCanAccessPeer(int *can, int dev, int peer) { *can = dev != peer; return OK; }
+CUresult cuCtxEnablePeerAccess(void *peer, unsigned flags)
+{
+	int i = peer == &ctxs[1];
+
+	if (flags != 0 || peer == current)
+		return INVALID_VALUE;
+	if (peer_enabled[i])
+		return 704;                 /* PEER_ACCESS_ALREADY_ENABLED */
+	peer_enabled[i] = 1;
+	return OK;
+}
+CUresult cuMemcpyPeer(CUdeviceptr dst, void *dst_ctx, CUdeviceptr src, void *src_ctx, size_t bytes)
+{
+	if (dst_ctx == NULL || src_ctx == NULL)
+		return INVALID_VALUE;
+	memmove((void *)(size_t)dst, (const void *)(size_t)src, bytes);
+	return OK;
+}
 CUresult cuCtxSetLimit(int limit, size_t value) { (void)limit; stack_limit = value; return OK; }
 CUresult cuCtxGetLimit(size_t *value, int limit) { (void)limit; *value = stack_limit; return OK; }
 

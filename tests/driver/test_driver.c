@@ -223,6 +223,40 @@ static void cooperative(const OxFunc *f)
 	      "a cooperative grid larger than can be co-resident is refused, saying how many fit");
 }
 
+/* Two devices: select, a module per device, a launch only where its
+ * module's device is current, peer access and copies. */
+static void devices(const char *ptx, const OxFunc *f0)
+{
+	OxModule m1;
+	OxFunc f1;
+	OxDevPtr a = 0, b = 0;
+	int n = 0, x = 7, y = 0;
+
+	check(ox_device_count(&n) == 0 && n == 2, "ox_device_count: cuDeviceGetCount (2 devices)");
+	check(ox_device_select(2) != 0 && ox_error_code() == 101 && says("the machine has 2 devices") &&
+	      ox_device_current() == 0, "selecting device 2 of 2 is refused, and device 0 stays current");
+	check(ox_alloc(&a, sizeof x) == 0 && ox_copy_to_device(a, &x, sizeof x) == 0, "memory on device 0");
+	check(ox_device_select(1) == 0 && ox_device_current() == 1 && fake_call("fake_current_device") == (void *)1,
+	      "ox_device_select(1): device 1's primary context is current");
+	check(ox_module_load(&m1, ptx) == 0 && m1.device == 1 && ox_function(&f1, &m1, "k") == 0 &&
+	      f1.device == 1, "a module loaded while device 1 is current belongs to device 1");
+	check(ox_launch(f0, ox_dim(1, 1, 1), ox_dim(1, 1, 1), 0, NULL) != 0 && ox_error_code() == 201 &&
+	      says("CUDA_ERROR_INVALID_CONTEXT") && says("loaded on device 0, and device 1 is current"),
+	      "a kernel of device 0's module does not launch while device 1 is current");
+	check(ox_launch(&f1, ox_dim(1, 1, 1), ox_dim(1, 1, 1), 0, NULL) == 0 && ox_synchronize() == 0,
+	      "device 1's kernel launches on device 1");
+	check(ox_peer_enable(0) == 0 && ox_peer_enable(0) == 0, "ox_peer_enable(0) from device 1, twice");
+	check(ox_peer_enable(1) != 0 && ox_error_code() == 101, "peer access to the current device is refused");
+	check(ox_alloc(&b, sizeof y) == 0 && ox_copy_peer(b, 1, a, 0, sizeof x) == 0 &&
+	      ox_copy_from_device(&y, b, sizeof y) == 0 && y == 7, "ox_copy_peer: device 0 to device 1 (cuMemcpyPeer)");
+	ox_free(b);
+	ox_module_unload(&m1);
+	check(ox_device_select(0) == 0 && fake_call("fake_current_device") == (void *)0 &&
+	      ox_launch(f0, ox_dim(1, 1, 1), ox_dim(1, 1, 1), 0, NULL) == 0 && ox_synchronize() == 0,
+	      "back on device 0, its kernel launches again");
+	ox_free(a);
+}
+
 int main(int argc, char **argv)
 {
 	OxModule m;
@@ -239,6 +273,7 @@ int main(int argc, char **argv)
 	launches(&f);
 	streams(&f);
 	cooperative(&f);
+	devices(argv[1], &f);
 	ox_module_unload(&m);
 	ox_shutdown();
 	check(ox_launch(&f, ox_dim(1, 1, 1), ox_dim(1, 1, 1), 0, NULL) != 0 &&

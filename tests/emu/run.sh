@@ -8,7 +8,8 @@
 # (every tensor-core and async-copy primitive, checked against CPU
 # references), and the emulator's own tests: tests/emu/kernels.c
 # (hand-written kernels) into build/emu/test_kernels.so, run by
-# tests/emu/test_emu.c; and typed launches through `oxidec --emit=header`:
+# tests/emu/test_emu.c; examples/multi_device again over OX_EMU_DEVICES=3;
+# and typed launches through `oxidec --emit=header`:
 # tests/golden/header_abi's kernels (host object and header made here with
 # $OXIDEC) run by tests/emu/test_header.c.
 # Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on any failure.
@@ -69,6 +70,28 @@ for host in examples/*/host.c; do
 	fi
 	show "$OUT/$name.log"
 done
+
+# Several emulated devices: multi_device over 3 (its shares, the peer
+# copies, the refused launch of another device's kernel), and a count
+# OX_EMU_DEVICES cannot give is an error that says so.
+if [ -x "$OUT/multi_device" ]; then
+	# shellcheck disable=SC2086
+	if OX_EMU_DEVICES=3 $limit $RUNNER "$OUT/multi_device" "$OUT/multi_device.so" >"$OUT/multi_device3.log" 2>&1 &&
+	   grep -q 'over 3 devices' "$OUT/multi_device3.log" && grep -q '^PASS refused' "$OUT/multi_device3.log"; then
+		ok "multi_device (emulated, OX_EMU_DEVICES=3)"
+	else
+		bad "multi_device (emulated, OX_EMU_DEVICES=3)"
+	fi
+	show "$OUT/multi_device3.log"
+	# shellcheck disable=SC2086
+	OX_EMU_DEVICES=65 $RUNNER "$OUT/multi_device" "$OUT/multi_device.so" >"$OUT/multi_device65.log" 2>&1
+	if [ $? -ne 0 ] && grep -q 'OX_EMU_DEVICES=65: the number of emulated devices, 1 to 64' "$OUT/multi_device65.log"; then
+		ok "OX_EMU_DEVICES=65 is refused, saying the range"
+	else
+		bad "OX_EMU_DEVICES=65 is refused, saying the range"
+		show "$OUT/multi_device65.log"
+	fi
+fi
 
 # A host program linked without -rdynamic: the module cannot reach the
 # emulator, and the error says what to do.

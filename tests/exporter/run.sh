@@ -142,5 +142,54 @@ for r in $OTHER_RUSTCS; do
 		bad "conformance $CONF_SAMPLE (rustc $ver): $(tail -1 "$TMP/conf")" "$TMP/conf"
 	fi
 done
+# Library bodies (docs/DESIGN.md): the conformance group `library` needs
+# core's own MIR. With a rustc that has its library sources, core's MIR is
+# built once into $LIBCACHE (the conformance runner's cache) and a second
+# export must only read it (no build, under 20 s); with the default rustc
+# when it has no sources, the export fails saying which package gives them.
+LIBCACHE=${OXIDE_MIR_EXPORT_CACHE:-$B/mir-export-cache}
+case $LIBCACHE in /*) ;; *) LIBCACHE=$PWD/$LIBCACHE ;; esac
+has_sources() { [ -f "$("$1" --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library/core/src/lib.rs" ]; }
+libk=tests/conformance/kernels/library
+librustc=""
+for r in "$default_rustc" /usr/bin/rustc; do
+	if [ -x "$r" ] && has_sources "$r"; then librustc=$r; break; fi
+done
+if [ -n "$librustc" ]; then
+	libver=$("$librustc" -vV | sed -n 's/^release: //p')
+	# (--keep-going: the group's kernels that are not supported yet are
+	# left out, exit status 3)
+	OXIDE_MIR_EXPORT_CACHE=$LIBCACHE $B/bin/mir-export --keep-going --rustc "$librustc" "$libk" -o "$TMP/lib1.json" >"$TMP/log" 2>&1
+	start=$(date +%s)
+	OXIDE_MIR_EXPORT_CACHE=$LIBCACHE $B/bin/mir-export --keep-going --rustc "$librustc" "$libk" -o "$TMP/lib2.json" >"$TMP/log2" 2>&1
+	st=$?
+	if { [ $st -eq 0 ] || [ $st -eq 3 ]; } && grep -q '"library_char_unicode"' "$TMP/lib2.json"; then
+		secs=$(($(date +%s) - start))
+		if grep -q "building core's MIR" "$TMP/log2"; then
+			bad "library bodies (rustc $libver): the second export built core's MIR again" "$TMP/log2"
+		elif [ "$secs" -gt 20 ]; then
+			bad "library bodies (rustc $libver): the second export took $secs s" "$TMP/log2"
+		elif ! cmp -s "$TMP/lib1.json" "$TMP/lib2.json"; then
+			bad "library bodies (rustc $libver): two exports differ"
+		else
+			ok "library bodies (rustc $libver): core's MIR cached, second export $secs s"
+		fi
+	else
+		bad "library bodies (rustc $libver): export of $libk" "$TMP/log2"
+	fi
+else
+	echo "SKIP library bodies: no installed rustc has its library sources"
+fi
+if ! has_sources "$default_rustc"; then
+	dver=$("$default_rustc" -vV | sed -n 's/^release: //p')
+	if $B/bin/mir-export --rustc "$default_rustc" "$libk" -o "$TMP/lib0.json" >"$TMP/log" 2>&1; then
+		bad "library bodies (rustc $dver, no sources): the export passed"
+	elif grep -q "error\[OX0200\].*library bodies need the library sources.*rust-src" "$TMP/log" && [ ! -e "$TMP/lib0.json" ]; then
+		ok "library bodies (rustc $dver, no sources): refused, naming rust-src"
+	else
+		bad "library bodies (rustc $dver, no sources): not the expected error" "$TMP/log"
+	fi
+fi
+
 echo "exporter: $pass passed, $fail failed"
 [ $fail -eq 0 ]

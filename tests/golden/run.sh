@@ -26,6 +26,12 @@
 #                                           cc -std=c11 -Wall -Wextra -Werror
 #   NAME.h.err                              expected stderr of --emit=header (exit 1,
 #                                           no output file)
+#   NAME.sig.json                           exact --emit=signature output, which must
+#                                           also parse as JSON and list the PTX
+#                                           parameters of the header's OXK_K_PARAMS
+#                                           (sig_vs_header.py, python3)
+#   NAME.sig.err                            expected stderr of --emit=signature (exit 1,
+#                                           no output file)
 #   NAME.reject.c                           a C file using NAME's header: it compiles
 #                                           with -DOX_RIGHT_TYPES and -Werror, and
 #                                           without it fails with an incompatible
@@ -176,6 +182,32 @@ check_header_err() {   # name
 	else bad "$1 (header err)" "$TMP/diff"; fi
 }
 
+# The signature: exact, and the same parameters as the header's rows.
+check_signature() {   # name
+	what="$1 (signature)"
+	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit=signature -o "$TMP/$1.sig.json" 2>"$TMP/stderr" ||
+		{ bad "$what: oxidec failed" "$TMP/stderr"; return; }
+	[ -s "$TMP/stderr" ] && { bad "$what: unexpected diagnostics" "$TMP/stderr"; return; }
+	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/$1.sig.json" "$1.sig.json"; fi
+	diff -u "$1.sig.json" "$TMP/$1.sig.json" >"$TMP/diff" || { bad "$what" "$TMP/diff"; return; }
+	command -v python3 >/dev/null || { ok "$what; no python3, not compared with the header"; return; }
+	make_header "$1" "$what" || return
+	if python3 sig_vs_header.py "$TMP/$1.sig.json" "$TMP/$1.h" >"$TMP/diff" 2>&1; then ok "$what, = header"
+	else bad "$what: not the header's parameters" "$TMP/diff"; fi
+}
+
+check_signature_err() {   # name
+	rm -f "$TMP/out.json"
+	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit=signature -o "$TMP/out.json" 2>"$TMP/stderr"
+	rc=$?
+	sed "s|$TMP/||g" "$TMP/stderr" >"$TMP/got"
+	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/got" "$1.sig.err"; fi
+	if [ $rc -ne 1 ]; then bad "$1 (signature err): exit code $rc, expected 1" "$TMP/got"
+	elif [ -e "$TMP/out.json" ] || ls "$TMP"/out.json.tmp* >/dev/null 2>&1; then bad "$1 (signature err): an output file was left behind"
+	elif diff -u "$1.sig.err" "$TMP/got" >"$TMP/diff"; then ok "$1 (signature err)"
+	else bad "$1 (signature err)" "$TMP/diff"; fi
+}
+
 # NAME.reject.c: right with -DOX_RIGHT_TYPES, a C type error without.
 check_reject() {   # name
 	what="$1 (header rejects a wrong element type)"
@@ -204,6 +236,8 @@ for input in *.mir.json; do
 	[ -e "$name.h" ] && check_header "$name"
 	[ -e "$name.h.err" ] && check_header_err "$name"
 	[ -e "$name.reject.c" ] && check_reject "$name"
+	[ -e "$name.sig.json" ] && check_signature "$name"
+	[ -e "$name.sig.err" ] && check_signature_err "$name"
 	[ -e "$name.loc" ] && check_loc "$name"
 	for lv in O0 O3; do [ -e "$name.$lv.loc" ] && check_loc "$name" $lv; done
 done

@@ -11,7 +11,10 @@
 #   3. tests/conformance/run-gpu.sh the conformance suite, sweep group
 #                                   included, at each GPU variant (O3/ptx,
 #                                   O3/cubin, O0/ptx, O0/cubin), each line
-#                                   compared with rustc's CPU results
+#                                   compared with rustc's CPU results;
+#                                   then (part crates) the kernels over
+#                                   Debian's crates, tests/crates, from
+#                                   crates.tar.xz (CONF_SUITE=tests/crates)
 #   4. the same runner on the generated kernels of build/fuzzgpu
 #      (tests/fuzz/run.sh --gpu-artifacts), every variant, and of
 #      build/fuzz2000 when build/gpu-pack/fuzz2000.tar.xz brought it
@@ -31,14 +34,17 @@
 #      examples/tma_copy and its nvcc twin
 #   9. tests/gpu/lineinfo: compute-sanitizer memcheck on a raw-pointer
 #      store past the end of a buffer names its Rust line (PTX and cubin)
+#  10. tests/gpu/python: the examples from Python (examples/python/
+#      oxide_cupy.py, cupy.RawModule + oxidec --emit=signature) on CuPy
+#      arrays and torch tensors against NumPy, from cubin and from PTX
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
-# runs, default: CPUs), PARTS (default "examples sanitizer conformance
-# fuzz fuzz2000 hazards half prims tma-rules lineinfo").
+# runs, default: CPUs), PARTS (default "examples sanitizer conformance crates
+# fuzz fuzz2000 hazards half prims tma-rules lineinfo python").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance fuzz fuzz2000 hazards half prims tma-rules lineinfo}
+PARTS=${PARTS:-examples sanitizer conformance crates fuzz fuzz2000 hazards half prims tma-rules lineinfo python}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -62,6 +68,10 @@ part examples sh tests/gpu/gpu-check.sh
 part sanitizer sh tests/gpu/sanitize.sh
 if ls build/conformance/*.expected >/dev/null 2>&1; then
 	part conformance sh tests/conformance/run-gpu.sh
+fi
+# the kernels over Debian's crates (tests/crates; crates.tar.xz)
+if ls build/crates/*.expected >/dev/null 2>&1; then
+	part crates env CONF_SUITE=tests/crates CONF_BUILD=build/crates sh tests/conformance/run-gpu.sh
 fi
 # generated kernels: the sample of make gpu-pack (build/fuzzgpu) and a
 # larger run packed as build/gpu-pack/fuzz2000.tar.xz (build/fuzz2000)
@@ -87,6 +97,9 @@ if [ -f build/examples/tma_copy.cubin ]; then
 fi
 if [ -f build/gpu-lineinfo/lineinfo.cubin ]; then
 	part lineinfo sh tests/gpu/lineinfo/run.sh
+fi
+if [ -f build/examples/vecadd.sig.json ]; then
+	part python sh tests/gpu/python/run.sh
 fi
 echo
 echo "==== summary"

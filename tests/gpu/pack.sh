@@ -3,7 +3,8 @@
 # runs on a GPU machine that has no Rust or LLVM, and packs it into
 # build/gpu-pack/ (xz; carry that directory with the tree: the GPU
 # machine's copy is limited to 64 MiB in all):
-#   examples.tar.xz     build/examples/*.ptx *.cubin *.h (make examples)
+#   examples.tar.xz     build/examples/*.ptx *.cubin *.h *.sig.json (make examples;
+#                       the signatures: tests/gpu/python)
 #   hazards.tar.xz      build/gpu-hazards (make gpu-hazards: the ptxas probe)
 #   half.tar.xz         build/gpu-half (make gpu-half: every f32 through the
 #                       half-precision and fp8 conversions, random triples
@@ -32,7 +33,8 @@ status=0
 mkdir -p "$P"
 rm -f "$P"/*.tar.xz
 ls build/examples/*.ptx >/dev/null 2>&1 || { echo "pack: build/examples is missing: run make examples" >&2; exit 1; }
-tar -cJf "$P/examples.tar.xz" build/examples/*.ptx build/examples/*.cubin build/examples/*.h || status=1
+tar -cJf "$P/examples.tar.xz" build/examples/*.ptx build/examples/*.cubin build/examples/*.h \
+	build/examples/*.sig.json || status=1
 [ -f build/gpu-hazards/host.c ] && { tar -cJf "$P/hazards.tar.xz" build/gpu-hazards || status=1; }
 [ -f build/gpu-half/half.cubin ] && { tar -cJf "$P/half.tar.xz" build/gpu-half/half.* || status=1; }
 [ -f build/gpu-prims/prims.cubin ] && { tar -cJf "$P/prims.tar.xz" build/gpu-prims/prims.cubin build/gpu-prims/prims.o || status=1; }
@@ -40,6 +42,10 @@ tar -cJf "$P/examples.tar.xz" build/examples/*.ptx build/examples/*.cubin build/
 # CONF_BUILD / CONF_WORK may keep this apart from make check's directories
 sh tests/conformance/build-gpu.sh >build/gpu-pack.conformance.log 2>&1 || status=1
 tail -n 7 build/gpu-pack.conformance.log
+# the kernels over Debian's crates (tests/crates), packed as crates.tar.xz
+CONF_SUITE=tests/crates CONF_BUILD=build/crates-gpu CONF_WORK=build/crates-work \
+	sh tests/conformance/build-gpu.sh >build/gpu-pack.crates.log 2>&1 || status=1
+tail -n 3 build/gpu-pack.crates.log
 # the runner of run-gpu.sh, built on this machine's glibc (Debian 12) for
 # the GPU machine's (a newer one)
 R=$(. tests/conformance/lib.sh && echo "$OXIDE_RUNNER") &&

@@ -49,7 +49,7 @@ fi
 missing=""
 for f in bin/oxidec bin/mir-export lib/liboxrt.a lib/pkgconfig/oxrt.pc include/oxide/oxrt.h \
          share/oxide/oxide.mk share/oxide/oxide-device/Cargo.toml share/oxide/oxide-device/src/lib.rs \
-         share/oxide/oxide-macros/Cargo.toml share/oxide/oxide-macros/src/lib.rs \
+         share/oxide/oxide-macros/Cargo.toml share/oxide/oxide-macros/src/lib.rs share/oxide/python/oxide_cupy.py \
          share/man/man1/oxidec.1 share/man/man1/mir-export.1 share/man/man5/oxide-mir.5; do
 	[ -s "$ROOT/$f" ] || missing="$missing $f"
 done
@@ -93,6 +93,22 @@ if clean_make -C "$PROJ" OXIDE="$ROOT" kernels.cubin >"$TMP/cubin.log" 2>&1 &&
 	ok "kernels.cubin (an ELF file)"
 else
 	bad "kernels.cubin" "$TMP/cubin.log"
+fi
+# the signature, and the installed Python launcher reading it (numpy only:
+# its packing needs no GPU; a python3 with numpy is make deps' python3-numpy)
+py=""
+for p in ${PYTHON:-} python3 /usr/bin/python3; do
+	if "$p" -c 'import numpy' >/dev/null 2>&1; then py=$p; break; fi
+done
+if clean_make -C "$PROJ" OXIDE="$ROOT" kernels.sig.json >"$TMP/sig.log" 2>&1 &&
+   grep -q '"entry": "mul_add_index"' "$PROJ/kernels.sig.json" && [ -n "$py" ] &&
+   "$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import oxide_cupy
+m = oxide_cupy.load(sys.argv[2], raw_module=None)
+print(m.mul_add_index)' "$ROOT/share/oxide/python" "$PROJ/kernels.cubin" >>"$TMP/sig.log" 2>&1; then
+	ok "kernels.sig.json, read by the installed oxide_cupy.py: $(tail -n 1 "$TMP/sig.log")"
+else
+	[ -n "$py" ] || echo "no python3 with numpy (make deps installs python3-numpy)" >>"$TMP/sig.log"
+	bad "kernels.sig.json and oxide_cupy.py" "$TMP/sig.log"
 fi
 if command -v dot >/dev/null; then
 	rm -f "$PROJ/kernels.dot"

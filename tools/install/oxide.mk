@@ -24,6 +24,9 @@
 #   NAME.svg       NAME.dot drawn by Graphviz's dot
 #   NAME.h         typed C launchers of the kernels (oxidec --emit=header;
 #                  it includes "oxrt.h", which pkg-config --cflags oxrt finds)
+#   NAME.sig.json  the kernels' signature for other languages (oxidec
+#                  --emit=signature; PREFIX/share/oxide/python/oxide_cupy.py
+#                  launches NAME.cubin with it through CuPy)
 # NAME.mir.json and NAME.host.o are kept (.PRECIOUS) though intermediate.
 #
 # Variables (set them before or after the include, or on make's command line):
@@ -76,6 +79,9 @@ DOT              ?= dot
 
 %.h: %.mir.json $(wildcard $(OXIDEC))
 	$(OXIDEC) --arch=$(ARCH) --emit=header $(OXIDEC_FLAGS) $< -o $@
+
+%.sig.json: %.mir.json $(wildcard $(OXIDEC))
+	$(OXIDEC) --arch=$(ARCH) --emit=signature $(OXIDEC_FLAGS) $< -o $@
 
 %.dot: %.mir.json $(wildcard $(OXIDEC))
 	$(OXIDEC) --arch=$(ARCH) --emit=dot --dot-stage=$(DOT_STAGE) $(OXIDEC_FLAGS) $< -o $@

@@ -26,8 +26,9 @@ const TN: usize = 8;
 /// blocks of 16 x 16 threads, each block a 128 x 128 tile of C, each
 /// thread an 8 x 8 micro tile (`tile_mut::<8, 2>` of C's `f32x4` view: two
 /// vector stores per row). Per k-step of 8: each thread loads one `f32x4`
-/// of A (stored transposed into shared memory) and one of B; then 8 outer
-/// products from shared memory (4 vector loads each). Multiply-adds fuse
+/// of A and one of B (both loads first), stores A transposed into shared
+/// memory and B as it is; then 8 outer products from shared memory (4
+/// vector loads each). Multiply-adds fuse
 /// (`contract`). Needs m and n multiples of 128 and k of 8 (launch
 /// n / 128 x m / 128 blocks); otherwise, or for misaligned data, nothing
 /// is written.
@@ -55,14 +56,18 @@ pub fn sgemm_rb(a: &[f32], b: &[f32], c: DisjointSlice2D<f32>, k: u32) {
     let mut acc = [[0.0f32; TN]; TM];
     let mut k0 = 0;
     while k0 < k {
+        // both global loads before the shared stores, as in the twin (whose
+        // two index tests come first): a store between them would keep the
+        // B load, behind its bounds test, waiting for A's
         let va = av[((bm + ar) * k + k0 + ac) / 4];
+        let vb = bv[((k0 + br) * n + bn + bc) / 4];
         let mut j = 0;
         while j < 4 {
             hint::unroll(0);
             sa[ac + j][ar / 4][ar % 4] = va[j];
             j += 1;
         }
-        sb[br][bc / 4] = bv[((k0 + br) * n + bn + bc) / 4];
+        sb[br][bc / 4] = vb;
         sync_threads();
         let mut kk = 0;
         while kk < BK {

@@ -1,7 +1,10 @@
 //! out = transpose(input) for a `height` x `width` row-major matrix,
 //! through a 32 x 33 shared tile (the extra column puts the elements of a
 //! tile column in different banks, so the column reads do not conflict).
-//! Blocks of 32 x 8 threads, each moving 4 elements of a 32 x 32 tile.
+//! Blocks of 32 x 8 threads (`reqntid`: a launch of another shape fails),
+//! each moving 4 elements of a 32 x 32 tile. The block's shape is what
+//! proves the tile's indices (tx < 32, ty + j < 32) in bounds, so oxidec
+//! drops their tests; the CUDA C twin (bench/suite/suite_ref.cu) has none.
 #![no_std]
 
 use oxide_device::prelude::*;
@@ -9,7 +12,7 @@ use oxide_device::prelude::*;
 const TILE: u32 = 32;
 const ROWS: u32 = 8;
 
-#[kernel]
+#[kernel(reqntid(32, 8))]
 pub fn transpose(input: &[f32], out: *mut f32, width: u32, height: u32) {
     let tile = shared_array!([f32; 33], 32);
     let tx = thread::thread_idx_x();

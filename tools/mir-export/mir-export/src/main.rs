@@ -13,6 +13,7 @@ mod driver;
 mod export;
 mod json;
 mod layout;
+mod library;
 mod mirparse;
 mod nanbits;
 mod rustc_compat;
@@ -104,6 +105,7 @@ fn export_crate(
     let adts = read_adt_decls(&cmd);
     let externs: Vec<String> = cmd.externs().into_iter().map(|e| e.0).collect();
     let crate_name = cmd.crate_name().unwrap_or("kernels").to_string();
+    let library = library::Lazy::new(info, opts.verbose);
     let input = export::ExportInput {
         mir: &mir,
         mir_text: &text,
@@ -112,6 +114,7 @@ fn export_crate(
         rustc: info,
         adts: &adts,
         extern_crates: &externs,
+        library: &library,
     };
     let probe = LayoutProbe { cmd: &cmd, rustc: info, keep_temps: opts.keep_temps, verbose: opts.verbose };
     export::export(&input, &mut |names| probe.run(names), &mut |names| probe.run_vtables(names), left_out)

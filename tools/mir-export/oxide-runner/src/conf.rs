@@ -11,8 +11,25 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
-/// The conformance suite's sources.
+/// The conformance suite's sources (its C harness and tools).
 pub const CONF: &str = "tests/conformance";
+
+/// The suite whose groups run: its `kernels/`, `cpu-ref/` and
+/// `expected-errors.txt`. CONF_SUITE, default tests/conformance;
+/// tests/crates/run.sh sets tests/crates (groups that use Debian's crates).
+pub fn suite_dir() -> PathBuf {
+    PathBuf::from(env_or("CONF_SUITE", CONF))
+}
+
+/// Copies `src`/.cargo (a cargo configuration: tests/crates replaces
+/// crates.io with Debian's registry) into `dst`, where cargo runs.
+pub fn copy_cargo_config(src: &Path, dst: &Path) {
+    let cfg = src.join(".cargo/config.toml");
+    if cfg.is_file() {
+        let _ = fs::create_dir_all(dst.join(".cargo"));
+        let _ = fs::copy(&cfg, dst.join(".cargo/config.toml"));
+    }
+}
 
 /// Where the machinery reads and writes, and the tools it runs. Paths
 /// are relative to the repository root, the working directory.
@@ -41,7 +58,7 @@ impl Conf {
     pub fn from_env() -> Conf {
         let cuda = env_or("CUDA_HOME", "/usr/local/cuda");
         Conf {
-            kernels: PathBuf::from(CONF).join("kernels"),
+            kernels: suite_dir().join("kernels"),
             b: env_or("CONF_BUILD", "build/conformance").into(),
             w: env_or("CONF_WORK", "build/conformance-work").into(),
             mir_export: env_or("MIR_EXPORT", "build/bin/mir-export"),

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use crate::conf::{self, first_error, read_lossy, remove, Conf, CONF};
+use crate::conf::{self, first_error, read_lossy, remove, Conf};
 use crate::suite::{self, now_s, Die};
 use crate::export;
 
@@ -52,7 +52,10 @@ machine without Rust or LLVM (oxide-runner conformance-gpu runs it there).
 
 Environment: JOBS (parallel kernels, default: CPUs), MIR_EXPORT, OXIDEC,
 PTXAS, CC, CARGO, CONF_BUILD (results, default build/conformance),
-CONF_WORK (work files, default build/conformance-work), CONF_GROUPS (the
+CONF_WORK (work files, default build/conformance-work), CONF_SUITE (the
+suite: its kernels/, cpu-ref/ and expected-errors.txt; default
+tests/conformance, tests/crates/run.sh sets tests/crates and
+conformance-build-gpu then packs build/gpu-pack/crates.tar.xz), CONF_GROUPS (the
 groups when none is given), GPU_VARIANTS (--gpu-artifacts; default
 \"O3/ptx O3/cubin O0/ptx O0/cubin\"), MIR_EXPORT_RUSTC (the rustc that
 mir-export compiles the kernels with, its --rustc; the CPU reference
@@ -91,7 +94,7 @@ fn groups(o: &Options) -> Vec<String> {
     if let Some(g) = std::env::var("CONF_GROUPS").ok().filter(|v| !v.trim().is_empty()) {
         return g.split_whitespace().map(String::from).collect();
     }
-    let dirs = conf::entries(&Path::new(CONF).join("kernels"));
+    let dirs = conf::entries(&conf::suite_dir().join("kernels"));
     dirs.iter().filter(|d| d.join("Cargo.toml").is_file()).map(|d| conf::file_name(d)).collect()
 }
 
@@ -194,7 +197,7 @@ fn run(o: Options) -> Result<i32, Die> {
         suite::build_harness(&r.c, None)?;
     }
     println!("conformance: mode {}, {} jobs", r.mode, r.jobs);
-    suite::cpu_reference(&r.c, Path::new(CONF), None)?;
+    suite::cpu_reference(&r.c, &conf::suite_dir(), None)?;
     for g in &r.groups {
         if r.c.kernels_of(g).is_empty() {
             return Err(format!("group {g} has no kernels in the CPU reference"));
@@ -423,8 +426,16 @@ pub fn build_gpu(args: &[String]) -> i32 {
         let m = files.iter().filter(|p| conf::file_name(p).ends_with(&tail)).count();
         println!("build-gpu: {v}: {m} group modules in {}", c.b.display());
     }
-    let pack = Path::new("build/gpu-pack/conformance.tar.xz");
-    if let Err(m) = suite::gpu_pack(&c, pack, "build/conformance") {
+    // another suite (CONF_SUITE=tests/crates) packs as its own name:
+    // build/gpu-pack/crates.tar.xz, unpacked into build/crates
+    let suite = conf::suite_dir();
+    let name = match suite == Path::new(conf::CONF) {
+        true => "conformance".to_string(),
+        false => conf::file_name(&suite),
+    };
+    let pack = Path::new("build/gpu-pack").join(format!("{name}.tar.xz"));
+    let pack = pack.as_path();
+    if let Err(m) = suite::gpu_pack(&c, pack, &format!("build/{name}")) {
         eprintln!("conformance: {m}");
         return 1;
     }

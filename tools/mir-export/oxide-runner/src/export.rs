@@ -49,13 +49,46 @@ fn absolute_device(toml: &str, root: &Path) -> String {
 /// compiles the kernels with (`--rustc`); the CPU reference keeps cargo's
 /// own rustc, so that a kernel exported through another toolchain is
 /// checked against the default one's CPU results.
+///
+/// A group whose Cargo.toml says `rustc = "with-library-sources"` (group
+/// `library`: kernels that need core's own MIR) is exported, without
+/// `MIR_EXPORT_RUSTC`, through the first rustc that has its library
+/// sources (`library_rustc`), with core's MIR cached in build/ unless
+/// OXIDE_MIR_EXPORT_CACHE says where.
 fn run_mir_export(c: &Conf, work: &Path, json: &Path, log: &Path, extra: &[&str]) -> i32 {
     let mut cmd = Command::new(&c.mir_export);
     cmd.arg(work).arg("-o").arg(json).args(extra);
+    let needs_sources = read_lossy(&work.join("Cargo.toml")).contains("rustc = \"with-library-sources\"");
     if let Some(r) = std::env::var_os("MIR_EXPORT_RUSTC").filter(|r| !r.is_empty()) {
         cmd.arg("--rustc").arg(r);
+    } else if needs_sources {
+        match library_rustc() {
+            Some(r) => {
+                cmd.arg("--rustc").arg(r);
+            }
+            None => {
+                let _ = fs::write(log, "oxide-runner: no installed rustc has its library sources (rust-src; Debian: rust-web-src)\n");
+                return 1;
+            }
+        }
+    }
+    if needs_sources && std::env::var_os("OXIDE_MIR_EXPORT_CACHE").is_none() {
+        let root = std::env::current_dir().unwrap_or_default();
+        cmd.env("OXIDE_MIR_EXPORT_CACHE", root.join("build/mir-export-cache"));
     }
     conf::run_logged(&mut cmd, log)
+}
+
+/// The first of `rustc` (PATH) and /usr/bin/rustc whose sysroot holds
+/// the library sources (`lib/rustlib/src/rust/library/core`).
+fn library_rustc() -> Option<PathBuf> {
+    ["rustc", "/usr/bin/rustc"].iter().map(PathBuf::from).find(|r| {
+        let out = Command::new(r).args(["--print", "sysroot"]).output();
+        out.ok().filter(|o| o.status.success()).is_some_and(|o| {
+            let sysroot = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
+            sysroot.join("lib/rustlib/src/rust/library/core/src/lib.rs").is_file()
+        })
+    })
 }
 
 /// Whether mir-export can leave kernels out itself.
@@ -130,6 +163,7 @@ pub fn deps_template(c: &Conf, g: &str) {
         .collect();
     let _ = fs::write(t.join("Cargo.toml"), toml);
     let _ = fs::write(t.join("src/lib.rs"), "");
+    conf::copy_cargo_config(&conf::suite_dir(), &t);
     // fails (no kernels) once the dependencies are built
     run_mir_export(c, &t, &t.join("deps.mir.json"), &t.join("log"), &[]);
     for pat in [
@@ -453,6 +487,7 @@ pub fn export_group(c: &Conf, g: &str) {
     if src.join("Cargo.lock").is_file() {
         let _ = fs::copy(src.join("Cargo.lock"), work.join("Cargo.lock"));
     }
+    conf::copy_cargo_config(&conf::suite_dir(), &work);
     conf::run_quiet(Command::new("cp").arg("-R").arg(src.join("src/.")).arg(work.join("src/")));
     let _ = fs::copy(work.join("src/lib.rs"), work.join("lib.rs.orig"));
     let deps = c.w.join("export/.deps/target");

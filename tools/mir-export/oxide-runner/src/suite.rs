@@ -137,6 +137,12 @@ pub fn cpu_reference(c: &Conf, conf_dir: &Path, out: Option<&Path>) -> Result<()
     let mut cmd = Command::new(cargo);
     cmd.args(["build", "--release", "--offline", "--quiet", "--manifest-path"]);
     cmd.arg(conf_dir.join("cpu-ref/Cargo.toml")).arg("--target-dir").arg(&target);
+    // cargo reads .cargo/config.toml from its working directory's
+    // ancestors, not the manifest's: a suite's own (tests/crates) is named
+    let cfg = conf_dir.join(".cargo/config.toml");
+    if cfg.is_file() {
+        cmd.arg("--config").arg(&cfg);
+    }
     if run_out(&mut cmd, out) != 0 {
         return Err(die_to(out, "the CPU reference does not build"));
     }
@@ -321,11 +327,11 @@ pub fn tsv_lookup<'a>(text: &'a str, key: &str, n: usize) -> Option<&'a str> {
     Some(line.split('\t').nth(n).unwrap_or(""))
 }
 
-/// tests/conformance/expected-errors.txt: kernels that use a construct
-/// oxidec or mir-export does not support yet, "GROUP/NAME<TAB>CODE<TAB>
-/// substring of the message".
+/// tests/conformance/expected-errors.txt (CONF_SUITE's): kernels that use
+/// a construct oxidec or mir-export does not support yet,
+/// "GROUP/NAME<TAB>CODE<TAB>substring of the message".
 pub fn expected_errors() -> String {
-    read_lossy(&Path::new(CONF).join("expected-errors.txt"))
+    read_lossy(&conf::suite_dir().join("expected-errors.txt"))
 }
 
 /// The message text `s` (the shell's "$(...)": trailing newlines cut).

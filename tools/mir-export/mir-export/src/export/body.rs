@@ -2,6 +2,8 @@
 //! terminators, places, operands and rvalues, each in the JSON shape of
 //! docs/oxide-mir-format.md.
 
+use std::collections::HashMap;
+
 use crate::adts::AdtKind;
 use crate::diag::{Code, DResult, Diag};
 use crate::json::Json;
@@ -564,8 +566,18 @@ impl<'a> Exporter<'a> {
             return Err(self.err(ctx, Code::Unsupported, fail("two of its `impl Trait` arguments print alike".into())));
         }
         params.extend(impls);
-        let body = mono::instantiate(self.input.mir_text, generic, &params, &mono::call_args(path), &inst)
+        let lib_text = match self.library_bodies.contains_key(generic) {
+            true => self.input.library.get().ok().and_then(|l| l.body_text(generic.strip_prefix("core::").unwrap_or(generic))),
+            false => None,
+        };
+        let text = lib_text.as_deref().unwrap_or(self.input.mir_text);
+        let mut body = mono::instantiate(text, generic, &params, &mono::call_args(path), &inst)
             .map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        if lib_text.is_some() {
+            crate::library::fold_runtime_checks(&mut body);
+            let caller = self.loc(ctx.body, ctx.scope, ctx.span);
+            self.library_bodies.entry(inst.clone()).or_insert(caller);
+        }
         let body: &'a Body = Box::leak(Box::new(body));
         let key: &'a str = Box::leak(inst.clone().into_boxed_str());
         self.bodies.insert(key, body);
@@ -701,9 +713,13 @@ impl<'a> Exporter<'a> {
         let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
         // drop glue (drops.rs), called by name with its type argument
         let glue = path.bare() == "core::ptr::drop_in_place" && has_body(&path.to_string());
-        let mut resolved = match glue {
-            true => Resolved::Function(path.to_string()),
-            false => self.callees.resolve(path, target.is_none(), &has_body).map_err(|(c, m)| self.err(ctx, c, m))?,
+        let first = match glue {
+            true => Ok(Resolved::Function(path.to_string())),
+            false => self.callees.resolve(path, target.is_none(), &has_body),
+        };
+        let mut resolved = match first {
+            Ok(r) => r,
+            Err(e) => self.library_callee(path, target.is_none(), e, ctx)?,
         };
         if let Resolved::Instance { generic } = &resolved {
             resolved = Resolved::Function(self.instance(&generic.clone(), path, ctx)?);
@@ -760,6 +776,118 @@ impl<'a> Exporter<'a> {
             "dest" => self.place_json(dest, ctx)?.0,
             "target" => target,
         ])
+    }
+
+    /// A call that does not resolve in the kernel crate's MIR (`failed`),
+    /// into core: core's own body, from core's MIR (library.rs), becomes a
+    /// body of the export, and the call is resolved again. Only what was
+    /// an error is looked for there, so calls that resolve today keep
+    /// resolving as they do. Without core's MIR the error says why.
+    fn library_callee(&mut self, path: &Path, diverges: bool, failed: (Code, String), ctx: Ctx) -> DResult<Resolved> {
+        let bare = path.bare();
+        // only calls into core that are not supported today (not dyn
+        // calls, formatting, or core's operators on primitives in an
+        // instance, whose errors say what to do instead)
+        let prim_self = path.qself.as_ref().is_some_and(|q| matches!(&*q.self_ty, Ty::Int { .. } | Ty::Float(_) | Ty::Bool | Ty::Char | Ty::Dyn(_)));
+        if failed.0 != Code::Unsupported || prim_self || bare.starts_with("core::fmt::") {
+            return Err(self.err(ctx, failed.0, failed.1));
+        }
+        let core_trait = path.qself.as_ref().and_then(|q| q.trait_.as_ref()).is_some_and(|t| t.bare().starts_with("core::"));
+        let core_name = match bare.strip_prefix("core::") {
+            Some(n) if path.qself.is_none() && !self.bodies.contains_key(bare.as_str()) => n.to_string(),
+            _ if core_trait => String::new(),
+            _ => return Err(self.err(ctx, failed.0, failed.1)),
+        };
+        let lib = match self.input.library.get() {
+            Ok(l) => l,
+            Err((_, why)) => return Err(self.err(ctx, failed.0, format!("{}; core's own body was not looked for: {why}", failed.1))),
+        };
+        if core_trait {
+            return match self.library_impl_instance(lib, path, ctx)? {
+                Some(name) => Ok(Resolved::Function(name)),
+                None => Err(self.err(ctx, failed.0, failed.1)),
+            };
+        }
+        let body = match lib.body(&core_name, &bare) {
+            None => return Err(self.err(ctx, failed.0, format!("{} (core's MIR has no body `{bare}` either)", failed.1))),
+            Some(Err((code, m))) => return Err(self.err(ctx, code, m)),
+            Some(Ok(b)) => b,
+        };
+        let caller = self.loc(ctx.body, ctx.scope, ctx.span);
+        self.library_bodies.insert(bare.clone(), caller);
+        let body: &'a Body = Box::leak(Box::new(body));
+        let key: &'a str = Box::leak(bare.into_boxed_str());
+        self.bodies.insert(key, body);
+        let bodies = &self.bodies;
+        let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
+        self.callees.resolve(path, diverges, &has_body).map_err(|(c, m)| self.err(ctx, c, m))
+    }
+
+    /// `<Enumerate<Iter<'_, u64>> as Iterator>::next`: the instance of
+    /// core's one impl of that trait for that type (`<impl at ..>::next`,
+    /// its header read from core's source), the impl's type parameters
+    /// bound by matching its self type against the call's, the method's
+    /// own from the call's arguments. None when no single impl matches.
+    fn library_impl_instance(&mut self, lib: &crate::library::Library, path: &Path, ctx: Ctx) -> DResult<Option<String>> {
+        use super::callee::{impl_header, skip_generics, split_for, split_impl_item, ty_last_name};
+        let inst = path.to_string();
+        if self.bodies.contains_key(inst.as_str()) {
+            return Ok(Some(inst));
+        }
+        let q = path.qself.as_ref().expect("a qualified path");
+        let want = (q.trait_.as_ref().map(|t| t.last_name().to_string()), ty_last_name(&q.self_ty));
+        let method = path.last_name();
+        let mut found = Vec::new();
+        for cand in lib.impl_methods(method) {
+            let Some((_, span, item)) = split_impl_item(&cand) else { continue };
+            if item != method {
+                continue;
+            }
+            let header = crate::mirparse::items::parse_span(span).and_then(|s| self.spans.source_text(&s)).unwrap_or_default();
+            if impl_header(&header, None) == want {
+                found.push((cand, header));
+            }
+        }
+        let [(cand, header)] = found.as_slice() else { return Ok(None) };
+        let fail = |why: String| format!("core's `{cand}` for the call `{inst}` could not be instantiated ({why})");
+        // the impl's parameters, bound by its self type
+        let impl_params = mono::generic_params(&format!("fn impl{}", &header["impl".len()..]), "impl").unwrap_or_default();
+        let rest = skip_generics(header["impl".len()..].trim_start());
+        let rest = rest.split(" where ").next().unwrap_or(rest);
+        let self_text = split_for(rest).map_or(rest, |(_, t)| t).trim().trim_end_matches('{').trim();
+        let pattern = crate::mirparse::parser::parse_str(self_text, |p| p.ty()).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        let mut bound = HashMap::new();
+        if !unify(&pattern, &q.self_ty, &impl_params, &mut bound) {
+            return Err(self.err(ctx, Code::Unsupported, fail(format!("`{}` does not match `{self_text}`", q.self_ty))));
+        }
+        let mut params = Vec::new();
+        let mut args = Vec::new();
+        for p in &impl_params {
+            let a = bound.get(p).ok_or_else(|| self.err(ctx, Code::Unsupported, fail(format!("the impl's parameter `{p}` is not in its self type"))))?;
+            params.push(p.clone());
+            args.push(a.clone());
+        }
+        let full = format!("core::{cand}");
+        let text = lib.body_text(cand).ok_or_else(|| self.err(ctx, Code::Export, fail("no text".into())))?;
+        let own = mono::call_args(&Path { qself: None, segments: path.segments.clone() });
+        if !own.is_empty() {
+            let g = crate::mirparse::parse_mir_file(&text).map_err(|e| self.err(ctx, Code::MirParse, fail(e.msg)))?;
+            let g = g.bodies.into_iter().next().ok_or_else(|| self.err(ctx, Code::Export, fail("no body".into())))?;
+            let sig = self.signature_source(&g, 8).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its source is not readable".into())))?;
+            let mut fn_params = mono::generic_params(&sig, method).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("no generic parameters in its signature".into())))?;
+            fn_params.extend(impl_trait_params(&g));
+            params.extend(fn_params);
+            args.extend(own);
+        }
+        let mut body = mono::instantiate(&text, &full, &params, &args, &inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        body.name = inst.clone();
+        crate::library::fold_runtime_checks(&mut body);
+        let caller = self.loc(ctx.body, ctx.scope, ctx.span);
+        self.library_bodies.insert(inst.clone(), caller);
+        let body: &'a Body = Box::leak(Box::new(body));
+        let key: &'a str = Box::leak(inst.clone().into_boxed_str());
+        self.bodies.insert(key, body);
+        Ok(Some(inst))
     }
 
     /// `Fn::call(f, (a, b))` as the body is called: a closure's body takes
@@ -907,4 +1035,39 @@ fn impl_trait_params(b: &Body) -> Vec<String> {
         }
     }
     out
+}
+
+/// Matches `pattern` (a type of an impl header, its parameters `params`)
+/// against `ty`, binding each parameter to the text of the type it
+/// stands for; false when they differ.
+fn unify(pattern: &Ty, ty: &Ty, params: &[String], bound: &mut HashMap<String, String>) -> bool {
+    match (pattern, ty) {
+        (Ty::Adt(p), t) if p.qself.is_none() && p.segments.len() == 1 && p.segments[0].args.is_empty() && params.contains(&p.segments[0].name) => {
+            let name = &p.segments[0].name;
+            let text = t.to_string();
+            bound.get(name).is_none_or(|b| *b == text) && {
+                bound.insert(name.clone(), text);
+                true
+            }
+        }
+        (Ty::Adt(p), Ty::Adt(q)) => {
+            if p.last_name() != q.last_name() {
+                return false;
+            }
+            let targs = |x: &Path| -> Vec<Ty> {
+                x.segments.last().map(|s| s.args.iter().filter_map(|a| match a {
+                    GenericArg::Type(t) => Some(t.clone()),
+                    _ => None,
+                }).collect()).unwrap_or_default()
+            };
+            let (a, b) = (targs(p), targs(q));
+            a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| unify(x, y, params, bound))
+        }
+        (Ty::Ref { mutable: m1, pointee: a }, Ty::Ref { mutable: m2, pointee: b })
+        | (Ty::Ptr { mutable: m1, pointee: a }, Ty::Ptr { mutable: m2, pointee: b }) => m1 == m2 && unify(a, b, params, bound),
+        (Ty::Slice(a), Ty::Slice(b)) => unify(a, b, params, bound),
+        (Ty::Array(a, _), Ty::Array(b, _)) => unify(a, b, params, bound),
+        (Ty::Tuple(a), Ty::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| unify(x, y, params, bound)),
+        (a, b) => a == b,
+    }
 }

@@ -290,7 +290,7 @@ impl CalleeResolver {
 }
 
 /// `a::<impl at src/lib.rs:9:1: 9:14>::f` → (`a`, the span, `f`).
-fn split_impl_item(name: &str) -> Option<(&str, &str, &str)> {
+pub(super) fn split_impl_item(name: &str) -> Option<(&str, &str, &str)> {
     let at = name.find("<impl at ")?;
     let module = name[..at].trim_end_matches("::");
     let (span, item) = name[at + "<impl at ".len()..].split_once(">::")?;
@@ -345,6 +345,16 @@ fn not_inlined(path: &Path) -> (Code, String) {
             short_path(&text)
         ));
     }
+    // `<usize as std::fmt::Display>::fmt` (`println!`, `format!` of a
+    // number): formatting, before the primitive trait methods below
+    if bare.starts_with("core::fmt::") || text.contains(" as core::fmt::") || text.contains(" as std::fmt::") {
+        return (Code::Gpu, format!(
+            "formatting (`{}`) is not supported on the GPU: core::fmt's machinery calls through \
+             function pointers and is not inlined; print with `gpu_printf!` (C format strings, \
+             run by the CUDA driver) instead",
+            short_path(&text)
+        ));
+    }
     if let Some(q) = path.qself.as_ref().filter(|q| matches!(&*q.self_ty, Ty::Int { .. } | Ty::Float(_) | Ty::Bool | Ty::Char)) {
         return (Code::Unsupported, format!(
             "call to `{text}`, a core trait method on `{}` that oxidec does not map to an operation \
@@ -366,7 +376,7 @@ fn not_inlined(path: &Path) -> (Code, String) {
         return (Code::Unsupported, format!(
             "call to `{}` was not inlined: rustc's MIR inliner gave up on this iterator chain \
              (it inlines at most about 5 levels deep and never the same function twice on one path), \
-             and library bodies cannot be exported; write it as a `for`/`while` loop over indices, \
+             and its body could not be taken from core's MIR; write it as a `for`/`while` loop over indices, \
              or use a shorter chain",
             short_path(&text)
         ));
@@ -528,7 +538,7 @@ fn peel_refs(t: &Ty) -> &Ty {
 }
 
 /// The last path segment of a type without generics (`P`, `f32`).
-fn ty_last_name(t: &Ty) -> String {
+pub(super) fn ty_last_name(t: &Ty) -> String {
     match t {
         Ty::Adt(p) => p.last_name().to_string(),
         other => other.to_string(),
@@ -539,7 +549,7 @@ fn ty_last_name(t: &Ty) -> String {
 /// at an `<impl at ..>` span) into (trait, self type) last segments. A bare
 /// name (the span of a `#[derive(Name)]`) is a derived trait; its self type
 /// is that of the method's first parameter.
-fn impl_header(text: &str, first_param: Option<&Ty>) -> (Option<String>, String) {
+pub(super) fn impl_header(text: &str, first_param: Option<&Ty>) -> (Option<String>, String) {
     let Some(rest) = text.strip_prefix("impl") else {
         return (Some(text.trim().to_string()), first_param.map(ty_last_name).unwrap_or_default());
     };
@@ -551,7 +561,7 @@ fn impl_header(text: &str, first_param: Option<&Ty>) -> (Option<String>, String)
     }
 }
 
-fn skip_generics(s: &str) -> &str {
+pub(super) fn skip_generics(s: &str) -> &str {
     if !s.starts_with('<') {
         return s;
     }
@@ -572,7 +582,7 @@ fn skip_generics(s: &str) -> &str {
 }
 
 /// Splits `Trait<X> for Type` at the ` for ` outside angle brackets.
-fn split_for(s: &str) -> Option<(&str, &str)> {
+pub(super) fn split_for(s: &str) -> Option<(&str, &str)> {
     let mut depth = 0i32;
     for (i, c) in s.char_indices() {
         match c {

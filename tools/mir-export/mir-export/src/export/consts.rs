@@ -98,6 +98,15 @@ impl<'a> Exporter<'a> {
 
     pub(super) fn const_json(&mut self, c: &Const, ty: &Ty, ctx: Ctx) -> DResult<Json> {
         let unsupported = |ex: &Self| ex.err(ctx, Code::Unsupported, format!("unsupported constant `{}` of type `{ty}`", c.text));
+        // `Vec::new()` is a constant (an empty buffer), not a call: name
+        // the heap type, not the first of its fields that a constant
+        // cannot carry
+        if let Some(heap) = heap_type(ty) {
+            return Err(self.err(ctx, Code::Gpu, format!(
+                "heap allocation is not supported on the GPU: `{heap}` (a value of type `{ty}`) needs a global \
+                 allocator, which kernels do not have; use fixed-size arrays, `shared_array!` or buffers the host passes in"
+            )));
+        }
         if let ConstVal::Float(text) = &c.val {
             if matches!(text.as_str(), "NaN" | "-NaN" | "+NaN") {
                 return Err(self.err(ctx, Code::Export, unknown_nan(&c.text)));
@@ -116,6 +125,10 @@ impl<'a> Exporter<'a> {
                 obj!["kind" => "ref", "alloc" => id, "offset" => "0", "meta" => Json::Null]
             }
             ConstVal::Alloc { id, offset } => self.alloc_ref_json(*id, *offset, ty, ctx)?,
+            ConstVal::StaticRef { krate, path } => {
+                let id = self.foreign_static(krate, path, ctx)?;
+                self.alloc_ref_json(id, 0, ty, ctx)?
+            }
             ConstVal::Transmute(hex) => {
                 // rustc prints all of the value's bytes, so the digits give
                 // the size even before layouts are known.
@@ -141,7 +154,53 @@ impl<'a> Exporter<'a> {
         })
     }
 
+    /// The allocation of static `path` of crate `krate` (a `<static(..)>`
+    /// constant), imported from core's MIR (library.rs) with the
+    /// allocations it points to.
+    fn foreign_static(&mut self, krate: &str, path: &str, ctx: Ctx) -> DResult<u32> {
+        if krate != "core" {
+            return Err(self.err(ctx, Code::Unsupported, format!(
+                "the static `{krate}::{path}` of the dependency `{krate}` is read here; only core's statics \
+                 are exported (the MIR of other dependencies is not built)"
+            )));
+        }
+        let lib = match self.input.library.get() {
+            Ok(l) => l,
+            Err((code, why)) => {
+                return Err(self.err(ctx, *code, format!(
+                    "core's static `core::{path}` is read here, and its bytes are only in core's MIR: {why}"
+                )))
+            }
+        };
+        let id = lib.static_alloc(path).ok_or_else(|| {
+            self.err(ctx, Code::Export, format!("core's MIR has no allocation of the static `core::{path}`"))
+        })?;
+        self.import_alloc(id).map_err(|m| self.err(ctx, Code::Export, m))?;
+        Ok(id)
+    }
+
+    /// Imports core's allocation `id` (library::ALLOC_BASE and up) and,
+    /// through its relocations, every allocation it points to.
+    pub(super) fn import_alloc(&mut self, id: u32) -> Result<(), String> {
+        let mut todo = vec![id];
+        while let Some(id) = todo.pop() {
+            if self.allocs.contains_key(&id) {
+                continue;
+            }
+            let lib = self.input.library.get().map_err(|e| e.1.clone())?;
+            let a = lib.alloc(id).ok_or_else(|| format!("core's MIR has no alloc{}", id - crate::library::ALLOC_BASE))??;
+            todo.extend(a.relocs.iter().map(|r| r.1));
+            let a: &'a Alloc = Box::leak(Box::new(a));
+            self.allocs.insert(id, a);
+        }
+        Ok(())
+    }
+
     fn alloc_ref_json(&mut self, id: u32, offset: u64, ty: &Ty, ctx: Ctx) -> DResult<Json> {
+        // an allocation of core's (in a body of core's MIR)
+        if id >= crate::library::ALLOC_BASE && !self.allocs.contains_key(&id) {
+            self.import_alloc(id).map_err(|m| self.err(ctx, Code::Export, m))?;
+        }
         let alloc_size = match self.allocs.get(&id) {
             Some(a) => a.size,
             None => return Err(self.err(ctx, Code::Export, format!("alloc{id} is not in rustc's output"))),
@@ -270,7 +329,8 @@ impl<'a> Exporter<'a> {
         if let Some(a) = self.string_allocs.iter().find(|a| a.bytes.iter().map(|b| b.unwrap_or(0)).eq(bytes.iter().copied())) {
             return a.id;
         }
-        let max_rustc = self.allocs.keys().max().copied().unwrap_or(0);
+        // (core's allocations, imported, are numbered apart: library.rs)
+        let max_rustc = self.allocs.keys().filter(|&&k| k < crate::library::ALLOC_BASE).max().copied().unwrap_or(0);
         let id = max_rustc.max(self.string_allocs.last().map_or(0, |a| a.id)) + 1;
         self.string_allocs.push(Alloc {
             id,
@@ -413,6 +473,19 @@ fn builtin_table(bare: &str) -> Option<String> {
         out.push_str(&format!("{:02x}{:02x}", s, n - s * s));
     }
     Some(out)
+}
+
+/// The alloc (std) type `ty` is, when it owns heap memory: `Vec`,
+/// `String`, `Box`, the collections, `Rc`/`Arc`, and their buffers.
+fn heap_type(ty: &Ty) -> Option<String> {
+    let Ty::Adt(p) = ty else { return None };
+    let bare = p.bare();
+    let rest = bare.strip_prefix("alloc::").or_else(|| bare.strip_prefix("std::"))?;
+    let heap = ["vec::Vec", "string::String", "boxed::Box", "raw_vec::RawVec", "rc::Rc", "sync::Arc"]
+        .iter()
+        .any(|t| rest == *t)
+        || rest.starts_with("collections::");
+    heap.then_some(bare)
 }
 
 pub(super) fn builtin_const(bare: &str) -> Option<(Ty, u128)> {

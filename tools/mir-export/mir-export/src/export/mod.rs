@@ -47,6 +47,8 @@ pub struct ExportInput<'a> {
     pub adts: &'a AdtTable,
     /// Names of the crate's dependencies (`oxide_device`), for probe paths.
     pub extern_crates: &'a [String],
+    /// core's MIR (library.rs), loaded when a body or static of core is needed.
+    pub library: &'a crate::library::Lazy<'a>,
 }
 
 /// Asks rustc for the layouts of types spelled as in the crate root.
@@ -123,6 +125,9 @@ pub struct Exporter<'a> {
     vcalls: Vec<dyncall::VirtualCall>,
     /// rustc's vtable layout of each trait object type met.
     vt_layouts: HashMap<String, Result<Vec<crate::vtable::Entry>, String>>,
+    /// Bodies taken from core's MIR (library.rs) → where the kernel crate
+    /// first called them (their statements have no spans of their own).
+    library_bodies: HashMap<String, String>,
 }
 
 impl<'a> Exporter<'a> {
@@ -150,6 +155,7 @@ impl<'a> Exporter<'a> {
             vtables: Vec::new(),
             vcalls: Vec::new(),
             vt_layouts: HashMap::new(),
+            library_bodies: HashMap::new(),
         }
     }
 
@@ -432,6 +438,14 @@ impl<'a> Exporter<'a> {
         if let Some(s) = resolved.as_ref().filter(|s| self.spans.user_path(&s.file).is_some()) {
             return s.to_string();
         }
+        // a body of core's MIR, or an instance of one: where the kernel
+        // crate called it
+        if let Some(caller) = self.library_bodies.get(&body.name).or_else(|| self.library_bodies.get(&body.path.bare())) {
+            return caller.clone();
+        }
+        if let Some(s) = span.and_then(|sp| self.preceding_user_span(body, scope, sp)) {
+            return s.to_string();
+        }
         if let Some(s) = self.enclosing_user_span(body, scope) {
             return s.to_string();
         }
@@ -439,6 +453,37 @@ impl<'a> Exporter<'a> {
             Some(s) => s.to_string(),
             None => format!("{}: in `{}`", self.input.crate_name, body.name),
         }
+    }
+
+    /// The user's line just before the statement or terminator at `span`
+    /// in its block (`StorageLive` and the other statements the parser
+    /// drops included): where code that a library macro expanded starts
+    /// (`std::vec!`: its spans are all in the library's macros.rs, the
+    /// user's call site nowhere in the MIR text), e.g. the `StorageLive`
+    /// of the `let` that the macro initialises.
+    fn preceding_user_span(&self, body: &Body, scope: u32, span: &SrcSpan) -> Option<SrcSpan> {
+        for b in &body.blocks {
+            // statement i at key 2i+1, the terminator at 2n+1, a dropped
+            // statement before kept statement p at 2p
+            let mut places: Vec<(usize, u32, &SrcSpan)> = b
+                .statements
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| Some((2 * i + 1, s.scope, s.span.as_ref()?)))
+                .collect();
+            let n = b.statements.len();
+            if let Some(t) = b.terminator.span.as_ref() {
+                places.push((2 * n + 1, b.terminator.scope, t));
+            }
+            places.extend(b.marks.iter().map(|(p, sc, sp)| (2 * p, *sc, sp)));
+            let Some(&(at, _, _)) = places.iter().find(|(k, sc, sp)| k % 2 == 1 && *sc == scope && *sp == span) else { continue };
+            return places
+                .iter()
+                .filter(|(k, _, sp)| *k < at && self.spans.user_path(&sp.file).is_some())
+                .max_by_key(|(k, _, _)| *k)
+                .and_then(|(_, sc, sp)| self.spans.resolve(body, *sc, Some(sp)));
+        }
+        None
     }
 
     fn enclosing_user_span(&self, body: &Body, scope: u32) -> Option<SrcSpan> {

@@ -294,6 +294,11 @@ pub enum ConstVal {
     Uninit,
     /// `ZeroSized: T`: the value of a zero-sized type (closures, fn items).
     ZeroSized,
+    /// `<static(DefId(1:52840 ~ core[c1f1]::unicode::X))>`: a reference to
+    /// a static of another crate (or, in core's own MIR, of core), whose
+    /// bytes are in that crate's MIR: the crate's name and the static's
+    /// path as that crate prints it.
+    StaticRef { krate: String, path: String },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -370,6 +375,10 @@ pub struct Block {
     pub statements: Vec<Located<StatementKind>>,
     pub terminator: Located<TerminatorKind>,
     pub cleanup: bool,
+    /// The places of the statements the parser drops (`StorageLive`, ...):
+    /// (how many kept statements precede it, scope, span). Only for
+    /// diagnostics: the user's line before code a library macro expanded.
+    pub marks: Vec<(usize, u32, SrcSpan)>,
 }
 
 #[derive(Clone, Debug)]

@@ -183,16 +183,19 @@ impl Reader<'_> {
         }
         let last = lines.pop().ok_or("empty basic block")?;
         let mut statements = Vec::new();
+        let mut marks = Vec::new();
         for l in lines {
             let kind = Parser::new(&l.kind).statement()?;
             if kind != StatementKind::Ignored {
                 statements.push(Located { kind, scope: l.scope, span: l.span, const_comments: l.const_comments });
+            } else if let Some(span) = l.span {
+                marks.push((statements.len(), l.scope, span));
             }
         }
         let mut p = Parser::new(&last.kind);
         let kind = p.terminator()?;
         let terminator = Located { kind, scope: last.scope, span: last.span, const_comments: last.const_comments };
-        Ok(Block { statements, terminator, cleanup })
+        Ok(Block { statements, terminator, cleanup, marks })
     }
 
     /// `allocN (static: P, size: S, align: A) {` and its rows up to `}`.

@@ -462,6 +462,15 @@ impl<'a> Parser<'a> {
             "copy" => Ok(Operand::Copy(self.place()?)),
             "move" => Ok(Operand::Move(self.place()?)),
             "const" => Ok(Operand::Const(self.constant()?)),
+            // `switchInt(UbChecks)` (an `Operand::RuntimeChecks` of core's
+            // generic bodies, 1.96): whether the crate that generates code
+            // checks UB preconditions, contracts, overflow. The kernel
+            // crate is compiled with -Cdebug-assertions=off
+            // -Coverflow-checks=off (driver.rs MIR_FLAGS), where rustc
+            // makes each `false`; so is it here.
+            w @ ("UbChecks" | "ContractChecks" | "OverflowChecks") if !self.is_punct("(") => {
+                Ok(Operand::Const(Const { val: ConstVal::Bool(false), ty: Some(Ty::Bool), text: w.to_string() }))
+            }
             // a fn item passed as an argument prints bare, like in a cast
             // (`f(move _7, add)`); its type comes from the `const_:` comment
             w if self.is_punct(",") || self.is_punct(")") || self.is_punct("::") => {
@@ -537,12 +546,49 @@ impl<'a> Parser<'a> {
                 self.pos += 2;
                 Ok((ConstVal::Uninit, None))
             }
+            Tok::Punct("<") if matches!(self.peek(), Some(Tok::Ident(w)) if w == "static")
+                && matches!(self.peek_at(1), Some(Tok::Punct("("))) =>
+            {
+                self.static_ref()
+            }
+            // `const Indirect { alloc_id: alloc901033, offset: Size(0 bytes) }: T`
+            // (core's generic bodies): a constant of a generic type, its
+            // bytes in an allocation
+            Tok::Ident(w) if w == "Indirect" && self.is_punct("{") && matches!(self.peek_at(1), Some(Tok::Ident(f)) if f == "alloc_id") => {
+                Err("a constant of a generic type printed as `Indirect { alloc_id: .. }`, which mir-export does not read yet".into())
+            }
             Tok::Ident(_) | Tok::Punct("<") | Tok::ImplAt(_) => {
                 self.pos -= 1;
                 self.path_const()
             }
             t => Err(format!("unsupported constant starting with `{t}`")),
         }
+    }
+
+    /// After `<`: `static(DefId(1:52840 ~ core[c1f1]::unicode::X))>`.
+    fn static_ref(&mut self) -> PResult<(ConstVal, Option<Ty>)> {
+        self.pos += 2;
+        self.expect_ident("DefId")?;
+        self.expect_punct("(")?;
+        while !matches!(self.peek(), Some(Tok::Punct("~")) | None) {
+            self.pos += 1;
+        }
+        self.expect_punct("~")?;
+        let start = self.pos;
+        while !matches!(self.peek(), Some(Tok::Punct(")")) | None) {
+            self.pos += 1;
+        }
+        let def = self.text_since(start);
+        self.expect_punct(")")?;
+        self.expect_punct(")")?;
+        self.expect_punct(">")?;
+        let bad = || format!("unsupported static reference `{def}`");
+        let (krate, path) = def.split_once("::").ok_or_else(bad)?;
+        let krate = krate.split('[').next().unwrap_or(krate).trim();
+        if krate.is_empty() || path.is_empty() {
+            return Err(bad());
+        }
+        Ok((ConstVal::StaticRef { krate: krate.to_string(), path: path.trim().to_string() }, None))
     }
 
     /// `{allocN: &T}`, `{allocN+0x8: &T}`, `{transmute(0x…): T}`,
@@ -716,6 +762,15 @@ impl<'a> Parser<'a> {
                 "const" => false,
                 w => return Err(format!("expected `const` or `mut`, found `{w}`")),
             };
+            // `&raw const (fake) (*_1)` (RawPtrKind::FakeForPtrMetadata,
+            // core's `slice.len()` through `ptr::metadata`): a raw
+            // pointer made only to read its metadata; codegen makes it as
+            // any `&raw const`, and so does oxidec.
+            if !mutable && matches!(self.peek(), Some(Tok::Punct("("))) && matches!(self.peek_at(1), Some(Tok::Ident(w)) if w == "fake")
+                && matches!(self.peek_at(2), Some(Tok::Punct(")")))
+            {
+                self.pos += 3;
+            }
             return Ok(Rvalue::RawPtr { mutable, place: self.place()? });
         }
         if self.eat_ident("fake") {

@@ -303,3 +303,25 @@ fn no_retag_use_is_a_plain_use() {
     let line = lex_line("_13 = no_retag &_2;").unwrap();
     assert!(Parser::new(&line).statement().is_err());
 }
+
+/// Constructs of core's own MIR (library.rs), rustc 1.96.
+#[test]
+fn core_mir_constructs() {
+    // a static of another crate, by DefId
+    let c = rvalue_of("_125 = const <static(DefId(1:53618 ~ core[9071]::unicode::unicode_data::white_space::WHITESPACE_MAP))>;");
+    let Rvalue::Use(Operand::Const(c)) = c else { panic!("{c:?}") };
+    assert_eq!(
+        c.val,
+        ConstVal::StaticRef { krate: "core".into(), path: "unicode::unicode_data::white_space::WHITESPACE_MAP".into() }
+    );
+    // a raw pointer made only for its metadata
+    assert_eq!(
+        rvalue_of("_11 = &raw const (fake) (*_40);"),
+        rvalue_of("_11 = &raw const (*_40);")
+    );
+    // runtime checks: off, as the kernel crate's flags say
+    let TerminatorKind::SwitchInt { discr: Operand::Const(c), .. } = term("switchInt(UbChecks) -> [0: bb21, otherwise: bb19];") else {
+        panic!("not a switch on a constant")
+    };
+    assert_eq!(c.val, ConstVal::Bool(false));
+}

@@ -1,0 +1,707 @@
+//! Library bodies: core's own MIR, built from the library sources of the
+//! rustc in use (docs/DESIGN.md, "Library bodies").
+//!
+//! rustc's `--emit=mir` of the kernel crate holds only the kernel crate's
+//! bodies; what its inliner left as calls into core, and the statics core
+//! code reads (the Unicode tables), have no MIR there. When the rustc has
+//! its library sources (`SYSROOT/lib/rustlib/src/rust/library`: rustup's
+//! `rust-src` component, Debian's `rust-web-src` for /usr/bin/rustc),
+//! core is compiled once for `nvptx64-nvidia-cuda` with the kernel
+//! crate's MIR flags and `--emit=mir`, and the text is cached per rustc
+//! build and flags (`cache_dir`); a later export only reads it. It is
+//! built lazily, the first time an export needs something of it.
+//!
+//! The text is indexed, not parsed: a body, static or allocation is
+//! parsed when it is needed. core prints its own paths without the crate
+//! name (`unicode::unicode_data::n::lookup`): `in_core_spelling` writes
+//! them as the kernel crate sees them (`core::unicode::...`). Allocation
+//! ids are core's, moved by `ALLOC_BASE` so they never meet the kernel
+//! crate's.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::diag::{Code, DResult, Diag};
+use crate::driver::{io_err, MIR_FLAGS};
+use crate::mirparse::ast::{Alloc, Body};
+use crate::mirparse::parse_mir_file;
+use crate::toolchain::RustcInfo;
+
+/// Imported allocation `N` of core is `ALLOC_BASE + N` in the export.
+pub const ALLOC_BASE: u32 = 0x4000_0000;
+
+/// The target core is compiled for.
+pub const TARGET: &str = "nvptx64-nvidia-cuda";
+
+/// Set to `0` to never build or read core's MIR (today's behaviour).
+pub const ENV_DISABLE: &str = "OXIDE_MIR_EXPORT_LIBRARY";
+/// The cache directory (default `$XDG_CACHE_HOME/oxide-mir-export`, else
+/// `~/.cache/oxide-mir-export`).
+pub const ENV_CACHE: &str = "OXIDE_MIR_EXPORT_CACHE";
+
+/// Which package gives a rustc its library sources, for error messages.
+pub const RUST_SRC_HINT: &str = "library bodies need the library sources of the rustc in use \
+(`rustup component add rust-src`; for Debian's /usr/bin/rustc the package rust-web-src)";
+
+/// Where the library sources of `rustc` are, and whether they are usable.
+pub enum Source {
+    /// `library/` of the sysroot (holds `core/src/lib.rs`).
+    Found(PathBuf),
+    /// None, or disabled: the reason, for messages.
+    Missing(String),
+}
+
+pub fn find_source(rustc: &RustcInfo) -> Source {
+    if std::env::var(ENV_DISABLE).is_ok_and(|v| v == "0") {
+        return Source::Missing(format!("{ENV_DISABLE}=0 turned library bodies off"));
+    }
+    let out = Command::new(&rustc.path).args(["--print", "sysroot"]).output();
+    let Some(out) = out.ok().filter(|o| o.status.success()) else {
+        return Source::Missing(format!("`{} --print sysroot` failed", rustc.path.display()));
+    };
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    let lib = sysroot.join("lib/rustlib/src/rust/library");
+    if lib.join("core/src/lib.rs").is_file() {
+        Source::Found(lib)
+    } else {
+        Source::Missing(format!("rustc {} has no library sources", rustc.release))
+    }
+}
+
+/// The cache file of core's MIR for this rustc build and these flags.
+pub fn cache_file(rustc: &RustcInfo) -> PathBuf {
+    let dir = match std::env::var_os(ENV_CACHE) {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => match (std::env::var_os("XDG_CACHE_HOME"), std::env::var_os("HOME")) {
+            (Some(x), _) if !x.is_empty() => PathBuf::from(x).join("oxide-mir-export"),
+            (_, Some(h)) => PathBuf::from(h).join(".cache/oxide-mir-export"),
+            _ => std::env::temp_dir().join("oxide-mir-export"),
+        },
+    };
+    let commit: String = rustc.commit_hash.chars().take(12).collect();
+    dir.join(format!("core-{}-{commit}-{:016x}.mir", rustc.release, flags_hash(rustc)))
+}
+
+/// FNV-1a of everything that changes core's MIR besides the release:
+/// the target, the flags and the rustc's full `-vV`.
+fn flags_hash(rustc: &RustcInfo) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in core_flags().iter().map(String::as_str).chain([rustc.verbose.as_str(), "strip-v1"]) {
+        for b in part.bytes().chain([0]) {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// core's rustc flags besides the sources and the output: the kernel
+/// crate's MIR flags, for the GPU target.
+fn core_flags() -> Vec<String> {
+    let mut f: Vec<String> = ["--edition=2024", "--crate-type=rlib", "--crate-name=core", "-Zforce-unstable-if-unmarked"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    f.push(format!("--target={TARGET}"));
+    f.extend(MIR_FLAGS.iter().map(|s| s.to_string()));
+    f
+}
+
+/// The index written next to a cache file.
+fn index_file(mir: &Path) -> PathBuf {
+    mir.with_extension("idx")
+}
+
+/// Builds core's MIR into the cache unless it is there; returns its path.
+fn ensure_built(rustc: &RustcInfo, lib: &Path, verbose: bool) -> DResult<PathBuf> {
+    let file = cache_file(rustc);
+    if file.is_file() && index_file(&file).is_file() {
+        return Ok(file);
+    }
+    let dir = file.parent().expect("a cache directory");
+    fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
+    let work = dir.join(format!("build-{}", std::process::id()));
+    fs::create_dir_all(&work).map_err(|e| io_err(&work, e))?;
+    let mir = work.join("core.mir");
+    let mut cmd = Command::new(&rustc.path);
+    cmd.args(core_flags().iter().filter(|a| *a != "--emit=mir"))
+        .arg(format!("--emit=mir={}", mir.display()))
+        .arg(lib.join("core/src/lib.rs"))
+        .arg("--out-dir")
+        .arg(&work)
+        .env("RUSTC_BOOTSTRAP", "1");
+    eprintln!("mir-export: building core's MIR for {TARGET} from {} (once per rustc; cached in {})", lib.display(), dir.display());
+    if verbose {
+        eprintln!("mir-export: running {cmd:?}");
+    }
+    let out = cmd.output().map_err(|e| Diag::new(Code::Toolchain, format!("cannot run {}: {e}", rustc.path.display())));
+    let result = out.and_then(|o| {
+        if o.status.success() {
+            Ok(())
+        } else {
+            Err(Diag::new(Code::RustcFailed, format!(
+                "rustc {} could not compile core from {} for {TARGET} (do the sources belong to this rustc?):\n{}",
+                rustc.release,
+                lib.display(),
+                String::from_utf8_lossy(&o.stderr).lines().take(20).collect::<Vec<_>>().join("\n")
+            )))
+        }
+    });
+    let result = result.and_then(|_| {
+        let text = fs::read_to_string(&mir).map_err(|e| io_err(&mir, e))?;
+        let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+        let text = compact(&text);
+        let index = Library::index_of(&text).serialize();
+        let tmp_idx = file.with_extension(format!("idxtmp{}", std::process::id()));
+        fs::write(&tmp, &text).map_err(|e| io_err(&tmp, e))?;
+        fs::write(&tmp_idx, index).map_err(|e| io_err(&tmp_idx, e))?;
+        // the index last: a cache file without its index is built again
+        fs::rename(&tmp, &file).map_err(|e| io_err(&file, e))?;
+        fs::rename(&tmp_idx, index_file(&file)).map_err(|e| io_err(&file, e))
+    });
+    let _ = fs::remove_dir_all(&work);
+    result.map(|_| file)
+}
+
+/// The MIR text made smaller for the cache (rustc prints 666 MB for
+/// core, most of it indentation and spans): leading whitespace and the
+/// padding before comments become one space (the parser trims lines), and
+/// the spans of statements and terminators become `-` (a core body's
+/// errors name the kernel's call site instead). The spans of declarations
+/// and scopes stay: `let _0`'s locates the signature an instance reads.
+pub fn compact(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() / 2);
+    let mut in_block = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.len() == line.len() {
+            out.push_str(line);
+            out.push('\n');
+            in_block = false;
+            continue;
+        }
+        out.push(' ');
+        if in_block && t == "}" {
+            in_block = false;
+        } else if t.starts_with("bb") && t.ends_with(": {") {
+            in_block = true;
+        }
+        // the comment: the last `// ` after whitespace with no quote after
+        // it (a string constant may hold `// `)
+        let comment_at = comment_start(t);
+        let (code, comment) = match comment_at {
+            Some(k) => (t[..k].trim_end(), Some(&t[k..])),
+            None => (t, None),
+        };
+        out.push_str(code);
+        match comment {
+            Some(c) if in_block && !code.is_empty() && c.starts_with("// scope ") => {
+                let head = c.split(" at ").next().unwrap_or(c);
+                out.push_str(if code.is_empty() { "" } else { " " });
+                out.push_str(head);
+                out.push_str(" at -");
+            }
+            Some(c) => {
+                if !code.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(c);
+            }
+            None => {}
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Where a line's comment begins: the earliest `// ` after whitespace
+/// with no quote after it (a string constant may hold `// `).
+fn comment_start(t: &str) -> Option<usize> {
+    let mut best = None;
+    for (k, _) in t.rmatch_indices("// ") {
+        if t[k..].contains('"') {
+            break;
+        }
+        if k == 0 || t[..k].ends_with(' ') {
+            best = Some(k);
+        }
+    }
+    best
+}
+
+/// Where each item of core's MIR text is.
+#[derive(Default)]
+pub struct Index {
+    /// `fn` bodies by their name as core prints it (no `core::`).
+    fns: HashMap<String, (usize, usize)>,
+    /// allocation id → its text.
+    allocs: HashMap<u32, (usize, usize)>,
+    /// static path (core's spelling) → allocation id.
+    statics: HashMap<String, u32>,
+    /// The first segments of core's paths (`slice`, `unicode`, ...).
+    roots: BTreeSet<String>,
+}
+
+/// core's MIR, read by item from the cache file (or, in tests, a text).
+pub struct Library {
+    index: Index,
+    text: Text,
+}
+
+enum Text {
+    File(fs::File),
+    #[cfg_attr(not(test), allow(dead_code))]
+    Memory(String),
+}
+
+/// The library, loaded the first time an export asks for it.
+pub struct Lazy<'r> {
+    rustc: &'r RustcInfo,
+    verbose: bool,
+    cell: std::cell::OnceCell<Result<Library, (Code, String)>>,
+}
+
+impl<'r> Lazy<'r> {
+    pub fn new(rustc: &'r RustcInfo, verbose: bool) -> Self {
+        Lazy { rustc, verbose, cell: std::cell::OnceCell::new() }
+    }
+
+    /// core's MIR, or why there is none (with the code of the error).
+    pub fn get(&self) -> Result<&Library, &(Code, String)> {
+        self.cell.get_or_init(|| load(self.rustc, self.verbose).map_err(|d| (d.code, d.msg))).as_ref()
+    }
+}
+
+/// The library of this rustc, built if needed; `Err` when it has no
+/// sources (the reason) or the build failed.
+pub fn load(rustc: &RustcInfo, verbose: bool) -> Result<Library, Diag> {
+    let lib = match find_source(rustc) {
+        Source::Found(l) => l,
+        Source::Missing(why) => return Err(Diag::new(Code::Unsupported, format!("{why}; {RUST_SRC_HINT}"))),
+    };
+    let file = ensure_built(rustc, &lib, verbose)?;
+    let t = std::time::Instant::now();
+    let idx = index_file(&file);
+    let index = fs::read_to_string(&idx).ok().and_then(|t| Index::parse(&t));
+    let index = index.ok_or_else(|| Diag::new(Code::Io, format!("{}: not an index of core's MIR (remove it and {} to build them again)", idx.display(), file.display())))?;
+    let f = fs::File::open(&file).map_err(|e| io_err(&file, e))?;
+    if verbose {
+        eprintln!("mir-export: core's MIR {} ({} bodies), index read in {:?}", file.display(), index.fns.len(), t.elapsed());
+    }
+    Ok(Library { index, text: Text::File(f) })
+}
+
+impl Index {
+    /// `F start end name`, `A id start end`, `S id path`, `R root` lines.
+    pub fn serialize(&self) -> String {
+        let mut out = String::from("oxide-core-mir-index 1\n");
+        let mut fns: Vec<_> = self.fns.iter().collect();
+        fns.sort();
+        for (n, (s, e)) in fns {
+            out.push_str(&format!("F {s} {e} {n}\n"));
+        }
+        let mut allocs: Vec<_> = self.allocs.iter().collect();
+        allocs.sort();
+        for (id, (s, e)) in allocs {
+            out.push_str(&format!("A {id} {s} {e}\n"));
+        }
+        let mut statics: Vec<_> = self.statics.iter().collect();
+        statics.sort();
+        for (p, id) in statics {
+            out.push_str(&format!("S {id} {p}\n"));
+        }
+        for r in &self.roots {
+            out.push_str(&format!("R {r}\n"));
+        }
+        out
+    }
+
+    pub fn parse(text: &str) -> Option<Index> {
+        let mut lines = text.lines();
+        if lines.next()? != "oxide-core-mir-index 1" {
+            return None;
+        }
+        let mut ix = Index::default();
+        for line in lines {
+            let (tag, rest) = line.split_once(' ')?;
+            match tag {
+                "F" => {
+                    let mut it = rest.splitn(3, ' ');
+                    let (s, e, n) = (it.next()?.parse().ok()?, it.next()?.parse().ok()?, it.next()?);
+                    ix.fns.insert(n.to_string(), (s, e));
+                }
+                "A" => {
+                    let mut it = rest.splitn(3, ' ');
+                    let (id, s, e) = (it.next()?.parse().ok()?, it.next()?.parse().ok()?, it.next()?.parse().ok()?);
+                    ix.allocs.insert(id, (s, e));
+                }
+                "S" => {
+                    let (id, p) = rest.split_once(' ')?;
+                    ix.statics.insert(p.to_string(), id.parse().ok()?);
+                }
+                "R" => {
+                    ix.roots.insert(rest.to_string());
+                }
+                _ => return None,
+            }
+        }
+        Some(ix)
+    }
+}
+
+impl Library {
+    #[cfg(test)]
+    pub fn from_text(text: String) -> Library {
+        Library { index: Library::index_of(&text), text: Text::Memory(text) }
+    }
+
+    /// Bytes `s..e` of the text.
+    fn read(&self, (s, e): (usize, usize)) -> String {
+        match &self.text {
+            Text::Memory(t) => t[s..e].to_string(),
+            Text::File(f) => {
+                use std::os::unix::fs::FileExt;
+                let mut buf = vec![0u8; e - s];
+                match f.read_exact_at(&mut buf, s as u64) {
+                    Ok(()) => String::from_utf8_lossy(&buf).into_owned(),
+                    Err(_) => String::new(),
+                }
+            }
+        }
+    }
+
+    pub fn index_of(text: &str) -> Index {
+        let mut lib = Index::default();
+        let mut offset = 0;
+        let mut ctfe = false;
+        let mut open: Option<(usize, Option<String>, Option<u32>)> = None;
+        for line in text.split_inclusive('\n') {
+            let start = offset;
+            offset += line.len();
+            if line.starts_with("// MIR FOR CTFE") {
+                ctfe = true;
+                continue;
+            }
+            if let Some(name) = line.strip_prefix("fn ").and_then(item_name) {
+                note_root(&mut lib.roots, name);
+                let keep = !ctfe && !lib.fns.contains_key(name);
+                open = Some((start, keep.then(|| name.to_string()), None));
+                ctfe = false;
+                continue;
+            }
+            if let Some(name) = line.strip_prefix("static ").and_then(item_name) {
+                note_root(&mut lib.roots, name);
+            }
+            if let Some(rest) = line.strip_prefix("alloc") {
+                let id: Option<u32> = rest.split(|c: char| !c.is_ascii_digit()).next().and_then(|n| n.parse().ok());
+                if let Some(id) = id {
+                    if let Some(s) = rest.split_once("(static: ").and_then(|(_, s)| s.split([',', ')']).next()) {
+                        lib.statics.insert(s.to_string(), id);
+                    }
+                    if line.trim_end().ends_with('{') {
+                        open = Some((start, None, Some(id)));
+                    } else {
+                        lib.allocs.entry(id).or_insert((start, offset));
+                    }
+                }
+                continue;
+            }
+            if line.starts_with('}') {
+                if let Some((s, name, alloc)) = open.take() {
+                    if let Some(n) = name {
+                        lib.fns.insert(n, (s, offset));
+                    }
+                    if let Some(id) = alloc {
+                        lib.allocs.entry(id).or_insert((s, offset));
+                    }
+                }
+            }
+        }
+        lib
+    }
+
+    /// The body core calls `name` (core's spelling), in the kernel
+    /// crate's spelling, named `full` (the kernel's path).
+    /// A construct known and not read yet is OX0200, any other parse
+    /// error OX1004.
+    pub fn body(&self, name: &str, full: &str) -> Option<Result<Body, (Code, String)>> {
+        let &r = self.index.fns.get(name)?;
+        let text = self.in_core_spelling(&self.read(r));
+        Some(self.parse_body(&text, full).map_err(|m| {
+            let known = m.contains("does not read yet");
+            (if known { Code::Unsupported } else { Code::MirParse }, m)
+        }))
+    }
+
+    /// The MIR text of body `name` in the kernel crate's spelling (for
+    /// instances: mono.rs substitutes its type parameters).
+    pub fn body_text(&self, name: &str) -> Option<String> {
+        let &r = self.index.fns.get(name)?;
+        Some(self.in_core_spelling(&self.read(r)))
+    }
+
+    fn parse_body(&self, text: &str, full: &str) -> Result<Body, String> {
+        let file = parse_mir_file(text).map_err(|e| match const_fn_call(text).filter(|_| !e.msg.contains("does not read yet")) {
+            Some(c) => format!(
+                "core's MIR of `{full}` does not parse: it calls through an inline `const` of function pointer \
+                 type (`{c}`), which mir-export does not read yet"
+            ),
+            None => format!("core's MIR of `{full}` does not parse: {}", e.msg),
+        })?;
+        let mut body = file.bodies.into_iter().next().ok_or_else(|| format!("no body of `{full}` in core's MIR"))?;
+        fold_runtime_checks(&mut body);
+        body.name = full.to_string();
+        if let Ok(p) = crate::mirparse::parser::parse_str(full, |p| p.path(true)) {
+            body.path = p;
+        }
+        Ok(body)
+    }
+
+    /// core's trait impl methods named `method` (`<impl at ..>::next`
+    /// bodies, core's spelling), for a call `<T as Tr>::method`.
+    pub fn impl_methods(&self, method: &str) -> Vec<String> {
+        let tail = format!(">::{method}");
+        let mut v: Vec<String> = self.index.fns.keys().filter(|n| n.ends_with(&tail) && n.contains("<impl at ")).cloned().collect();
+        v.sort();
+        v
+    }
+
+    /// The allocation of core's static `path` (core's spelling), imported.
+    pub fn static_alloc(&self, path: &str) -> Option<u32> {
+        self.index.statics.get(path).map(|id| id + ALLOC_BASE)
+    }
+
+    /// Imported allocation `id` (`ALLOC_BASE + core's id`).
+    pub fn alloc(&self, id: u32) -> Option<Result<Alloc, String>> {
+        let &r = self.index.allocs.get(&id.checked_sub(ALLOC_BASE)?)?;
+        let text = self.in_core_spelling(&self.read(r));
+        let file = match parse_mir_file(&text) {
+            Ok(f) => f,
+            Err(e) => return Some(Err(format!("core's allocation alloc{} does not parse: {}", id - ALLOC_BASE, e.msg))),
+        };
+        let mut a = file.allocs.into_iter().next()?;
+        a.id = id;
+        a.static_name = a.static_name.map(|n| self.in_core_spelling(&n));
+        Some(Ok(a))
+    }
+
+    /// `text` of core with core's paths as other crates print them
+    /// (`slice::sort::...` → `core::slice::sort::...`) and allocation ids
+    /// moved by `ALLOC_BASE`.
+    pub fn in_core_spelling(&self, text: &str) -> String {
+        let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let mut out = String::with_capacity(text.len() + text.len() / 8);
+        let b = text.as_bytes();
+        let mut i = 0;
+        let mut prev: Option<char> = None;
+        while i < b.len() {
+            let c = text[i..].chars().next().expect("in bounds");
+            // string constants are copied as they are
+            if c == '"' && prev != Some('\'') {
+                let mut k = i + 1;
+                while k < b.len() && b[k] != b'"' && b[k] != b'\n' {
+                    k += if b[k] == b'\\' { 2 } else { 1 };
+                }
+                let end = (k + 1).min(b.len());
+                out.push_str(&text[i..end]);
+                prev = Some('"');
+                i = end;
+                continue;
+            }
+            let starts_word = is_ident(c) && !prev.is_some_and(|p| is_ident(p) || p == ':' || p == '/' || p == '.' || p == '@');
+            if !starts_word {
+                out.push(c);
+                i += c.len_utf8();
+                prev = Some(c);
+                continue;
+            }
+            let end = text[i..].find(|ch: char| !is_ident(ch)).map_or(text.len(), |k| i + k);
+            let word = &text[i..end];
+            if text[end..].starts_with("::") && self.index.roots.contains(word) {
+                out.push_str("core::");
+                out.push_str(word);
+            } else if let Some(n) = word.strip_prefix("alloc").and_then(|n| n.parse::<u32>().ok()) {
+                out.push_str(&format!("alloc{}", n + ALLOC_BASE));
+            } else {
+                out.push_str(word);
+            }
+            prev = word.chars().last();
+            i = end;
+        }
+        out
+    }
+}
+
+/// A call whose callee is an unevaluated inline constant of fn-pointer
+/// type (`_1 = const sort::partition::<T, F>::{constant#0}(move _2)`): the
+/// constant, as written.
+fn const_fn_call(text: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        let rhs = l.split_once(" = const ")?.1;
+        let k = rhs.find("}(")?;
+        let callee = &rhs[..k + 1];
+        callee.contains("::{constant#").then(|| callee.to_string())
+    })
+}
+
+/// `switchInt(UbChecks)` is `switchInt(const false)` (parser.rs): the
+/// switch becomes a `goto` to its `0` target, and the blocks no longer
+/// reachable from `bb0` (the precondition checks) become `unreachable`
+/// without statements, so that their calls need not resolve. The same
+/// as rustc's codegen, which never generates the branch not taken.
+pub fn fold_runtime_checks(body: &mut Body) {
+    use crate::mirparse::ast::{ConstVal, Operand, TerminatorKind};
+    let mut folded = false;
+    for b in &mut body.blocks {
+        if let TerminatorKind::SwitchInt { discr: Operand::Const(c), targets, otherwise } = &b.terminator.kind {
+            if let ConstVal::Bool(v) = c.val {
+                let t = targets.iter().find(|t| t.0 == v as u128).map_or(*otherwise, |t| t.1);
+                b.terminator.kind = TerminatorKind::Goto(t);
+                folded = true;
+            }
+        }
+    }
+    if !folded {
+        return;
+    }
+    let mut seen = vec![false; body.blocks.len()];
+    let mut todo = vec![0usize];
+    while let Some(k) = todo.pop() {
+        if k >= seen.len() || std::mem::replace(&mut seen[k], true) {
+            continue;
+        }
+        todo.extend(successors(&body.blocks[k].terminator.kind).into_iter().map(|s| s as usize));
+    }
+    for (k, b) in body.blocks.iter_mut().enumerate() {
+        if !seen[k] {
+            b.statements.clear();
+            b.terminator.kind = TerminatorKind::Unreachable;
+        }
+    }
+}
+
+fn successors(t: &crate::mirparse::ast::TerminatorKind) -> Vec<u32> {
+    use crate::mirparse::ast::TerminatorKind as T;
+    match t {
+        T::Goto(b) | T::Drop { target: b, .. } | T::Assert { target: b, .. } => vec![*b],
+        T::SwitchInt { targets, otherwise, .. } => targets.iter().map(|t| t.1).chain([*otherwise]).collect(),
+        T::Call { target, .. } | T::InlineAsm { target } => target.iter().copied().collect(),
+        T::Return | T::Unreachable | T::UnwindResume | T::UnwindTerminate => Vec::new(),
+    }
+}
+
+fn note_root(roots: &mut BTreeSet<String>, name: &str) {
+    let root = name.split("::").next().unwrap_or("");
+    if !root.is_empty() && !root.starts_with('<') && root.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        roots.insert(root.to_string());
+    }
+}
+
+/// The item's name in `fn NAME(`/`static NAME: `, up to the `(` or `: `
+/// at depth 0.
+fn item_name(rest: &str) -> Option<&str> {
+    let mut depth = 0i32;
+    let b = rest.as_bytes();
+    for (k, &c) in b.iter().enumerate() {
+        match c {
+            b'<' | b'{' | b'[' => depth += 1,
+            b'>' if k > 0 && b[k - 1] == b'-' => {}
+            b'>' | b'}' | b']' => depth -= 1,
+            b'(' if depth == 0 => return Some(&rest[..k]),
+            b':' if depth == 0 && b.get(k + 1) == Some(&b' ') => return Some(&rest[..k]),
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIR: &str = "fn unicode::n::lookup(_1: char) -> bool {
+    let mut _0: bool;                    // return place in scope 0 at /l/core/src/unicode/n.rs:3:1: 3:2
+    bb0: {
+        _0 = unicode::skip_search::<3>(copy _1, const <static(DefId(0:4 ~ core[1eb9]::unicode::n::T))>) -> [return: bb1, unwind unreachable]; // scope 0 at /l/core/src/unicode/n.rs:4:5: 4:9
+    }
+}
+
+// MIR FOR CTFE
+fn unicode::n::lookup(_1: char) -> bool {
+    x
+}
+
+static unicode::n::T: [u8; 2] = {
+    let mut _0: [u8; 2];
+}
+
+alloc7 (static: unicode::n::T, size: 2, align: 1) {
+    01 02                                           │ ..
+}
+";
+
+    #[test]
+    fn indexes_and_respells() {
+        let lib = Library::from_text(MIR.to_string());
+        assert!(lib.index.roots.contains("unicode"));
+        let back = Index::parse(&lib.index.serialize()).unwrap();
+        assert_eq!((back.fns, back.allocs, back.statics, back.roots), (lib.index.fns.clone(), lib.index.allocs.clone(), lib.index.statics.clone(), lib.index.roots.clone()));
+        let text = lib.body_text("unicode::n::lookup").unwrap();
+        assert!(text.starts_with("fn core::unicode::n::lookup(_1: char)"), "{text}");
+        assert!(text.contains("core::unicode::skip_search::<3>"), "{text}");
+        assert!(text.contains("core[1eb9]::unicode::n::T"), "{text}");
+        assert!(text.contains("/l/core/src/unicode/n.rs"), "{text}");
+        assert_eq!(lib.in_core_spelling("_1 = const \"alloc7 \\\" unicode::x\"; alloc7 unicode::x"), "_1 = const \"alloc7 \\\" unicode::x\"; alloc1073741831 core::unicode::x");
+        let id = lib.static_alloc("unicode::n::T").unwrap();
+        assert_eq!(id, ALLOC_BASE + 7);
+        let a = lib.alloc(id).unwrap().unwrap();
+        assert_eq!((a.id, a.size, a.static_name.as_deref()), (id, 2, Some("core::unicode::n::T")));
+    }
+
+    #[test]
+    fn compacts_statement_spans_only() {
+        let s = compact(MIR);
+        assert!(s.contains(" let mut _0: bool; // return place in scope 0 at /l/core/src/unicode/n.rs:3:1"), "{s}");
+        assert!(s.contains("unwind unreachable]; // scope 0 at -\n"), "{s}");
+        assert!(!s.contains("n.rs:4:5"));
+        // it still parses, and indexes as the original
+        let lib = Library::from_text(s);
+        let body = lib.body("unicode::n::lookup", "core::unicode::n::lookup").unwrap().unwrap();
+        assert_eq!(body.blocks.len(), 1);
+        assert!(lib.alloc(ALLOC_BASE + 7).unwrap().is_ok());
+    }
+
+    #[test]
+    fn runtime_checks_fold_away() {
+        let text = "fn f(_1: usize) -> () {
+    let mut _0: (); // return place in scope 0 at /l/a.rs:1:1: 1:2
+    bb0: {
+        switchInt(UbChecks) -> [0: bb2, otherwise: bb1]; // scope 0 at -
+    }
+    bb1: {
+        _0 = core::slice::index::precondition_check(copy _1) -> [return: bb2, unwind unreachable]; // scope 0 at -
+    }
+    bb2: {
+        return; // scope 0 at -
+    }
+}
+";
+        let lib = Library::from_text(text.to_string());
+        let b = lib.body("f", "core::f").unwrap().unwrap();
+        use crate::mirparse::ast::TerminatorKind as T;
+        assert_eq!(b.blocks[0].terminator.kind, T::Goto(2));
+        assert_eq!(b.blocks[1].terminator.kind, T::Unreachable);
+        assert_eq!(b.blocks[2].terminator.kind, T::Return);
+    }
+
+    #[test]
+    fn cache_key_follows_the_rustc() {
+        let a = RustcInfo { release: "1.96.0".into(), commit_hash: "ac68faa20c58cbccd".into(), verbose: "rustc 1.96.0 (ac68faa20)".into(), ..RustcInfo::default() };
+        let b = RustcInfo { commit_hash: "0123456789abcdef".into(), ..a.clone() };
+        let c = RustcInfo { verbose: "rustc 1.96.0 (ac68faa20)\nLLVM version: 21".into(), ..a.clone() };
+        assert_ne!(cache_file(&a), cache_file(&b));
+        assert_ne!(cache_file(&a), cache_file(&c));
+        assert_eq!(cache_file(&a), cache_file(&a.clone()));
+    }
+}
