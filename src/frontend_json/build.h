@@ -89,6 +89,7 @@ void place_claim_align(Fb *fb, Op *mark, const PlaceV *p);
 /* operand.c */
 bool build_operand(Fb *fb, JPath jp, const OxOperand *o, Val *out);
 const char *alloc_symbol(Arena *a, OxInput *in, int64_t id);
+const char *vtable_symbol(Arena *a, OxInput *in, uint32_t k);
 void fe_import_allocs(Module *m, OxModule *ox);
 
 /* types.c */

@@ -37,6 +37,43 @@ static void place_static(Arena *a, const OxAlloc *al, Global *g)
 	}
 }
 
+const char *vtable_symbol(Arena *a, OxInput *in, uint32_t k)
+{
+	return arena_printf(a, "__oxide_vtable_%u_%u", in->index, k);
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
+}
+
+/* A vtable: a read-only global of pointer-sized words in rustc's layout,
+ *   [0] drop_in_place: null (nothing oxidec compiles reads it: there is no
+ *       Box<dyn>, and dropping a `&dyn` / `&mut dyn` drops nothing)
+ *   [1] size, [2] align of the concrete type
+ *   [3..] each method's function (a relocation), null where the slot is
+ *       vacant or has no function (mir-export refuses every call of it) */
+static void import_vtable(Module *m, OxInput *in, uint32_t k, const OxVtable *vt)
+{
+	Arena *a = m->arena;
+	Global *g = ir_global_new(m, vtable_symbol(a, in, k));
+	g->size = 8 * (uint64_t)vt->nentry;
+	g->align = 8;
+	g->addrspace = AS_GLOBAL;
+	g->bytes = arena_alloc(a, g->size);
+	memset(g->bytes, 0, g->size);
+	put_u64(g->bytes + 8, vt->size);
+	put_u64(g->bytes + 16, vt->align);
+	for (uint32_t i = 0; i < vt->nentry; i++)
+		g->nreloc += vt->entries[i] != NULL;
+	g->relocs = arena_new_array(a, Reloc, g->nreloc ? g->nreloc : 1);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < vt->nentry; i++)
+		if (vt->entries[i])
+			g->relocs[n++] = (Reloc){ 8 * (uint64_t)i, vt->entries[i]->symbol };
+}
+
 void fe_import_allocs(Module *m, OxModule *ox)
 {
 	Arena *a = m->arena;
@@ -53,6 +90,8 @@ void fe_import_allocs(Module *m, OxModule *ox)
 			add_relocs(a, in, al->relocs, al->nreloc, g);
 			place_static(a, al, g);
 		}
+		for (uint32_t i = 0; i < in->nvtable; i++)
+			import_vtable(m, in, i, &in->vtables[i]);
 	}
 	/* relocations name globals as they are called now */
 	for (Global *g = m->globals; g; g = g->next)

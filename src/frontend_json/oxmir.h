@@ -132,6 +132,17 @@ typedef struct {
 	const char *exported;    /* OX_SPACE_CONST: the name the host looks up */
 } OxAlloc;
 
+/* A vtable ("vtables"): `ty` as the trait object `dyn_`, rustc's layout
+ * word by word (drop_in_place, size, align, then the methods); entries[k]
+ * the function of word k, NULL for the metadata words and vacant slots. */
+typedef struct {
+	OxType *ty, *dyn_;
+	uint64_t size;
+	uint32_t align;
+	OxFunc **entries;
+	uint32_t nentry;         /* at least 3 */
+} OxVtable;
+
 /* ------------------------------------------------------------ places */
 
 typedef enum {
@@ -244,6 +255,7 @@ typedef struct {
 	uint32_t nops;
 	OxPlace place;           /* COPY_FOR_DEREF, REF, DISCRIMINANT */
 	bool is_mut;             /* REF: `&mut`, `&raw mut` (also when the input does not say) */
+	int64_t vtable;          /* CAST to a trait object: index in the input's vtables, else -1 */
 } OxRvalue;
 
 /* ---------------------------------------------------------- statements */
@@ -266,7 +278,9 @@ typedef enum {
 	OX_TERM_DROP,
 } OxTermKind;
 
-typedef enum { OX_CALLEE_FUNCTION, OX_CALLEE_PANIC, OX_CALLEE_DEVICE, OX_CALLEE_INTRINSIC, OX_CALLEE_POINTER } OxCalleeKind;
+typedef enum {
+	OX_CALLEE_FUNCTION, OX_CALLEE_PANIC, OX_CALLEE_DEVICE, OX_CALLEE_INTRINSIC, OX_CALLEE_POINTER, OX_CALLEE_VIRTUAL,
+} OxCalleeKind;
 
 typedef struct {
 	OxCalleeKind kind;
@@ -277,6 +291,8 @@ typedef struct {
 	int ords[2];             /* INTRINSIC: orderings of "const_args" (AtomicOrd), -1 none */
 	int nord;
 	OxOperand *pointer;      /* POINTER: the function pointer called (an indirect call) */
+	uint32_t slot;           /* VIRTUAL: the vtable word of the method (name: its path);
+	                            args[0] is the trait object */
 } OxCallee;
 
 typedef struct {
@@ -344,6 +360,8 @@ struct OxInput {
 	uint32_t file_base;      /* its files[0] in OxModule.files */
 	OxAlloc *allocs;
 	uint32_t nalloc;
+	OxVtable *vtables;
+	uint32_t nvtable;
 };
 
 /* The linked inputs: what fe_parse returns. */

@@ -179,6 +179,63 @@ static bool parse_allocs(PState *s, PFile *f)
 	return true;
 }
 
+/* ------------------------------------------------------------ vtables */
+
+/* One vtable: its types, the concrete type's size and alignment, and the
+ * function of each word (null: a metadata word or a vacant slot). */
+static bool parse_vtable(PState *s, PFile *f, JPath p, cJSON *j, OxVtable *vt)
+{
+	uint32_t ty, dyn_;
+	if (!json_index(p, j, "ty", f->ntype, &ty) || !json_index(p, j, "dyn", f->ntype, &dyn_))
+		return false;
+	vt->ty = f->types[ty];
+	vt->dyn_ = f->types[dyn_];
+	vt->size = json_u64(p, j, "size");
+	vt->align = json_align(p, j, "align");
+	cJSON *es = json_get(p, j, "entries", cJSON_Array), *e;
+	if (ps_failed(s))
+		return false;
+	if (vt->dyn_->kind != RT_OPAQUE)
+		return fe_error(p, "the vtable of `%s` as `%s`, which is no trait object", vt->ty->name, vt->dyn_->name), false;
+	vt->nentry = (uint32_t)cJSON_GetArraySize(es);
+	if (vt->nentry < 3)
+		return fe_error(p, "a vtable has at least the 3 words drop_in_place, size, align"), false;
+	vt->entries = arena_new_array(s->a, OxFunc *, vt->nentry);
+	JPath ep = jpath_field(s->a, p, "entries");
+	int i = 0;
+	cJSON_ArrayForEach(e, es) {
+		JPath q = jpath_index(s->a, ep, i);
+		if (cJSON_IsNull(e)) {
+			i++;
+			continue;
+		}
+		if (!cJSON_IsString(e) || i < 3)
+			return fe_error(q, "a vtable method must be a function symbol (words 0 to 2 are null)"), false;
+		FuncDef *d = fe_map_get(s->syms, "", e->valuestring);
+		if (!d || d->fn->kind != OX_FN_DEVICE)
+			return fe_error(q, "`%s` is no device function of the inputs", e->valuestring), false;
+		vt->entries[i++] = d->fn;
+	}
+	return true;
+}
+
+static bool parse_vtables(PState *s, PFile *f)
+{
+	cJSON *arr = json_get_opt(f->root, "vtables"), *j;
+	JPath root = jpath_root(s->a, f->in->path, "$.vtables");
+	if (arr && !cJSON_IsArray(arr))
+		return fe_error(root, "must be an array"), false;
+	int i = 0;
+	f->in->nvtable = (uint32_t)cJSON_GetArraySize(arr);
+	f->in->vtables = arena_new_array(s->a, OxVtable, f->in->nvtable);
+	cJSON_ArrayForEach(j, arr) {
+		if (!parse_vtable(s, f, jpath_index(s->a, root, i), j, &f->in->vtables[i]))
+			return false;
+		i++;
+	}
+	return true;
+}
+
 /* ------------------------------------------------- function headers */
 
 /* A symbol defined by two inputs: one function when the bodies agree
@@ -187,7 +244,10 @@ static bool parse_allocs(PState *s, PFile *f)
 static bool same_function(JPath p, PFile *f, cJSON *jfn, FuncDef *d)
 {
 	cJSON *a0 = json_get_opt(d->f->root, "allocs"), *a1 = json_get_opt(f->root, "allocs");
-	bool allocs_same = (!a0 && !a1) || (a0 && a1 && cJSON_Compare(a0, a1, true));
+	cJSON *v0 = json_get_opt(d->f->root, "vtables"), *v1 = json_get_opt(f->root, "vtables");
+	/* a body's casts name its input's allocations and vtables */
+	bool allocs_same = ((!a0 && !a1) || (a0 && a1 && cJSON_Compare(a0, a1, true))) &&
+	                   ((!v0 && !v1) || (v0 && v1 && cJSON_Compare(v0, v1, true)));
 	if (fe_same_json(d->f, d->j, f, jfn, false) && allocs_same && !strcmp(d->f->in->crate, f->in->crate))
 		return true;
 	fe_error(p, "function symbol `%s` is also defined, differently, in %s (%s)", d->fn->symbol,
@@ -360,6 +420,9 @@ bool parse_input(PState *s)
 			return false;
 	for (uint32_t k = 0; k < s->nfile; k++)
 		if (!each_function(s, &s->files[k], declare_func))
+			return false;
+	for (uint32_t k = 0; k < s->nfile; k++)
+		if (!parse_vtables(s, &s->files[k]))
 			return false;
 	for (uint32_t k = 0; k < s->nfile; k++)
 		if (!each_function(s, &s->files[k], parse_func_body))

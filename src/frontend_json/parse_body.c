@@ -384,6 +384,13 @@ static bool parse_rvalue(PB *b, JPath p, cJSON *rv, OxRvalue *out)
 	case OX_RV_CAST:
 		out->cast_name = arena_strdup(b->s->a, json_str(p, rv, "cast"));
 		out->cast = cast_kind(out->cast_name);
+		out->vtable = -1;
+		if (json_get_opt(rv, "vtable")) {
+			uint32_t vt;
+			if (!json_index(p, rv, "vtable", b->f->in->nvtable, &vt))
+				return false;
+			out->vtable = vt;
+		}
 		return one_operand(b, p, rv, out);
 	case OX_RV_REF:
 		out->is_mut = !cJSON_IsFalse(json_get_opt(rv, "mutable"));
@@ -517,7 +524,7 @@ static void const_orderings(cJSON *callee, OxCallee *out)
 
 static bool parse_callee(PB *b, JPath cp, cJSON *callee, OxCallee *out)
 {
-	static const char *const names[] = { "function", "panic", "device", "intrinsic", "pointer" };
+	static const char *const names[] = { "function", "panic", "device", "intrinsic", "pointer", "virtual" };
 	const char *kind = json_str(cp, callee, "kind");
 	Arena *a = b->s->a;
 	if (ps_failed(b->s))
@@ -552,6 +559,15 @@ static bool parse_callee(PB *b, JPath cp, cJSON *callee, OxCallee *out)
 	case OX_CALLEE_POINTER:
 		out->pointer = arena_new_array(a, OxOperand, 1);
 		return obj_operand(b, cp, callee, "operand", out->pointer);
+	case OX_CALLEE_VIRTUAL:
+	{
+		int64_t slot;
+		out->name = arena_strdup(a, json_str(cp, callee, "method"));
+		if (ps_failed(b->s) || !json_int_range(cp, "slot", json_get(cp, callee, "slot", 0), 3, 1 << 20, &slot))
+			return false;
+		out->slot = (uint32_t)slot;
+		break;
+	}
 	}
 	return !ps_failed(b->s);
 }

@@ -246,7 +246,7 @@ static bool is_pointer(RType *t)
 	return t->kind == RT_REF || t->kind == RT_PTR;
 }
 
-static bool cast_pointer(Fb *fb, OxCastKind ck, Val v, PlaceV *dst)
+static bool cast_pointer(Fb *fb, OxCastKind ck, int64_t vtable, Val v, PlaceV *dst)
 {
 	if (!is_pointer(v.ty) || !is_pointer(dst->ty) || val_kind(v.ty) == VK_MEM || val_kind(dst->ty) == VK_MEM) {
 		fb_error(fb, OX_UNSUPPORTED, "pointer cast from `%s` to `%s` is not supported", v.ty->name, dst->ty->name);
@@ -270,16 +270,21 @@ static bool cast_pointer(Fb *fb, OxCastKind ck, Val v, PlaceV *dst)
 			return true;
 		}
 		if (to_fat && !from_fat && to_pe && to_pe->kind == RT_OPAQUE) {
-			/* `&T as &dyn Trait`: no vtables on the GPU.  The value can
-			 * only reach a panic (which traps): a call through it is
-			 * rejected by mir-export, a vtable read faults. */
-			v.v[1] = const_int(fb, usize_type(fb), 0);
+			/* `&T as &dyn Trait`: the metadata is the address of T's
+			 * vtable for the trait (mir-export's "vtables"), kept as a
+			 * usize like a slice's length
+			 *   %vt = mir.ptr_to_int (mir.global_addr @__oxide_vtable_I_K) */
+			if (vtable < 0)
+				return fb_error(fb, OX_INPUT, "unsizing `%s` to `%s` without its \"vtable\"", v.ty->name,
+				                dst->ty->name), false;
+			Value *g = ir_build1(&fb->b, OP_MIR_GLOBAL_ADDR, ir_type_ptr(fb->m, 0), 0, NULL);
+			g->def->sym = vtable_symbol(fb->a, fb->in, (uint32_t)vtable);
+			v.v[1] = ir_build1(&fb->b, OP_MIR_PTR_TO_INT, usize_type(fb), 1, &g);
 			v.ty = dst->ty;
 			store_val(fb, dst->addr, v);
 			return true;
 		}
-		fb_error(fb, OX_UNSUPPORTED, "unsizing `%s` to `%s` is not supported (trait objects need `dyn`, "
-		         "which kernels cannot use)", v.ty->name, dst->ty->name);
+		fb_error(fb, OX_UNSUPPORTED, "unsizing `%s` to `%s` is not supported", v.ty->name, dst->ty->name);
 		return false;
 	}
 	if (from_fat && !to_fat) {
@@ -332,7 +337,7 @@ static bool rv_cast(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 	case OX_CAST_EXPOSE_PROVENANCE: case OX_CAST_WITH_EXPOSED_PROVENANCE:
 		return cast_numeric(fb, rv->cast, kind, v, dst);
 	case OX_CAST_PTR_TO_PTR: case OX_CAST_UNSIZE: case OX_CAST_MUT_TO_CONST: case OX_CAST_ARRAY_TO_POINTER:
-		return cast_pointer(fb, rv->cast, v, dst);
+		return cast_pointer(fb, rv->cast, rv->vtable, v, dst);
 	case OX_CAST_REIFY_FN_POINTER: case OX_CAST_UNSUPPORTED:
 		break;
 	}

@@ -261,6 +261,57 @@ static bool call_pointer(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	return true;
 }
 
+/* `<dyn T as Tr>::m(self, args..)` (callee kind virtual): the function in
+ * word `slot` of the trait object's vtable, called with the data pointer
+ * as `&self` / `&mut self` (the thin pointer the method's body takes) and
+ * the other arguments as call_pointer passes them.
+ *   %vt = mir.int_to_ptr %meta
+ *   %f  = mir.load (%vt + 8 slot) : ptr
+ *   mir.call_indirect %f, %data, args... */
+static bool call_virtual(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
+{
+	Val self;
+	if (!t->nargs || !build_operand(fb, jpath_index(fb->a, jpath_field(fb->a, jp, "args"), 0), &t->args[0], &self))
+		return t->nargs ? false : (fb_error(fb, OX_INPUT, "call of `%s` without its self", t->callee.name), false);
+	if (val_kind(self.ty) != VK_FAT || !self.ty->pointee || self.ty->pointee->kind != RT_OPAQUE)
+		return fb_error(fb, OX_INPUT, "call of `%s` through a `%s`, not a pointer to a trait object",
+		                t->callee.name, self.ty->name), false;
+	/* every vtable of this trait object type must hold a function in
+	 * the slot (mir-export refuses the call otherwise) */
+	uint32_t nvt = 0;
+	for (uint32_t k = 0; k < fb->in->nvtable; k++) {
+		const OxVtable *vt = &fb->in->vtables[k];
+		if (fb_rtype(fb, vt->dyn_) != self.ty->pointee)
+			continue;
+		nvt++;
+		if (t->callee.slot >= vt->nentry || !vt->entries[t->callee.slot])
+			return fb_error(fb, OX_INPUT, "call of `%s` through word %u of the vtables of `%s`, which the "
+			                "vtable of `%s` has no function in", t->callee.name, t->callee.slot,
+			                self.ty->pointee->name, vt->ty->name), false;
+	}
+	if (!nvt)
+		return fb_error(fb, OX_INPUT, "call of `%s` through `%s`, which no vtable of the input is of",
+		                t->callee.name, self.ty->pointee->name), false;
+	bool sret;
+	Type *rt = abi_return(fb, dst->ty, &sret);
+	Value **args;
+	uint32_t n;
+	if (!call_args(fb, jp, t, &args, &n, sret ? dst->addr : NULL))
+		return false;
+	uint32_t at = sret ? 1 : 0;      /* the trait object: data pointer, vtable address */
+	Value *vt = ir_build1(&fb->b, OP_MIR_INT_TO_PTR, ir_type_ptr(fb->m, 0), 1, &args[at + 1]);
+	Value *f = build_load(fb, ptr_add(fb, vt, 8 * (uint64_t)t->callee.slot), ir_type_ptr(fb->m, 0));
+	Value **opd = arena_new_array(fb->a, Value *, n);
+	opd[0] = f;
+	memcpy(opd + 1, args, sizeof *args * (at + 1));
+	memcpy(opd + 2 + at, args + at + 2, sizeof *args * (n - at - 2));
+	Op *op = ir_build(&fb->b, OP_MIR_CALL_INDIRECT, rt->kind == TY_VOID ? 0 : 1, &rt, n, opd, 0);
+	if (op->nres)
+		build_store(fb, &op->res[0], dst->addr);
+	finish_call(fb, t);
+	return true;
+}
+
 static bool call_prim(Fb *fb, JPath jp, const OxTerm *t, Opcode code, const char *sym, PlaceV *dst)
 {
 	Value **args;
@@ -512,6 +563,8 @@ static bool term_call(Fb *fb, JPath jp, const OxTerm *t)
 		return call_intrinsic(fb, jp, t, &dst);
 	case OX_CALLEE_POINTER:
 		return call_pointer(fb, jp, t, &dst);
+	case OX_CALLEE_VIRTUAL:
+		return call_virtual(fb, jp, t, &dst);
 	}
 	unreachable();
 }

@@ -289,9 +289,9 @@ const char *intrinsic_check(const Intrinsic *in, const Op *op, char *buf, size_t
 		snprintf(buf, cap, "does not return %s", op->nres ? type_word(op->res[0].type) : "nothing");
 		return buf;
 	}
-	if (!in->atomic && in->kind == IK_SIZE_OF_VAL && op->rty &&
-	    (op->rty->kind == RT_OPAQUE || ((op->rty->kind == RT_SLICE || op->rty->kind == RT_STR) &&
-	                                    (op->nopd < 2 || op->opd[1]->type->kind != TY_INT)))) {
+	if (!in->atomic && (in->kind == IK_SIZE_OF_VAL || (in->kind == IK_ALIGN_OF && op->rty && op->rty->kind == RT_OPAQUE)) &&
+	    op->rty && (op->rty->kind == RT_OPAQUE || op->rty->kind == RT_SLICE || op->rty->kind == RT_STR) &&
+	    (op->nopd < 2 || op->opd[1]->type->kind != TY_INT)) {
 		snprintf(buf, cap, "of a `%s` needs its length", op->rty->name);
 		return buf;
 	}

@@ -58,6 +58,15 @@ static void mem_intrinsic(Lower *l, Op *op, IntrinsicKind k)
 }
 
 /* Returns the replacement of op's result, or NULL when it has none. */
+/* size_of_val / align_of_val of a trait object (`*const dyn T`: data
+ * pointer, vtable address): the vtable's word 1 (size) or 2 (align). */
+static Value *vtable_word(Lower *l, Op *op, unsigned word, Type *rt)
+{
+	Type *i64 = ir_type_int(l->m, 64, false);
+	Value *vt = emit1(l, OP_LLIR_INTTOPTR, ir_type_ptr(l->m, 0), int_resize(l, op->opd[1], false, i64));
+	return int_resize(l, load(l, gep_bytes(l, vt, 8 * word), i64), false, rt);
+}
+
 Value *lower_core_intrinsic(Lower *l, Op *op)
 {
 	const Intrinsic *in = intrinsic_find(op->sym);
@@ -129,10 +138,17 @@ Value *lower_core_intrinsic(Lower *l, Op *op)
 			uint64_t es = op->rty->kind == RT_STR ? 1 : op->rty->elem ? op->rty->elem->size : 0;
 			return emit2(l, OP_LLIR_MUL, rt, int_resize(l, op->opd[1], false, rt), iconst(l, rt, es, 0));
 		}
+		if (op->rty && op->rty->kind == RT_OPAQUE && op->nopd >= 2)
+			return vtable_word(l, op, 1, rt);
 		if (op->rty && (op->rty->kind == RT_SLICE || op->rty->kind == RT_STR || op->rty->kind == RT_OPAQUE))
 			die("size_of_val of `%s` without a length", op->rty->name);
 		return iconst(l, rt, op->rty ? op->rty->size : 0, 0);
-	case IK_ALIGN_OF: return iconst(l, rt, op->rty ? op->rty->align : 1, 0);
+	case IK_ALIGN_OF:
+		if (op->rty && op->rty->kind == RT_OPAQUE && op->nopd >= 2)
+			return vtable_word(l, op, 2, rt);
+		if (op->rty && op->rty->kind == RT_OPAQUE)
+			die("align_of_val of `%s` without its vtable", op->rty->name);
+		return iconst(l, rt, op->rty ? op->rty->align : 1, 0);
 	case IK_FALSE: return iconst(l, rt, 0, 0);
 	case IK_ARITH_OFFSET: {   /* wrapping: no inbounds gep */
 		Type *i64 = ir_type_int(l->m, 64, false);

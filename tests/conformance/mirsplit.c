@@ -6,8 +6,11 @@
  *
  * A body is reached through a call (callee "kind": "function"), a function
  * item used as a value (const "kind": "fn") or a named constant / promoted
- * (const "kind": "unevaluated"). Types and allocations are kept whole: ids
- * are indices, and oxidec ignores what no body uses. The conformance runner
+ * (const "kind": "unevaluated"), and a vtable's methods through a cast
+ * that names the vtable (rvalue "vtable": k, by their "symbol"). Types,
+ * allocations and vtables are kept whole: ids are indices, and oxidec
+ * ignores what no body uses; a vtable that no kept body names has its
+ * methods nulled, as they may be gone. The conformance runner
  * compiles every kernel of a group on its own with this, so that one
  * construct oxidec does not support yet fails only the kernels that use it.
  * Build: cc -O2 -o mirsplit mirsplit.c -lcjson */
@@ -34,9 +37,9 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static cJSON *funcs;
+static cJSON *funcs, *vtables;
 static int nfuncs;
-static char *keep;
+static char *keep, *vt_keep;
 
 static int find_body(const char *name)
 {
@@ -50,6 +53,30 @@ static int find_body(const char *name)
 }
 
 static void mark(int i);
+
+static void refer_symbol(const char *sym)
+{
+	for (int i = 0; i < nfuncs; i++) {
+		cJSON *n = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetArrayItem(funcs, i), "symbol");
+		if (cJSON_IsString(n) && strcmp(n->valuestring, sym) == 0)
+			mark(i);
+	}
+}
+
+/* vtable k and the methods in it */
+static void mark_vtable(int k)
+{
+	const cJSON *e;
+
+	if (k < 0 || k >= cJSON_GetArraySize(vtables) || vt_keep[k])
+		return;
+	vt_keep[k] = 1;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetArrayItem(vtables, k), "entries"))
+		if (cJSON_IsString(e))
+			refer_symbol(e->valuestring);
+}
 
 static void refer(const char *name)
 {
@@ -71,11 +98,15 @@ static void scan(const cJSON *v)
 			: strcmp(k, "unevaluated") == 0 ? "def"
 			: strcmp(k, "fn") == 0 ? "function" : NULL;
 
+		const cJSON *vt = cJSON_GetObjectItemCaseSensitive(v, "vtable");
+
 		if (field != NULL) {
 			const cJSON *n = cJSON_GetObjectItemCaseSensitive(v, field);
 			if (cJSON_IsString(n))
 				refer(n->valuestring);
 		}
+		if (strcmp(k, "cast") == 0 && cJSON_IsNumber(vt))
+			mark_vtable(vt->valueint);
 	}
 	if (cJSON_IsObject(v) || cJSON_IsArray(v))
 		cJSON_ArrayForEach(c, v)
@@ -126,6 +157,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	keep = calloc((size_t)nfuncs + 1, 1);
+	vtables = cJSON_GetObjectItemCaseSensitive(doc, "vtables");
+	vt_keep = calloc((size_t)cJSON_GetArraySize(vtables) + 1, 1);
 	for (int a = 3; a < argc; a++) {
 		int i = find_body(argv[a]);
 		if (i < 0 || !is_kernel(cJSON_GetArrayItem(funcs, i))) {
@@ -141,6 +174,15 @@ int main(int argc, char **argv)
 			cJSON_AddItemToArray(kept,
 			        cJSON_Duplicate(cJSON_GetArrayItem(funcs, i), 1));
 	cJSON_ReplaceItemInObjectCaseSensitive(doc, "functions", kept);
+	for (int k = 0; k < cJSON_GetArraySize(vtables); k++) {
+		cJSON *es = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetArrayItem(vtables, k), "entries");
+		int n = cJSON_GetArraySize(es);
+		if (vt_keep[k])
+			continue;
+		for (int i = 0; i < n; i++)
+			cJSON_ReplaceItemInArray(es, i, cJSON_CreateNull());
+	}
 	text = cJSON_PrintUnformatted(doc);
 	if (text == NULL || (out = fopen(argv[2], "w")) == NULL ||
 	    fputs(text, out) == EOF || fclose(out) != 0) {

@@ -22,6 +22,7 @@ use crate::diag::{Code, DResult, Diag};
 use crate::layout::{self, Layout};
 use crate::rustc_compat;
 use crate::toolchain::RustcInfo;
+use crate::vtable;
 
 /// Set in the environment of cargo; tells the wrapper where to record.
 pub const RECORD_ENV: &str = "__OXIDE_MIR_EXPORT_RECORD";
@@ -263,10 +264,24 @@ pub struct LayoutProbe<'a> {
 
 impl LayoutProbe<'_> {
     pub fn run(&self, names: &[String]) -> DResult<Vec<Result<Layout, String>>> {
+        let (stderr, first_line) = self.probe(rustc_compat::layout_attr(self.rustc.minor), names)?;
+        Ok(layout::read_probe_output(&stderr, names.len(), first_line, self.rustc.minor))
+    }
+
+    /// The vtable layouts of trait object types `names` (`dyn Shape`),
+    /// through `#[rustc_dump_vtable]` (vtable.rs).
+    pub fn run_vtables(&self, names: &[String]) -> DResult<Vec<Result<Vec<vtable::Entry>, String>>> {
+        let (stderr, first_line) = self.probe(vtable::ATTR, names)?;
+        Ok(vtable::read_probe_output(&stderr, names.len(), first_line))
+    }
+
+    /// Compiles the crate root with one `#[attr]` alias per name appended;
+    /// rustc's stderr and the line of the first alias.
+    fn probe(&self, attr: &str, names: &[String]) -> DResult<(String, usize)> {
         let root_index = self.cmd.root_index().ok_or_else(|| Diag::new(Code::Export, "cannot find the crate root in rustc's arguments"))?;
         let root = self.cmd.cwd.join(&self.cmd.args[root_index]);
         let src = fs::read_to_string(&root).map_err(|e| io_err(&root, e))?;
-        let (text, first_line) = layout::probe_source(&src, rustc_compat::layout_attr(self.rustc.minor), names);
+        let (text, first_line) = layout::probe_source(&src, attr, names);
         // The probe must sit next to the root so that `mod x;` resolves.
         let probe_file = root.with_file_name(format!(".oxide-layout-probe-{}.rs", std::process::id()));
         let out_dir = self.cmd.out_dir().join(format!("oxide-layout-probe-{}", std::process::id()));
@@ -278,7 +293,7 @@ impl LayoutProbe<'_> {
             let _ = fs::remove_file(&probe_file);
             let _ = fs::remove_dir_all(&out_dir);
         }
-        Ok(layout::read_probe_output(&result?, names.len(), first_line, self.rustc.minor))
+        Ok((result?, first_line))
     }
 
     /// Compiles the probe with the recorded arguments; returns stderr

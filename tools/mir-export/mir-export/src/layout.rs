@@ -207,7 +207,7 @@ pub fn read_probe_output(stderr: &str, count: usize, first_line: usize, minor: u
 }
 
 /// Which appended line a diagnostic points at.
-fn probe_index(diag: &Json, first_line: usize) -> Option<usize> {
+pub fn probe_index(diag: &Json, first_line: usize) -> Option<usize> {
     let Some(Json::Arr(spans)) = diag.get("spans") else { return None };
     let Some(Json::Int(line)) = spans.first()?.get("line_start") else { return None };
     (*line as usize).checked_sub(first_line)

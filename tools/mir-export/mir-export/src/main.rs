@@ -20,6 +20,7 @@ mod rustc_compat;
 mod selftest;
 mod toolchain;
 mod types;
+mod vtable;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -116,7 +117,7 @@ fn export_crate(
         library: &library,
     };
     let probe = LayoutProbe { cmd: &cmd, rustc: info, keep_temps: opts.keep_temps, verbose: opts.verbose };
-    export::export(&input, &mut |names| probe.run(names), left_out)
+    export::export(&input, &mut |names| probe.run(names), &mut |names| probe.run_vtables(names), left_out)
 }
 
 /// The MIR text with the bits of its NaN constants (nanbits.rs), taken from

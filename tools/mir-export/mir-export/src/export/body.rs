@@ -92,7 +92,7 @@ impl<'a> Exporter<'a> {
     }
 
     /// A PTX-safe, crate-qualified symbol for a device function or constant.
-    fn symbol(&self, name: &str) -> String {
+    pub(super) fn symbol(&self, name: &str) -> String {
         let mut s = format!("{}__", self.input.crate_name);
         for c in name.chars() {
             s.push(if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' });
@@ -159,9 +159,7 @@ impl<'a> Exporter<'a> {
 
     fn unsupported_ty(&self, ty: &Ty) -> Option<String> {
         match ty {
-            // `&dyn Trait` values are kept (opaque, with a null vtable in
-            // oxidec) so that `unwrap`/`expect` can hand them to the panic,
-            // which traps; a call through a vtable is rejected at the call.
+            // `&dyn Trait` values are fat pointers to vtables (dyncall.rs).
             // core::fmt's formatter pointers only reach a panic (which
             // traps): kept as opaque values, never called.
             // Function pointers are values like any other (a casted fn
@@ -311,7 +309,7 @@ impl<'a> Exporter<'a> {
         }
     }
 
-    fn operands_json(&mut self, ops: &[Operand], ctx: Ctx) -> DResult<Vec<Json>> {
+    pub(super) fn operands_json(&mut self, ops: &[Operand], ctx: Ctx) -> DResult<Vec<Json>> {
         ops.iter().map(|o| self.operand_json(o, ctx)).collect()
     }
 
@@ -374,6 +372,16 @@ impl<'a> Exporter<'a> {
                     "ty" => self.ty(ty, ctx)?,
                 ]
             }
+            Rvalue::Cast { kind, operand, ty } if Self::is_dyn_coercion(kind, ty) => {
+                let vt = self.coercion_vtable(operand, ty, ctx)?;
+                obj![
+                    "kind" => "cast",
+                    "cast" => kind.as_str(),
+                    "operand" => self.operand_json(operand, ctx)?,
+                    "ty" => self.ty(ty, ctx)?,
+                    "vtable" => vt,
+                ]
+            }
             Rvalue::Cast { kind, operand, ty } => obj![
                 "kind" => "cast",
                 "cast" => kind.as_str(),
@@ -397,7 +405,7 @@ impl<'a> Exporter<'a> {
     }
 
     /// The type of an operand.
-    fn operand_ty(&mut self, op: &Operand, ctx: Ctx) -> DResult<Ty> {
+    pub(super) fn operand_ty(&mut self, op: &Operand, ctx: Ctx) -> DResult<Ty> {
         match op {
             Operand::Copy(p) | Operand::Move(p) => Ok(self.place_json(p, ctx)?.1),
             Operand::Const(c) => self.const_ty(c, ctx),
@@ -615,7 +623,7 @@ impl<'a> Exporter<'a> {
 
     /// The body a function item names: a function of this crate, a trait
     /// method's impl, a monomorphic instance of a generic function.
-    fn fn_item_body(&mut self, path: &Path, ctx: Ctx) -> DResult<String> {
+    pub(super) fn fn_item_body(&mut self, path: &Path, ctx: Ctx) -> DResult<String> {
         let bodies = &self.bodies;
         let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
         match self.callees.resolve(path, false, &has_body).map_err(|(c, m)| self.err(ctx, c, m))? {
@@ -681,6 +689,9 @@ impl<'a> Exporter<'a> {
             Callee::Path(path) => path,
             Callee::Operand(f) => return self.call_pointer_json(dest, f, args, target, ctx),
         };
+        if let Some(Ty::Dyn(d)) = path.qself.as_ref().map(|q| &*q.self_ty) {
+            return self.virtual_call_json(dest, path, &d.clone(), args, target, ctx);
+        }
         // `<fn(u32) -> u32 as Fn<(u32,)>>::call(&f, (x,))`: a call through
         // the pointer `f` (by reference for call / call_mut)
         if let (Some(()), Some(Ty::FnPtr(_))) = (super::callee::fn_trait_call(path), path.qself.as_ref().map(|q| &*q.self_ty)) {
@@ -882,11 +893,11 @@ impl<'a> Exporter<'a> {
     /// `Fn::call(f, (a, b))` as the body is called: a closure's body takes
     /// its environment and `a, b`; a fn item's takes `a, b` (its own
     /// zero-sized self is dropped). The tuple is split into its fields.
-    fn spread_fn_call_args(&mut self, self_ty: &Ty, args: &[Operand], ctx: Ctx) -> DResult<Vec<Operand>> {
+    pub(super) fn spread_fn_call_args(&mut self, self_ty: &Ty, args: &[Operand], ctx: Ctx) -> DResult<Vec<Operand>> {
         let bad = |ex: &Self| ex.err(ctx, Code::Export, format!("a `Fn*` call of `{self_ty}` with {} arguments, not 2", args.len()));
         let [callee, tuple] = args else { return Err(bad(self)) };
         let mut out = Vec::new();
-        if matches!(self_ty, Ty::Closure(_)) {
+        if matches!(self_ty, Ty::Closure(_) | Ty::Dyn(_)) {
             out.push(callee.clone());
         } else if !matches!(self_ty, Ty::FnDef { .. } | Ty::FnPtr(_)) {
             return Err(bad(self));
@@ -912,7 +923,7 @@ impl<'a> Exporter<'a> {
 
     /// A closure whose body never projects a field of its environment
     /// (`(*_1).0`, `(_1.0: T)`): it captures nothing.
-    fn closure_captures_nothing(&self, closure: &str) -> bool {
+    pub(super) fn closure_captures_nothing(&self, closure: &str) -> bool {
         let Some(body) = self.callees.closure_body(closure) else { return false };
         match super::mono::body_text(self.input.mir_text, body) {
             Some(text) => !text.contains("(*_1).") && !text.contains("(_1."),

@@ -220,10 +220,11 @@ impl CalleeResolver {
         }
         if let Some(q) = &path.qself {
             if let Ty::Dyn(d) = &*q.self_ty {
+                // calls through vtables are body.rs's (dyncall.rs); what
+                // comes here is a method of a trait object as a value
                 return Err((Code::Unsupported, format!(
-                    "dynamic dispatch is not supported: the call to `{}` goes through the vtable of `{d}`, \
-                     and kernels are compiled without vtables; use a generic parameter (`impl Trait`) \
-                     or an enum and a `match`",
+                    "`{}` as a function pointer (rustc's shim that calls through the vtable of `{d}`) is not \
+                     supported; use a closure that calls the method",
                     short_path(&path.to_string())
                 )));
             }

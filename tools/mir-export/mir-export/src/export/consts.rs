@@ -339,6 +339,7 @@ impl<'a> Exporter<'a> {
             align: 1,
             bytes: bytes.iter().map(|&b| Some(b)).collect(),
             relocs: Vec::new(),
+            vtable: None,
         });
         self.used_allocs.insert(id);
         id

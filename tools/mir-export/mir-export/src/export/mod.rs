@@ -13,6 +13,7 @@ mod callee;
 mod consteval;
 mod consts;
 mod drops;
+mod dyncall;
 mod mono;
 mod spans;
 
@@ -53,6 +54,9 @@ pub struct ExportInput<'a> {
 /// Asks rustc for the layouts of types spelled as in the crate root.
 pub type Probe<'p> = dyn FnMut(&[String]) -> DResult<Vec<Result<Layout, String>>> + 'p;
 
+/// Asks rustc for the vtable layouts of trait object types (`dyn Shape`).
+pub type VtableProbe<'p> = dyn FnMut(&[String]) -> DResult<Vec<Result<Vec<crate::vtable::Entry>, String>>> + 'p;
+
 /// Told of a kernel left out (`--keep-going`) with the error that made it so.
 pub type LeftOut<'r> = dyn FnMut(&str, &Diag) + 'r;
 
@@ -64,12 +68,12 @@ pub type LeftOut<'r> = dyn FnMut(&str, &Diag) + 'r;
 /// an export of the crate without those kernels). An error that no kernel
 /// can be blamed for still ends the export, as does leaving out every
 /// kernel.
-pub fn export(input: &ExportInput, probe: &mut Probe, mut left_out: Option<&mut LeftOut>) -> DResult<Json> {
+pub fn export(input: &ExportInput, probe: &mut Probe, vprobe: &mut VtableProbe, mut left_out: Option<&mut LeftOut>) -> DResult<Json> {
     let mut skip: Vec<String> = Vec::new();
     loop {
         let mut ex = Exporter::new(input);
         let kernels = ex.find_kernels(&skip)?;
-        let bad = match ex.export_bodies(&kernels) {
+        let bad = match ex.export_bodies(&kernels).and_then(|()| ex.finish_vtables(&kernels, vprobe)) {
             Err(d) if left_out.is_some() => Exporter::failing_kernels(input, &kernels, d)?,
             r => {
                 r?;
@@ -80,7 +84,9 @@ pub fn export(input: &ExportInput, probe: &mut Probe, mut left_out: Option<&mut 
                 let bad = ex.check_kernel_params(&kernels);
                 if bad.is_empty() {
                     ex.fill_uninit()?;
-                    return Ok(ex.document());
+                    ex.check_const_vtables()?;
+                    let vtables = ex.vtables_json()?;
+                    return Ok(ex.document(vtables));
                 }
                 bad
             }
@@ -113,6 +119,12 @@ pub struct Exporter<'a> {
     static_types: HashMap<u32, (usize, bool)>,
     /// Allocations made here for string literal constants.
     string_allocs: Vec<Alloc>,
+    /// The vtables of the unsize coercions to trait objects (dyncall.rs).
+    vtables: Vec<dyncall::VtableReq>,
+    /// Calls through vtables, waiting for their slots.
+    vcalls: Vec<dyncall::VirtualCall>,
+    /// rustc's vtable layout of each trait object type met.
+    vt_layouts: HashMap<String, Result<Vec<crate::vtable::Entry>, String>>,
     /// Bodies taken from core's MIR (library.rs) → where the kernel crate
     /// first called them (their statements have no spans of their own).
     library_bodies: HashMap<String, String>,
@@ -140,6 +152,9 @@ impl<'a> Exporter<'a> {
             used_allocs: BTreeSet::new(),
             static_types: HashMap::new(),
             string_allocs: Vec::new(),
+            vtables: Vec::new(),
+            vcalls: Vec::new(),
+            vt_layouts: HashMap::new(),
             library_bodies: HashMap::new(),
         }
     }
@@ -378,6 +393,17 @@ impl<'a> Exporter<'a> {
                 let decl = body.locals[local].as_ref().expect("arguments are declared");
                 let t = self.types.lookup(&decl.ty).expect("kernel argument types are interned");
                 let e = self.types.get(t);
+                if holds_dyn(&decl.ty) {
+                    let d = Diag::at(
+                        self.loc(body, decl.scope, decl.span.as_ref()),
+                        Code::Gpu,
+                        format!("kernel parameter type `{}` holds a trait object: its vtable would be the host's, \
+                                 whose code addresses are not the GPU's; pass the value or an index and make the \
+                                 trait object in the kernel", decl.ty),
+                    );
+                    bad.push((k.clone(), d));
+                    break;
+                }
                 if holds_fn_ptr(&decl.ty) {
                     let d = Diag::at(
                         self.loc(body, decl.scope, decl.span.as_ref()),
@@ -519,7 +545,7 @@ impl<'a> Exporter<'a> {
     }
 
     /// The top-level object.
-    fn document(&mut self) -> Json {
+    fn document(&mut self, vtables: Json) -> Json {
         let types: Vec<Json> = (0..self.types.entries.len()).map(|i| self.types.to_json(i)).collect();
         let allocs = self.allocs_json();
         let r = self.input.rustc;
@@ -539,7 +565,42 @@ impl<'a> Exporter<'a> {
             "types" => types,
             "functions" => std::mem::take(&mut self.functions),
             "allocs" => allocs,
+            "vtables" => vtables,
         ]
+    }
+
+    /// A constant or static that holds a trait object points at a vtable
+    /// rustc's const evaluation made (`allocN (vtable: impl Shape for
+    /// Sq)`), whose words the text does not print: refused.
+    fn check_const_vtables(&self) -> DResult<()> {
+        let mut todo: Vec<(u32, Option<String>)> = self.used_allocs.iter().map(|&id| (id, None)).collect();
+        let mut done = BTreeSet::new();
+        while let Some((id, owner)) = todo.pop() {
+            if !done.insert(id) {
+                continue;
+            }
+            let Some(a) = self.alloc(id) else { continue };
+            let owner = owner.or_else(|| a.static_name.clone());
+            if let Some(v) = &a.vtable {
+                let whose = owner.as_ref().map_or_else(|| "a constant".to_string(), |s| format!("the static `{s}`"));
+                let item = owner.as_ref().and_then(|s| {
+                    self.input.mir.bodies.iter().find(|b| {
+                        matches!(b.kind, BodyKind::Static | BodyKind::StaticMut)
+                            && (b.name == *s || b.name.rsplit("::").next() == Some(s.as_str()))
+                    })
+                });
+                let msg = format!(
+                    "{whose} holds a trait object (the vtable of `{v}` made by rustc's constant evaluation): \
+                     trait objects in constants and statics are not supported; make the `&dyn` in the kernel"
+                );
+                return Err(match item {
+                    Some(b) => Diag::at(self.loc(b, 0, b.locals.first().and_then(|l| l.as_ref()).and_then(|l| l.span.as_ref())), Code::Unsupported, msg),
+                    None => Diag::new(Code::Unsupported, msg),
+                });
+            }
+            todo.extend(a.relocs.iter().map(|r| (r.1, owner.clone())));
+        }
+        Ok(())
     }
 
     /// Every allocation reachable from exported constants, by id.
@@ -632,6 +693,16 @@ fn holds_fn_ptr(t: &Ty) -> bool {
         Ty::FnPtr(_) => true,
         Ty::Tuple(v) => v.iter().any(holds_fn_ptr),
         Ty::Array(e, _) | Ty::Slice(e) | Ty::Ref { pointee: e, .. } | Ty::Ptr { pointee: e, .. } => holds_fn_ptr(e),
+        _ => false,
+    }
+}
+
+/// A trait object in a type, outside ADTs (as holds_fn_ptr).
+fn holds_dyn(t: &Ty) -> bool {
+    match t {
+        Ty::Dyn(_) => true,
+        Ty::Tuple(v) => v.iter().any(holds_dyn),
+        Ty::Array(e, _) | Ty::Slice(e) | Ty::Ref { pointee: e, .. } | Ty::Ptr { pointee: e, .. } => holds_dyn(e),
         _ => false,
     }
 }

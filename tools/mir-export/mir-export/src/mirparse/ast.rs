@@ -139,11 +139,13 @@ impl Ty {
         Ty::Tuple(Vec::new())
     }
 
-    /// Whether the type mentions a closure or `dyn`: such types cannot be
-    /// named in a layout probe.
+    /// Whether the type mentions a closure: such types cannot be named in
+    /// a layout probe. A trait object is named as printed (`dyn Shape`,
+    /// `dyn core::ops::FnMut(u32) -> u32`: paths from the crate root).
     pub fn is_unnameable(&self) -> bool {
         match self {
-            Ty::Closure(_) | Ty::Dyn(_) => true,
+            Ty::Closure(_) => true,
+            Ty::Dyn(d) => d.contains("{closure@"),
             Ty::Tuple(v) => v.iter().any(Ty::is_unnameable),
             Ty::Array(t, _) | Ty::Slice(t) => t.is_unnameable(),
             Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => pointee.is_unnameable(),
@@ -435,6 +437,9 @@ pub struct Alloc {
     pub bytes: Vec<Option<u8>>,
     /// (offset, target alloc) of each pointer in the data.
     pub relocs: Vec<(u64, u32)>,
+    /// `allocN (vtable: impl Shape + Sync for Sq)`: a vtable rustc's const
+    /// evaluation made (no bytes printed).
+    pub vtable: Option<String>,
 }
 
 /// A one-line item, `const PATH: T = const VALUE;` (enum discriminants,

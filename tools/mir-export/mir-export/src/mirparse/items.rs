@@ -203,7 +203,7 @@ impl Reader<'_> {
         let header = self.lines[self.pos].trim();
         self.pos += 1;
         let mut alloc = alloc_header(header)?;
-        if header.ends_with("{}") {
+        if header.ends_with("{}") || alloc.vtable.is_some() {
             return Ok(alloc);
         }
         loop {
@@ -405,7 +405,11 @@ fn alloc_header(h: &str) -> PResult<Alloc> {
     let (name, rest) = h.split_once(" (").ok_or_else(bad)?;
     let id = name.strip_prefix("alloc").and_then(|n| n.parse().ok()).ok_or_else(bad)?;
     let attrs = rest.split_once(')').ok_or_else(bad)?.0;
-    let mut alloc = Alloc { id, static_name: None, size: 0, align: 1, bytes: Vec::new(), relocs: Vec::new() };
+    let mut alloc = Alloc { id, static_name: None, size: 0, align: 1, bytes: Vec::new(), relocs: Vec::new(), vtable: None };
+    if let Some(v) = rest.strip_prefix("vtable: ").and_then(|r| r.strip_suffix(')')) {
+        alloc.vtable = Some(v.to_string());
+        return Ok(alloc);
+    }
     for attr in attrs.split(", ") {
         match attr.split_once(": ").ok_or_else(bad)? {
             ("static", v) => alloc.static_name = Some(v.to_string()),
