@@ -53,6 +53,16 @@ pub fn canon32(x: f32) -> u64 {
     }
 }
 
+/// x, or the canonical quiet NaN when x is a NaN.
+#[inline(always)]
+pub fn canon_nan32(x: f32) -> f32 {
+    if x.is_nan() {
+        f32::from_bits(0x7FC0_0000)
+    } else {
+        x
+    }
+}
+
 /// f64 bits with every NaN made the canonical quiet NaN.
 #[inline(always)]
 pub fn canon64(x: f64) -> u64 {
