@@ -422,15 +422,26 @@ CArg **kabi_check(Hdr *h, const char *what)
 
 /* ------------------------------------------------------------- writing */
 
-static void write_struct(Hdr *h, FILE *f, RType *t, const char *name)
+/* The declarations of t's members that fit (members_fit) and the largest
+ * alignment among them: what both struct writers start from. */
+static const char **struct_members(Hdr *h, RType *t, uint64_t *maxalign)
 {
 	Variant *v = &t->variants[0];
 	const char **decls = arena_new_array(h->a, const char *, v->nfield + 1);
-	uint64_t maxalign = 1;
+
+	*maxalign = 1;
 	members_fit(h, t, decls);
 	for (uint32_t k = 0; k < v->nfield; k++)
-		if (decls[k] && v->fields[k]->align > maxalign)
-			maxalign = v->fields[k]->align;
+		if (decls[k] && v->fields[k]->align > *maxalign)
+			*maxalign = v->fields[k]->align;
+	return decls;
+}
+
+static void write_struct(Hdr *h, FILE *f, RType *t, const char *name)
+{
+	Variant *v = &t->variants[0];
+	uint64_t maxalign;
+	const char **decls = struct_members(h, t, &maxalign);
 	fprintf(f, "/* %s (#[repr(C)], %llu bytes) */\ntypedef struct %s {\n", t->name, (unsigned long long)t->size, name);
 	bool first = true;
 	for (uint32_t k = 0; k < v->nfield; k++) {
@@ -671,12 +682,8 @@ bool emit_header(FILE *f, Module *m, const char *out)
 static void write_struct_rust(Hdr *h, FILE *f, RType *t, const char *name)
 {
 	Variant *v = &t->variants[0];
-	const char **decls = arena_new_array(h->a, const char *, v->nfield + 1);
-	uint64_t maxalign = 1;
-	members_fit(h, t, decls);
-	for (uint32_t k = 0; k < v->nfield; k++)
-		if (decls[k] && v->fields[k]->align > maxalign)
-			maxalign = v->fields[k]->align;
+	uint64_t maxalign;
+	const char **decls = struct_members(h, t, &maxalign);
 	fprintf(f, "/// `%s` (#[repr(C)], %llu bytes)\n#[repr(C%s)]\n#[derive(Clone, Copy, Debug)]\n"
 	        "#[allow(non_camel_case_types, dead_code)]\npub struct %s {\n", t->name, (unsigned long long)t->size,
 	        t->align > maxalign ? arena_printf(h->a, ", align(%u)", t->align) : "", name);

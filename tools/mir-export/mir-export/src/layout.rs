@@ -187,23 +187,37 @@ pub fn probe_source(root_src: &str, attr: &str, names: &[String]) -> (String, us
 /// Reads the probe's JSON diagnostics: `result[i]` is the layout of
 /// `names[i]`, or the first error rustc gave for that line.
 pub fn read_probe_output(stderr: &str, count: usize, first_line: usize, minor: u32) -> Vec<Result<Layout, String>> {
-    let mut out: Vec<Option<Result<Layout, String>>> = vec![None; count];
+    read_probe_diags(stderr, count, first_line, "layout", |msg| {
+        msg.starts_with("layout_of(").then(|| parse_layout_message(msg, minor))
+    })
+}
+
+/// A probe's answer per appended line (the layout probe's and the vtable
+/// probe's): what `parse` makes of the first message it reads (None: not
+/// its message), else the first error rustc gave for that line, else
+/// "rustc printed no WHAT".
+pub fn read_probe_diags<T: Clone>(
+    stderr: &str,
+    count: usize,
+    first_line: usize,
+    what: &str,
+    parse: impl Fn(&str) -> Option<Result<T, String>>,
+) -> Vec<Result<T, String>> {
+    let mut out: Vec<Option<Result<T, String>>> = vec![None; count];
     for line in stderr.lines().filter(|l| l.starts_with('{')) {
         let Ok(diag) = json::parse(line) else { continue };
         let Some(Json::Str(msg)) = diag.get("message") else { continue };
         let Some(i) = probe_index(&diag, first_line).filter(|&i| i < count) else { continue };
-        let result = if msg.starts_with("layout_of(") {
-            parse_layout_message(msg, minor)
-        } else if matches!(diag.get("level"), Some(Json::Str(l)) if l == "error") {
-            Err(msg.clone())
-        } else {
-            continue;
+        let result = match parse(msg) {
+            Some(r) => r,
+            None if matches!(diag.get("level"), Some(Json::Str(l)) if l == "error") => Err(msg.clone()),
+            None => continue,
         };
         if out[i].as_ref().is_none_or(|r| r.is_err() && result.is_ok()) {
             out[i] = Some(result);
         }
     }
-    out.into_iter().map(|r| r.unwrap_or_else(|| Err("rustc printed no layout".into()))).collect()
+    out.into_iter().map(|r| r.unwrap_or_else(|| Err(format!("rustc printed no {what}")))).collect()
 }
 
 /// Which appended line a diagnostic points at.

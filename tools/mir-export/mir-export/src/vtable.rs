@@ -22,8 +22,6 @@
 //! `vtable_entries`, supertraits laid out as rustc lays them out). The
 //! probe is the layout probe's (driver.rs), with this attribute.
 
-use crate::json::{self, Json};
-
 /// One pointer-sized word of a vtable.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Entry {
@@ -43,23 +41,9 @@ pub const ATTR: &str = "rustc_dump_vtable";
 /// Reads the probe's JSON diagnostics: `result[i]` is the vtable of
 /// `names[i]`, or the first error rustc gave for that line.
 pub fn read_probe_output(stderr: &str, count: usize, first_line: usize) -> Vec<Result<Vec<Entry>, String>> {
-    let mut out: Vec<Option<Result<Vec<Entry>, String>>> = vec![None; count];
-    for line in stderr.lines().filter(|l| l.starts_with('{')) {
-        let Ok(diag) = json::parse(line) else { continue };
-        let Some(Json::Str(msg)) = diag.get("message") else { continue };
-        let Some(i) = crate::layout::probe_index(&diag, first_line).filter(|&i| i < count) else { continue };
-        let result = if let Some(list) = msg.strip_prefix("vtable entries: ") {
-            parse_entries(list)
-        } else if matches!(diag.get("level"), Some(Json::Str(l)) if l == "error") {
-            Err(msg.clone())
-        } else {
-            continue;
-        };
-        if out[i].as_ref().is_none_or(|r| r.is_err() && result.is_ok()) {
-            out[i] = Some(result);
-        }
-    }
-    out.into_iter().map(|r| r.unwrap_or_else(|| Err("rustc printed no vtable".into()))).collect()
+    crate::layout::read_probe_diags(stderr, count, first_line, "vtable", |msg| {
+        msg.strip_prefix("vtable entries: ").map(parse_entries)
+    })
 }
 
 /// `[ MetadataDropInPlace, ..., Method(<dyn T as T>::m - shim(reify)), ]`.
