@@ -247,12 +247,14 @@ gpu-half: $(B)/bin/mir-export $(B)/bin/oxidec
 
 # a raw-pointer store past the end of a buffer, for compute-sanitizer to
 # name its Rust line (sh tests/gpu/lineinfo/run.sh on the GPU machine),
+# and with -g for cuda-gdb to stop at that line (tests/gpu/lineinfo/cudagdb.sh),
 # built here into build/gpu-lineinfo
 gpu-lineinfo: $(B)/bin/mir-export $(B)/bin/oxidec
 	@mkdir -p build/gpu-lineinfo
 	$(B)/bin/mir-export tests/gpu/lineinfo -o build/gpu-lineinfo/lineinfo.mir.json
 	$(B)/bin/oxidec build/gpu-lineinfo/lineinfo.mir.json -o build/gpu-lineinfo/lineinfo.ptx
 	$(B)/bin/oxidec build/gpu-lineinfo/lineinfo.mir.json -o build/gpu-lineinfo/lineinfo.cubin
+	$(B)/bin/oxidec -g build/gpu-lineinfo/lineinfo.mir.json -o build/gpu-lineinfo/lineinfo.g.cubin
 
 # every tensor-core and async-copy primitive on the GPU module (cubin) and
 # on the emulated one (.o, linked into a .so where it runs), compared by

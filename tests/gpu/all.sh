@@ -34,6 +34,8 @@
 #      examples/tma_copy and its nvcc twin
 #   9. tests/gpu/lineinfo: compute-sanitizer memcheck on a raw-pointer
 #      store past the end of a buffer names its Rust line (PTX and cubin)
+#      and (part cudagdb, tests/gpu/lineinfo/cudagdb.sh) cuda-gdb on the
+#      -g cubin stops at that line and names the kernel's arguments
 #  10. tests/gpu/python: the examples from Python (examples/python/
 #      oxide_cupy.py, cupy.RawModule + oxidec --emit=signature) on CuPy
 #      arrays and torch tensors against NumPy, from cubin and from PTX
@@ -44,10 +46,10 @@
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
 # runs, default: CPUs), PARTS (default "examples sanitizer conformance crates
-# fuzz fuzz2000 hazards half prims tma-rules lineinfo python host-rs").
+# fuzz fuzz2000 hazards half prims tma-rules lineinfo cudagdb python host-rs").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance crates fuzz fuzz2000 hazards half prims tma-rules lineinfo python host-rs}
+PARTS=${PARTS:-examples sanitizer conformance crates fuzz fuzz2000 hazards half prims tma-rules lineinfo cudagdb python host-rs}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -100,6 +102,9 @@ if [ -f build/examples/tma_copy.cubin ]; then
 fi
 if [ -f build/gpu-lineinfo/lineinfo.cubin ]; then
 	part lineinfo sh tests/gpu/lineinfo/run.sh
+fi
+if [ -f build/gpu-lineinfo/lineinfo.g.cubin ]; then
+	part cudagdb sh tests/gpu/lineinfo/cudagdb.sh
 fi
 if [ -f build/examples/vecadd.sig.json ]; then
 	part python sh tests/gpu/python/run.sh

@@ -40,7 +40,8 @@ tar -cJf "$P/examples.tar.xz" build/examples/*.ptx build/examples/*.cubin build/
 [ -f build/gpu-hazards/host.c ] && { tar -cJf "$P/hazards.tar.xz" build/gpu-hazards || status=1; }
 [ -f build/gpu-half/half.cubin ] && { tar -cJf "$P/half.tar.xz" build/gpu-half/half.* || status=1; }
 [ -f build/gpu-prims/prims.cubin ] && { tar -cJf "$P/prims.tar.xz" build/gpu-prims/prims.cubin build/gpu-prims/prims.o || status=1; }
-[ -f build/gpu-lineinfo/lineinfo.cubin ] && { tar -cJf "$P/lineinfo.tar.xz" build/gpu-lineinfo/lineinfo.ptx build/gpu-lineinfo/lineinfo.cubin || status=1; }
+[ -f build/gpu-lineinfo/lineinfo.cubin ] && { tar -cJf "$P/lineinfo.tar.xz" build/gpu-lineinfo/lineinfo.ptx build/gpu-lineinfo/lineinfo.cubin \
+	build/gpu-lineinfo/lineinfo.g.cubin || status=1; }
 if [ -x build/host-rs/release/vecadd-host ] && [ -x build/host-rs/release/saxpy-host ] &&
    [ -x build/host-rs/release/grid_sync-host ]; then
 	rm -rf build/gpu-host-rs && mkdir -p build/gpu-host-rs &&
