@@ -140,9 +140,18 @@ fi
 
 # a Rust host from the installed oxide-host: liboxrt.a through
 # pkg-config, the installed tools found next to the crate (no OXIDEC or
-# MIR_EXPORT), the embedded emulation module
+# MIR_EXPORT), the embedded emulation module. A liboxrt.a built with
+# sanitizers (make sanitize's CFLAGS) needs their runtime: then the C
+# compiler links the Rust program with LDFLAGS, as it links the C host.
 sed "s|@OXIDE_HOST@|$ROOT/share/oxide/oxide-host|" "$PROJ/host-rs/Cargo.toml.in" >"$PROJ/host-rs/Cargo.toml"
-if env -u OXIDEC -u MIR_EXPORT -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u OXRT_LIB_DIR \
+rs_flags=${RUSTFLAGS:-}
+case " ${CFLAGS:-} " in
+*-fsanitize=*)
+	rs_flags="$rs_flags -C linker=${CC:-cc}"
+	for f in ${LDFLAGS:-}; do rs_flags="$rs_flags -C link-arg=$f"; done
+	;;
+esac
+if env -u OXIDEC -u MIR_EXPORT -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u OXRT_LIB_DIR RUSTFLAGS="$rs_flags" \
        ${CARGO:-cargo} build --offline --release --manifest-path "$PROJ/host-rs/Cargo.toml" \
        --target-dir "$TMP/rs-target" >"$TMP/rs.log" 2>&1 &&
    "$TMP/rs-target/release/project-host" --emulate >"$TMP/rs-run.log" 2>&1 &&
