@@ -91,6 +91,15 @@ impl std::error::Error for Error {}
 /// The result of every call of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
 
+/// The value of `r`, or exit with status 1 after printing "WHAT failed:"
+/// and oxrt's message: what oxrt's `OX_CHECK` (`ox_die`) does for C hosts.
+pub fn or_exit<T>(r: Result<T>, what: &str) -> T {
+    r.unwrap_or_else(|e| {
+        eprintln!("{what} failed:\n  {e}");
+        std::process::exit(1)
+    })
+}
+
 fn check(rc: i32) -> Result<()> {
     if rc == 0 {
         Ok(())

@@ -14,7 +14,7 @@
 //!   GPU) and not with OX_SKIP_TRAP_TEST: early_exit (block 0 returns
 //!   before grid::sync()) must fail the launch, reported as a hang.
 //! usage: grid_sync-host [--emulate | MODULE.ptx|MODULE.cubin|MODULE.so]
-use oxide_host::{DeviceBuffer, LaunchConfig, Module};
+use oxide_host::{or_exit as ok, DeviceBuffer, LaunchConfig, Module};
 use std::process::exit;
 
 mod grid_sync {
@@ -33,13 +33,6 @@ impl Rng {
         self.0 ^= self.0 << 5;
         self.0
     }
-}
-
-fn ok<T>(r: oxide_host::Result<T>, what: &str) -> T {
-    r.unwrap_or_else(|e| {
-        eprintln!("{what} failed:\n  {e}");
-        exit(1)
-    })
 }
 
 fn check_two_phase(k: &grid_sync::Kernels, rng: &mut Rng) -> bool {

@@ -7,7 +7,7 @@
 //! x: &DeviceSlice<f32>, y: &mut DeviceSlice<f32>)` (oxidec --emit=rust).
 //! usage: saxpy-host [--emulate | MODULE.ptx|MODULE.cubin|MODULE.so]
 //! (no argument: the embedded PTX; --emulate: the embedded emulation .so)
-use oxide_host::{DeviceBuffer, LaunchConfig, Module};
+use oxide_host::{or_exit as ok, DeviceBuffer, LaunchConfig, Module};
 use std::process::exit;
 
 mod saxpy {
@@ -43,13 +43,6 @@ fn load(arg: Option<&str>) -> oxide_host::Result<Module> {
         Some("--emulate") => saxpy::load_emulated(),
         Some(path) => Module::load(path),
     }
-}
-
-fn ok<T>(r: oxide_host::Result<T>, what: &str) -> T {
-    r.unwrap_or_else(|e| {
-        eprintln!("{what} failed:\n  {e}");
-        exit(1)
-    })
 }
 
 /// Rust's a*x + y: the product is rounded to f32 before the add.
