@@ -174,16 +174,18 @@ check_header() {   # name
 	ok "$what, cc -Werror"
 }
 
-check_header_err() {   # name
-	rm -f "$TMP/out.h"
-	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit=header -o "$TMP/out.h" 2>"$TMP/stderr"
+# An output oxidec must refuse: exit 1, no file left, the message of
+# NAME.EXPECTED (its paths relative).
+check_emit_err() {   # name emit expected label
+	rm -f "$TMP/out.$2"
+	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit="$2" -o "$TMP/out.$2" 2>"$TMP/stderr"
 	rc=$?
 	sed "s|$TMP/||g" "$TMP/stderr" >"$TMP/got"
-	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/got" "$1.h.err"; fi
-	if [ $rc -ne 1 ]; then bad "$1 (header err): exit code $rc, expected 1" "$TMP/got"
-	elif [ -e "$TMP/out.h" ] || ls "$TMP"/out.h.tmp* >/dev/null 2>&1; then bad "$1 (header err): an output file was left behind"
-	elif diff -u "$1.h.err" "$TMP/got" >"$TMP/diff"; then ok "$1 (header err)"
-	else bad "$1 (header err)" "$TMP/diff"; fi
+	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/got" "$1.$3"; fi
+	if [ $rc -ne 1 ]; then bad "$1 ($4 err): exit code $rc, expected 1" "$TMP/got"
+	elif [ -e "$TMP/out.$2" ] || ls "$TMP/out.$2".tmp* >/dev/null 2>&1; then bad "$1 ($4 err): an output file was left behind"
+	elif diff -u "$1.$3" "$TMP/got" >"$TMP/diff"; then ok "$1 ($4 err)"
+	else bad "$1 ($4 err)" "$TMP/diff"; fi
 }
 
 # The signature: exact, and the same parameters as the header's rows.
@@ -200,36 +202,12 @@ check_signature() {   # name
 	else bad "$what: not the header's parameters" "$TMP/diff"; fi
 }
 
-check_signature_err() {   # name
-	rm -f "$TMP/out.json"
-	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit=signature -o "$TMP/out.json" 2>"$TMP/stderr"
-	rc=$?
-	sed "s|$TMP/||g" "$TMP/stderr" >"$TMP/got"
-	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/got" "$1.sig.err"; fi
-	if [ $rc -ne 1 ]; then bad "$1 (signature err): exit code $rc, expected 1" "$TMP/got"
-	elif [ -e "$TMP/out.json" ] || ls "$TMP"/out.json.tmp* >/dev/null 2>&1; then bad "$1 (signature err): an output file was left behind"
-	elif diff -u "$1.sig.err" "$TMP/got" >"$TMP/diff"; then ok "$1 (signature err)"
-	else bad "$1 (signature err)" "$TMP/diff"; fi
-}
-
 check_rust() {   # name
 	what="$1 (rust)"
 	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit=rust -o "$TMP/$1.rs" 2>"$TMP/stderr" || { bad "$what: oxidec failed" "$TMP/stderr"; return; }
 	[ -s "$TMP/stderr" ] && { bad "$what: unexpected diagnostics" "$TMP/stderr"; return; }
 	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/$1.rs" "$1.launch.rs"; fi
 	if diff -u "$1.launch.rs" "$TMP/$1.rs" >"$TMP/diff"; then ok "$what"; else bad "$what" "$TMP/diff"; fi
-}
-
-check_rust_err() {   # name
-	rm -f "$TMP/out.rs"
-	"$OXIDEC" "$1.mir.json" --arch="$(arch_of "$1")" --emit=rust -o "$TMP/out.rs" 2>"$TMP/stderr"
-	rc=$?
-	sed "s|$TMP/||g" "$TMP/stderr" >"$TMP/got"
-	if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/got" "$1.launch.rs.err"; fi
-	if [ $rc -ne 1 ]; then bad "$1 (rust err): exit code $rc, expected 1" "$TMP/got"
-	elif [ -e "$TMP/out.rs" ] || ls "$TMP"/out.rs.tmp* >/dev/null 2>&1; then bad "$1 (rust err): an output file was left behind"
-	elif diff -u "$1.launch.rs.err" "$TMP/got" >"$TMP/diff"; then ok "$1 (rust err)"
-	else bad "$1 (rust err)" "$TMP/diff"; fi
 }
 
 # NAME.reject.c: right with -DOX_RIGHT_TYPES, a C type error without.
@@ -258,12 +236,12 @@ for input in *.mir.json; do
 	for lv in O0 O1 O2 O3; do [ -e "$name.$lv.ptx" ] && check_ptx "$name" $lv; done
 	for lv in O0 O3; do [ -e "$name.$lv.warn" ] && check_warn "$name" "$lv"; done
 	[ -e "$name.h" ] && check_header "$name"
-	[ -e "$name.h.err" ] && check_header_err "$name"
+	[ -e "$name.h.err" ] && check_emit_err "$name" header h.err header
 	[ -e "$name.reject.c" ] && check_reject "$name"
 	[ -e "$name.sig.json" ] && check_signature "$name"
-	[ -e "$name.sig.err" ] && check_signature_err "$name"
+	[ -e "$name.sig.err" ] && check_emit_err "$name" signature sig.err signature
 	[ -e "$name.launch.rs" ] && check_rust "$name"
-	[ -e "$name.launch.rs.err" ] && check_rust_err "$name"
+	[ -e "$name.launch.rs.err" ] && check_emit_err "$name" rust launch.rs.err rust
 	[ -e "$name.loc" ] && check_loc "$name"
 	for lv in O0 O3; do [ -e "$name.$lv.loc" ] && check_loc "$name" $lv; done
 done
