@@ -254,7 +254,7 @@ gpu-lineinfo: $(B)/bin/mir-export $(B)/bin/oxidec
 	$(B)/bin/mir-export tests/gpu/lineinfo -o build/gpu-lineinfo/lineinfo.mir.json
 	$(B)/bin/oxidec build/gpu-lineinfo/lineinfo.mir.json -o build/gpu-lineinfo/lineinfo.ptx
 	$(B)/bin/oxidec build/gpu-lineinfo/lineinfo.mir.json -o build/gpu-lineinfo/lineinfo.cubin
-	$(B)/bin/oxidec -g build/gpu-lineinfo/lineinfo.mir.json -o build/gpu-lineinfo/lineinfo.g.cubin
+	$(B)/bin/oxidec -O0 -g build/gpu-lineinfo/lineinfo.mir.json -o build/gpu-lineinfo/lineinfo.g.cubin
 
 # every tensor-core and async-copy primitive on the GPU module (cubin) and
 # on the emulated one (.o, linked into a .so where it runs), compared by

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/gpu/lineinfo/cudagdb.sh (GPU machine; make gpu-all's part cudagdb):
-# cuda-gdb on oob_store built with -g (full DWARF: oxidec -g, what `make
+# cuda-gdb on oob_store built with -O0 -g (full DWARF, unoptimized like
+# nvcc -G, so that arguments are not optimized out: what `make
 # gpu-lineinfo` writes as build/gpu-lineinfo/lineinfo.g.cubin): a pending
 # breakpoint at the Rust line of the store (src/lib.rs, the line marked
 # OOB_STORE_LINE) must stop in the kernel there, and `info args` must name
