@@ -13,7 +13,8 @@
  * cubin is ptxas's whole-program compilation at its default -O3: what
  * nvcc does without -rdc, and what the driver's JIT does with a .ptx.
  *
- * ptxas is $OXIDEC_PTXAS, else $CUDA_HOME/bin/ptxas (CUDA_HOME as for
+ * ptxas is $OXIDEC_PTXAS (a name without '/' looked up in PATH), else
+ * $CUDA_HOME/bin/ptxas (CUDA_HOME as for
  * libdevice: the environment's, else the build's); OXIDEC_PTXAS=none, or
  * no executable there, takes nvJitLink.  ptxas runs as a child
  * (posix_spawn) on unlinked temporary files — the PTX on its standard
@@ -299,7 +300,7 @@ static PtxasRun run_ptxas(const char *exe, const char *ptx, size_t len, const ch
 	if (!err)
 		err = posix_spawn_file_actions_adddup2(&fa, fileno(log), 2);
 	if (!err)
-		err = posix_spawn(&pid, exe, &fa, NULL, argv, environ);
+		err = (strchr(exe, '/') ? posix_spawn : posix_spawnp)(&pid, exe, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (err) {
 		r.err = err;
