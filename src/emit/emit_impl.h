@@ -76,6 +76,11 @@ bool emit_link_libdevice(EmitCtx *e);
  * ownership of ptx, returns the new text (NUL-terminated) and its length. */
 char *emit_fix_ptx(char *ptx, size_t *len);
 
+/* traps.c: in kernels with warp-collective instructions, each bounds
+ * test's trap placed at the test (outside loops), for ptxas; the same
+ * ownership as emit_fix_ptx. */
+char *emit_inline_traps(char *ptx, size_t *len);
+
 /* instr.c: one llir op at the builder's position; false after an error. */
 bool emit_op(FuncEmit *fe, Op *op);
 LLVMValueRef emit_const(EmitCtx *e, const Type *t, U128 v);

@@ -553,10 +553,40 @@ static void add_reqntid_range(FuncEmit *fe, const char *name, LLVMValueRef call)
 	                         LLVMCreateConstantRangeAttribute(fe->e->ctx, kind, 32, &lo, &hi));
 }
 
+/* call i32 @llvm.nvvm.read.ptx.sreg.laneid() in a kernel with .reqntid
+ * X, 1, 1  ==>  (tid.x, with its range) & 31.  The same value: warps are
+ * made of consecutive linear thread indices, the first warp holding
+ * thread 0 (CUDA C++ Programming Guide, "SIMT Architecture"; the PTX
+ * ISA's %laneid is the thread's lane in its warp, WARP_SZ = 32), and in a
+ * one-dimensional block the linear index is tid.x; .reqntid makes every
+ * launch of another shape fail (see add_reqntid_range).  %laneid is an
+ * S2R, a read of the special register with its latency, where tid & 31 is
+ * one LOP3 on the tid.x the kernel has read anyway (nvcc's threadIdx.x %
+ * 32), whose predicate output also gives lane == 0.  Kernels of other
+ * shapes, device functions and the host keep %laneid.  false: not such a
+ * read, nothing built. */
+static bool emit_laneid_1d(FuncEmit *fe, Op *op, const char *name)
+{
+	static const char tid_x[] = "llvm.nvvm.read.ptx.sreg.tid.x";
+	unsigned d[3];
+	if (strcmp(name, "llvm.nvvm.read.ptx.sreg.laneid") || fe->e->target->kind != TARGET_NVPTX ||
+	    !reqntid_dims(fe->f, d) || d[1] != 1 || d[2] != 1 || op->nres != 1 || op->nopd != 0)
+		return false;
+	LLVMValueRef decl = intrinsic_decl(fe, op, tid_x, OVL_NONE);
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(fe->e->ctx);
+	if (!decl || res_type(fe, op) != i32)
+		return false;
+	LLVMValueRef tid = LLVMBuildCall2(fe->b, LLVMGlobalGetValueType(decl), decl, NULL, 0, "");
+	add_reqntid_range(fe, tid_x, tid);
+	return set_res(op, LLVMBuildAnd(fe->b, tid, LLVMConstInt(i32, 31, false), ""));
+}
+
 static bool emit_intrinsic(FuncEmit *fe, Op *op, const char *name, int64_t ovl)
 {
 	if (!name)
 		return fail(fe, op, "has no intrinsic name");
+	if (emit_laneid_1d(fe, op, name))
+		return true;
 	LLVMValueRef decl = intrinsic_decl(fe, op, name, ovl);
 	if (!decl || !build_call(fe, op, decl))
 		return false;

@@ -8,8 +8,9 @@
  * Functions are the `.entry` / `.func` bodies, calls the `call` lines
  * naming a function (calls through a pointer name a register and are not
  * followed).  Frame sizes come from ptxas itself: the PTX is compiled
- * once more through nvJitLink with -v (only when something is recursive)
- * and its "N bytes stack frame" lines are read.  Without nvJitLink the
+ * once more with -v, by the compiler that makes the cubin (cubin.c: the
+ * toolkit's ptxas, else nvJitLink; only when something is recursive) and
+ * its "N bytes stack frame" lines are read.  Without either the
  * frame is estimated from the PTX's `__local_depot` (LLVM's frame), which
  * lacks ptxas's spills and saved registers, and the warning says so.
  * The driver's JIT at load time may lay frames out a little differently
@@ -337,11 +338,11 @@ static void warn_kernel(Graph *g, Module *m, uint32_t k, const char *arch)
 	             kname, cycle_text(g), g->measured ? "" : "at least ", (long long)g->best, CUDA_DEFAULT_STACK);
 	int64_t fit = g->best > 0 && g->before < CUDA_DEFAULT_STACK ? (CUDA_DEFAULT_STACK - g->before) / g->best : 0;
 	if (g->measured)
-		diag_note("oxidec", "'%s' needs about %lld + %lld x depth bytes (ptxas's frames through nvJitLink, %s); "
+		diag_note("oxidec", "'%s' needs about %lld + %lld x depth bytes (ptxas's frames, %s); "
 		          "%lld levels fit in %d", kname, (long long)g->before, (long long)g->best, arch, (long long)fit,
 		          CUDA_DEFAULT_STACK);
 	else
-		diag_note("oxidec", "estimated from the PTX's local depots (nvJitLink not found): ptxas adds spills and "
+		diag_note("oxidec", "estimated from the PTX's local depots (neither ptxas nor nvJitLink found): ptxas adds spills and "
 		          "saved registers to each level");
 }
 

@@ -503,40 +503,81 @@ static void check_o3(const char *ptx)
 	check_ptx(ptx, "O3", "loop_sum", L(".entry", "st.global.b32"), NULL);
 }
 
-static bool run_ptxas(const char *ptx, const char *level)
+/* ptxas -arch=sm_90 of ptx in a temporary directory; its cubin (malloc'd,
+ * *n) or NULL. */
+static uint8_t *run_ptxas(const char *ptx, const char *level, size_t *n)
 {
 	char dir[] = "/tmp/test_emit.XXXXXX";
 	if (!mkdtemp(dir))
-		return false;
-	char path[256], cmd[768];
+		return NULL;
+	char path[256], out[256], cmd[768];
 	snprintf(path, sizeof path, "%s/%s.ptx", dir, level);
+	snprintf(out, sizeof out, "%s/%s.cubin", dir, level);
 	FILE *f = fopen(path, "w");
 	if (!f)
-		return false;
+		return NULL;
 	fputs(ptx, f);
 	fclose(f);
-	snprintf(cmd, sizeof cmd, "%s/bin/ptxas -arch=sm_90 %s -o %s/%s.cubin && rm -rf %s", CUDA_HOME, path, dir,
-	         level, dir);
-	int rc = system(cmd);
-	if (rc)
+	const char *home = getenv("CUDA_HOME");
+	snprintf(cmd, sizeof cmd, "%s/bin/ptxas -arch=sm_90 %s -o %s", home && *home ? home : CUDA_HOME, path, out);
+	uint8_t *cubin = NULL;
+	if (system(cmd) == 0 && (f = fopen(out, "rb"))) {
+		fseek(f, 0, SEEK_END);
+		long size = ftell(f);
+		rewind(f);
+		cubin = size > 0 ? xmalloc((size_t)size) : NULL;
+		if (cubin && fread(cubin, 1, (size_t)size, f) != (size_t)size) {
+			free(cubin);
+			cubin = NULL;
+		}
+		*n = cubin ? (size_t)size : 0;
+		fclose(f);
+	}
+	if (cubin) {
+		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+		if (system(cmd))
+			printf("  (cannot remove %s)\n", dir);
+	} else
 		printf("  (PTX kept in %s)\n", dir);
-	return rc == 0;
+	return cubin;
 }
 
+static bool is_elf(const uint8_t *b, size_t n)
+{
+	return b && n > 4 && !memcmp(b, "\x7f" "ELF", 4);
+}
+
+/* cubin_from_ptx runs the toolkit's ptxas when there is one (whole-program,
+ * so its cubin is byte for byte ptxas's of the same PTX), and nvJitLink
+ * with OXIDEC_PTXAS=none or without ptxas (docs/DESIGN.md, "Cubins"). */
 static void check_backends(const char *ptx, size_t len, const char *level)
 {
-	char what[64], ptxas[256];
-	snprintf(ptxas, sizeof ptxas, "%s/bin/ptxas", CUDA_HOME);
+	char what[96], ptxas[256];
+	const char *home = getenv("CUDA_HOME");
+	snprintf(ptxas, sizeof ptxas, "%s/bin/ptxas", home && *home ? home : CUDA_HOME);
+	bool have_ptxas = access(ptxas, X_OK) == 0 && !getenv("OXIDEC_PTXAS");
+	size_t np = 0, n = 0;
+	uint8_t *ref = NULL;
 	snprintf(what, sizeof what, "%s ptxas -arch=sm_90", level);
-	if (access(ptxas, X_OK) == 0)
-		check(run_ptxas(ptx, level), what, NULL);
+	if (have_ptxas)
+		check((ref = run_ptxas(ptx, level, &np)) != NULL, what, NULL);
 	else
-		printf("SKIP %s (no %s)\n", what, ptxas);
-	size_t n = 0;
+		printf("SKIP %s (no %s, or OXIDEC_PTXAS set)\n", what, ptxas);
 	uint8_t *cubin = cubin_from_ptx(ptx, len, "sm_90", &n);
 	snprintf(what, sizeof what, "%s cubin_from_ptx gives an ELF", level);
-	check(cubin && n > 4 && !memcmp(cubin, "\x7f" "ELF", 4), what, NULL);
+	check(is_elf(cubin, n), what, NULL);
+	if (ref) {
+		snprintf(what, sizeof what, "%s cubin_from_ptx is ptxas's cubin, byte for byte", level);
+		check(cubin && n == np && !memcmp(cubin, ref, n), what, NULL);
+		free(cubin);
+		setenv("OXIDEC_PTXAS", "none", 1);
+		cubin = cubin_from_ptx(ptx, len, "sm_90", &n);
+		unsetenv("OXIDEC_PTXAS");
+		snprintf(what, sizeof what, "%s cubin_from_ptx with OXIDEC_PTXAS=none (nvJitLink) gives an ELF", level);
+		check(is_elf(cubin, n), what, NULL);
+	}
 	free(cubin);
+	free(ref);
 }
 
 static void test_level(int level)
@@ -648,6 +689,59 @@ static void fix_case(const char *what, const char *in, const char *want)
 	bool ok = !strcmp(got, want) && len == strlen(want);
 	check(ok, what, ok ? NULL : got);
 	free(got);
+}
+
+char *emit_inline_traps(char *ptx, size_t *len);   /* src/emit/traps.c (emit_impl.h) */
+
+static void traps_case(const char *what, const char *in, const char *want)
+{
+	size_t len;
+	char *got = emit_inline_traps(strcpy(xmalloc(strlen(in) + 1), in), &len);
+	bool ok = !strcmp(got, want) && len == strlen(want);
+	check(ok, what, ok ? NULL : got);
+	free(got);
+}
+
+/* s with its first "@OP@" replaced by op, malloc'd. */
+static char *with_op(const char *s, const char *op)
+{
+	const char *at = strstr(s, "@OP@");
+	size_t k = (size_t)(at - s), n = strlen(op);
+	char *r = xmalloc(strlen(s) + n + 1);
+	memcpy(r, s, k);
+	strcpy(r + k, op);
+	strcat(r, at + 4);
+	return r;
+}
+
+/* traps.c: a test's trap moved to the test in an .entry that shuffles,
+ * outside loops only; other bodies unchanged. */
+static void test_inline_traps(void)
+{
+	static const char entry[] = "//\n.visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n",
+	                  func[] = "//\n.visible .func k(\n\t.param .u64 k_param_0\n)\n{\n",
+	                  body[] = "\t.loc\t1 5 3\n\tsetp.ge.u64 \t%p1, %rd1, %rd2;\n\t@%p1 bra \t$L__BB0_2;\n"
+	                           "\t@OP@\n\tret;\n$L__BB0_2:\n\t.loc\t1 7 9\n\ttrap; exit;\n}\n",
+	                  moved[] = "\t.loc\t1 5 3\n\tsetp.ge.u64 \t%p1, %rd1, %rd2;\n\t@!%p1 bra \t$L__oxok0;\n"
+	                            "\t.loc\t1 7 9\n\ttrap; exit;\n$L__oxok0:\n\t.loc\t1 5 3\n"
+	                            "\t@OP@\n\tret;\n$L__BB0_2:\n\t.loc\t1 7 9\n\ttrap; exit;\n}\n";
+	static const char shfl[] = "shfl.sync.up.b32 \t%r2, %r1, 1, 0, -1;";
+	char in[1024], want[1024], *b = with_op(body, shfl), *m = with_op(moved, shfl);
+	snprintf(in, sizeof in, "%s%s", entry, b);
+	snprintf(want, sizeof want, "%s%s", entry, m);
+	traps_case("traps: a shuffling kernel's trap at its test", in, want);
+	snprintf(in, sizeof in, "%s%s", func, b);
+	traps_case("traps: none in a .func", in, in);
+	free(b);
+	b = with_op(body, "add.s32 \t%r2, %r1, 1;");
+	snprintf(in, sizeof in, "%s%s", entry, b);
+	traps_case("traps: none without a warp-collective instruction", in, in);
+	free(b);
+	b = with_op(body, "vote.sync.any.pred \t%p3, %p2, -1;\n\tbra.uni \t$L__BB0_1;");
+	snprintf(in, sizeof in, "%s$L__BB0_1:\n%s", entry, b);
+	traps_case("traps: none in a loop", in, in);
+	free(b);
+	free(m);
 }
 
 /* Each rewrite of ptxfix.c on the lines LLVM prints (and the guarded and
@@ -818,6 +912,7 @@ int main(void)
 	test_level(3);
 	test_host();
 	test_ptx_fix();
+	test_inline_traps();
 	test_errors();
 	test_stack();
 	arena_free(M->arena);

@@ -8,8 +8,10 @@ use oxide_device::warp::{self, Shuffle, FULL_MASK};
 
 /// sums[w] = sum of x over warp w (shfl.down tree, f32), and
 /// scan[i] = inclusive prefix sum of x within its warp (shfl.up, f32).
-/// The block size is a multiple of 32 and x.len() the number of threads.
-#[kernel]
+/// Blocks of 256 threads in x (`reqntid`: so `warp::lane_id()` is
+/// `tid.x & 31`, as the CUDA C twin's `threadIdx.x % 32`), x.len() the
+/// number of threads.
+#[kernel(reqntid(256))]
 pub fn warp_sum_scan(x: &[f32], mut scan: DisjointSlice<f32>, sums: &mut [f32]) {
     let idx = thread::index_1d();
     let i = idx.get();
