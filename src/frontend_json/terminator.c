@@ -513,6 +513,84 @@ static bool call_device(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	return true;
 }
 
+/* carrying_mul_add(a, b, c, d) of 8- to 64-bit T: a * b + c + d in
+ * twice T's width, where it is exact, its low half (as the unsigned U)
+ * into the (U, T)'s .0, its high half into .1, as rustc's codegen:
+ *   %w = mir.add (mir.add (mir.mul (int_cast %a), (int_cast %b)), ..c), ..d
+ *   .0 = mir.int_cast %w : uN;  .1 = mir.int_cast (mir.shr %w, N) : T */
+static bool call_carrying_mul_add(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
+{
+	const char *name = "intrinsic `core::intrinsics::carrying_mul_add`";
+	Value **args;
+	uint32_t n;
+	if (!call_args(fb, jp, t, &args, &n, NULL))
+		return false;
+	Type *ty = n ? args[0]->type : NULL;
+	bool same = n == 4 && ty->kind == TY_INT;
+	for (uint32_t i = 1; same && i < n; i++)
+		same = args[i]->type->kind == TY_INT && args[i]->type->bits == ty->bits;
+	if (!same)
+		return fb_error(fb, OX_INPUT, "%s takes four integers of one type", name), false;
+	if (ty->bits > 64)
+		return fb_error(fb, OX_UNSUPPORTED, "%s of a %u-bit integer is not supported yet (only of 8- to 64-bit "
+		                "integers)", name, ty->bits), false;
+	RType *d = dst->ty;
+	if (!d || d->kind != RT_TUPLE || !field_has_offset(d, 0, 0) || !field_has_offset(d, 0, 1))
+		return fb_error(fb, OX_INPUT, "%s into a `%s`: expected a (U, T)", name, d ? d->name : "nothing"), false;
+	Type *wide = ir_type_int(fb->m, 2 * ty->bits, ty->is_signed);
+	Value *w[4];
+	for (uint32_t i = 0; i < 4; i++)
+		w[i] = ir_build1(&fb->b, OP_MIR_INT_CAST, wide, 1, &args[i]);
+	Value *acc = ir_build1(&fb->b, OP_MIR_MUL, wide, 2, w);
+	for (uint32_t i = 2; i < 4; i++) {
+		Value *ab[2] = { acc, w[i] };
+		acc = ir_build1(&fb->b, OP_MIR_ADD, wide, 2, ab);
+	}
+	Value *lo = ir_build1(&fb->b, OP_MIR_INT_CAST, ir_type_int(fb->m, ty->bits, false), 1, &acc);
+	Value *sh[2] = { acc, const_int(fb, ir_type_int(fb->m, 32, false), ty->bits) };
+	Value *hi_w = ir_build1(&fb->b, OP_MIR_SHR, wide, 2, sh);
+	Value *hi = ir_build1(&fb->b, OP_MIR_INT_CAST, ty, 1, &hi_w);
+	build_store(fb, lo, ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 0)));
+	build_store(fb, hi, ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 1)));
+	finish_call(fb, t);
+	return true;
+}
+
+/* catch_unwind(try_fn, data, catch_fn): a kernel cannot unwind (panic =
+ * abort: a panic traps), so catch_fn is never called; as rustc's codegen
+ * without unwinding:  mir.call_indirect %try_fn, %data;  0 */
+static bool call_catch_unwind(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
+{
+	Value **args;
+	uint32_t n;
+	if (!call_args(fb, jp, t, &args, &n, NULL))
+		return false;
+	bool ok = n == 3;
+	for (uint32_t i = 0; ok && i < n; i++)
+		ok = args[i]->type->kind == TY_PTR;
+	Type *rt = dst->ty ? scalar_type_of(fb, dst->ty) : NULL;
+	if (!ok || !rt || rt->kind != TY_INT || rt->bits != 32)
+		return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::catch_unwind` takes (fn(*mut u8), *mut u8, "
+		                "fn(*mut u8, *mut u8)) and returns an i32"), false;
+	ir_build(&fb->b, OP_MIR_CALL_INDIRECT, 0, NULL, 2, args, 0);
+	build_store(fb, const_int(fb, rt, 0), dst->addr);
+	finish_call(fb, t);
+	return true;
+}
+
+/* prefetch_*::<T, LOCALITY>: the locality (const_args) as vals[0] */
+static bool prefetch_locality(Fb *fb, const OxTerm *t, Op *op)
+{
+	if (!t->callee.nint)
+		return true;
+	if (t->callee.ints[0] < 0 || t->callee.ints[0] > 3)
+		return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::%s` with locality %lld, not 0..3", op->sym,
+		                (long long)t->callee.ints[0]), false;
+	U128 v = { (uint64_t)t->callee.ints[0], 0 };
+	ir_op_set_vals(fb->m, op, 1, &v);
+	return true;
+}
+
 static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 {
 	const char *name = t->callee.name;
@@ -525,6 +603,10 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	    dst->ty->abi != ABI_SCALAR)
 		return fb_error(fb, OX_UNSUPPORTED, "intrinsic `core::intrinsics::%s` of a `%s` is not supported yet (only "
 		                "of values of one scalar: integers, floats, bool, char, thin pointers)", name, dst->ty->name), false;
+	if (!in->atomic && in->kind == IK_MUL_ADD)
+		return call_carrying_mul_add(fb, jp, t, dst);
+	if (!in->atomic && in->kind == IK_CATCH_UNWIND)
+		return call_catch_unwind(fb, jp, t, dst);
 	bool returns_unit = !strcmp(strchr(in->shape, '>'), ">-");
 	if (returns_unit && dst->ty && dst->ty->kind != RT_NEVER && !rtype_is_zst(dst->ty))
 		return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::%s` returns nothing, not a `%s`", name,
@@ -536,6 +618,8 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 		if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, name, dst))
 			return false;
 		last_op(fb, OP_MIR_INTRINSIC)->rty = g0;
+		if (in->kind == IK_PREFETCH && !prefetch_locality(fb, t, last_op(fb, OP_MIR_INTRINSIC)))
+			return false;
 	}
 	char why[96];
 	const char *bad = intrinsic_check(in, last_op(fb, OP_MIR_INTRINSIC), why, sizeof why);

@@ -88,8 +88,12 @@ static void verify_attrs(Verifier *v, const Op *op)
 			fail(v, "%s has predicate %d", name, (int)a->cmp.pred);
 		break;
 	case ATTR_INTRINSIC:
-		if ((unsigned)a->intrinsic.overload > OVL_OPD02)
+		if ((unsigned)a->intrinsic.overload > OVL_OPD01)
 			fail(v, "%s has overload rule %d", name, (int)a->intrinsic.overload);
+		break;
+	case ATTR_FMF:
+		if (a->fmf.flags & ~(uint32_t)FMF_FAST)
+			fail(v, "%s has fast-math flags %#x", name, a->fmf.flags);
 		break;
 	case ATTR_ASM:
 		if (!a->inline_asm.constraints || !op->sym)
