@@ -510,8 +510,8 @@ static LLVMValueRef intrinsic_decl(FuncEmit *fe, Op *op, const char *name, int64
 	size_t n = 0;
 	bool want_res = ovl == OVL_RES || ovl == OVL_RES_OPD0, want_opd = ovl == OVL_OPD0 || ovl == OVL_RES_OPD0;
 	bool want_opd3 = ovl == OVL_OPD012 || ovl == OVL_OPD02;
-	if (ovl < OVL_NONE || ovl > OVL_OPD01 || (want_res && op->nres < 1) || (want_opd && op->nopd < 1) ||
-	    (want_opd3 && op->nopd < 3) || (ovl == OVL_OPD01 && op->nopd < 2)) {
+	if (ovl < OVL_NONE || ovl > OVL_OPD02 || (want_res && op->nres < 1) || (want_opd && op->nopd < 1) ||
+	    (want_opd3 && op->nopd < 3)) {
 		emit_op_error(fe, op, "overload rule %" PRId64 " does not fit %s", ovl, name);
 		return NULL;
 	}
@@ -522,8 +522,6 @@ static LLVMValueRef intrinsic_decl(FuncEmit *fe, Op *op, const char *name, int64
 	for (unsigned i = 0; want_opd3 && i < 3; i++)
 		if (i != 1 || ovl == OVL_OPD012)
 			tys[n++] = LLVMTypeOf(opd(op, i));
-	for (unsigned i = 0; ovl == OVL_OPD01 && i < 2; i++)
-		tys[n++] = LLVMTypeOf(opd(op, i));
 	if ((n > 0) != (bool)LLVMIntrinsicIsOverloaded(id)) {
 		emit_op_error(fe, op, "%s is %soverloaded", name, n ? "not " : "");
 		return NULL;

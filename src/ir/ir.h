@@ -71,7 +71,6 @@ typedef enum {
 	OVL_OPD0,        /* llvm.ctpop.<opd0> */
 	OVL_OPD012,      /* llvm.memcpy.<opd0>.<opd1>.<opd2> */
 	OVL_OPD02,       /* llvm.memset.<opd0>.<opd2> */
-	OVL_OPD01,       /* llvm.ptrmask.<opd0>.<opd1> */
 } Overload;
 
 /* LLVM's fast-math flags on float arithmetic (attr.fmf): what rustc sets

@@ -88,7 +88,7 @@ static void verify_attrs(Verifier *v, const Op *op)
 			fail(v, "%s has predicate %d", name, (int)a->cmp.pred);
 		break;
 	case ATTR_INTRINSIC:
-		if ((unsigned)a->intrinsic.overload > OVL_OPD01)
+		if ((unsigned)a->intrinsic.overload > OVL_OPD02)
 			fail(v, "%s has overload rule %d", name, (int)a->intrinsic.overload);
 		break;
 	case ATTR_FMF:

@@ -103,14 +103,17 @@ static void prefetch(Lower *l, Op *op)
 	llvm_intrinsic(l, "llvm.prefetch", OVL_OPD0, NULL, 4, args);
 }
 
-/* ptr_mask (p, mask) ==> llvm.ptrmask: p & mask, keeping p's provenance */
+/* ptr_mask (p, mask) ==> inttoptr (ptrtoint p & mask), as arith_offset.
+ * Not llvm.ptrmask, which rustc emits: LLVM 22.1's alias analysis takes
+ * its result for p itself (BasicAA decomposes through it), so a load
+ * through ptr_mask(p, !15) reads *p (opt -O2 folds `*ptrmask(p, -16)` to
+ * `*p`). */
 static Value *ptr_mask(Lower *l, Op *op, Type *rt)
 {
-	Value *p = op->opd[0];
-	if (p->type != rt)
-		p = emit1(l, OP_LLIR_ADDRSPACECAST, rt, p);
-	Value *args[2] = { p, int_resize(l, op->opd[1], false, ir_type_int(l->m, 64, false)) };
-	return llvm_intrinsic(l, "llvm.ptrmask", OVL_OPD01, rt, 2, args);
+	Type *i64 = ir_type_int(l->m, 64, false);
+	Value *a = emit1(l, OP_LLIR_PTRTOINT, i64, op->opd[0]);
+	Value *m = emit2(l, OP_LLIR_AND, i64, a, int_resize(l, op->opd[1], false, i64));
+	return emit1(l, OP_LLIR_INTTOPTR, rt, m);
 }
 
 /* ptr_guaranteed_cmp (a, b) ==> the addresses compared: 1 equal, 0 not */
