@@ -1,8 +1,8 @@
 //! Conformance group `intrinsics`: core::intrinsics that have no stable
 //! wrapper reaching kernels (float math without std, fast-math float
-//! arithmetic, funnel shifts, carrying_mul_add, pointer masks, prefetch,
-//! non-temporal and volatile memory operations, ptr_guaranteed_cmp,
-//! catch_unwind). Reached through `core::intrinsics::NAME`
+//! arithmetic, funnel shifts, carrying_mul_add, carryless_mul, pointer
+//! masks, prefetch, non-temporal and volatile memory operations,
+//! ptr_guaranteed_cmp, catch_unwind, breakpoint). Reached through `core::intrinsics::NAME`
 //! (`core_intrinsics`, which mir-export and the CPU reference allow with
 //! RUSTC_BOOTSTRAP). Float results whose precision Rust leaves
 //! unspecified (the transcendentals; fast-math division) are taken only
@@ -10,7 +10,7 @@
 //! the host's libm in the emulator and the CPU reference must agree bit
 //! for bit.
 #![no_std]
-#![feature(core_intrinsics, funnel_shifts)]
+#![feature(core_intrinsics, funnel_shifts, uint_carryless_mul)]
 #![allow(internal_features)]
 
 #[path = "../../common.rs"]
@@ -214,6 +214,21 @@ pub fn intrinsics_carrying_mul_add(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(mix(h, lo as u64), hi as u64);
     let (lo, hi) = ci::carrying_mul_add(a as i64, b as i64, c as i64, d as i64);
     h = mix(mix(h, lo), hi as u64);
+    put(&mut out, idx, h);
+}
+
+/// carryless_mul (the low half of the xor product) on every unsigned width.
+#[kernel]
+pub fn intrinsics_carryless_mul(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let (a, b) = (at(input, i), at(input, i + 5) >> (i % 64));
+    let mut h = mix(H0, ci::carryless_mul(a as u8, b as u8) as u64);
+    h = mix(h, ci::carryless_mul(a as u16, b as u16) as u64);
+    h = mix(h, ci::carryless_mul(a as u32, b as u32) as u64);
+    h = mix(h, ci::carryless_mul(a, b));
+    h = mix(h, ci::carryless_mul(a as usize, i) as u64);
+    let r = ci::carryless_mul((a as u128) << 64 | b as u128, (b as u128) << 17 ^ a as u128);
+    h = mix(mix(h, r as u64), (r >> 64) as u64);
     put(&mut out, idx, h);
 }
 
