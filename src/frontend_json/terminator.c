@@ -513,11 +513,61 @@ static bool call_device(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	return true;
 }
 
-/* carrying_mul_add(a, b, c, d) of 8- to 64-bit T: a * b + c + d in
- * twice T's width, where it is exact, its low half (as the unsigned U)
- * into the (U, T)'s .0, its high half into .1, as rustc's codegen:
+static Value *op2(Fb *fb, Opcode code, Type *t, Value *a, Value *b)
+{
+	Value *ab[2] = { a, b };
+	return ir_build1(&fb->b, code, t, 2, ab);
+}
+
+/* *lo += y (u128), its carry into *hi */
+static void add_carry(Fb *fb, Type *u, Value **lo, Value **hi, Value *y)
+{
+	Value *s = op2(fb, OP_MIR_ADD, u, *lo, y);
+	Value *c = op2(fb, OP_MIR_LT, ir_type_bool(fb->m), s, y);
+	*hi = op2(fb, OP_MIR_ADD, u, *hi, ir_build1(&fb->b, OP_MIR_INT_CAST, u, 1, &c));
+	*lo = s;
+}
+
+/* carrying_mul_add of u128 / i128: the 256-bit a * b + c + d as (hi, lo)
+ * u128 from the four 64 x 64 -> 128-bit products of the halves; signed,
+ * the two's complement corrections: minus b << 128 when a < 0 (and a when
+ * b < 0), plus the sign extensions of c and d. */
+static void mul_add_128(Fb *fb, Value **args, Value **lo_out, Value **hi_out)
+{
+	Type *u = ir_type_int(fb->m, 128, false), *u32 = ir_type_int(fb->m, 32, false);
+	Value *x[4], *m64 = const_int(fb, u, UINT64_MAX), *k64 = const_int(fb, u32, 64);
+	for (int i = 0; i < 4; i++)
+		x[i] = ir_build1(&fb->b, OP_MIR_INT_CAST, u, 1, &args[i]);
+	Value *a0 = op2(fb, OP_MIR_AND, u, x[0], m64), *a1 = op2(fb, OP_MIR_SHR, u, x[0], k64);
+	Value *b0 = op2(fb, OP_MIR_AND, u, x[1], m64), *b1 = op2(fb, OP_MIR_SHR, u, x[1], k64);
+	Value *lo = op2(fb, OP_MIR_MUL, u, a0, b0), *hi = op2(fb, OP_MIR_MUL, u, a1, b1);
+	Value *mid = op2(fb, OP_MIR_MUL, u, a0, b1), *mid_hi = const_int(fb, u, 0);
+	add_carry(fb, u, &mid, &mid_hi, op2(fb, OP_MIR_MUL, u, a1, b0));       /* mid: 129 bits */
+	hi = op2(fb, OP_MIR_ADD, u, hi, op2(fb, OP_MIR_SHL, u, mid_hi, k64));
+	hi = op2(fb, OP_MIR_ADD, u, hi, op2(fb, OP_MIR_SHR, u, mid, k64));
+	add_carry(fb, u, &lo, &hi, op2(fb, OP_MIR_SHL, u, mid, k64));
+	add_carry(fb, u, &lo, &hi, x[2]);
+	add_carry(fb, u, &lo, &hi, x[3]);
+	if (args[0]->type->is_signed) {
+		Value *sign[4], *k127 = const_int(fb, u32, 127);
+		for (int i = 0; i < 4; i++) {     /* all ones when negative (an arithmetic shift) */
+			Value *s = op2(fb, OP_MIR_SHR, args[i]->type, args[i], k127);
+			sign[i] = ir_build1(&fb->b, OP_MIR_INT_CAST, u, 1, &s);
+		}
+		hi = op2(fb, OP_MIR_SUB, u, hi, op2(fb, OP_MIR_AND, u, x[1], sign[0]));
+		hi = op2(fb, OP_MIR_SUB, u, hi, op2(fb, OP_MIR_AND, u, x[0], sign[1]));
+		hi = op2(fb, OP_MIR_ADD, u, op2(fb, OP_MIR_ADD, u, hi, sign[2]), sign[3]);
+	}
+	*lo_out = lo;
+	*hi_out = ir_build1(&fb->b, OP_MIR_INT_CAST, args[0]->type, 1, &hi);
+}
+
+/* carrying_mul_add(a, b, c, d): a * b + c + d, exact in twice T's width,
+ * its low half (as the unsigned U) into the (U, T)'s .0, its high half
+ * into .1, as rustc's codegen; 8- to 64-bit T:
  *   %w = mir.add (mir.add (mir.mul (int_cast %a), (int_cast %b)), ..c), ..d
- *   .0 = mir.int_cast %w : uN;  .1 = mir.int_cast (mir.shr %w, N) : T */
+ *   .0 = mir.int_cast %w : uN;  .1 = mir.int_cast (mir.shr %w, N) : T
+ * 128-bit T: mul_add_128. */
 static bool call_carrying_mul_add(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 {
 	const char *name = "intrinsic `core::intrinsics::carrying_mul_add`";
@@ -531,12 +581,17 @@ static bool call_carrying_mul_add(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst
 		same = args[i]->type->kind == TY_INT && args[i]->type->bits == ty->bits;
 	if (!same)
 		return fb_error(fb, OX_INPUT, "%s takes four integers of one type", name), false;
-	if (ty->bits > 64)
-		return fb_error(fb, OX_UNSUPPORTED, "%s of a %u-bit integer is not supported yet (only of 8- to 64-bit "
-		                "integers)", name, ty->bits), false;
 	RType *d = dst->ty;
 	if (!d || d->kind != RT_TUPLE || !field_has_offset(d, 0, 0) || !field_has_offset(d, 0, 1))
 		return fb_error(fb, OX_INPUT, "%s into a `%s`: expected a (U, T)", name, d ? d->name : "nothing"), false;
+	Value *lo, *hi;
+	if (ty->bits == 128) {
+		mul_add_128(fb, args, &lo, &hi);
+		build_store(fb, lo, ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 0)));
+		build_store(fb, hi, ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 1)));
+		finish_call(fb, t);
+		return true;
+	}
 	Type *wide = ir_type_int(fb->m, 2 * ty->bits, ty->is_signed);
 	Value *w[4];
 	for (uint32_t i = 0; i < 4; i++)
@@ -546,10 +601,9 @@ static bool call_carrying_mul_add(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst
 		Value *ab[2] = { acc, w[i] };
 		acc = ir_build1(&fb->b, OP_MIR_ADD, wide, 2, ab);
 	}
-	Value *lo = ir_build1(&fb->b, OP_MIR_INT_CAST, ir_type_int(fb->m, ty->bits, false), 1, &acc);
-	Value *sh[2] = { acc, const_int(fb, ir_type_int(fb->m, 32, false), ty->bits) };
-	Value *hi_w = ir_build1(&fb->b, OP_MIR_SHR, wide, 2, sh);
-	Value *hi = ir_build1(&fb->b, OP_MIR_INT_CAST, ty, 1, &hi_w);
+	lo = ir_build1(&fb->b, OP_MIR_INT_CAST, ir_type_int(fb->m, ty->bits, false), 1, &acc);
+	Value *hi_w = op2(fb, OP_MIR_SHR, wide, acc, const_int(fb, ir_type_int(fb->m, 32, false), ty->bits));
+	hi = ir_build1(&fb->b, OP_MIR_INT_CAST, ty, 1, &hi_w);
 	build_store(fb, lo, ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 0)));
 	build_store(fb, hi, ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 1)));
 	finish_call(fb, t);

@@ -189,8 +189,8 @@ pub fn intrinsics_funnel(input: &[u64], mut out: DisjointSlice<u64>) {
     put(&mut out, idx, h);
 }
 
-/// carrying_mul_add (a * b + c + d, (low, high)) on 8- to 64-bit integers,
-/// the extremes included.
+/// carrying_mul_add (a * b + c + d, (low, high)) on 8- to 128-bit
+/// integers, the extremes included.
 #[kernel]
 pub fn intrinsics_carrying_mul_add(input: &[u64], mut out: DisjointSlice<u64>) {
     let (idx, i) = tid();
@@ -214,6 +214,15 @@ pub fn intrinsics_carrying_mul_add(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(mix(h, lo as u64), hi as u64);
     let (lo, hi) = ci::carrying_mul_add(a as i64, b as i64, c as i64, d as i64);
     h = mix(mix(h, lo), hi as u64);
+    let wide = |x: u64, y: u64| (x as u128) << 64 | y as u128;
+    let (a2, b2) = (wide(a, d), wide(b, c));
+    let (c2, d2) = (wide(c, a), wide(d, b));
+    let (lo, hi) = ci::carrying_mul_add(a2, b2, c2, d2);
+    h = mix(mix(mix(mix(h, lo as u64), (lo >> 64) as u64), hi as u64), (hi >> 64) as u64);
+    let (lo, hi) = ci::carrying_mul_add(a2 as i128, b2 as i128, c2 as i128, d2 as i128);
+    h = mix(mix(mix(mix(h, lo as u64), (lo >> 64) as u64), hi as u64), (hi >> 64) as u64);
+    let (lo, hi) = ci::carrying_mul_add(a as i128, b2 as i128, -(c as i128), d2 as i128);
+    h = mix(mix(mix(mix(h, lo as u64), (lo >> 64) as u64), hi as u64), (hi >> 64) as u64);
     put(&mut out, idx, h);
 }
 
