@@ -1,4 +1,4 @@
-//! Golden: core::intrinsics whose PTX shows the lowering (tests/golden/core_intrinsics.ptx).
+//! Golden: core::intrinsics whose lowering shows in the PTX (core_intrinsics.ptx) and in the host llir (core_intrinsics.host.llir: fast-math flags, llvm.prefetch, nontemporal).
 #![no_std]
 #![feature(core_intrinsics, funnel_shifts, uint_carryless_mul)]
 #![allow(internal_features)]
