@@ -562,12 +562,25 @@ static void mul_add_128(Fb *fb, Value **args, Value **lo_out, Value **hi_out)
 	*hi_out = ir_build1(&fb->b, OP_MIR_INT_CAST, args[0]->type, 1, &hi);
 }
 
-/* carrying_mul_add(a, b, c, d): a * b + c + d, exact in twice T's width,
- * its low half (as the unsigned U) into the (U, T)'s .0, its high half
- * into .1, as rustc's codegen; 8- to 64-bit T:
+/* carrying_mul_add of 8- to 64-bit T, in twice T's width:
  *   %w = mir.add (mir.add (mir.mul (int_cast %a), (int_cast %b)), ..c), ..d
- *   .0 = mir.int_cast %w : uN;  .1 = mir.int_cast (mir.shr %w, N) : T
- * 128-bit T: mul_add_128. */
+ *   lo = mir.int_cast %w : uN;  hi = mir.int_cast (mir.shr %w, N) : T */
+static void mul_add_wide(Fb *fb, Value **args, Value **lo_out, Value **hi_out)
+{
+	Type *ty = args[0]->type, *wide = ir_type_int(fb->m, 2 * ty->bits, ty->is_signed);
+	Value *w[4];
+	for (int i = 0; i < 4; i++)
+		w[i] = ir_build1(&fb->b, OP_MIR_INT_CAST, wide, 1, &args[i]);
+	Value *acc = op2(fb, OP_MIR_MUL, wide, w[0], w[1]);
+	acc = op2(fb, OP_MIR_ADD, wide, op2(fb, OP_MIR_ADD, wide, acc, w[2]), w[3]);
+	Value *hi = op2(fb, OP_MIR_SHR, wide, acc, const_int(fb, ir_type_int(fb->m, 32, false), ty->bits));
+	*lo_out = ir_build1(&fb->b, OP_MIR_INT_CAST, ir_type_int(fb->m, ty->bits, false), 1, &acc);
+	*hi_out = ir_build1(&fb->b, OP_MIR_INT_CAST, ty, 1, &hi);
+}
+
+/* carrying_mul_add(a, b, c, d): a * b + c + d, exact in twice T's width
+ * (it cannot overflow), its low half (as the unsigned U) into the
+ * (U, T)'s .0, its high half into .1, as rustc's codegen. */
 static bool call_carrying_mul_add(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 {
 	const char *name = "intrinsic `core::intrinsics::carrying_mul_add`";
@@ -585,25 +598,10 @@ static bool call_carrying_mul_add(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst
 	if (!d || d->kind != RT_TUPLE || !field_has_offset(d, 0, 0) || !field_has_offset(d, 0, 1))
 		return fb_error(fb, OX_INPUT, "%s into a `%s`: expected a (U, T)", name, d ? d->name : "nothing"), false;
 	Value *lo, *hi;
-	if (ty->bits == 128) {
+	if (ty->bits == 128)
 		mul_add_128(fb, args, &lo, &hi);
-		build_store(fb, lo, ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 0)));
-		build_store(fb, hi, ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 1)));
-		finish_call(fb, t);
-		return true;
-	}
-	Type *wide = ir_type_int(fb->m, 2 * ty->bits, ty->is_signed);
-	Value *w[4];
-	for (uint32_t i = 0; i < 4; i++)
-		w[i] = ir_build1(&fb->b, OP_MIR_INT_CAST, wide, 1, &args[i]);
-	Value *acc = ir_build1(&fb->b, OP_MIR_MUL, wide, 2, w);
-	for (uint32_t i = 2; i < 4; i++) {
-		Value *ab[2] = { acc, w[i] };
-		acc = ir_build1(&fb->b, OP_MIR_ADD, wide, 2, ab);
-	}
-	lo = ir_build1(&fb->b, OP_MIR_INT_CAST, ir_type_int(fb->m, ty->bits, false), 1, &acc);
-	Value *hi_w = op2(fb, OP_MIR_SHR, wide, acc, const_int(fb, ir_type_int(fb->m, 32, false), ty->bits));
-	hi = ir_build1(&fb->b, OP_MIR_INT_CAST, ty, 1, &hi_w);
+	else
+		mul_add_wide(fb, args, &lo, &hi);
 	build_store(fb, lo, ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 0)));
 	build_store(fb, hi, ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 1)));
 	finish_call(fb, t);
