@@ -214,6 +214,11 @@ Value *lower_core_intrinsic(Lower *l, Op *op)
 	}
 	case IK_DEBUGTRAP: llvm_intrinsic(l, "llvm.debugtrap", OVL_NONE, NULL, 0, NULL); return NULL;
 	case IK_PTR_CMP: return ptr_cmp(l, op, rt);
+	case IK_VTABLE_SIZE: case IK_VTABLE_ALIGN: {
+		Type *i64 = ir_type_int(l->m, 64, false);
+		Value *w = load(l, gep_bytes(l, op->opd[0], k == IK_VTABLE_SIZE ? 8 : 16), i64);
+		return int_resize(l, w, false, rt);
+	}
 	case IK_MUL_ADD: case IK_CATCH_UNWIND:
 		die("intrinsic %s is built by the frontend, not a mir.intrinsic", op->sym);
 	case IK_SIZE_OF: return iconst(l, rt, op->rty ? op->rty->size : 0, 0);

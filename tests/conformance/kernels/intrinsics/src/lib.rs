@@ -2,7 +2,7 @@
 //! wrapper reaching kernels (float math without std, fast-math float
 //! arithmetic, funnel shifts, carrying_mul_add, carryless_mul, pointer
 //! masks, prefetch, non-temporal and volatile memory operations,
-//! ptr_guaranteed_cmp, catch_unwind, breakpoint). Reached through `core::intrinsics::NAME`
+//! ptr_guaranteed_cmp, catch_unwind, vtable queries, breakpoint). Reached through `core::intrinsics::NAME`
 //! (`core_intrinsics`, which mir-export and the CPU reference allow with
 //! RUSTC_BOOTSTRAP). Float results whose precision Rust leaves
 //! unspecified (the transcendentals; fast-math division) are taken only
@@ -10,7 +10,7 @@
 //! the host's libm in the emulator and the CPU reference must agree bit
 //! for bit.
 #![no_std]
-#![feature(core_intrinsics, funnel_shifts, uint_carryless_mul)]
+#![feature(core_intrinsics, funnel_shifts, uint_carryless_mul, ptr_metadata)]
 #![allow(internal_features)]
 
 #[path = "../../common.rs"]
@@ -365,4 +365,55 @@ pub fn intrinsics_breakpoint(input: &[u64], mut out: DisjointSlice<u64>) {
         ci::breakpoint();
     }
     put(&mut out, idx, mix(H0, w));
+}
+
+trait Shape {
+    fn area(&self) -> u64;
+}
+
+struct Square(u32);
+
+struct Rect(u64, u16, u8);
+
+#[repr(align(32))]
+struct Wide([u8; 40]);
+
+impl Shape for Square {
+    fn area(&self) -> u64 {
+        self.0 as u64 * self.0 as u64
+    }
+}
+
+impl Shape for Rect {
+    fn area(&self) -> u64 {
+        self.0 * self.1 as u64 + self.2 as u64
+    }
+}
+
+impl Shape for Wide {
+    fn area(&self) -> u64 {
+        self.0[3] as u64
+    }
+}
+
+/// vtable_size / vtable_align: DynMetadata::size_of / align_of, and the
+/// intrinsics on the vtable pointer itself, for three implementors.
+#[kernel]
+pub fn intrinsics_vtable(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let (sq, re, wi) = (Square(w as u32), Rect(w, (w >> 8) as u16, w as u8), Wide([w as u8; 40]));
+    let d: &dyn Shape = match i % 3 {
+        0 => &sq,
+        1 => &re,
+        _ => &wi,
+    };
+    let m = core::ptr::metadata(d);
+    let mut h = mix(H0, m.size_of() as u64);
+    h = mix(h, m.align_of() as u64);
+    h = mix(h, d.area());
+    let vt = unsafe { core::mem::transmute::<core::ptr::DynMetadata<dyn Shape>, *const ()>(m) };
+    h = mix(h, unsafe { ci::vtable_size(vt) } as u64);
+    h = mix(h, unsafe { ci::vtable_align(vt) } as u64);
+    put(&mut out, idx, h);
 }
