@@ -219,6 +219,7 @@ Value *lower_core_intrinsic(Lower *l, Op *op)
 		Value *w = load(l, gep_bytes(l, op->opd[0], k == IK_VTABLE_SIZE ? 8 : 16), i64);
 		return int_resize(l, w, false, rt);
 	}
+	case IK_NULL_PTR: return emit1(l, OP_LLIR_INTTOPTR, rt, iconst(l, ir_type_int(l->m, 64, false), 0, 0));
 	case IK_MUL_ADD: case IK_CATCH_UNWIND:
 		die("intrinsic %s is built by the frontend, not a mir.intrinsic", op->sym);
 	case IK_SIZE_OF: return iconst(l, rt, op->rty ? op->rty->size : 0, 0);

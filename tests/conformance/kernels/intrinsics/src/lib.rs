@@ -417,3 +417,22 @@ pub fn intrinsics_vtable(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, unsafe { ci::vtable_align(vt) } as u64);
     put(&mut out, idx, h);
 }
+
+/// const_allocate / const_deallocate / const_make_global at run time (core's
+/// fallback bodies): a null pointer, nothing, the pointer itself.
+#[kernel]
+pub fn intrinsics_const_heap(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut v = at(input, i);
+    let p = &mut v as *mut u64 as *mut u8;
+    let mut h = H0;
+    unsafe {
+        let q = ci::const_allocate(8 + i % 8, 8);
+        h = mix(h, q.is_null() as u64);
+        ci::const_deallocate(q, 8 + i % 8, 8);
+        let g = ci::const_make_global(p);
+        h = mix(h, (g == p as *const u8) as u64);
+        h = mix(h, *(g as *const u64));
+    }
+    put(&mut out, idx, h);
+}
