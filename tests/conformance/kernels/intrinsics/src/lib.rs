@@ -2,7 +2,8 @@
 //! wrapper reaching kernels (float math without std, fast-math float
 //! arithmetic, funnel shifts, carrying_mul_add, carryless_mul, pointer
 //! masks, prefetch, non-temporal and volatile memory operations,
-//! ptr_guaranteed_cmp, catch_unwind, vtable queries, breakpoint). Reached through `core::intrinsics::NAME`
+//! ptr_guaranteed_cmp, catch_unwind, vtable queries, the const heap at run
+//! time, breakpoint). Reached through `core::intrinsics::NAME`
 //! (`core_intrinsics`, which mir-export and the CPU reference allow with
 //! RUSTC_BOOTSTRAP). Float results whose precision Rust leaves
 //! unspecified (the transcendentals; fast-math division) are taken only
