@@ -674,9 +674,17 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 			return false;
 	}
 	char why[96];
-	const char *bad = intrinsic_check(in, last_op(fb, OP_MIR_INTRINSIC), why, sizeof why);
+	Op *op = last_op(fb, OP_MIR_INTRINSIC);
+	const char *bad = intrinsic_check(in, op, why, sizeof why);
 	if (bad)
 		return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::%s` %s", name, bad), false;
+	/* libdevice has f32 and f64 functions only; the fast-math rows are
+	 * checked on those alone */
+	bool f32_f64 = in->atomic || (in->kind != IK_LIBM && in->kind != IK_FAST && in->kind != IK_ALGEBRAIC) ||
+	               op->opd[0]->type->bits == 32 || op->opd[0]->type->bits == 64;
+	if (!f32_f64)
+		return fb_error(fb, OX_UNSUPPORTED, "intrinsic `core::intrinsics::%s` of an f%u is not supported yet (only "
+		                "of f32 and f64)", name, op->opd[0]->type->bits), false;
 	return true;
 }
 
