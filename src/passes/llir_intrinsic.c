@@ -107,20 +107,26 @@ static void prefetch(Lower *l, Op *op)
  * Not llvm.ptrmask, which rustc emits: LLVM 22.1's alias analysis takes
  * its result for p itself (BasicAA decomposes through it), so a load
  * through ptr_mask(p, !15) reads *p (opt -O2 folds `*ptrmask(p, -16)` to
- * `*p`). */
+ * `*p`).  The address is taken in the result's address space (a
+ * shared-memory address is not its generic one). */
 static Value *ptr_mask(Lower *l, Op *op, Type *rt)
 {
 	Type *i64 = ir_type_int(l->m, 64, false);
-	Value *a = emit1(l, OP_LLIR_PTRTOINT, i64, op->opd[0]);
+	Value *p = op->opd[0]->type == rt ? op->opd[0] : emit1(l, OP_LLIR_ADDRSPACECAST, rt, op->opd[0]);
+	Value *a = emit1(l, OP_LLIR_PTRTOINT, i64, p);
 	Value *m = emit2(l, OP_LLIR_AND, i64, a, int_resize(l, op->opd[1], false, i64));
 	return emit1(l, OP_LLIR_INTTOPTR, rt, m);
 }
 
-/* ptr_guaranteed_cmp (a, b) ==> the addresses compared: 1 equal, 0 not */
+/* ptr_guaranteed_cmp (a, b) ==> the addresses compared (in a's address
+ * space): 1 equal, 0 not */
 static Value *ptr_cmp(Lower *l, Op *op, Type *rt)
 {
 	Type *i64 = ir_type_int(l->m, 64, false);
-	Value *a = emit1(l, OP_LLIR_PTRTOINT, i64, op->opd[0]), *b = emit1(l, OP_LLIR_PTRTOINT, i64, op->opd[1]);
+	Value *p = op->opd[0], *q = op->opd[1];
+	if (q->type != p->type)
+		q = emit1(l, OP_LLIR_ADDRSPACECAST, p->type, q);
+	Value *a = emit1(l, OP_LLIR_PTRTOINT, i64, p), *b = emit1(l, OP_LLIR_PTRTOINT, i64, q);
 	return int_resize(l, icmp(l, PRED_EQ, a, b), false, rt);
 }
 
