@@ -185,6 +185,11 @@ static bool emit_store(FuncEmit *fe, Op *op)
 		LLVMSetAlignment(s, align);
 	if (op->attr.access.is_volatile)
 		LLVMSetVolatile(s, 1);
+	if (op->attr.access.nontemporal) {   /* LangRef: !nontemporal !{i32 1} */
+		LLVMMetadataRef one = LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(fe->e->ctx), 1, 0));
+		unsigned kind = LLVMGetMDKindIDInContext(fe->e->ctx, "nontemporal", 11);
+		LLVMSetMetadata(s, kind, LLVMMetadataAsValue(fe->e->ctx, LLVMMDNodeInContext2(fe->e->ctx, &one, 1)));
+	}
 	return true;
 }
 
@@ -232,6 +237,26 @@ static const struct {
 	[OP_LLIR_FDIV] = {LLVMFDiv, 'f'}, [OP_LLIR_FREM] = {LLVMFRem, 'f'},
 };
 
+/* The fast-math flags of core's *_fast / *_algebraic (attr.fmf); and
+ * #[kernel(contract)]: fmul/fadd/fsub may fuse into fma (LLVM needs the
+ * flag on both the multiply and the add).  Rust-exact otherwise. */
+static void set_fast_math(FuncEmit *fe, Op *op, LLVMValueRef v)
+{
+	static const struct { uint32_t fmf; LLVMFastMathFlags llvm; } bits[] = {
+		{ FMF_REASSOC, LLVMFastMathAllowReassoc }, { FMF_CONTRACT, LLVMFastMathAllowContract },
+		{ FMF_ARCP, LLVMFastMathAllowReciprocal }, { FMF_NSZ, LLVMFastMathNoSignedZeros },
+		{ FMF_NNAN, LLVMFastMathNoNaNs }, { FMF_NINF, LLVMFastMathNoInfs }, { FMF_AFN, LLVMFastMathApproxFunc },
+	};
+	bool fusable = op->code == OP_LLIR_FADD || op->code == OP_LLIR_FSUB || op->code == OP_LLIR_FMUL;
+	uint32_t f = op->attr.fmf.flags | (fe->f->contract && fusable ? FMF_CONTRACT : 0);
+	LLVMFastMathFlags flags = LLVMFastMathNone;
+	for (size_t i = 0; i < countof(bits); i++)
+		if (f & bits[i].fmf)
+			flags |= bits[i].llvm;
+	if (flags != LLVMFastMathNone)
+		LLVMSetFastMathFlags(v, flags);
+}
+
 static bool emit_binop(FuncEmit *fe, Op *op)
 {
 	const Type *t = op->res[0].type;
@@ -240,11 +265,8 @@ static bool emit_binop(FuncEmit *fe, Op *op)
 	if (binops[op->code].kind == 'i' ? !is_int(t) : !is_float(t))
 		return fail(fe, op, "operand type does not suit the operation");
 	LLVMValueRef v = LLVMBuildBinOp(fe->b, binops[op->code].llvm, opd(op, 0), opd(op, 1), "");
-	/* #[kernel(contract)]: fmul/fadd/fsub may fuse into fma (LLVM needs
-	 * the flag on both the multiply and the add); Rust-exact otherwise */
-	bool fusable = op->code == OP_LLIR_FADD || op->code == OP_LLIR_FSUB || op->code == OP_LLIR_FMUL;
-	if (fe->f->contract && fusable)
-		LLVMSetFastMathFlags(v, LLVMFastMathAllowContract);
+	if (binops[op->code].kind == 'f')
+		set_fast_math(fe, op, v);
 	return set_res(op, v);
 }
 

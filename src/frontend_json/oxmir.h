@@ -290,6 +290,8 @@ typedef struct {
 	OxType *generic0;        /* INTRINSIC: generic_args[0] when a type index, else NULL */
 	int ords[2];             /* INTRINSIC: orderings of "const_args" (AtomicOrd), -1 none */
 	int nord;
+	int64_t ints[2];         /* INTRINSIC: the integers of "const_args" ("3": prefetch's locality) */
+	int nint;
 	OxOperand *pointer;      /* POINTER: the function pointer called (an indirect call) */
 	uint32_t slot;           /* VIRTUAL: the vtable word of the method (name: its path);
 	                            args[0] is the trait object */

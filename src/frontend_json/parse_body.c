@@ -6,6 +6,7 @@
  * resolved, and calls and named constants resolved to their bodies. */
 #include "fe.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A body being read: the span of the statement or terminator at hand. */
@@ -512,14 +513,22 @@ static bool generic_arg0(PB *b, JPath cp, cJSON *callee, OxType **out)
 	return true;
 }
 
-/* orderings in "const_args" (rustc 1.95 and 1.96: `AtomicOrdering::Relaxed`) */
+/* orderings in "const_args" (rustc 1.95 and 1.96: `AtomicOrdering::Relaxed`),
+ * and integers ("3", or with a type suffix, "3_i32") */
 static void const_orderings(cJSON *callee, OxCallee *out)
 {
 	cJSON *c;
 	out->ords[0] = out->ords[1] = -1;
-	cJSON_ArrayForEach(c, json_get_opt(callee, "const_args"))
-		if (cJSON_IsString(c) && out->nord < 2 && ox_ordering(c->valuestring) >= 0)
+	cJSON_ArrayForEach(c, json_get_opt(callee, "const_args")) {
+		if (!cJSON_IsString(c))
+			continue;
+		char *end;
+		long long v = strtoll(c->valuestring, &end, 10);
+		if (out->nord < 2 && ox_ordering(c->valuestring) >= 0)
 			out->ords[out->nord++] = ox_ordering(c->valuestring);
+		else if (out->nint < 2 && end != c->valuestring && (!*end || *end == '_'))
+			out->ints[out->nint++] = v;
+	}
 }
 
 static bool parse_callee(PB *b, JPath cp, cJSON *callee, OxCallee *out)

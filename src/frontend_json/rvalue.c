@@ -112,6 +112,13 @@ static bool rv_unary(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 		return false;
 	if (rv->unop == OX_UN_PTR_METADATA) {
 		Type *u = scalar_type_of(fb, dst->ty);
+		if (val_kind(v.ty) == VK_FAT && v.ty->pointee && v.ty->pointee->kind == RT_OPAQUE && u &&
+		    u->kind == TY_PTR && v.v[1]->type->kind == TY_INT) {
+			/* a trait object's DynMetadata: its vtable's address (DynMetadata::size_of
+			 * reads the vtable with vtable_size) */
+			build_store(fb, ir_build1(&fb->b, OP_MIR_INT_TO_PTR, u, 1, &v.v[1]), dst->addr);
+			return true;
+		}
 		if (val_kind(v.ty) == VK_FAT && (!u || u->kind != TY_INT || u->bits != 64))
 			return fb_error(fb, OX_INPUT, "`PtrMetadata` into a `%s`", dst->ty->name), false;
 		if (val_kind(v.ty) == VK_FAT)

@@ -513,6 +513,136 @@ static bool call_device(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	return true;
 }
 
+static Value *op2(Fb *fb, Opcode code, Type *t, Value *a, Value *b)
+{
+	Value *ab[2] = { a, b };
+	return ir_build1(&fb->b, code, t, 2, ab);
+}
+
+/* *lo += y (u128), its carry into *hi */
+static void add_carry(Fb *fb, Type *u, Value **lo, Value **hi, Value *y)
+{
+	Value *s = op2(fb, OP_MIR_ADD, u, *lo, y);
+	Value *c = op2(fb, OP_MIR_LT, ir_type_bool(fb->m), s, y);
+	*hi = op2(fb, OP_MIR_ADD, u, *hi, ir_build1(&fb->b, OP_MIR_INT_CAST, u, 1, &c));
+	*lo = s;
+}
+
+/* carrying_mul_add of u128 / i128: the 256-bit a * b + c + d as (hi, lo)
+ * u128 from the four 64 x 64 -> 128-bit products of the halves; signed,
+ * the two's complement corrections: minus b << 128 when a < 0 (and a when
+ * b < 0), plus the sign extensions of c and d. */
+static void mul_add_128(Fb *fb, Value **args, Value **lo_out, Value **hi_out)
+{
+	Type *u = ir_type_int(fb->m, 128, false), *u32 = ir_type_int(fb->m, 32, false);
+	Value *x[4], *m64 = const_int(fb, u, UINT64_MAX), *k64 = const_int(fb, u32, 64);
+	for (int i = 0; i < 4; i++)
+		x[i] = ir_build1(&fb->b, OP_MIR_INT_CAST, u, 1, &args[i]);
+	Value *a0 = op2(fb, OP_MIR_AND, u, x[0], m64), *a1 = op2(fb, OP_MIR_SHR, u, x[0], k64);
+	Value *b0 = op2(fb, OP_MIR_AND, u, x[1], m64), *b1 = op2(fb, OP_MIR_SHR, u, x[1], k64);
+	Value *lo = op2(fb, OP_MIR_MUL, u, a0, b0), *hi = op2(fb, OP_MIR_MUL, u, a1, b1);
+	Value *mid = op2(fb, OP_MIR_MUL, u, a0, b1), *mid_hi = const_int(fb, u, 0);
+	add_carry(fb, u, &mid, &mid_hi, op2(fb, OP_MIR_MUL, u, a1, b0));       /* mid: 129 bits */
+	hi = op2(fb, OP_MIR_ADD, u, hi, op2(fb, OP_MIR_SHL, u, mid_hi, k64));
+	hi = op2(fb, OP_MIR_ADD, u, hi, op2(fb, OP_MIR_SHR, u, mid, k64));
+	add_carry(fb, u, &lo, &hi, op2(fb, OP_MIR_SHL, u, mid, k64));
+	add_carry(fb, u, &lo, &hi, x[2]);
+	add_carry(fb, u, &lo, &hi, x[3]);
+	if (args[0]->type->is_signed) {
+		Value *sign[4], *k127 = const_int(fb, u32, 127);
+		for (int i = 0; i < 4; i++) {     /* all ones when negative (an arithmetic shift) */
+			Value *s = op2(fb, OP_MIR_SHR, args[i]->type, args[i], k127);
+			sign[i] = ir_build1(&fb->b, OP_MIR_INT_CAST, u, 1, &s);
+		}
+		hi = op2(fb, OP_MIR_SUB, u, hi, op2(fb, OP_MIR_AND, u, x[1], sign[0]));
+		hi = op2(fb, OP_MIR_SUB, u, hi, op2(fb, OP_MIR_AND, u, x[0], sign[1]));
+		hi = op2(fb, OP_MIR_ADD, u, op2(fb, OP_MIR_ADD, u, hi, sign[2]), sign[3]);
+	}
+	*lo_out = lo;
+	*hi_out = ir_build1(&fb->b, OP_MIR_INT_CAST, args[0]->type, 1, &hi);
+}
+
+/* carrying_mul_add of 8- to 64-bit T, in twice T's width:
+ *   %w = mir.add (mir.add (mir.mul (int_cast %a), (int_cast %b)), ..c), ..d
+ *   lo = mir.int_cast %w : uN;  hi = mir.int_cast (mir.shr %w, N) : T */
+static void mul_add_wide(Fb *fb, Value **args, Value **lo_out, Value **hi_out)
+{
+	Type *ty = args[0]->type, *wide = ir_type_int(fb->m, 2 * ty->bits, ty->is_signed);
+	Value *w[4];
+	for (int i = 0; i < 4; i++)
+		w[i] = ir_build1(&fb->b, OP_MIR_INT_CAST, wide, 1, &args[i]);
+	Value *acc = op2(fb, OP_MIR_MUL, wide, w[0], w[1]);
+	acc = op2(fb, OP_MIR_ADD, wide, op2(fb, OP_MIR_ADD, wide, acc, w[2]), w[3]);
+	Value *hi = op2(fb, OP_MIR_SHR, wide, acc, const_int(fb, ir_type_int(fb->m, 32, false), ty->bits));
+	*lo_out = ir_build1(&fb->b, OP_MIR_INT_CAST, ir_type_int(fb->m, ty->bits, false), 1, &acc);
+	*hi_out = ir_build1(&fb->b, OP_MIR_INT_CAST, ty, 1, &hi);
+}
+
+/* carrying_mul_add(a, b, c, d): a * b + c + d, exact in twice T's width
+ * (it cannot overflow), its low half (as the unsigned U) into the
+ * (U, T)'s .0, its high half into .1, as rustc's codegen. */
+static bool call_carrying_mul_add(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
+{
+	const char *name = "intrinsic `core::intrinsics::carrying_mul_add`";
+	Value **args;
+	uint32_t n;
+	if (!call_args(fb, jp, t, &args, &n, NULL))
+		return false;
+	Type *ty = n ? args[0]->type : NULL;
+	bool same = n == 4 && ty->kind == TY_INT;
+	for (uint32_t i = 1; same && i < n; i++)
+		same = args[i]->type->kind == TY_INT && args[i]->type->bits == ty->bits;
+	if (!same)
+		return fb_error(fb, OX_INPUT, "%s takes four integers of one type", name), false;
+	RType *d = dst->ty;
+	if (!d || d->kind != RT_TUPLE || !field_has_offset(d, 0, 0) || !field_has_offset(d, 0, 1))
+		return fb_error(fb, OX_INPUT, "%s into a `%s`: expected a (U, T)", name, d ? d->name : "nothing"), false;
+	Value *lo, *hi;
+	if (ty->bits == 128)
+		mul_add_128(fb, args, &lo, &hi);
+	else
+		mul_add_wide(fb, args, &lo, &hi);
+	build_store(fb, lo, ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 0)));
+	build_store(fb, hi, ptr_add(fb, dst->addr, rtype_field_offset(d, 0, 1)));
+	finish_call(fb, t);
+	return true;
+}
+
+/* catch_unwind(try_fn, data, catch_fn): a kernel cannot unwind (panic =
+ * abort: a panic traps), so catch_fn is never called; as rustc's codegen
+ * without unwinding:  mir.call_indirect %try_fn, %data;  0 */
+static bool call_catch_unwind(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
+{
+	Value **args;
+	uint32_t n;
+	if (!call_args(fb, jp, t, &args, &n, NULL))
+		return false;
+	bool ok = n == 3;
+	for (uint32_t i = 0; ok && i < n; i++)
+		ok = args[i]->type->kind == TY_PTR;
+	Type *rt = dst->ty ? scalar_type_of(fb, dst->ty) : NULL;
+	if (!ok || !rt || rt->kind != TY_INT || rt->bits != 32)
+		return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::catch_unwind` takes (fn(*mut u8), *mut u8, "
+		                "fn(*mut u8, *mut u8)) and returns an i32"), false;
+	ir_build(&fb->b, OP_MIR_CALL_INDIRECT, 0, NULL, 2, args, 0);
+	build_store(fb, const_int(fb, rt, 0), dst->addr);
+	finish_call(fb, t);
+	return true;
+}
+
+/* prefetch_*::<T, LOCALITY>: the locality (const_args) as vals[0] */
+static bool prefetch_locality(Fb *fb, const OxTerm *t, Op *op)
+{
+	if (!t->callee.nint)
+		return true;
+	if (t->callee.ints[0] < 0 || t->callee.ints[0] > 3)
+		return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::%s` with locality %lld, not 0..3", op->sym,
+		                (long long)t->callee.ints[0]), false;
+	U128 v = { (uint64_t)t->callee.ints[0], 0 };
+	ir_op_set_vals(fb->m, op, 1, &v);
+	return true;
+}
+
 static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 {
 	const char *name = t->callee.name;
@@ -525,6 +655,10 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	    dst->ty->abi != ABI_SCALAR)
 		return fb_error(fb, OX_UNSUPPORTED, "intrinsic `core::intrinsics::%s` of a `%s` is not supported yet (only "
 		                "of values of one scalar: integers, floats, bool, char, thin pointers)", name, dst->ty->name), false;
+	if (!in->atomic && in->kind == IK_MUL_ADD)
+		return call_carrying_mul_add(fb, jp, t, dst);
+	if (!in->atomic && in->kind == IK_CATCH_UNWIND)
+		return call_catch_unwind(fb, jp, t, dst);
 	bool returns_unit = !strcmp(strchr(in->shape, '>'), ">-");
 	if (returns_unit && dst->ty && dst->ty->kind != RT_NEVER && !rtype_is_zst(dst->ty))
 		return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::%s` returns nothing, not a `%s`", name,
@@ -536,11 +670,21 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 		if (!call_prim(fb, jp, t, OP_MIR_INTRINSIC, name, dst))
 			return false;
 		last_op(fb, OP_MIR_INTRINSIC)->rty = g0;
+		if (in->kind == IK_PREFETCH && !prefetch_locality(fb, t, last_op(fb, OP_MIR_INTRINSIC)))
+			return false;
 	}
 	char why[96];
-	const char *bad = intrinsic_check(in, last_op(fb, OP_MIR_INTRINSIC), why, sizeof why);
+	Op *op = last_op(fb, OP_MIR_INTRINSIC);
+	const char *bad = intrinsic_check(in, op, why, sizeof why);
 	if (bad)
 		return fb_error(fb, OX_INPUT, "intrinsic `core::intrinsics::%s` %s", name, bad), false;
+	/* libdevice has f32 and f64 functions only; the fast-math rows are
+	 * checked on those alone */
+	bool f32_f64 = in->atomic || (in->kind != IK_LIBM && in->kind != IK_FAST && in->kind != IK_ALGEBRAIC) ||
+	               op->opd[0]->type->bits == 32 || op->opd[0]->type->bits == 64;
+	if (!f32_f64)
+		return fb_error(fb, OX_UNSUPPORTED, "intrinsic `core::intrinsics::%s` of an f%u is not supported yet (only "
+		                "of f32 and f64)", name, op->opd[0]->type->bits), false;
 	return true;
 }
 

@@ -41,7 +41,7 @@ typedef enum {
  * last column). */
 typedef enum {
 	ATTR_NONE, ATTR_ACCESS, ATTR_MEM, ATTR_OFFSET, ATTR_FIELD, ATTR_VFIELD, ATTR_VARIANT,
-	ATTR_EXPECT, ATTR_GEP, ATTR_CMP, ATTR_INTRINSIC, ATTR_ATOMIC, ATTR_ASM, ATTR_HINT,
+	ATTR_EXPECT, ATTR_GEP, ATTR_CMP, ATTR_INTRINSIC, ATTR_ATOMIC, ATTR_ASM, ATTR_HINT, ATTR_FMF,
 } AttrClass;
 
 typedef struct {
@@ -73,6 +73,14 @@ typedef enum {
 	OVL_OPD02,       /* llvm.memset.<opd0>.<opd2> */
 } Overload;
 
+/* LLVM's fast-math flags on float arithmetic (attr.fmf): what rustc sets
+ * for core's *_algebraic (FMF_ALGEBRAIC) and *_fast (FMF_FAST: all). */
+enum {
+	FMF_REASSOC = 1, FMF_CONTRACT = 2, FMF_ARCP = 4, FMF_NSZ = 8, FMF_NNAN = 16, FMF_NINF = 32, FMF_AFN = 64,
+	FMF_ALGEBRAIC = FMF_REASSOC | FMF_CONTRACT | FMF_ARCP | FMF_NSZ,
+	FMF_FAST = FMF_ALGEBRAIC | FMF_NNAN | FMF_NINF | FMF_AFN,
+};
+
 /* Atomic orderings (attr.atomic), LLVM's: Relaxed = monotonic. */
 typedef enum { AO_RELAXED, AO_ACQUIRE, AO_RELEASE, AO_ACQ_REL, AO_SEQ_CST } AtomicOrd;
 
@@ -95,6 +103,7 @@ typedef union {
 		uint32_t align;      /* bytes; 0 in mir: the type's own */
 		uint32_t src_align;  /* mir.copy: the source's; 0: the type's */
 		bool is_volatile;    /* llir only */
+		bool nontemporal;    /* llir.store: !nontemporal (core's nontemporal_store) */
 	} access;
 	struct {                 /* ATTR_MEM: llir.alloca, llir.memcpy */
 		uint64_t size;       /* bytes */
@@ -122,6 +131,7 @@ typedef union {
 		bool pure;           /* no side effect: LLVM may move, merge or drop it */
 	} inline_asm;
 	struct { uint32_t unroll; } hint;           /* ATTR_HINT: llir.loop_hint */
+	struct { uint32_t flags; } fmf;             /* ATTR_FMF: llir float arithmetic, FMF_* */
 } OpAttr;
 
 /* -------------------------------------------------------------- types */

@@ -108,6 +108,8 @@ static void print_attrs(FILE *out, Op *op)
 			fprintf(out, ", src_align %" PRIu32, a->access.src_align);
 		if (a->access.is_volatile)
 			fputs(", volatile", out);
+		if (a->access.nontemporal)
+			fputs(", nontemporal", out);
 		break;
 	case ATTR_MEM:
 		fprintf(out, "%s%" PRIu64 " bytes, align %" PRIu32, sep, a->mem.size, a->mem.align);
@@ -127,6 +129,14 @@ static void print_attrs(FILE *out, Op *op)
 			fputs(" unroll full", out);
 		else
 			fprintf(out, " unroll %" PRIu32, a->hint.unroll);
+		break;
+	case ATTR_FMF:
+		if (a->fmf.flags == FMF_FAST)
+			fputs(", fast", out);
+		else if (a->fmf.flags == FMF_ALGEBRAIC)
+			fputs(", algebraic", out);
+		else if (a->fmf.flags)
+			fprintf(out, ", fmf %#" PRIx32, a->fmf.flags);
 		break;
 	case ATTR_ASM:
 		fprintf(out, "%sconstraints \"%s\"%s", sep, a->inline_asm.constraints, a->inline_asm.pure ? ", pure" : "");

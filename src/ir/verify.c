@@ -91,6 +91,10 @@ static void verify_attrs(Verifier *v, const Op *op)
 		if ((unsigned)a->intrinsic.overload > OVL_OPD02)
 			fail(v, "%s has overload rule %d", name, (int)a->intrinsic.overload);
 		break;
+	case ATTR_FMF:
+		if (a->fmf.flags & ~(uint32_t)FMF_FAST)
+			fail(v, "%s has fast-math flags %#x", name, a->fmf.flags);
+		break;
 	case ATTR_ASM:
 		if (!a->inline_asm.constraints || !op->sym)
 			fail(v, "%s without its template or constraints", name);

@@ -37,24 +37,97 @@ static Value *int_op(Lower *l, Op *op, IntrinsicKind k)
 	return emit2(l, code, t, a, b);
 }
 
-/* copy_nonoverlapping / copy (src, dst, count), write_bytes (dst, byte, count) */
+/* copy_nonoverlapping / copy (src, dst, count), write_bytes (dst, byte,
+ * count); the volatile ones: volatile_copy_nonoverlapping_memory /
+ * volatile_copy_memory (dst, src, count), volatile_set_memory (dst, byte,
+ * count).  count is in T's (generic_args[0]). */
 static void mem_intrinsic(Lower *l, Op *op, IntrinsicKind k)
 {
 	Type *i64 = ir_type_int(l->m, 64, false);
 	uint64_t size = op->rty ? op->rty->size : 1;
 	Value *len = emit2(l, OP_LLIR_MUL, i64, op->opd[2], iconst(l, i64, size, 0));
-	Value *vol = iconst(l, ir_type_bool(l->m), 0, 0);
-	if (k == IK_MEMSET) {
+	bool is_volatile = k == IK_VMEMCPY || k == IK_VMEMMOVE || k == IK_VMEMSET;
+	Value *vol = iconst(l, ir_type_bool(l->m), is_volatile, 0);
+	if (k == IK_MEMSET || k == IK_VMEMSET) {
 		Value *args[4] = { op->opd[0], op->opd[1], len, vol };
 		Op *c = ir_build(&l->b, OP_LLIR_INTRINSIC, 0, NULL, 4, args, 0);
 		c->sym = "llvm.memset";
 		c->attr.intrinsic.overload = OVL_OPD02;
 		return;
 	}
-	Value *args[4] = { op->opd[1], op->opd[0], len, vol };
+	bool dst_first = is_volatile;
+	Value *args[4] = { op->opd[dst_first ? 0 : 1], op->opd[dst_first ? 1 : 0], len, vol };
 	Op *c = ir_build(&l->b, OP_LLIR_INTRINSIC, 0, NULL, 4, args, 0);
-	c->sym = k == IK_MEMCPY ? "llvm.memcpy" : "llvm.memmove";
+	c->sym = k == IK_MEMCPY || k == IK_VMEMCPY ? "llvm.memcpy" : "llvm.memmove";
 	c->attr.intrinsic.overload = OVL_OPD012;
+}
+
+/* sin::<f32> & co.: libdevice's __nv_sinf (f64: __nv_sin), an extern call
+ * on both targets (NVPTX links libdevice, the host resolves it to
+ * oxmath.c), as oxide_device::math's calls of it. */
+static Value *libm_call(Lower *l, Op *op, const Intrinsic *in)
+{
+	Type *rt = op->res[0].type;
+	const char *sym = rt->bits == 32 ? arena_printf(l->m->arena, "%sf", in->llvm) : in->llvm;
+	return extern_call(l, sym, rt, op->nopd, op->opd);
+}
+
+/* fadd_fast (a, b) ==> llir.fadd %a, %b, fast (frem: the target's float
+ * remainder, whose llir.frem on the host gets the flags; NVPTX's is
+ * libdevice's exact fmod, which fast-math allows too). */
+static Value *fast_math(Lower *l, Op *op, uint32_t flags)
+{
+	static const struct { const char *prefix; Opcode code; } ops[] = {
+		{ "fadd", OP_LLIR_FADD }, { "fsub", OP_LLIR_FSUB }, { "fmul", OP_LLIR_FMUL }, { "fdiv", OP_LLIR_FDIV },
+	};
+	Value *a = op->opd[0], *b = op->opd[1], *r = NULL;
+	for (size_t i = 0; i < countof(ops); i++)
+		if (!strncmp(op->sym, ops[i].prefix, 4))
+			r = emit2(l, ops[i].code, a->type, a, b);
+	if (!r)
+		r = l->hooks->float_rem(l, a, b, a->type);
+	if (r->def && opinfo[r->def->code].attr == ATTR_FMF)
+		r->def->attr.fmf.flags = flags;
+	return r;
+}
+
+/* prefetch_{read,write}_{data,instruction}::<T, LOCALITY>(p) ==>
+ * llvm.prefetch(p, rw, locality, cache type) as rustc; the locality is
+ * the call's const argument (vals[0], 0..3), else 3 (keep in all caches) */
+static void prefetch(Lower *l, Op *op)
+{
+	Type *i32 = ir_type_int(l->m, 32, false);
+	uint64_t locality = op->nval ? op->vals[0].lo : 3;
+	Value *args[4] = { op->opd[0], iconst(l, i32, strstr(op->sym, "write") != NULL, 0), iconst(l, i32, locality, 0),
+	                   iconst(l, i32, strstr(op->sym, "data") != NULL, 0) };
+	llvm_intrinsic(l, "llvm.prefetch", OVL_OPD0, NULL, 4, args);
+}
+
+/* ptr_mask (p, mask) ==> inttoptr (ptrtoint p & mask), as arith_offset.
+ * Not llvm.ptrmask, which rustc emits: LLVM 22.1's alias analysis takes
+ * its result for p itself (BasicAA decomposes through it), so a load
+ * through ptr_mask(p, !15) reads *p (opt -O2 folds `*ptrmask(p, -16)` to
+ * `*p`).  The address is taken in the result's address space (a
+ * shared-memory address is not its generic one). */
+static Value *ptr_mask(Lower *l, Op *op, Type *rt)
+{
+	Type *i64 = ir_type_int(l->m, 64, false);
+	Value *p = op->opd[0]->type == rt ? op->opd[0] : emit1(l, OP_LLIR_ADDRSPACECAST, rt, op->opd[0]);
+	Value *a = emit1(l, OP_LLIR_PTRTOINT, i64, p);
+	Value *m = emit2(l, OP_LLIR_AND, i64, a, int_resize(l, op->opd[1], false, i64));
+	return emit1(l, OP_LLIR_INTTOPTR, rt, m);
+}
+
+/* ptr_guaranteed_cmp (a, b) ==> the addresses compared (in a's address
+ * space): 1 equal, 0 not */
+static Value *ptr_cmp(Lower *l, Op *op, Type *rt)
+{
+	Type *i64 = ir_type_int(l->m, 64, false);
+	Value *p = op->opd[0], *q = op->opd[1];
+	if (q->type != p->type)
+		q = emit1(l, OP_LLIR_ADDRSPACECAST, p->type, q);
+	Value *a = emit1(l, OP_LLIR_PTRTOINT, i64, p), *b = emit1(l, OP_LLIR_PTRTOINT, i64, q);
+	return int_resize(l, icmp(l, PRED_EQ, a, b), false, rt);
 }
 
 /* Returns the replacement of op's result, or NULL when it has none. */
@@ -127,9 +200,34 @@ Value *lower_core_intrinsic(Lower *l, Op *op)
 			st->attr.access.align = 1;
 		return NULL;
 	}
-	case IK_MEMCPY: case IK_MEMMOVE: case IK_MEMSET:
+	case IK_MEMCPY: case IK_MEMMOVE: case IK_MEMSET: case IK_VMEMCPY: case IK_VMEMMOVE: case IK_VMEMSET:
 		mem_intrinsic(l, op, k);
 		return NULL;
+	case IK_LIBM: return libm_call(l, op, in);
+	case IK_FAST: return fast_math(l, op, FMF_FAST);
+	case IK_ALGEBRAIC: return fast_math(l, op, FMF_ALGEBRAIC);
+	case IK_FSHL: case IK_FSHR: {   /* the shift is a u32, LLVM's of T's width (taken modulo it) */
+		Value *a = op->opd[0];
+		Value *args[3] = { a, op->opd[1], int_resize(l, op->opd[2], false, a->type) };
+		return llvm_intrinsic(l, k == IK_FSHL ? "llvm.fshl" : "llvm.fshr", OVL_RES, a->type, 3, args);
+	}
+	case IK_PTR_MASK: return ptr_mask(l, op, rt);
+	case IK_PREFETCH: prefetch(l, op); return NULL;
+	case IK_NT_STORE: {
+		store(l, op->opd[1], op->opd[0]);
+		op->prev->attr.access.nontemporal = true;
+		return NULL;
+	}
+	case IK_DEBUGTRAP: llvm_intrinsic(l, "llvm.debugtrap", OVL_NONE, NULL, 0, NULL); return NULL;
+	case IK_PTR_CMP: return ptr_cmp(l, op, rt);
+	case IK_VTABLE_SIZE: case IK_VTABLE_ALIGN: {
+		Type *i64 = ir_type_int(l->m, 64, false);
+		Value *w = load(l, gep_bytes(l, op->opd[0], k == IK_VTABLE_SIZE ? 8 : 16), i64);
+		return int_resize(l, w, false, rt);
+	}
+	case IK_NULL_PTR: return emit1(l, OP_LLIR_INTTOPTR, rt, iconst(l, ir_type_int(l->m, 64, false), 0, 0));
+	case IK_MUL_ADD: case IK_CATCH_UNWIND:
+		die("intrinsic %s is built by the frontend, not a mir.intrinsic", op->sym);
 	case IK_SIZE_OF: return iconst(l, rt, op->rty ? op->rty->size : 0, 0);
 	case IK_SIZE_OF_VAL:
 		/* of a slice or str: its length (the fat pointer's second part)

@@ -262,6 +262,12 @@ mod tests {
         assert_eq!(canon("fabsf32", None), ("fabs".into(), 1, vec![]));
         assert_eq!(canon("copysign", Some("f32")), ("copysign".into(), 1, vec![]));
         assert_eq!(canon("fmaf64", None), ("fma".into(), 1, vec![]));
+        // the float math of the registry's LIBM rows (src/ir/prims.def)
+        assert_eq!(canon("sinf32", None), ("sin".into(), 1, vec![]));
+        assert_eq!(canon("exp2f64", None), ("exp2".into(), 1, vec![]));
+        assert_eq!(canon("log10f32", None), ("log10".into(), 1, vec![]));
+        assert_eq!(canon("powif64", None), ("powi".into(), 1, vec![]));
+        assert_eq!(canon("fadd_fast", Some("f32")), ("fadd_fast".into(), 1, vec![]));
         assert_eq!(canon("fmaf128", None), ("fmaf128".into(), 0, vec![])); // no f128 type: refused by oxidec by name
         assert_eq!(canon("atomic_xadd", Some("u32")), ("atomic_xadd".into(), 1, vec![]));
         assert_eq!(canon("atomic_xadd_relaxed", Some("u32")), ("atomic_xadd".into(), 1, vec!["Relaxed".to_string()]));

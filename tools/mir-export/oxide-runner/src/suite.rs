@@ -119,7 +119,7 @@ pub fn build_harness(c: &Conf, out: Option<&Path>) -> Result<(), Die> {
     let _ = fs::create_dir_all(c.w.join("tools"));
     let mut cmd = c.cc_cmd();
     cmd.args(["-O2", "-std=c11", "-rdynamic", "-o"]).arg(c.tool("harness")).arg(Path::new(CONF).join("harness.c"));
-    cmd.args(["src/runtime/oxrt.c", "src/runtime/oxcuda.c"]).args(emulator_sources());
+    cmd.args(["src/runtime/oxrt.c", "src/runtime/oxcuda.c", "src/runtime/oxmath.c"]).args(emulator_sources());
     cmd.args(["-ldl", "-lm", "-lpthread"]);
     if run_out(&mut cmd, out) != 0 {
         return Err(die_to(out, "cannot build the harness"));
@@ -137,6 +137,8 @@ pub fn cpu_reference(c: &Conf, conf_dir: &Path, out: Option<&Path>) -> Result<()
     let mut cmd = Command::new(cargo);
     cmd.args(["build", "--release", "--offline", "--quiet", "--manifest-path"]);
     cmd.arg(conf_dir.join("cpu-ref/Cargo.toml")).arg("--target-dir").arg(&target);
+    // the intrinsics group uses core_intrinsics, as mir-export allows it
+    cmd.env("RUSTC_BOOTSTRAP", "1");
     // cargo reads .cargo/config.toml from its working directory's
     // ancestors, not the manifest's: a suite's own (tests/crates) is named
     let cfg = conf_dir.join(".cargo/config.toml");
