@@ -630,7 +630,10 @@ pub fn root_items(src: &str) -> RootItems {
                     n += 1;
                 }
                 if let Some(name) = word(n).filter(|w| *w != "_" && w.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')) {
-                    r.items.push(name.to_string());
+                    // `const fn f` is seen at `const` and at `fn`
+                    if !r.items.iter().any(|i| i == name) {
+                        r.items.push(name.to_string());
+                    }
                 }
             }
             "use" if is_pub => {
@@ -1215,6 +1218,79 @@ alloc7 (static: unicode::n::T, size: 2, align: 1) {
         assert_eq!(b.blocks[0].terminator.kind, T::Goto(2));
         assert_eq!(b.blocks[1].terminator.kind, T::Unreachable);
         assert_eq!(b.blocks[2].terminator.kind, T::Return);
+    }
+
+    #[test]
+    fn root_items_and_reexports() {
+        let src = "//! doc { not code }\n#![no_std]\nmod arrayvec;\npub mod float;\n\
+                   pub use crate::arrayvec::{ArrayVec, IntoIter as Iter, inner::{Deep}};\n\
+                   pub use float::Float;\npub(crate) use x::Hidden;\n\
+                   pub struct Hasher { state: u32 }\nstatic mut COUNT: u32 = 0;\npub const fn combine() {}\n\
+                   impl Hasher { fn inner() { struct NotRoot; } }\nconst S: &str = \"mod fake;\";\n";
+        let r = root_items(src);
+        assert_eq!(r.mods, vec![("arrayvec".to_string(), false), ("float".to_string(), true)]);
+        assert_eq!(r.items, vec!["Hasher", "COUNT", "combine", "S"]);
+        assert_eq!(
+            r.uses,
+            vec![
+                ("ArrayVec".to_string(), "arrayvec::ArrayVec".to_string()),
+                ("Iter".to_string(), "arrayvec::IntoIter".to_string()),
+                ("Deep".to_string(), "arrayvec::inner::Deep".to_string()),
+                ("Float".to_string(), "float::Float".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_dependency_is_spelled_as_the_kernel_crate_sees_it() {
+        let text = "fn arrayvec::new(_1: u32) -> arrayvec::ArrayVec<u32, 4> {
+    debug Hasher => _1;
+    let mut _0: arrayvec::ArrayVec<u32, 4>; // return place in scope 0 at /r/src/arrayvec.rs:1:1: 1:2
+    let mut _2: Hasher;
+    bb0: {
+        _2 = combine(copy _1) -> [return: bb1, unwind unreachable]; // scope 0 at -
+    }
+    bb1: {
+        _0 = arrayvec::ArrayVec::<u32, 4>::from(alloc3, copy _2.state: u32) -> [return: bb2, unwind unreachable]; // scope 0 at -
+    }
+    bb2: {
+        return; // scope 0 at -
+    }
+}
+";
+        let mut lib = Library::from_text(text.to_string());
+        lib.krate = "av".into();
+        lib.alloc_base = DEP_ALLOC_BASE + ALLOC_SPAN;
+        lib.index.root_items.extend(["Hasher".to_string(), "combine".to_string()]);
+        lib.index.reexports.insert("arrayvec::ArrayVec".into(), "ArrayVec".into());
+        let t = lib.body_text("arrayvec::new").unwrap();
+        assert!(t.starts_with("fn av::arrayvec::new(_1: u32) -> av::ArrayVec<u32, 4> {"), "{t}");
+        // a debug name and a field stay; a root type, function and
+        // allocation are the crate's
+        assert!(t.contains("debug Hasher => _1;"), "{t}");
+        assert!(t.contains("let mut _2: av::Hasher;"), "{t}");
+        assert!(t.contains("_2 = av::combine(copy _1)"), "{t}");
+        assert!(t.contains("av::ArrayVec::<u32, 4>::from(alloc1358954499, copy _2.state: u32)"), "{t}");
+        assert!(lib.owns_alloc(DEP_ALLOC_BASE + ALLOC_SPAN + 3) && !lib.owns_alloc(ALLOC_BASE + 3));
+    }
+
+    #[test]
+    fn spans_become_absolute() {
+        let t = "let _1: {closure@src/a.rs:3:4: 3:9}; // in scope 0 at src/a.rs:1:2: 1:3\n<impl at /abs/b.rs:1:1: 2:2>::f at - \"x at src/q.rs:1\"";
+        let a = absolute_spans(t, Path::new("/reg/k-1.0"));
+        assert_eq!(a, "let _1: {closure@/reg/k-1.0/src/a.rs:3:4: 3:9}; // in scope 0 at /reg/k-1.0/src/a.rs:1:2: 1:3\n<impl at /abs/b.rs:1:1: 2:2>::f at - \"x at /reg/k-1.0/src/q.rs:1\"");
+    }
+
+    #[test]
+    fn macro_impls_that_print_alike_are_all_kept() {
+        let body = |ret: &str| format!("fn <impl at /r/src/m.rs:3:9: 3:30>::one() -> {ret} {{\n    let mut _0: {ret}; // return place in scope 0 at /r/src/m.rs:3:9: 3:30\n    bb0: {{\n        return; // scope 0 at -\n    }}\n}}\n");
+        let lib = Library::from_text(format!("{}\n{}", body("u8"), body("f64")));
+        let mut names = lib.impl_methods("one");
+        names.sort();
+        assert_eq!(names, vec!["<impl at /r/src/m.rs:3:9: 3:30>::one", "<impl at /r/src/m.rs:3:9: 3:30>::one@@2"]);
+        assert_eq!(undup(&names[1]), names[0]);
+        assert!(lib.body_text(&names[1]).unwrap().contains("-> f64"));
+        assert_eq!(undup("f::{closure#0}"), "f::{closure#0}");
     }
 
     #[test]

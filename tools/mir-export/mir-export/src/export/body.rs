@@ -815,7 +815,7 @@ impl<'a> Exporter<'a> {
                             return Ok(Resolved::Function(name));
                         }
                     }
-                    Err((_, w)) => why = Some(format!("{k}'s bodies were not looked for: {w}")),
+                    Err((_, w)) => why = Some(format!("{k}'s own body was not looked for: {w}")),
                 }
             }
             return Err(self.err(ctx, failed.0, match why {
