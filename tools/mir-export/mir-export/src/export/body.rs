@@ -791,7 +791,17 @@ impl<'a> Exporter<'a> {
         // primitives in an instance, whose errors say what to do instead)
         let trait_crate = path.qself.as_ref().and_then(|q| q.trait_.as_ref()).map(|t| t.bare().split("::").next().unwrap_or("").to_string());
         let self_crate = path.qself.as_ref().and_then(|q| self_type_crate(&q.self_ty));
-        let prim_self = path.qself.as_ref().is_some_and(|q| matches!(&*q.self_ty, Ty::Int { .. } | Ty::Float(_) | Ty::Bool | Ty::Char | Ty::Dyn(_)));
+        // a dyn call is dispatched through its vtable (dyncall.rs); a
+        // core trait method on a primitive (`<usize as Step>::forward_unchecked`)
+        // is core's impl, macro-generated and matched by its body
+        // (`macro_impl_is_for`), except for the operators whose errors say
+        // what to write instead (`<u32 as Div>::div` needs core's checks)
+        let op_trait = path.qself.as_ref().and_then(|q| q.trait_.as_ref()).is_some_and(|t| t.bare().starts_with("core::ops::") || t.bare().starts_with("core::cmp::"));
+        let prim_self = path.qself.as_ref().is_some_and(|q| match &*q.self_ty {
+            Ty::Dyn(_) => true,
+            Ty::Int { .. } | Ty::Float(_) | Ty::Bool | Ty::Char => op_trait,
+            _ => false,
+        });
         // a dependency's trait may be implemented for a primitive there
         let dep_trait = trait_crate.as_deref().is_some_and(|k| k != "core" && libs.is_library(k));
         if failed.0 != Code::Unsupported || (prim_self && !dep_trait) || bare.starts_with("core::fmt::") {
@@ -891,7 +901,10 @@ impl<'a> Exporter<'a> {
                 continue;
             }
             let header = crate::mirparse::items::parse_span(span).and_then(|s| self.spans.source_text(&s)).unwrap_or_default();
+            let header = header.strip_prefix("unsafe ").map_or(header.clone(), str::to_string);
             let (tr, ty) = impl_header(&header, None);
+            // `impl const Step for $u_narrower`
+            let tr = tr.map(|t| t.strip_prefix("const ").map_or(t.clone(), str::to_string));
             if !header.starts_with("impl") || tr.as_deref().is_some_and(|t| t.contains('$')) {
                 // a header not read may be the impl for this type
                 unread = true;
@@ -909,6 +922,9 @@ impl<'a> Exporter<'a> {
         }
         if found.is_empty() && !unread {
             return self.library_default_method(lib, path, ctx);
+        }
+        if found.len() > 1 {
+            found = self.most_specialized(lib, found, &q.self_ty, method);
         }
         let [(cand, header)] = found.as_slice() else { return Ok(None) };
         let fail = |why: String| format!("{}'s `{cand}` for the call `{inst}` could not be instantiated ({why})", lib.krate());
@@ -958,6 +974,32 @@ impl<'a> Exporter<'a> {
         let key: &'a str = Box::leak(inst.clone().into_boxed_str());
         self.bodies.insert(key, body);
         Ok(Some(inst))
+    }
+
+    /// Of several impls of a method for one type (specialization: core's
+    /// `impl<A: Step> RangeInclusiveIteratorImpl for RangeInclusive<A>`
+    /// with `default fn`s, and `impl<T: TrustedStep> ..` without), the one
+    /// rustc picks: the only one whose method is not `default`, when its
+    /// parameters' bounds are marker traits that the call's types (all
+    /// primitives) are known to have. Else all of them (none is taken).
+    fn most_specialized(&self, lib: &crate::library::Library, found: Vec<(String, String)>, self_ty: &Ty, method: &str) -> Vec<(String, String)> {
+        let is_default = |cand: &str| -> Option<bool> {
+            let text = lib.body_text(cand)?;
+            let b = crate::mirparse::parse_mir_file(&text).ok()?.bodies.into_iter().next()?;
+            let sig = self.signature_source(&b, 2)?;
+            let at = sig.rfind(&format!("fn {method}"))?;
+            Some(sig[..at].trim_end().ends_with("default") || sig[..at].trim_end().ends_with("default unsafe"))
+        };
+        let kinds: Vec<Option<bool>> = found.iter().map(|(c, _)| is_default(c)).collect();
+        let finals: Vec<usize> = (0..found.len()).filter(|&k| kinds[k] == Some(false)).collect();
+        let [f] = finals.as_slice() else { return found };
+        if kinds.iter().filter(|k| **k == Some(true)).count() != found.len() - 1 {
+            return found;
+        }
+        match marker_bounds_hold(&found[*f].1, self_ty) {
+            true => vec![found[*f].clone()],
+            false => found,
+        }
     }
 
     /// `<f64 as FloatCore>::recip` where no impl of the crate defines
@@ -1219,4 +1261,41 @@ fn macro_impl_is_for(lib: &crate::library::Library, cand: &str, self_ty: &Ty) ->
     } else {
         b.ret_ty.to_string() == want
     }
+}
+
+/// Whether an impl header's parameter bounds (`impl<T: TrustedStep> Tr
+/// for RangeInclusive<T>`, no `where`) are all marker traits that the
+/// types bound to them in `self_ty` have: `TrustedStep` for integers and
+/// `char`, `Copy` for every primitive scalar.
+fn marker_bounds_hold(header: &str, self_ty: &Ty) -> bool {
+    use super::callee::{skip_generics, split_for};
+    if !header.starts_with("impl<") || header.contains(" where ") {
+        return false;
+    }
+    let generics_len = header["impl".len()..].len() - skip_generics(&header["impl".len()..]).len();
+    let inner = &header["impl<".len()..("impl".len() + generics_len).min(header.len())];
+    let inner = inner.trim_end().trim_end_matches('>');
+    let mut params = Vec::new();
+    let mut bounds = Vec::new();
+    for p in inner.split(',') {
+        let (name, b) = p.split_once(':').map_or((p.trim(), ""), |(n, b)| (n.trim(), b.trim()));
+        params.push(name.to_string());
+        bounds.push((name.to_string(), b.split('+').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect::<Vec<_>>()));
+    }
+    let rest = skip_generics(header["impl".len()..].trim_start());
+    let self_text = split_for(rest).map_or(rest, |(_, t)| t).trim().trim_end_matches('{').trim();
+    let Ok(pattern) = crate::mirparse::parser::parse_str(self_text, |p| p.ty()) else { return false };
+    let mut bound = HashMap::new();
+    if !unify(&pattern, self_ty, &params, &mut bound) {
+        return false;
+    }
+    bounds.iter().all(|(p, bs)| {
+        let Some(t) = bound.get(p) else { return bs.is_empty() };
+        let int = matches!(t.as_str(), "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128" | "isize");
+        bs.iter().all(|b| match b.as_str() {
+            "TrustedStep" => int || t == "char",
+            "Copy" => int || matches!(t.as_str(), "char" | "bool" | "f32" | "f64"),
+            _ => false,
+        })
+    })
 }
