@@ -451,10 +451,15 @@ fn dep_mir_args(cmd: &RustcCommand) -> Vec<String> {
 
 fn ensure_dep_built(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, verbose: bool) -> DResult<PathBuf> {
     let args = dep_mir_args(cmd);
-    // the key: the arguments, the rustc, and the library cargo built (a
-    // path dependency's sources change without its hash)
-    let rmeta = cmd.output_file("rmeta");
-    let stamp = fs::metadata(&rmeta).ok().map(|m| format!("{:?} {}", m.modified().ok(), m.len())).unwrap_or_default();
+    // the key: the arguments, the rustc, and the times and sizes of the
+    // sources cargo's dep-info lists (a path dependency's sources change
+    // under the same hash; a registry's never do, so a new target
+    // directory finds the same file)
+    let sources = crate::driver::dep_info_sources(&cmd.output_file("d"));
+    let stamp: String = sources
+        .iter()
+        .filter_map(|f| fs::metadata(cmd.cwd.join(f)).ok().map(|m| format!("{} {:?} {};", f.display(), m.modified().ok(), m.len())))
+        .collect();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for part in args.iter().map(String::as_str).chain([rustc.verbose.as_str(), stamp.as_str(), &cmd.cwd.to_string_lossy(), "dep-v3"]) {
         for b in part.bytes().chain([0]) {
@@ -516,6 +521,18 @@ fn ensure_dep_built(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, verbose:
         fs::rename(&tmp_idx, index_file(&file)).map_err(|e| io_err(&file, e))
     });
     let _ = fs::remove_dir_all(&work);
+    if result.is_ok() {
+        // one file per dependency build and rustc: older keys go
+        let prefix = format!("dep-{}-{}-", cmd.stem(), rustc.release);
+        let keep = file.file_stem().map(|s| s.to_os_string());
+        for e in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if name.starts_with(&prefix) && p.file_stem().map(|s| s.to_os_string()) != keep {
+                let _ = fs::remove_file(&p);
+            }
+        }
+    }
     result.map(|_| file)
 }
 
@@ -920,6 +937,15 @@ impl Library {
             Text::Memory(t) => t.len(),
             Text::File(f) => f.metadata().map_or(0, |m| m.len() as usize),
         }
+    }
+
+    /// The path (the crate's spelling) of the one trait named `name` that
+    /// has a default method `method` (a body `PATH::name::method`).
+    pub fn trait_method(&self, name: &str, method: &str) -> Option<String> {
+        let tail = format!("::{name}::{method}");
+        let mut found = self.index.fns.keys().filter(|k| k.ends_with(&tail) && !k.contains('<'));
+        let k = found.next()?;
+        found.next().is_none().then(|| k[..k.len() - method.len() - 2].to_string())
     }
 
     /// The crate's trait impl methods named `method` (`<impl at ..>::next`

@@ -1010,12 +1010,24 @@ impl<'a> Exporter<'a> {
     fn library_default_method(&mut self, lib: &crate::library::Library, path: &Path, ctx: Ctx) -> DResult<Option<String>> {
         let inst = path.to_string();
         let q = path.qself.as_ref().expect("a qualified path");
-        let Some(tr) = q.trait_.as_ref().filter(|t| t.segments.len() > 1 && t.segments.iter().all(|s| s.args.is_empty())) else {
+        let Some(tr) = q.trait_.as_ref().filter(|t| t.segments.iter().all(|s| s.args.is_empty())) else {
             return Ok(None);
         };
         let method = path.last_name();
-        let trait_path = tr.bare();
-        let Some(own_trait) = trait_path.strip_prefix(&format!("{}::", lib.krate())) else { return Ok(None) };
+        // a trait printed without its path (core's `Iterator` in
+        // `<IterMut<'_, u64> as Iterator>::zip`) is the crate's one trait
+        // of that name with that default method
+        let own_trait = match tr.segments.len() {
+            1 => match lib.trait_method(tr.last_name(), method) {
+                Some(t) => t,
+                None => return Ok(None),
+            },
+            _ => match tr.bare().strip_prefix(&format!("{}::", lib.krate())) {
+                Some(t) => t.to_string(),
+                None => return Ok(None),
+            },
+        };
+        let trait_path = format!("{}::{own_trait}", lib.krate());
         let Some(text) = lib.body_text(&format!("{own_trait}::{method}")) else { return Ok(None) };
         let full = format!("{trait_path}::{method}");
         let fail = |why: String| format!("the default method `{full}` for the call `{inst}` could not be instantiated ({why})");
@@ -1298,4 +1310,41 @@ fn marker_bounds_hold(header: &str, self_ty: &Ty) -> bool {
             _ => false,
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ty(s: &str) -> Ty {
+        crate::mirparse::parser::parse_str(s, |p| p.ty()).unwrap()
+    }
+
+    #[test]
+    fn specialized_impls_need_their_markers() {
+        let h = "impl<T: TrustedStep> RangeInclusiveIteratorImpl for ops::RangeInclusive<T> {";
+        assert!(marker_bounds_hold(h, &ty("core::ops::RangeInclusive<usize>")));
+        assert!(marker_bounds_hold(h, &ty("core::ops::RangeInclusive<char>")));
+        assert!(!marker_bounds_hold(h, &ty("core::ops::RangeInclusive<f32>")));
+        assert!(!marker_bounds_hold(h, &ty("core::ops::RangeInclusive<Mine>")));
+        assert!(!marker_bounds_hold("impl<T: Step> X for Range<T> {", &ty("core::ops::Range<u8>")));
+        assert!(!marker_bounds_hold("impl<T> X for Range<T> where T: Copy {", &ty("core::ops::Range<u8>")));
+        assert!(marker_bounds_hold("impl<T: Copy> X for Wrap<T> {", &ty("k::Wrap<f64>")));
+    }
+
+    #[test]
+    fn impl_const_parameters_bind() {
+        let params = vec!["T".to_string(), "CAP".to_string()];
+        let mut bound = HashMap::new();
+        assert!(unify(&ty("ArrayVec<T, CAP>"), &ty("arrayvec::ArrayVec<u64, 8>"), &params, &mut bound));
+        assert_eq!((bound["T"].as_str(), bound["CAP"].as_str()), ("u64", "8"));
+        let mut bound = HashMap::new();
+        assert!(!unify(&ty("ArrayVec<T, 4>"), &ty("arrayvec::ArrayVec<u64, 8>"), &params, &mut bound));
+    }
+
+    #[test]
+    fn self_type_crates() {
+        assert_eq!(self_type_crate(&ty("&mut arrayvec::ArrayVec<u64, 8>")).as_deref(), Some("arrayvec"));
+        assert_eq!(self_type_crate(&ty("u32")), None);
+    }
 }
