@@ -103,6 +103,21 @@ impl RustcCommand {
         out
     }
 
+    /// `NAME-HASH`: the crate name and cargo's `extra-filename`.
+    pub fn stem(&self) -> String {
+        format!("{}{}", self.crate_name().unwrap_or("lib"), self.extra_filename())
+    }
+
+    /// A compilation of a library crate (not a build script, a proc
+    /// macro or a query of rustc's target information).
+    pub fn is_library_build(&self) -> bool {
+        let types: Vec<&str> = self.args.iter().enumerate().filter(|(_, a)| *a == "--crate-type").filter_map(|(i, _)| self.args.get(i + 1).map(String::as_str)).collect();
+        self.crate_name().is_some_and(|n| n != "___" && !n.starts_with("build_script"))
+            && !types.is_empty()
+            && types.iter().all(|t| matches!(*t, "lib" | "rlib"))
+            && self.root_index().is_some()
+    }
+
     /// `<out-dir>/<crate>-<hash>.<ext>`.
     pub fn output_file(&self, ext: &str) -> PathBuf {
         let name = self.crate_name().unwrap_or("lib");
@@ -159,18 +174,28 @@ fn unescape(s: &str) -> String {
     out
 }
 
-/// Wrapper mode: `mir-export RUSTC ARGS...` as cargo's workspace wrapper.
-/// Records the command when it builds MIR, then runs rustc unchanged.
+/// Wrapper mode: `mir-export RUSTC ARGS...` as cargo's `RUSTC_WRAPPER`.
+/// Records the kernel crate's command when it builds MIR, and every
+/// library dependency's (`deps_dir(record)/NAME-HASH.cmd`: library.rs
+/// builds a dependency's MIR from it when a kernel needs one of its
+/// bodies), then runs rustc unchanged.
 pub fn run_as_wrapper(record: &Path, rustc_and_args: &[String]) -> i32 {
     let Some((rustc, args)) = rustc_and_args.split_first() else { return 2 };
-    if args.iter().any(|a| a == "--emit=mir") {
-        let cmd = RustcCommand {
-            cwd: std::env::current_dir().unwrap_or_default(),
-            env: std::env::vars().filter(|(k, _)| k.starts_with("CARGO")).collect(),
-            args: args.to_vec(),
-        };
-        if let Err(e) = fs::write(record, cmd.serialize()) {
-            eprintln!("mir-export: error: cannot write {}: {e}", record.display());
+    let cmd = || RustcCommand {
+        cwd: std::env::current_dir().unwrap_or_default(),
+        env: std::env::vars().filter(|(k, _)| k.starts_with("CARGO")).collect(),
+        args: args.to_vec(),
+    };
+    let written = if args.iter().any(|a| a == "--emit=mir") {
+        Some((record.to_path_buf(), cmd()))
+    } else {
+        let c = cmd();
+        c.is_library_build().then(|| (deps_dir(record).join(format!("{}.cmd", c.stem())), c))
+    };
+    if let Some((file, c)) = written {
+        let ok = fs::create_dir_all(file.parent().unwrap_or(Path::new("."))).and_then(|_| fs::write(&file, c.serialize()));
+        if let Err(e) = ok {
+            eprintln!("mir-export: error: cannot write {}: {e}", file.display());
             return 1;
         }
     }
@@ -181,6 +206,11 @@ pub fn run_as_wrapper(record: &Path, rustc_and_args: &[String]) -> i32 {
             1
         }
     }
+}
+
+/// Where the wrapper records the dependencies' commands.
+pub fn deps_dir(record: &Path) -> PathBuf {
+    record.with_file_name("oxide-deps")
 }
 
 /// How to call cargo for one kernel crate.
@@ -194,7 +224,7 @@ pub struct Build<'a> {
 impl Build<'_> {
     /// One record per rustc: when cargo finds the crate fresh it runs no
     /// rustc, and the record of the build that made those files is reused.
-    fn record_path(&self) -> PathBuf {
+    pub fn record_path(&self) -> PathBuf {
         let commit: String = self.rustc.commit_hash.chars().take(12).collect();
         self.target_dir.join(format!("oxide-rustc-command-{}-{commit}.txt", self.rustc.release))
     }
@@ -222,7 +252,7 @@ impl Build<'_> {
             .env("RUSTC_BOOTSTRAP", "1")
             .env("RUSTFLAGS", "-Zcross-crate-inline-threshold=always")
             .env("RUSTC", &self.rustc.path)
-            .env("RUSTC_WORKSPACE_WRAPPER", &exe)
+            .env("RUSTC_WRAPPER", &exe)
             .env(RECORD_ENV, self.record_path());
         if self.verbose {
             eprintln!("mir-export: running {cmd:?}");

@@ -24,13 +24,17 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::diag::{Code, DResult, Diag};
-use crate::driver::{io_err, MIR_FLAGS};
+use crate::driver::{io_err, RustcCommand, MIR_FLAGS};
 use crate::mirparse::ast::{Alloc, Body};
 use crate::mirparse::parse_mir_file;
 use crate::toolchain::RustcInfo;
 
-/// Imported allocation `N` of core is `ALLOC_BASE + N` in the export.
+/// Imported allocation `N` of core is `ALLOC_BASE + N` in the export;
+/// allocation `N` of the `k`th dependency loaded, `DEP_ALLOC_BASE + k *
+/// ALLOC_SPAN + N`. Every id from `ALLOC_BASE` up is imported.
 pub const ALLOC_BASE: u32 = 0x4000_0000;
+pub const ALLOC_SPAN: u32 = 0x0100_0000;
+pub const DEP_ALLOC_BASE: u32 = 0x5000_0000;
 
 /// The target core is compiled for.
 pub const TARGET: &str = "nvptx64-nvidia-cuda";
@@ -88,7 +92,7 @@ pub fn cache_file(rustc: &RustcInfo) -> PathBuf {
 /// the target, the flags and the rustc's full `-vV`.
 fn flags_hash(rustc: &RustcInfo) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in core_flags().iter().map(String::as_str).chain([rustc.verbose.as_str(), "strip-v1"]) {
+    for part in core_flags().iter().map(String::as_str).chain([rustc.verbose.as_str(), "strip-v2"]) {
         for b in part.bytes().chain([0]) {
             h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
         }
@@ -241,12 +245,25 @@ pub struct Index {
     statics: HashMap<String, u32>,
     /// The first segments of core's paths (`slice`, `unicode`, ...).
     roots: BTreeSet<String>,
+    /// Items at the crate root that are not modules (a dependency's
+    /// `struct Hasher`, `fn combine`), from its root source file: the
+    /// crate prints them without a path (`Hasher`), as the kernel crate
+    /// prints its own.
+    root_items: BTreeSet<String>,
+    /// A path through a private module (the crate's spelling) → the name
+    /// the crate re-exports it as at its root.
+    reexports: HashMap<String, String>,
 }
 
-/// core's MIR, read by item from the cache file (or, in tests, a text).
+/// A library crate's MIR (core's or a dependency's), read by item from
+/// the cache file (or, in tests, a text).
 pub struct Library {
     index: Index,
     text: Text,
+    /// The crate's name as other crates print it (`core`, `libm`).
+    krate: String,
+    /// Its allocation `N` is `alloc_base + N` in the export.
+    alloc_base: u32,
 }
 
 enum Text {
@@ -289,7 +306,401 @@ pub fn load(rustc: &RustcInfo, verbose: bool) -> Result<Library, Diag> {
     if verbose {
         eprintln!("mir-export: core's MIR {} ({} bodies), index read in {:?}", file.display(), index.fns.len(), t.elapsed());
     }
-    Ok(Library { index, text: Text::File(f) })
+    Ok(Library { index, text: Text::File(f), krate: "core".into(), alloc_base: ALLOC_BASE })
+}
+
+/// The kernel crate's library dependencies, direct and indirect, by crate
+/// name: the rustc command cargo ran for each (recorded by the wrapper,
+/// driver.rs), or why there is none.
+pub struct DepCrates {
+    by_name: HashMap<String, Result<RustcCommand, String>>,
+}
+
+impl DepCrates {
+    /// Walks the `--extern`s of `kernel`, then of each dependency's own
+    /// command, reading the records in `deps_dir`.
+    pub fn find(kernel: &RustcCommand, deps_dir: &Path) -> DepCrates {
+        let mut by_name: HashMap<String, Result<RustcCommand, String>> = HashMap::new();
+        let mut stems: HashMap<String, String> = HashMap::new();
+        let mut todo: Vec<(String, PathBuf)> = kernel.externs();
+        while let Some((name, lib)) = todo.pop() {
+            // `.../liblibm-cc2e3b42.rlib` → `libm-cc2e3b42`
+            let stem = lib.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+            let stem = stem.strip_prefix("lib").unwrap_or(&stem).to_string();
+            match stems.get(&name) {
+                Some(s) if *s == stem => continue,
+                Some(_) => {
+                    by_name.insert(name.clone(), Err(format!("two versions of the crate `{name}` are dependencies; mir-export cannot tell their bodies apart")));
+                    continue;
+                }
+                None => {}
+            }
+            stems.insert(name.clone(), stem.clone());
+            let file = deps_dir.join(format!("{stem}.cmd"));
+            let cmd = fs::read_to_string(&file)
+                .ok()
+                .and_then(|t| RustcCommand::deserialize(&t))
+                .ok_or_else(|| format!("no record of the rustc command that built `{name}` ({}; remove the directory target/mir-export of the kernel crate so that cargo builds it again)", file.display()));
+            if let Ok(c) = &cmd {
+                todo.extend(c.externs());
+            }
+            by_name.insert(name, cmd);
+        }
+        DepCrates { by_name }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Result<RustcCommand, String>> {
+        self.by_name.get(name)
+    }
+}
+
+/// The library crates whose MIR an export may read: core (`Lazy`) and the
+/// kernel crate's dependencies, each built and loaded the first time a
+/// body, constant or static of it is needed.
+pub struct Libraries<'r> {
+    pub core: Lazy<'r>,
+    deps: DepCrates,
+    rustc: &'r RustcInfo,
+    verbose: bool,
+    /// Loaded dependencies in load order (the order gives alloc bases).
+    loaded: std::cell::RefCell<Vec<(String, &'static Result<Library, (Code, String)>)>>,
+}
+
+impl<'r> Libraries<'r> {
+    pub fn new(rustc: &'r RustcInfo, deps: DepCrates, verbose: bool) -> Self {
+        Libraries { core: Lazy::new(rustc, verbose), deps, rustc, verbose, loaded: Default::default() }
+    }
+
+    /// The MIR of crate `krate`; None when it is neither core nor a
+    /// dependency (the kernel crate, `std`, a crate not linked).
+    pub fn get(&self, krate: &str) -> Option<Result<&Library, &(Code, String)>> {
+        if krate == "core" {
+            return Some(self.core.get());
+        }
+        if let Some((_, r)) = self.loaded.borrow().iter().find(|(n, _)| n == krate) {
+            return Some(r.as_ref());
+        }
+        let cmd = self.deps.get(krate)?;
+        let k = self.loaded.borrow().len() as u32;
+        let result = match cmd {
+            Err(why) => Err((Code::Unsupported, why.clone())),
+            Ok(c) if k >= (u32::MAX - DEP_ALLOC_BASE) / ALLOC_SPAN => Err((Code::Unsupported, format!("too many dependencies' MIR for `{}`", c.stem()))),
+            Ok(c) => load_dep(self.rustc, krate, c, DEP_ALLOC_BASE + k * ALLOC_SPAN, self.verbose).map_err(|d| (d.code, d.msg)),
+        };
+        let r: &'static Result<Library, (Code, String)> = Box::leak(Box::new(result));
+        self.loaded.borrow_mut().push((krate.to_string(), r));
+        Some(r.as_ref())
+    }
+
+    /// The library of the crate that `path` (the kernel crate's spelling)
+    /// begins with, and the path in that crate's spelling.
+    pub fn for_path<'p>(&self, path: &'p str) -> Option<(Result<&Library, &(Code, String)>, &'p str)> {
+        let (krate, rest) = path.split_once("::")?;
+        Some((self.get(krate)?, rest))
+    }
+
+    /// The loaded library that owns imported allocation `id`.
+    pub fn for_alloc(&self, id: u32) -> Option<&Library> {
+        if let Ok(l) = self.core.get() {
+            if l.owns_alloc(id) {
+                return Some(l);
+            }
+        }
+        self.loaded.borrow().iter().filter_map(|(_, r)| r.as_ref().ok()).find(|l| l.owns_alloc(id))
+    }
+
+    /// Whether `name` is a library crate an export may read.
+    pub fn is_library(&self, name: &str) -> bool {
+        name == "core" || self.deps.get(name).is_some()
+    }
+}
+
+/// A dependency's MIR, built from its recorded rustc command with the
+/// kernel crate's MIR flags (for the host target, as cargo built it, so
+/// that its layouts and `cfg`s are the kernel crate's) and cached.
+fn load_dep(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, alloc_base: u32, verbose: bool) -> Result<Library, Diag> {
+    let file = ensure_dep_built(rustc, krate, cmd, verbose)?;
+    let idx = index_file(&file);
+    let index = fs::read_to_string(&idx).ok().and_then(|t| Index::parse(&t));
+    let index = index.ok_or_else(|| Diag::new(Code::Io, format!("{}: not an index of MIR (remove it and {})", idx.display(), file.display())))?;
+    let f = fs::File::open(&file).map_err(|e| io_err(&file, e))?;
+    if verbose {
+        eprintln!("mir-export: {krate}'s MIR {} ({} bodies)", file.display(), index.fns.len());
+    }
+    Ok(Library { index, text: Text::File(f), krate: krate.to_string(), alloc_base })
+}
+
+/// The dependency's rustc arguments for its MIR: cargo's, less what
+/// names outputs, plus the kernel crate's MIR flags.
+fn dep_mir_args(cmd: &RustcCommand) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut skip = false;
+    for a in &cmd.args {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        match a.as_str() {
+            "--out-dir" | "-o" | "--emit" | "--error-format" | "--json" => skip = true,
+            _ if ["--emit=", "--out-dir=", "--error-format=", "--json=", "-Cincremental="].iter().any(|p| a.starts_with(p)) => {}
+            _ => args.push(a.clone()),
+        }
+    }
+    args.extend(MIR_FLAGS.iter().filter(|f| **f != "--emit=mir").map(|s| s.to_string()));
+    args
+}
+
+fn ensure_dep_built(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, verbose: bool) -> DResult<PathBuf> {
+    let args = dep_mir_args(cmd);
+    // the key: the arguments, the rustc, and the times and sizes of the
+    // sources cargo's dep-info lists (a path dependency's sources change
+    // under the same hash; a registry's never do, so a new target
+    // directory finds the same file)
+    let sources = crate::driver::dep_info_sources(&cmd.output_file("d"));
+    let stamp: String = sources
+        .iter()
+        .filter_map(|f| fs::metadata(cmd.cwd.join(f)).ok().map(|m| format!("{} {:?} {};", f.display(), m.modified().ok(), m.len())))
+        .collect();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in args.iter().map(String::as_str).chain([rustc.verbose.as_str(), stamp.as_str(), &cmd.cwd.to_string_lossy(), "dep-v3"]) {
+        for b in part.bytes().chain([0]) {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    let dir = cache_file(rustc).parent().expect("a cache directory").to_path_buf();
+    let file = dir.join(format!("dep-{}-{}-{h:016x}.mir", cmd.stem(), rustc.release));
+    if file.is_file() && index_file(&file).is_file() {
+        return Ok(file);
+    }
+    fs::create_dir_all(&dir).map_err(|e| io_err(&dir, e))?;
+    let work = dir.join(format!("build-{krate}-{}", std::process::id()));
+    fs::create_dir_all(&work).map_err(|e| io_err(&work, e))?;
+    let mir = work.join("dep.mir");
+    let mut c = Command::new(&rustc.path);
+    c.current_dir(&cmd.cwd)
+        .args(&args)
+        .arg(format!("--emit=mir={}", mir.display()))
+        .arg(format!("--out-dir={}", work.display()))
+        .env("RUSTC_BOOTSTRAP", "1")
+        .envs(cmd.env.iter().cloned());
+    eprintln!("mir-export: building the MIR of the dependency `{krate}` (once; cached in {})", dir.display());
+    if verbose {
+        eprintln!("mir-export: running {c:?}");
+    }
+    let out = c.output().map_err(|e| Diag::new(Code::Toolchain, format!("cannot run {}: {e}", rustc.path.display())));
+    let result = out.and_then(|o| match o.status.success() {
+        true => Ok(()),
+        false => Err(Diag::new(Code::RustcFailed, format!(
+            "rustc could not build the MIR of the dependency `{krate}`:\n{}",
+            String::from_utf8_lossy(&o.stderr).lines().take(20).collect::<Vec<_>>().join("\n")
+        ))),
+    });
+    let result = result.and_then(|_| {
+        let text = fs::read_to_string(&mir).map_err(|e| io_err(&mir, e))?;
+        let text = compact(&absolute_spans(&text, &cmd.cwd));
+        let mut index = Library::index_of(&text);
+        if let Some(root) = cmd.root_index().map(|i| cmd.cwd.join(&cmd.args[i])) {
+            let src = fs::read_to_string(&root).map_err(|e| io_err(&root, e))?;
+            let root = root_items(&src);
+            index.roots.extend(root.mods.iter().map(|m| m.0.clone()));
+            index.root_items.extend(root.items.into_iter().filter(|i| !index.roots.contains(i)));
+            // a path through a private module prints as its re-export
+            // (rustc's visible paths): `arrayvec::ArrayVec` for the
+            // `arrayvec::arrayvec::ArrayVec` the crate defines
+            let private: Vec<&String> = root.mods.iter().filter(|m| !m.1).map(|m| &m.0).collect();
+            for (name, path) in root.uses {
+                if private.iter().any(|m| path.split("::").next() == Some(m.as_str())) {
+                    index.reexports.insert(path, name);
+                }
+            }
+        }
+        let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+        let tmp_idx = file.with_extension(format!("idxtmp{}", std::process::id()));
+        fs::write(&tmp, &text).map_err(|e| io_err(&tmp, e))?;
+        fs::write(&tmp_idx, index.serialize()).map_err(|e| io_err(&tmp_idx, e))?;
+        fs::rename(&tmp, &file).map_err(|e| io_err(&file, e))?;
+        fs::rename(&tmp_idx, index_file(&file)).map_err(|e| io_err(&file, e))
+    });
+    let _ = fs::remove_dir_all(&work);
+    if result.is_ok() {
+        // one file per dependency build and rustc: older keys go
+        let prefix = format!("dep-{}-{}-", cmd.stem(), rustc.release);
+        let keep = file.file_stem().map(|s| s.to_os_string());
+        for e in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if name.starts_with(&prefix) && p.file_stem().map(|s| s.to_os_string()) != keep {
+                let _ = fs::remove_file(&p);
+            }
+        }
+    }
+    result.map(|_| file)
+}
+
+/// `text` with its relative source paths (`at src/a.rs:1:2`,
+/// `{closure@src/a.rs:3:4}`) made absolute from `cwd`: a dependency's
+/// closure must never be named like one of the kernel crate's.
+fn absolute_spans(text: &str, cwd: &Path) -> String {
+    let base = format!("{}/", cwd.display());
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut rest = text;
+    while let Some(k) = rest.find(|c| c == '@' || c == ' ') {
+        let (head, tail) = rest.split_at(k);
+        out.push_str(head);
+        let lead = if tail.starts_with("@") { "@" } else if tail.starts_with(" at ") { " at " } else { " " };
+        out.push_str(lead);
+        let after = &tail[lead.len()..];
+        let path_end = after.find(|c: char| c == ':' || c.is_whitespace() || c == '}' || c == '>').unwrap_or(after.len());
+        let path = &after[..path_end];
+        if lead != " " && path.ends_with(".rs") && !path.starts_with('/') && after[path_end..].starts_with(':') {
+            out.push_str(&base);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// What the top level of a crate root's source declares, for
+/// `in_core_spelling`: a rough scan (comments, strings and nested blocks
+/// skipped).
+#[derive(Default, Debug, PartialEq)]
+pub struct RootItems {
+    /// Modules, and whether each is `pub`.
+    pub mods: Vec<(String, bool)>,
+    /// Other items: types, traits, functions, constants, statics.
+    pub items: Vec<String>,
+    /// `pub use` re-exports: (name at the root, the path it names, from
+    /// the root: `arrayvec::ArrayVec` for `pub use crate::arrayvec::ArrayVec`).
+    pub uses: Vec<(String, String)>,
+}
+
+/// Tokens of `src`: identifiers and single punctuation characters, with
+/// the nesting depth of each.
+fn tokens(src: &str) -> Vec<(String, i32)> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            i = src[i..].find('\n').map_or(b.len(), |k| i + k);
+            continue;
+        }
+        if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            i = src[i + 2..].find("*/").map_or(b.len(), |k| i + k + 4);
+            continue;
+        }
+        if c == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push(("\"\"".to_string(), depth));
+            continue;
+        }
+        if c == b'\'' && b.get(i + 2) == Some(&b'\'') {
+            i += 3;
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let end = src[i..].find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')).map_or(b.len(), |k| i + k);
+            out.push((src[i..end].to_string(), depth));
+            i = end;
+            continue;
+        }
+        if matches!(c, b'}' | b')' | b']') {
+            depth -= 1;
+        }
+        if !c.is_ascii_whitespace() && c.is_ascii() {
+            out.push(((c as char).to_string(), depth));
+        }
+        if matches!(c, b'{' | b'(' | b'[') {
+            depth += 1;
+        }
+        i += if c.is_ascii() { 1 } else { src[i..].chars().next().map_or(1, |ch| ch.len_utf8()) };
+    }
+    out
+}
+
+pub fn root_items(src: &str) -> RootItems {
+    let t = tokens(src);
+    let mut r = RootItems::default();
+    let word = |k: usize| t.get(k).filter(|x| x.1 == 0).map(|x| x.0.as_str());
+    let mut k = 0;
+    while k < t.len() {
+        if t[k].1 != 0 {
+            k += 1;
+            continue;
+        }
+        let is_pub = k > 0 && word(k - 1) == Some("pub");
+        match t[k].0.as_str() {
+            "mod" => {
+                if let Some(n) = word(k + 1) {
+                    r.mods.push((n.to_string(), is_pub));
+                }
+            }
+            "struct" | "enum" | "union" | "trait" | "type" | "fn" | "static" | "const" => {
+                let mut n = k + 1;
+                while matches!(word(n), Some("mut" | "unsafe" | "fn" | "extern")) {
+                    n += 1;
+                }
+                if let Some(name) = word(n).filter(|w| *w != "_" && w.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')) {
+                    // `const fn f` is seen at `const` and at `fn`
+                    if !r.items.iter().any(|i| i == name) {
+                        r.items.push(name.to_string());
+                    }
+                }
+            }
+            "use" if is_pub => {
+                let end = (k..t.len()).find(|&j| t[j].0 == ";" && t[j].1 == 0).unwrap_or(t.len());
+                let text: String = t[k + 1..end].iter().map(|x| x.0.as_str()).collect();
+                use_tree("", &text, &mut r.uses);
+                k = end;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    r
+}
+
+/// The re-exports of a use tree (`crate::a::{B, c::D as E}`, spaces
+/// removed), under `prefix`.
+fn use_tree(prefix: &str, text: &str, out: &mut Vec<(String, String)>) {
+    let text = text.strip_prefix("crate::").or_else(|| text.strip_prefix("self::")).unwrap_or(text);
+    if let Some(k) = text.find('{') {
+        let base = format!("{prefix}{}", &text[..k]);
+        let inner = text[k + 1..].strip_suffix('}').unwrap_or(&text[k + 1..]);
+        let mut depth = 0;
+        let mut start = 0;
+        for (i, c) in inner.char_indices().chain([(inner.len(), ',')]) {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    let part = &inner[start..i];
+                    if !part.is_empty() {
+                        use_tree(&base, part, out);
+                    }
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        return;
+    }
+    let (path, alias) = match text.split_once("as") {
+        Some((p, a)) if !p.is_empty() && p.ends_with(|c: char| c.is_alphanumeric() || c == '_') && a.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && !p.ends_with("::") => (p, Some(a)),
+        _ => (text, None),
+    };
+    let full = format!("{prefix}{path}");
+    if full.ends_with('*') || full.ends_with("::self") || !full.contains("::") {
+        return;
+    }
+    let name = alias.unwrap_or_else(|| full.rsplit("::").next().unwrap_or(""));
+    out.push((name.to_string(), full));
 }
 
 impl Index {
@@ -313,6 +724,14 @@ impl Index {
         }
         for r in &self.roots {
             out.push_str(&format!("R {r}\n"));
+        }
+        for r in &self.root_items {
+            out.push_str(&format!("I {r}\n"));
+        }
+        let mut re: Vec<_> = self.reexports.iter().collect();
+        re.sort();
+        for (p, n) in re {
+            out.push_str(&format!("U {n} {p}\n"));
         }
         out
     }
@@ -343,6 +762,13 @@ impl Index {
                 "R" => {
                     ix.roots.insert(rest.to_string());
                 }
+                "I" => {
+                    ix.root_items.insert(rest.to_string());
+                }
+                "U" => {
+                    let (n, p) = rest.split_once(' ')?;
+                    ix.reexports.insert(p.to_string(), n.to_string());
+                }
                 _ => return None,
             }
         }
@@ -353,7 +779,7 @@ impl Index {
 impl Library {
     #[cfg(test)]
     pub fn from_text(text: String) -> Library {
-        Library { index: Library::index_of(&text), text: Text::Memory(text) }
+        Library { index: Library::index_of(&text), text: Text::Memory(text), krate: "core".into(), alloc_base: ALLOC_BASE }
     }
 
     /// Bytes `s..e` of the text.
@@ -385,13 +811,23 @@ impl Library {
             }
             if let Some(name) = line.strip_prefix("fn ").and_then(item_name) {
                 note_root(&mut lib.roots, name);
-                let keep = !ctfe && !lib.fns.contains_key(name);
-                open = Some((start, keep.then(|| name.to_string()), None));
+                // a macro's impls print alike (`<impl at src/m.rs:3:9: 3:30>::one`
+                // for every type it expands for): the second is `NAME@@2`
+                let key = (!ctfe).then(|| dup_key(&lib.fns, name));
+                open = Some((start, key, None));
                 ctfe = false;
                 continue;
             }
             if let Some(name) = line.strip_prefix("static ").and_then(item_name) {
                 note_root(&mut lib.roots, name);
+            }
+            // a constant's or promoted's body (`const exp::HALF: [f64; 2] = {`)
+            if let Some(name) = line.strip_prefix("const ").and_then(item_name) {
+                note_root(&mut lib.roots, name);
+                let keep = !lib.fns.contains_key(name);
+                open = Some((start, keep.then(|| name.to_string()), None));
+                ctfe = false;
+                continue;
             }
             if let Some(rest) = line.strip_prefix("alloc") {
                 let id: Option<u32> = rest.split(|c: char| !c.is_ascii_digit()).next().and_then(|n| n.parse().ok());
@@ -427,6 +863,26 @@ impl Library {
     /// error OX1004.
     pub fn body(&self, name: &str, full: &str) -> Option<Result<Body, (Code, String)>> {
         let &r = self.index.fns.get(name)?;
+        self.body_at(r, full)
+    }
+
+    /// A function the kernel crate names by a path the crate re-exports
+    /// (`libm::scalbn`, defined as `math::scalbn::scalbn`): the one
+    /// function of the crate with that last segment, outside impls and
+    /// closures; its name in the crate's spelling and its body. None when
+    /// there is no such function or several.
+    pub fn reexported_body(&self, name: &str, full: &str) -> Option<(String, Result<Body, (Code, String)>)> {
+        let last = name.rsplit("::").next()?;
+        let tail = format!("::{last}");
+        let mut found = self.index.fns.iter().filter(|(n, _)| n.ends_with(&tail) && !n.contains('<') && !n.contains('{') && !n.contains('['));
+        let (n, &r) = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        Some((n.clone(), self.body_at(r, full)?))
+    }
+
+    fn body_at(&self, r: (usize, usize), full: &str) -> Option<Result<Body, (Code, String)>> {
         let text = self.in_core_spelling(&self.read(r));
         Some(self.parse_body(&text, full).map_err(|m| {
             let known = m.contains("does not read yet");
@@ -442,14 +898,15 @@ impl Library {
     }
 
     fn parse_body(&self, text: &str, full: &str) -> Result<Body, String> {
+        let k = &self.krate;
         let file = parse_mir_file(text).map_err(|e| match const_fn_call(text).filter(|_| !e.msg.contains("does not read yet")) {
             Some(c) => format!(
-                "core's MIR of `{full}` does not parse: it calls through an inline `const` of function pointer \
+                "{k}'s MIR of `{full}` does not parse: it calls through an inline `const` of function pointer \
                  type (`{c}`), which mir-export does not read yet"
             ),
-            None => format!("core's MIR of `{full}` does not parse: {}", e.msg),
+            None => format!("{k}'s MIR of `{full}` does not parse: {}", e.msg),
         })?;
-        let mut body = file.bodies.into_iter().next().ok_or_else(|| format!("no body of `{full}` in core's MIR"))?;
+        let mut body = file.bodies.into_iter().next().ok_or_else(|| format!("no body of `{full}` in {k}'s MIR"))?;
         fold_runtime_checks(&mut body);
         body.name = full.to_string();
         if let Ok(p) = crate::mirparse::parser::parse_str(full, |p| p.path(true)) {
@@ -458,27 +915,67 @@ impl Library {
         Ok(body)
     }
 
-    /// core's trait impl methods named `method` (`<impl at ..>::next`
-    /// bodies, core's spelling), for a call `<T as Tr>::method`.
+    /// The crate this is the MIR of (`core`, `libm`).
+    pub fn krate(&self) -> &str {
+        &self.krate
+    }
+
+    /// The type of the constant or promoted `name` (the crate's spelling),
+    /// read from its body's first line (`const exp::HALF: [f64; 2] = {`),
+    /// in the kernel crate's spelling.
+    pub fn const_type(&self, name: &str) -> Option<String> {
+        let &(s, _) = self.index.fns.get(name)?;
+        let head = self.read((s, (s + 4096).min(self.len())));
+        let line = self.in_core_spelling(head.lines().next()?);
+        let rest = line.strip_prefix("const ")?;
+        let name_len = item_name(rest)?.len();
+        Some(rest[name_len..].strip_prefix(": ")?.strip_suffix(" = {")?.to_string())
+    }
+
+    fn len(&self) -> usize {
+        match &self.text {
+            Text::Memory(t) => t.len(),
+            Text::File(f) => f.metadata().map_or(0, |m| m.len() as usize),
+        }
+    }
+
+    /// The path (the crate's spelling) of the one trait named `name` that
+    /// has a default method `method` (a body `PATH::name::method`).
+    pub fn trait_method(&self, name: &str, method: &str) -> Option<String> {
+        let tail = format!("::{name}::{method}");
+        let mut found = self.index.fns.keys().filter(|k| k.ends_with(&tail) && !k.contains('<'));
+        let k = found.next()?;
+        found.next().is_none().then(|| k[..k.len() - method.len() - 2].to_string())
+    }
+
+    /// The crate's trait impl methods named `method` (`<impl at ..>::next`
+    /// bodies, the crate's spelling, with `@@K` for the `K`th of a macro's
+    /// that print alike), for a call `<T as Tr>::method`.
     pub fn impl_methods(&self, method: &str) -> Vec<String> {
         let tail = format!(">::{method}");
-        let mut v: Vec<String> = self.index.fns.keys().filter(|n| n.ends_with(&tail) && n.contains("<impl at ")).cloned().collect();
+        let mut v: Vec<String> = self.index.fns.keys().filter(|n| undup(n).ends_with(&tail) && n.contains("<impl at ")).cloned().collect();
         v.sort();
         v
     }
 
-    /// The allocation of core's static `path` (core's spelling), imported.
+    /// The allocation of the crate's static `path` (its spelling), imported.
     pub fn static_alloc(&self, path: &str) -> Option<u32> {
-        self.index.statics.get(path).map(|id| id + ALLOC_BASE)
+        self.index.statics.get(path).map(|id| id + self.alloc_base)
     }
 
-    /// Imported allocation `id` (`ALLOC_BASE + core's id`).
+    /// Whether export allocation `id` is one of this crate's.
+    pub fn owns_alloc(&self, id: u32) -> bool {
+        id.checked_sub(self.alloc_base).is_some_and(|n| n < ALLOC_SPAN)
+    }
+
+    /// Imported allocation `id` (`alloc_base + the crate's id`).
     pub fn alloc(&self, id: u32) -> Option<Result<Alloc, String>> {
-        let &r = self.index.allocs.get(&id.checked_sub(ALLOC_BASE)?)?;
+        let own = id.checked_sub(self.alloc_base).filter(|&n| n < ALLOC_SPAN)?;
+        let &r = self.index.allocs.get(&own)?;
         let text = self.in_core_spelling(&self.read(r));
         let file = match parse_mir_file(&text) {
             Ok(f) => f,
-            Err(e) => return Some(Err(format!("core's allocation alloc{} does not parse: {}", id - ALLOC_BASE, e.msg))),
+            Err(e) => return Some(Err(format!("{}'s allocation alloc{own} does not parse: {}", self.krate, e.msg))),
         };
         let mut a = file.allocs.into_iter().next()?;
         a.id = id;
@@ -486,15 +983,17 @@ impl Library {
         Some(Ok(a))
     }
 
-    /// `text` of core with core's paths as other crates print them
-    /// (`slice::sort::...` → `core::slice::sort::...`) and allocation ids
-    /// moved by `ALLOC_BASE`.
+    /// `text` of the crate with its paths as other crates print them
+    /// (core's `slice::sort::...` → `core::slice::sort::...`; a
+    /// dependency's root items too: `Hasher` → `crc32fast::Hasher`) and
+    /// allocation ids moved by its `alloc_base`.
     pub fn in_core_spelling(&self, text: &str) -> String {
         let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
         let mut out = String::with_capacity(text.len() + text.len() / 8);
         let b = text.as_bytes();
         let mut i = 0;
         let mut prev: Option<char> = None;
+        let mut prev_word = "";
         while i < b.len() {
             let c = text[i..].chars().next().expect("in bounds");
             // string constants are copied as they are
@@ -509,7 +1008,7 @@ impl Library {
                 i = end;
                 continue;
             }
-            let starts_word = is_ident(c) && !prev.is_some_and(|p| is_ident(p) || p == ':' || p == '/' || p == '.' || p == '@');
+            let starts_word = is_ident(c) && !prev.is_some_and(|p| is_ident(p) || p == ':' || p == '/' || p == '.' || p == '@' || p == '\'');
             if !starts_word {
                 out.push(c);
                 i += c.len_utf8();
@@ -518,15 +1017,51 @@ impl Library {
             }
             let end = text[i..].find(|ch: char| !is_ident(ch)).map_or(text.len(), |k| i + k);
             let word = &text[i..end];
-            if text[end..].starts_with("::") && self.index.roots.contains(word) {
-                out.push_str("core::");
+            let after = &text[end..];
+            let path_start = after.starts_with("::") && self.index.roots.contains(word);
+            // a root item used without a path: a type, a call, a constant
+            // (not a `debug NAME =>` name or a `name: T` field)
+            let root_item = self.index.root_items.contains(word)
+                && prev_word != "debug"
+                && (after.starts_with("::") || after.starts_with(" {") || after.chars().next().is_none_or(|n| "<(;,)>]}".contains(n)));
+            if path_start && !self.index.reexports.is_empty() {
+                // the longest re-exported prefix of the path
+                let mut segs = vec![word];
+                let mut at = end;
+                while let Some(r) = text[at..].strip_prefix("::") {
+                    let n = r.find(|ch: char| !is_ident(ch)).unwrap_or(r.len());
+                    if n == 0 {
+                        break;
+                    }
+                    segs.push(&r[..n]);
+                    at += 2 + n;
+                }
+                let hit = (2..=segs.len()).rev().find_map(|n| {
+                    let p = segs[..n].join("::");
+                    self.index.reexports.get(&p).map(|name| (n, name))
+                });
+                if let Some((n, name)) = hit {
+                    let skip: usize = segs[..n].iter().map(|s| s.len()).sum::<usize>() + 2 * (n - 1);
+                    out.push_str(&self.krate);
+                    out.push_str("::");
+                    out.push_str(name);
+                    prev = name.chars().last();
+                    prev_word = segs[n - 1];
+                    i += skip;
+                    continue;
+                }
+            }
+            if path_start || root_item {
+                out.push_str(&self.krate);
+                out.push_str("::");
                 out.push_str(word);
             } else if let Some(n) = word.strip_prefix("alloc").and_then(|n| n.parse::<u32>().ok()) {
-                out.push_str(&format!("alloc{}", n + ALLOC_BASE));
+                out.push_str(&format!("alloc{}", n + self.alloc_base));
             } else {
                 out.push_str(word);
             }
             prev = word.chars().last();
+            prev_word = word;
             i = end;
         }
         out
@@ -588,6 +1123,22 @@ fn successors(t: &crate::mirparse::ast::TerminatorKind) -> Vec<u32> {
         T::SwitchInt { targets, otherwise, .. } => targets.iter().map(|t| t.1).chain([*otherwise]).collect(),
         T::Call { target, .. } | T::InlineAsm { target } => target.iter().copied().collect(),
         T::Return | T::Unreachable | T::UnwindResume | T::UnwindTerminate => Vec::new(),
+    }
+}
+
+/// `name`, or `name@@K` for its `K`th body of that name.
+fn dup_key(fns: &HashMap<String, (usize, usize)>, name: &str) -> String {
+    if !fns.contains_key(name) {
+        return name.to_string();
+    }
+    (2..).map(|k| format!("{name}@@{k}")).find(|n| !fns.contains_key(n)).expect("a free key")
+}
+
+/// The body name of an index key (without `@@K`).
+pub fn undup(key: &str) -> &str {
+    match key.rsplit_once("@@") {
+        Some((n, k)) if k.chars().all(|c| c.is_ascii_digit()) => n,
+        _ => key,
     }
 }
 
@@ -693,6 +1244,79 @@ alloc7 (static: unicode::n::T, size: 2, align: 1) {
         assert_eq!(b.blocks[0].terminator.kind, T::Goto(2));
         assert_eq!(b.blocks[1].terminator.kind, T::Unreachable);
         assert_eq!(b.blocks[2].terminator.kind, T::Return);
+    }
+
+    #[test]
+    fn root_items_and_reexports() {
+        let src = "//! doc { not code }\n#![no_std]\nmod arrayvec;\npub mod float;\n\
+                   pub use crate::arrayvec::{ArrayVec, IntoIter as Iter, inner::{Deep}};\n\
+                   pub use float::Float;\npub(crate) use x::Hidden;\n\
+                   pub struct Hasher { state: u32 }\nstatic mut COUNT: u32 = 0;\npub const fn combine() {}\n\
+                   impl Hasher { fn inner() { struct NotRoot; } }\nconst S: &str = \"mod fake;\";\n";
+        let r = root_items(src);
+        assert_eq!(r.mods, vec![("arrayvec".to_string(), false), ("float".to_string(), true)]);
+        assert_eq!(r.items, vec!["Hasher", "COUNT", "combine", "S"]);
+        assert_eq!(
+            r.uses,
+            vec![
+                ("ArrayVec".to_string(), "arrayvec::ArrayVec".to_string()),
+                ("Iter".to_string(), "arrayvec::IntoIter".to_string()),
+                ("Deep".to_string(), "arrayvec::inner::Deep".to_string()),
+                ("Float".to_string(), "float::Float".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_dependency_is_spelled_as_the_kernel_crate_sees_it() {
+        let text = "fn arrayvec::new(_1: u32) -> arrayvec::ArrayVec<u32, 4> {
+    debug Hasher => _1;
+    let mut _0: arrayvec::ArrayVec<u32, 4>; // return place in scope 0 at /r/src/arrayvec.rs:1:1: 1:2
+    let mut _2: Hasher;
+    bb0: {
+        _2 = combine(copy _1) -> [return: bb1, unwind unreachable]; // scope 0 at -
+    }
+    bb1: {
+        _0 = arrayvec::ArrayVec::<u32, 4>::from(alloc3, copy _2.state: u32) -> [return: bb2, unwind unreachable]; // scope 0 at -
+    }
+    bb2: {
+        return; // scope 0 at -
+    }
+}
+";
+        let mut lib = Library::from_text(text.to_string());
+        lib.krate = "av".into();
+        lib.alloc_base = DEP_ALLOC_BASE + ALLOC_SPAN;
+        lib.index.root_items.extend(["Hasher".to_string(), "combine".to_string()]);
+        lib.index.reexports.insert("arrayvec::ArrayVec".into(), "ArrayVec".into());
+        let t = lib.body_text("arrayvec::new").unwrap();
+        assert!(t.starts_with("fn av::arrayvec::new(_1: u32) -> av::ArrayVec<u32, 4> {"), "{t}");
+        // a debug name and a field stay; a root type, function and
+        // allocation are the crate's
+        assert!(t.contains("debug Hasher => _1;"), "{t}");
+        assert!(t.contains("let mut _2: av::Hasher;"), "{t}");
+        assert!(t.contains("_2 = av::combine(copy _1)"), "{t}");
+        assert!(t.contains("av::ArrayVec::<u32, 4>::from(alloc1358954499, copy _2.state: u32)"), "{t}");
+        assert!(lib.owns_alloc(DEP_ALLOC_BASE + ALLOC_SPAN + 3) && !lib.owns_alloc(ALLOC_BASE + 3));
+    }
+
+    #[test]
+    fn spans_become_absolute() {
+        let t = "let _1: {closure@src/a.rs:3:4: 3:9}; // in scope 0 at src/a.rs:1:2: 1:3\n<impl at /abs/b.rs:1:1: 2:2>::f at - \"x at src/q.rs:1\"";
+        let a = absolute_spans(t, Path::new("/reg/k-1.0"));
+        assert_eq!(a, "let _1: {closure@/reg/k-1.0/src/a.rs:3:4: 3:9}; // in scope 0 at /reg/k-1.0/src/a.rs:1:2: 1:3\n<impl at /abs/b.rs:1:1: 2:2>::f at - \"x at /reg/k-1.0/src/q.rs:1\"");
+    }
+
+    #[test]
+    fn macro_impls_that_print_alike_are_all_kept() {
+        let body = |ret: &str| format!("fn <impl at /r/src/m.rs:3:9: 3:30>::one() -> {ret} {{\n    let mut _0: {ret}; // return place in scope 0 at /r/src/m.rs:3:9: 3:30\n    bb0: {{\n        return; // scope 0 at -\n    }}\n}}\n");
+        let lib = Library::from_text(format!("{}\n{}", body("u8"), body("f64")));
+        let mut names = lib.impl_methods("one");
+        names.sort();
+        assert_eq!(names, vec!["<impl at /r/src/m.rs:3:9: 3:30>::one", "<impl at /r/src/m.rs:3:9: 3:30>::one@@2"]);
+        assert_eq!(undup(&names[1]), names[0]);
+        assert!(lib.body_text(&names[1]).unwrap().contains("-> f64"));
+        assert_eq!(undup("f::{closure#0}"), "f::{closure#0}");
     }
 
     #[test]

@@ -105,7 +105,8 @@ fn export_crate(
     let adts = read_adt_decls(&cmd);
     let externs: Vec<String> = cmd.externs().into_iter().map(|e| e.0).collect();
     let crate_name = cmd.crate_name().unwrap_or("kernels").to_string();
-    let library = library::Lazy::new(info, opts.verbose);
+    let deps = library::DepCrates::find(&cmd, &driver::deps_dir(&build.record_path()));
+    let library = library::Libraries::new(info, deps, opts.verbose);
     let input = export::ExportInput {
         mir: &mir,
         mir_text: &text,

@@ -567,7 +567,7 @@ impl<'a> Exporter<'a> {
         }
         params.extend(impls);
         let lib_text = match self.library_bodies.contains_key(generic) {
-            true => self.input.library.get().ok().and_then(|l| l.body_text(generic.strip_prefix("core::").unwrap_or(generic))),
+            true => self.input.library.for_path(generic).and_then(|(l, name)| l.ok()?.body_text(name)),
             false => None,
         };
         let text = lib_text.as_deref().unwrap_or(self.input.mir_text);
@@ -719,7 +719,7 @@ impl<'a> Exporter<'a> {
         };
         let mut resolved = match first {
             Ok(r) => r,
-            Err(e) => self.library_callee(path, target.is_none(), e, ctx)?,
+            Err(e) => self.library_callee(path, args, target.is_none(), e, ctx)?,
         };
         if let Resolved::Instance { generic } = &resolved {
             resolved = Resolved::Function(self.instance(&generic.clone(), path, ctx)?);
@@ -783,36 +783,92 @@ impl<'a> Exporter<'a> {
     /// body of the export, and the call is resolved again. Only what was
     /// an error is looked for there, so calls that resolve today keep
     /// resolving as they do. Without core's MIR the error says why.
-    fn library_callee(&mut self, path: &Path, diverges: bool, failed: (Code, String), ctx: Ctx) -> DResult<Resolved> {
+    fn library_callee(&mut self, path: &Path, args: &[Operand], diverges: bool, failed: (Code, String), ctx: Ctx) -> DResult<Resolved> {
         let bare = path.bare();
-        // only calls into core that are not supported today (not dyn
-        // calls, formatting, or core's operators on primitives in an
-        // instance, whose errors say what to do instead)
-        let prim_self = path.qself.as_ref().is_some_and(|q| matches!(&*q.self_ty, Ty::Int { .. } | Ty::Float(_) | Ty::Bool | Ty::Char | Ty::Dyn(_)));
-        if failed.0 != Code::Unsupported || prim_self || bare.starts_with("core::fmt::") {
+        let libs = self.input.library;
+        // only calls into core or a dependency that are not supported
+        // today (not dyn calls, formatting, or core's operators on
+        // primitives in an instance, whose errors say what to do instead)
+        let trait_crate = path.qself.as_ref().and_then(|q| q.trait_.as_ref()).map(|t| t.bare().split("::").next().unwrap_or("").to_string());
+        let self_crate = path.qself.as_ref().and_then(|q| self_type_crate(&q.self_ty));
+        // a dyn call is dispatched through its vtable (dyncall.rs); a
+        // core trait method on a primitive (`<usize as Step>::forward_unchecked`)
+        // is core's impl, macro-generated and matched by its body
+        // (`macro_impl_is_for`), except for the operators whose errors say
+        // what to write instead (`<u32 as Div>::div` needs core's checks)
+        let op_trait = path.qself.as_ref().and_then(|q| q.trait_.as_ref()).is_some_and(|t| t.bare().starts_with("core::ops::") || t.bare().starts_with("core::cmp::"));
+        let prim_self = path.qself.as_ref().is_some_and(|q| match &*q.self_ty {
+            Ty::Dyn(_) => true,
+            Ty::Int { .. } | Ty::Float(_) | Ty::Bool | Ty::Char => op_trait,
+            _ => false,
+        });
+        // a dependency's trait may be implemented for a primitive there
+        let dep_trait = trait_crate.as_deref().is_some_and(|k| k != "core" && libs.is_library(k));
+        if failed.0 != Code::Unsupported || (prim_self && !dep_trait) || bare.starts_with("core::fmt::") {
             return Err(self.err(ctx, failed.0, failed.1));
         }
-        let core_trait = path.qself.as_ref().and_then(|q| q.trait_.as_ref()).is_some_and(|t| t.bare().starts_with("core::"));
-        let core_name = match bare.strip_prefix("core::") {
-            Some(n) if path.qself.is_none() && !self.bodies.contains_key(bare.as_str()) => n.to_string(),
-            _ if core_trait => String::new(),
-            _ => return Err(self.err(ctx, failed.0, failed.1)),
-        };
-        let lib = match self.input.library.get() {
-            Ok(l) => l,
-            Err((_, why)) => return Err(self.err(ctx, failed.0, format!("{}; core's own body was not looked for: {why}", failed.1))),
-        };
-        if core_trait {
-            return match self.library_impl_instance(lib, path, ctx)? {
-                Some(name) => Ok(Resolved::Function(name)),
-                None => Err(self.err(ctx, failed.0, failed.1)),
-            };
+        if path.qself.is_some() {
+            // the impl is in the trait's crate or in the self type's
+            let unqualified = trait_crate.as_deref().is_some_and(|t| !t.contains("::") && path.qself.as_ref().and_then(|q| q.trait_.as_ref()).is_some_and(|t| t.segments.len() == 1));
+            let mut crates: Vec<String> = trait_crate.into_iter().chain(self_crate).filter(|k| libs.is_library(k)).collect();
+            // rustc prints core's private traits without a path
+            // (`<RangeInclusive<usize> as RangeInclusiveIteratorImpl>`)
+            if crates.is_empty() && unqualified {
+                crates.push("core".into());
+            }
+            crates.dedup();
+            let mut why = None;
+            for k in &crates {
+                match libs.get(k).expect("a library crate") {
+                    Ok(lib) => {
+                        if let Some(name) = self.library_impl_instance(lib, path, ctx)? {
+                            return Ok(Resolved::Function(name));
+                        }
+                    }
+                    Err((_, w)) => why = Some(format!("{k}'s own body was not looked for: {w}")),
+                }
+            }
+            return Err(self.err(ctx, failed.0, match why {
+                Some(w) => format!("{}; {w}", failed.1),
+                None => failed.1,
+            }));
         }
-        let body = match lib.body(&core_name, &bare) {
-            None => return Err(self.err(ctx, failed.0, format!("{} (core's MIR has no body `{bare}` either)", failed.1))),
-            Some(Err((code, m))) => return Err(self.err(ctx, code, m)),
-            Some(Ok(b)) => b,
+        let Some((lib, name)) = libs.for_path(&bare).filter(|_| !self.bodies.contains_key(bare.as_str())) else {
+            return Err(self.err(ctx, failed.0, failed.1));
         };
+        let krate = bare.split("::").next().unwrap_or("");
+        let lib = match lib {
+            Ok(l) => l,
+            Err((_, why)) => return Err(self.err(ctx, failed.0, format!("{}; {krate}'s own body was not looked for: {why}", failed.1))),
+        };
+        let (body, reexported) = match lib.body(name, &bare) {
+            Some(b) => (b, None),
+            None => match lib.reexported_body(name, &bare) {
+                Some((def, b)) => (b, Some(def)),
+                None => return Err(self.err(ctx, failed.0, format!("{} ({krate}'s MIR has no body `{bare}` either)", failed.1))),
+            },
+        };
+        let body = match body {
+            Err((code, m)) => return Err(self.err(ctx, code, m)),
+            Ok(b) => b,
+        };
+        // a body found by its last segment only: it must take what the
+        // call passes, type for type
+        if let Some(def) = reexported {
+            let params: Vec<String> = (1..=body.arg_count as usize).map(|k| body.locals.get(k).and_then(|l| l.as_ref()).map_or(String::new(), |l| l.ty.to_string())).collect();
+            let mut passed = Vec::new();
+            for a in args {
+                passed.push(self.operand_ty(a, ctx)?.to_string());
+            }
+            if params != passed {
+                return Err(self.err(ctx, failed.0, format!(
+                    "{} ({krate}'s one function named like it, `{krate}::{def}`, takes ({}), not ({}))",
+                    failed.1,
+                    params.join(", "),
+                    passed.join(", ")
+                )));
+            }
+        }
         let caller = self.loc(ctx.body, ctx.scope, ctx.span);
         self.library_bodies.insert(bare.clone(), caller);
         let body: &'a Body = Box::leak(Box::new(body));
@@ -838,27 +894,57 @@ impl<'a> Exporter<'a> {
         let want = (q.trait_.as_ref().map(|t| t.last_name().to_string()), ty_last_name(&q.self_ty));
         let method = path.last_name();
         let mut found = Vec::new();
+        let mut unread = false;
         for cand in lib.impl_methods(method) {
-            let Some((_, span, item)) = split_impl_item(&cand) else { continue };
+            let Some((_, span, item)) = split_impl_item(crate::library::undup(&cand)) else { continue };
             if item != method {
                 continue;
             }
             let header = crate::mirparse::items::parse_span(span).and_then(|s| self.spans.source_text(&s)).unwrap_or_default();
-            if impl_header(&header, None) == want {
+            let header = header.strip_prefix("unsafe ").map_or(header.clone(), str::to_string);
+            let (tr, ty) = impl_header(&header, None);
+            // `impl const Step for $u_narrower`
+            let tr = tr.map(|t| t.strip_prefix("const ").map_or(t.clone(), str::to_string));
+            if !header.starts_with("impl") || tr.as_deref().is_some_and(|t| t.contains('$')) {
+                // a header not read may be the impl for this type
+                unread = true;
+            } else if ty.contains('$') {
+                // a macro's impl (`impl One for $t`), expanded for several
+                // types that print alike: its body says which
+                if tr == want.0 && macro_impl_is_for(lib, &cand, &q.self_ty) {
+                    found.push((cand, header));
+                } else if tr == want.0 {
+                    unread |= !lib.body_text(&cand).is_some();
+                }
+            } else if (tr, ty) == want {
                 found.push((cand, header));
             }
         }
+        if found.is_empty() && !unread {
+            return self.library_default_method(lib, path, ctx);
+        }
+        if found.len() > 1 {
+            found = self.most_specialized(lib, found, &q.self_ty, method);
+        }
         let [(cand, header)] = found.as_slice() else { return Ok(None) };
-        let fail = |why: String| format!("core's `{cand}` for the call `{inst}` could not be instantiated ({why})");
+        let fail = |why: String| format!("{}'s `{cand}` for the call `{inst}` could not be instantiated ({why})", lib.krate());
         // the impl's parameters, bound by its self type
-        let impl_params = mono::generic_params(&format!("fn impl{}", &header["impl".len()..]), "impl").unwrap_or_default();
+        // a macro's impl for one type (matched by its body) has no
+        // parameters of its own
+        let by_macro = impl_header(header, None).1.contains('$');
+        let impl_params = match by_macro {
+            true => Vec::new(),
+            false => mono::generic_params(&format!("fn impl{}", &header["impl".len()..]), "impl").unwrap_or_default(),
+        };
         let rest = skip_generics(header["impl".len()..].trim_start());
         let rest = rest.split(" where ").next().unwrap_or(rest);
         let self_text = split_for(rest).map_or(rest, |(_, t)| t).trim().trim_end_matches('{').trim();
-        let pattern = crate::mirparse::parser::parse_str(self_text, |p| p.ty()).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         let mut bound = HashMap::new();
-        if !unify(&pattern, &q.self_ty, &impl_params, &mut bound) {
-            return Err(self.err(ctx, Code::Unsupported, fail(format!("`{}` does not match `{self_text}`", q.self_ty))));
+        if !by_macro {
+            let pattern = crate::mirparse::parser::parse_str(self_text, |p| p.ty()).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+            if !unify(&pattern, &q.self_ty, &impl_params, &mut bound) {
+                return Err(self.err(ctx, Code::Unsupported, fail(format!("`{}` does not match `{self_text}`", q.self_ty))));
+            }
         }
         let mut params = Vec::new();
         let mut args = Vec::new();
@@ -867,7 +953,7 @@ impl<'a> Exporter<'a> {
             params.push(p.clone());
             args.push(a.clone());
         }
-        let full = format!("core::{cand}");
+        let full = format!("{}::{}", lib.krate(), crate::library::undup(cand));
         let text = lib.body_text(cand).ok_or_else(|| self.err(ctx, Code::Export, fail("no text".into())))?;
         let own = mono::call_args(&Path { qself: None, segments: path.segments.clone() });
         if !own.is_empty() {
@@ -877,6 +963,84 @@ impl<'a> Exporter<'a> {
             let mut fn_params = mono::generic_params(&sig, method).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("no generic parameters in its signature".into())))?;
             fn_params.extend(impl_trait_params(&g));
             params.extend(fn_params);
+            args.extend(own);
+        }
+        let mut body = mono::instantiate(&text, &full, &params, &args, &inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        body.name = inst.clone();
+        crate::library::fold_runtime_checks(&mut body);
+        let caller = self.loc(ctx.body, ctx.scope, ctx.span);
+        self.library_bodies.insert(inst.clone(), caller);
+        let body: &'a Body = Box::leak(Box::new(body));
+        let key: &'a str = Box::leak(inst.clone().into_boxed_str());
+        self.bodies.insert(key, body);
+        Ok(Some(inst))
+    }
+
+    /// Of several impls of a method for one type (specialization: core's
+    /// `impl<A: Step> RangeInclusiveIteratorImpl for RangeInclusive<A>`
+    /// with `default fn`s, and `impl<T: TrustedStep> ..` without), the one
+    /// rustc picks: the only one whose method is not `default`, when its
+    /// parameters' bounds are marker traits that the call's types (all
+    /// primitives) are known to have. Else all of them (none is taken).
+    fn most_specialized(&self, lib: &crate::library::Library, found: Vec<(String, String)>, self_ty: &Ty, method: &str) -> Vec<(String, String)> {
+        let is_default = |cand: &str| -> Option<bool> {
+            let text = lib.body_text(cand)?;
+            let b = crate::mirparse::parse_mir_file(&text).ok()?.bodies.into_iter().next()?;
+            let sig = self.signature_source(&b, 2)?;
+            let at = sig.rfind(&format!("fn {method}"))?;
+            Some(sig[..at].trim_end().ends_with("default") || sig[..at].trim_end().ends_with("default unsafe"))
+        };
+        let kinds: Vec<Option<bool>> = found.iter().map(|(c, _)| is_default(c)).collect();
+        let finals: Vec<usize> = (0..found.len()).filter(|&k| kinds[k] == Some(false)).collect();
+        let [f] = finals.as_slice() else { return found };
+        if kinds.iter().filter(|k| **k == Some(true)).count() != found.len() - 1 {
+            return found;
+        }
+        match marker_bounds_hold(&found[*f].1, self_ty) {
+            true => vec![found[*f].clone()],
+            false => found,
+        }
+    }
+
+    /// `<f64 as FloatCore>::recip` where no impl of the crate defines
+    /// `recip` for `f64` (every impl header of a `recip` read): the
+    /// trait's default method `FloatCore::recip`, instantiated with `Self`
+    /// the call's self type and its own parameters from the call. Only for
+    /// a trait without parameters, named by its path. None otherwise.
+    fn library_default_method(&mut self, lib: &crate::library::Library, path: &Path, ctx: Ctx) -> DResult<Option<String>> {
+        let inst = path.to_string();
+        let q = path.qself.as_ref().expect("a qualified path");
+        let Some(tr) = q.trait_.as_ref().filter(|t| t.segments.iter().all(|s| s.args.is_empty())) else {
+            return Ok(None);
+        };
+        let method = path.last_name();
+        // a trait printed without its path (core's `Iterator` in
+        // `<IterMut<'_, u64> as Iterator>::zip`) is the crate's one trait
+        // of that name with that default method
+        let own_trait = match tr.segments.len() {
+            1 => match lib.trait_method(tr.last_name(), method) {
+                Some(t) => t,
+                None => return Ok(None),
+            },
+            _ => match tr.bare().strip_prefix(&format!("{}::", lib.krate())) {
+                Some(t) => t.to_string(),
+                None => return Ok(None),
+            },
+        };
+        let trait_path = format!("{}::{own_trait}", lib.krate());
+        let Some(text) = lib.body_text(&format!("{own_trait}::{method}")) else { return Ok(None) };
+        let full = format!("{trait_path}::{method}");
+        let fail = |why: String| format!("the default method `{full}` for the call `{inst}` could not be instantiated ({why})");
+        let mut params = vec!["Self".to_string()];
+        let mut args = vec![q.self_ty.to_string()];
+        let own = mono::call_args(&Path { qself: None, segments: path.segments.clone() });
+        if !own.is_empty() {
+            let g = crate::mirparse::parse_mir_file(&text).map_err(|e| self.err(ctx, Code::MirParse, fail(e.msg)))?;
+            let g = g.bodies.into_iter().next().ok_or_else(|| self.err(ctx, Code::Export, fail("no body".into())))?;
+            let sig = self.signature_source(&g, 8).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its source is not readable".into())))?;
+            let fn_params = mono::generic_params(&sig, method).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("no generic parameters in its signature".into())))?;
+            params.extend(fn_params);
+            params.extend(impl_trait_params(&g));
             args.extend(own);
         }
         let mut body = mono::instantiate(&text, &full, &params, &args, &inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
@@ -1054,14 +1218,27 @@ fn unify(pattern: &Ty, ty: &Ty, params: &[String], bound: &mut HashMap<String, S
             if p.last_name() != q.last_name() {
                 return false;
             }
-            let targs = |x: &Path| -> Vec<Ty> {
-                x.segments.last().map(|s| s.args.iter().filter_map(|a| match a {
-                    GenericArg::Type(t) => Some(t.clone()),
-                    _ => None,
-                }).collect()).unwrap_or_default()
+            let targs = |x: &Path| -> Vec<GenericArg> {
+                x.segments.last().map(|s| s.args.iter().filter(|a| !matches!(a, GenericArg::Lifetime)).cloned().collect()).unwrap_or_default()
             };
             let (a, b) = (targs(p), targs(q));
-            a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| unify(x, y, params, bound))
+            a.len() == b.len()
+                && a.iter().zip(&b).all(|(x, y)| match (x, y) {
+                    (GenericArg::Type(x), GenericArg::Type(y)) => unify(x, y, params, bound),
+                    // a const parameter (`CAP` of `ArrayVec<T, CAP>`, read
+                    // as a type) takes the value as printed (`8`)
+                    (GenericArg::Type(Ty::Adt(c)), GenericArg::Const(v))
+                        if c.qself.is_none() && c.segments.len() == 1 && params.contains(&c.segments[0].name) =>
+                    {
+                        let v = v.clone();
+                        let name = &c.segments[0].name;
+                        bound.get(name).is_none_or(|b| *b == v) && {
+                            bound.insert(name.clone(), v);
+                            true
+                        }
+                    }
+                    (x, y) => x == y,
+                })
         }
         (Ty::Ref { mutable: m1, pointee: a }, Ty::Ref { mutable: m2, pointee: b })
         | (Ty::Ptr { mutable: m1, pointee: a }, Ty::Ptr { mutable: m2, pointee: b }) => m1 == m2 && unify(a, b, params, bound),
@@ -1069,5 +1246,105 @@ fn unify(pattern: &Ty, ty: &Ty, params: &[String], bound: &mut HashMap<String, S
         (Ty::Array(a, _), Ty::Array(b, _)) => unify(a, b, params, bound),
         (Ty::Tuple(a), Ty::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| unify(x, y, params, bound)),
         (a, b) => a == b,
+    }
+}
+
+/// The crate a self type of a trait call is defined in (`arrayvec` for
+/// `arrayvec::ArrayVec<u64, 8>`, through references), if it is a path.
+fn self_type_crate(t: &Ty) -> Option<String> {
+    let s = t.to_string();
+    let s = s.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim_start_matches("const ");
+    let (k, _) = s.split_once("::")?;
+    k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then(|| k.to_string())
+}
+
+/// Whether the body `cand` of a macro's impl is the expansion for
+/// `self_ty`: a method's `self` has that type (or a reference to it), an
+/// associated function without `self` returns it.
+fn macro_impl_is_for(lib: &crate::library::Library, cand: &str, self_ty: &Ty) -> bool {
+    let Some(text) = lib.body_text(cand) else { return false };
+    let Some(b) = crate::mirparse::parse_mir_file(&text).ok().and_then(|f| f.bodies.into_iter().next()) else { return false };
+    let want = self_ty.to_string();
+    let has_self = b.arg_count >= 1 && b.debug_names.iter().any(|(n, l)| n == "self" && *l == 1);
+    if has_self {
+        let t = b.locals.get(1).and_then(|l| l.as_ref()).map(|l| l.ty.to_string()).unwrap_or_default();
+        let t = t.trim_start_matches('&').trim_start_matches("mut ");
+        t == want
+    } else {
+        b.ret_ty.to_string() == want
+    }
+}
+
+/// Whether an impl header's parameter bounds (`impl<T: TrustedStep> Tr
+/// for RangeInclusive<T>`, no `where`) are all marker traits that the
+/// types bound to them in `self_ty` have: `TrustedStep` for integers and
+/// `char`, `Copy` for every primitive scalar.
+fn marker_bounds_hold(header: &str, self_ty: &Ty) -> bool {
+    use super::callee::{skip_generics, split_for};
+    if !header.starts_with("impl<") || header.contains(" where ") {
+        return false;
+    }
+    let generics_len = header["impl".len()..].len() - skip_generics(&header["impl".len()..]).len();
+    let inner = &header["impl<".len()..("impl".len() + generics_len).min(header.len())];
+    let inner = inner.trim_end().trim_end_matches('>');
+    let mut params = Vec::new();
+    let mut bounds = Vec::new();
+    for p in inner.split(',') {
+        let (name, b) = p.split_once(':').map_or((p.trim(), ""), |(n, b)| (n.trim(), b.trim()));
+        params.push(name.to_string());
+        bounds.push((name.to_string(), b.split('+').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect::<Vec<_>>()));
+    }
+    let rest = skip_generics(header["impl".len()..].trim_start());
+    let self_text = split_for(rest).map_or(rest, |(_, t)| t).trim().trim_end_matches('{').trim();
+    let Ok(pattern) = crate::mirparse::parser::parse_str(self_text, |p| p.ty()) else { return false };
+    let mut bound = HashMap::new();
+    if !unify(&pattern, self_ty, &params, &mut bound) {
+        return false;
+    }
+    bounds.iter().all(|(p, bs)| {
+        let Some(t) = bound.get(p) else { return bs.is_empty() };
+        let int = matches!(t.as_str(), "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128" | "isize");
+        bs.iter().all(|b| match b.as_str() {
+            "TrustedStep" => int || t == "char",
+            "Copy" => int || matches!(t.as_str(), "char" | "bool" | "f32" | "f64"),
+            _ => false,
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ty(s: &str) -> Ty {
+        crate::mirparse::parser::parse_str(s, |p| p.ty()).unwrap()
+    }
+
+    #[test]
+    fn specialized_impls_need_their_markers() {
+        let h = "impl<T: TrustedStep> RangeInclusiveIteratorImpl for ops::RangeInclusive<T> {";
+        assert!(marker_bounds_hold(h, &ty("core::ops::RangeInclusive<usize>")));
+        assert!(marker_bounds_hold(h, &ty("core::ops::RangeInclusive<char>")));
+        assert!(!marker_bounds_hold(h, &ty("core::ops::RangeInclusive<f32>")));
+        assert!(!marker_bounds_hold(h, &ty("core::ops::RangeInclusive<Mine>")));
+        assert!(!marker_bounds_hold("impl<T: Step> X for Range<T> {", &ty("core::ops::Range<u8>")));
+        assert!(!marker_bounds_hold("impl<T> X for Range<T> where T: Copy {", &ty("core::ops::Range<u8>")));
+        assert!(marker_bounds_hold("impl<T: Copy> X for Wrap<T> {", &ty("k::Wrap<f64>")));
+    }
+
+    #[test]
+    fn impl_const_parameters_bind() {
+        let params = vec!["T".to_string(), "CAP".to_string()];
+        let mut bound = HashMap::new();
+        assert!(unify(&ty("ArrayVec<T, CAP>"), &ty("arrayvec::ArrayVec<u64, 8>"), &params, &mut bound));
+        assert_eq!((bound["T"].as_str(), bound["CAP"].as_str()), ("u64", "8"));
+        let mut bound = HashMap::new();
+        assert!(!unify(&ty("ArrayVec<T, 4>"), &ty("arrayvec::ArrayVec<u64, 8>"), &params, &mut bound));
+    }
+
+    #[test]
+    fn self_type_crates() {
+        assert_eq!(self_type_crate(&ty("&mut arrayvec::ArrayVec<u64, 8>")).as_deref(), Some("arrayvec"));
+        assert_eq!(self_type_crate(&ty("u32")), None);
     }
 }

@@ -88,6 +88,14 @@ impl<'a> Exporter<'a> {
         if let Some(item) = self.consts.get(name.as_str()) {
             return Some(item.ty.clone());
         }
+        if path.qself.is_none() {
+            let name = path.to_string();
+            if let Some((Ok(lib), own)) = self.input.library.for_path(&name) {
+                if let Some(t) = lib.const_type(own).and_then(|t| parse_str(&t, |p| p.ty()).ok()) {
+                    return Some(t);
+                }
+            }
+        }
         let bare = path.bare();
         if builtin_table(&bare).is_some() {
             let pair = Ty::Tuple(vec![Ty::primitive("u8")?, Ty::primitive("u8")?]);
@@ -155,45 +163,69 @@ impl<'a> Exporter<'a> {
     }
 
     /// The allocation of static `path` of crate `krate` (a `<static(..)>`
-    /// constant), imported from core's MIR (library.rs) with the
-    /// allocations it points to.
+    /// constant), imported from that crate's MIR (library.rs: core's or a
+    /// dependency's) with the allocations it points to.
     fn foreign_static(&mut self, krate: &str, path: &str, ctx: Ctx) -> DResult<u32> {
-        if krate != "core" {
-            return Err(self.err(ctx, Code::Unsupported, format!(
-                "the static `{krate}::{path}` of the dependency `{krate}` is read here; only core's statics \
-                 are exported (the MIR of other dependencies is not built)"
-            )));
-        }
-        let lib = match self.input.library.get() {
-            Ok(l) => l,
-            Err((code, why)) => {
+        let lib = match self.input.library.get(krate) {
+            Some(Ok(l)) => l,
+            Some(Err((code, why))) => {
                 return Err(self.err(ctx, *code, format!(
-                    "core's static `core::{path}` is read here, and its bytes are only in core's MIR: {why}"
+                    "the static `{krate}::{path}` is read here, and its bytes are only in {krate}'s MIR: {why}"
+                )))
+            }
+            None => {
+                return Err(self.err(ctx, Code::Unsupported, format!(
+                    "the static `{krate}::{path}` is read here; `{krate}` is not a dependency whose MIR mir-export builds"
                 )))
             }
         };
         let id = lib.static_alloc(path).ok_or_else(|| {
-            self.err(ctx, Code::Export, format!("core's MIR has no allocation of the static `core::{path}`"))
+            self.err(ctx, Code::Export, format!("{krate}'s MIR has no allocation of the static `{krate}::{path}`"))
         })?;
         self.import_alloc(id).map_err(|m| self.err(ctx, Code::Export, m))?;
         Ok(id)
     }
 
-    /// Imports core's allocation `id` (library::ALLOC_BASE and up) and,
-    /// through its relocations, every allocation it points to.
+    /// Imports a library's allocation `id` (library::ALLOC_BASE and up)
+    /// and, through its relocations, every allocation it points to.
     pub(super) fn import_alloc(&mut self, id: u32) -> Result<(), String> {
         let mut todo = vec![id];
         while let Some(id) = todo.pop() {
             if self.allocs.contains_key(&id) {
                 continue;
             }
-            let lib = self.input.library.get().map_err(|e| e.1.clone())?;
-            let a = lib.alloc(id).ok_or_else(|| format!("core's MIR has no alloc{}", id - crate::library::ALLOC_BASE))??;
+            let lib = self.input.library.for_alloc(id).ok_or_else(|| format!("alloc{id} is in no library's MIR"))?;
+            let a = lib.alloc(id).ok_or_else(|| format!("{}'s MIR has no allocation {id}", lib.krate()))??;
             todo.extend(a.relocs.iter().map(|r| r.1));
             let a: &'a Alloc = Box::leak(Box::new(a));
             self.allocs.insert(id, a);
         }
         Ok(())
+    }
+
+    /// A constant or promoted of core or a dependency (`libm::math::exp::HALF`)
+    /// that the kernel crate's MIR names: its body, from that crate's MIR,
+    /// becomes a body of the export. False when there is none.
+    fn import_library_const(&mut self, path: &Path, ctx: Ctx) -> DResult<bool> {
+        let name = path.to_string();
+        if path.qself.is_some() || self.bodies.contains_key(name.as_str()) {
+            return Ok(false);
+        }
+        let Some((Ok(lib), own)) = self.input.library.for_path(&name) else { return Ok(false) };
+        let body = match lib.body(own, &name) {
+            None => return Ok(false),
+            Some(Err((code, m))) => return Err(self.err(ctx, code, m)),
+            Some(Ok(b)) => b,
+        };
+        if body.kind == BodyKind::Fn {
+            return Ok(false);
+        }
+        let caller = self.loc(ctx.body, ctx.scope, ctx.span);
+        self.library_bodies.insert(name.clone(), caller);
+        let body: &'a Body = Box::leak(Box::new(body));
+        let key: &'a str = Box::leak(name.into_boxed_str());
+        self.bodies.insert(key, body);
+        Ok(true)
     }
 
     fn alloc_ref_json(&mut self, id: u32, offset: u64, ty: &Ty, ctx: Ctx) -> DResult<Json> {
@@ -231,7 +263,10 @@ impl<'a> Exporter<'a> {
             }
             return Ok(obj!["kind" => "fn", "function" => f]);
         }
-        let name = self.const_item_name(path);
+        let mut name = self.const_item_name(path);
+        if fields.is_empty() && !self.bodies.contains_key(name.as_str()) && self.import_library_const(path, ctx)? {
+            name = path.to_string();
+        }
         if fields.is_empty() {
             if self.bodies.contains_key(name.as_str()) {
                 self.enqueue(&name);

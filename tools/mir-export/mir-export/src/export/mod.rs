@@ -47,8 +47,9 @@ pub struct ExportInput<'a> {
     pub adts: &'a AdtTable,
     /// Names of the crate's dependencies (`oxide_device`), for probe paths.
     pub extern_crates: &'a [String],
-    /// core's MIR (library.rs), loaded when a body or static of core is needed.
-    pub library: &'a crate::library::Lazy<'a>,
+    /// core's and the dependencies' MIR (library.rs), each loaded when a
+    /// body, constant or static of it is needed.
+    pub library: &'a crate::library::Libraries<'a>,
 }
 
 /// Asks rustc for the layouts of types spelled as in the crate root.
