@@ -39,7 +39,7 @@ pub const DEP_ALLOC_BASE: u32 = 0x5000_0000;
 /// The target core is compiled for.
 pub const TARGET: &str = "nvptx64-nvidia-cuda";
 
-/// Set to `0` to never build or read core's MIR (today's behaviour).
+/// Set to `0` to never build or read core's or a dependency's MIR.
 pub const ENV_DISABLE: &str = "OXIDE_MIR_EXPORT_LIBRARY";
 /// The cache directory (default `$XDG_CACHE_HOME/oxide-mir-export`, else
 /// `~/.cache/oxide-mir-export`).
@@ -382,7 +382,9 @@ impl<'r> Libraries<'r> {
         }
         let cmd = self.deps.get(krate)?;
         let k = self.loaded.borrow().len() as u32;
+        let off = std::env::var(ENV_DISABLE).is_ok_and(|v| v == "0");
         let result = match cmd {
+            _ if off => Err((Code::Unsupported, format!("{ENV_DISABLE}=0 turned library bodies off"))),
             Err(why) => Err((Code::Unsupported, why.clone())),
             Ok(c) if k >= (u32::MAX - DEP_ALLOC_BASE) / ALLOC_SPAN => Err((Code::Unsupported, format!("too many dependencies' MIR for `{}`", c.stem()))),
             Ok(c) => load_dep(self.rustc, krate, c, DEP_ALLOC_BASE + k * ALLOC_SPAN, self.verbose).map_err(|d| (d.code, d.msg)),
