@@ -103,6 +103,26 @@ impl RustcCommand {
         out
     }
 
+    /// The arguments for running the command again with outputs of our
+    /// own: cargo's less what names outputs or diagnostics' form
+    /// (`--out-dir`, `-o`, `--emit`, `--error-format`, `--json`,
+    /// incremental), each with its index in `args`.
+    pub fn rerun_args(&self) -> Vec<(usize, &String)> {
+        let mut out = Vec::new();
+        let mut skip = false;
+        for (i, a) in self.args.iter().enumerate() {
+            if std::mem::take(&mut skip) {
+                continue;
+            }
+            match a.as_str() {
+                "--out-dir" | "-o" | "--emit" | "--error-format" | "--json" => skip = true,
+                _ if ["--emit=", "--out-dir=", "--error-format=", "--json=", "-Cincremental="].iter().any(|p| a.starts_with(p)) => {}
+                _ => out.push((i, a)),
+            }
+        }
+        out
+    }
+
     /// `NAME-HASH`: the crate name and cargo's `extra-filename`.
     pub fn stem(&self) -> String {
         format!("{}{}", self.crate_name().unwrap_or("lib"), self.extra_filename())
@@ -329,19 +349,12 @@ impl LayoutProbe<'_> {
     /// Compiles the probe with the recorded arguments; returns stderr
     /// (the layouts are error diagnostics, so rustc's exit status is 1).
     fn compile(&self, root_index: usize, probe_file: &Path, out_dir: &Path) -> DResult<String> {
-        let mut args = Vec::new();
-        let mut skip = false;
-        for (i, a) in self.cmd.args.iter().enumerate() {
-            if std::mem::take(&mut skip) {
-                continue;
-            }
-            match a.as_str() {
-                "--out-dir" | "-o" | "--emit" => skip = true,
-                _ if i == root_index => args.push(probe_file.to_string_lossy().into_owned()),
-                _ if a.starts_with("--emit=") || a.starts_with("--out-dir=") || a.starts_with("--error-format=") => {}
-                _ => args.push(a.clone()),
-            }
-        }
+        let mut args: Vec<String> = self
+            .cmd
+            .rerun_args()
+            .into_iter()
+            .map(|(i, a)| if i == root_index { probe_file.to_string_lossy().into_owned() } else { a.clone() })
+            .collect();
         args.extend(["--emit=metadata".into(), "--error-format=json".into(), "-Zcrate-attr=feature(rustc_attrs)".into()]);
         args.push(format!("--out-dir={}", out_dir.display()));
         let mut cmd = Command::new(&self.rustc.path);
@@ -362,18 +375,7 @@ pub fn verbose_mir(cmd: &RustcCommand, rustc: &RustcInfo, keep_temps: bool, verb
     let out_dir = cmd.out_dir().join(format!("oxide-verbose-mir-{}", std::process::id()));
     fs::create_dir_all(&out_dir).map_err(|e| io_err(&out_dir, e))?;
     let mir_file = out_dir.join("verbose.mir");
-    let mut args = Vec::new();
-    let mut skip = false;
-    for a in &cmd.args {
-        if std::mem::take(&mut skip) {
-            continue;
-        }
-        match a.as_str() {
-            "--out-dir" | "-o" | "--emit" => skip = true,
-            _ if a.starts_with("--emit=") || a.starts_with("--out-dir=") => {}
-            _ => args.push(a.clone()),
-        }
-    }
+    let mut args: Vec<String> = cmd.rerun_args().into_iter().map(|(_, a)| a.clone()).collect();
     args.push(format!("--emit=mir={}", mir_file.display()));
     args.push("-Zverbose-internals".into());
     args.push(format!("--out-dir={}", out_dir.display()));

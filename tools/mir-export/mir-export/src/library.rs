@@ -435,18 +435,7 @@ fn load_dep(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, alloc_base: u32,
 /// The dependency's rustc arguments for its MIR: cargo's, less what
 /// names outputs, plus the kernel crate's MIR flags.
 fn dep_mir_args(cmd: &RustcCommand) -> Vec<String> {
-    let mut args = Vec::new();
-    let mut skip = false;
-    for a in &cmd.args {
-        if std::mem::take(&mut skip) {
-            continue;
-        }
-        match a.as_str() {
-            "--out-dir" | "-o" | "--emit" | "--error-format" | "--json" => skip = true,
-            _ if ["--emit=", "--out-dir=", "--error-format=", "--json=", "-Cincremental="].iter().any(|p| a.starts_with(p)) => {}
-            _ => args.push(a.clone()),
-        }
-    }
+    let mut args: Vec<String> = cmd.rerun_args().into_iter().map(|(_, a)| a.clone()).collect();
     args.extend(MIR_FLAGS.iter().filter(|f| **f != "--emit=mir").map(|s| s.to_string()));
     args
 }

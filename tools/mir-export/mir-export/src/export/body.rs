@@ -955,17 +955,36 @@ impl<'a> Exporter<'a> {
         }
         let full = format!("{}::{}", lib.krate(), crate::library::undup(cand));
         let text = lib.body_text(cand).ok_or_else(|| self.err(ctx, Code::Export, fail("no text".into())))?;
+        self.add_library_instance(&text, &full, params, args, path, &fail, ctx).map(Some)
+    }
+
+    /// Instance `path` of library body `full` (its MIR `text`): `params`
+    /// bound to `args`, then the method's own generic parameters to the
+    /// call's; made a body of the export. Its name.
+    #[allow(clippy::too_many_arguments)]
+    fn add_library_instance(
+        &mut self,
+        text: &str,
+        full: &str,
+        mut params: Vec<String>,
+        mut args: Vec<String>,
+        path: &Path,
+        fail: &dyn Fn(String) -> String,
+        ctx: Ctx,
+    ) -> DResult<String> {
+        let inst = path.to_string();
         let own = mono::call_args(&Path { qself: None, segments: path.segments.clone() });
         if !own.is_empty() {
-            let g = crate::mirparse::parse_mir_file(&text).map_err(|e| self.err(ctx, Code::MirParse, fail(e.msg)))?;
+            let g = crate::mirparse::parse_mir_file(text).map_err(|e| self.err(ctx, Code::MirParse, fail(e.msg)))?;
             let g = g.bodies.into_iter().next().ok_or_else(|| self.err(ctx, Code::Export, fail("no body".into())))?;
             let sig = self.signature_source(&g, 8).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its source is not readable".into())))?;
-            let mut fn_params = mono::generic_params(&sig, method).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("no generic parameters in its signature".into())))?;
-            fn_params.extend(impl_trait_params(&g));
+            let fn_params = mono::generic_params(&sig, path.last_name())
+                .ok_or_else(|| self.err(ctx, Code::Unsupported, fail("no generic parameters in its signature".into())))?;
             params.extend(fn_params);
+            params.extend(impl_trait_params(&g));
             args.extend(own);
         }
-        let mut body = mono::instantiate(&text, &full, &params, &args, &inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        let mut body = mono::instantiate(text, full, &params, &args, &inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         body.name = inst.clone();
         crate::library::fold_runtime_checks(&mut body);
         let caller = self.loc(ctx.body, ctx.scope, ctx.span);
@@ -973,7 +992,7 @@ impl<'a> Exporter<'a> {
         let body: &'a Body = Box::leak(Box::new(body));
         let key: &'a str = Box::leak(inst.clone().into_boxed_str());
         self.bodies.insert(key, body);
-        Ok(Some(inst))
+        Ok(inst)
     }
 
     /// Of several impls of a method for one type (specialization: core's
@@ -1031,27 +1050,8 @@ impl<'a> Exporter<'a> {
         let Some(text) = lib.body_text(&format!("{own_trait}::{method}")) else { return Ok(None) };
         let full = format!("{trait_path}::{method}");
         let fail = |why: String| format!("the default method `{full}` for the call `{inst}` could not be instantiated ({why})");
-        let mut params = vec!["Self".to_string()];
-        let mut args = vec![q.self_ty.to_string()];
-        let own = mono::call_args(&Path { qself: None, segments: path.segments.clone() });
-        if !own.is_empty() {
-            let g = crate::mirparse::parse_mir_file(&text).map_err(|e| self.err(ctx, Code::MirParse, fail(e.msg)))?;
-            let g = g.bodies.into_iter().next().ok_or_else(|| self.err(ctx, Code::Export, fail("no body".into())))?;
-            let sig = self.signature_source(&g, 8).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its source is not readable".into())))?;
-            let fn_params = mono::generic_params(&sig, method).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("no generic parameters in its signature".into())))?;
-            params.extend(fn_params);
-            params.extend(impl_trait_params(&g));
-            args.extend(own);
-        }
-        let mut body = mono::instantiate(&text, &full, &params, &args, &inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
-        body.name = inst.clone();
-        crate::library::fold_runtime_checks(&mut body);
-        let caller = self.loc(ctx.body, ctx.scope, ctx.span);
-        self.library_bodies.insert(inst.clone(), caller);
-        let body: &'a Body = Box::leak(Box::new(body));
-        let key: &'a str = Box::leak(inst.clone().into_boxed_str());
-        self.bodies.insert(key, body);
-        Ok(Some(inst))
+        let (params, args) = (vec!["Self".to_string()], vec![q.self_ty.to_string()]);
+        self.add_library_instance(&text, &full, params, args, path, &fail, ctx).map(Some)
     }
 
     /// `Fn::call(f, (a, b))` as the body is called: a closure's body takes
