@@ -42,14 +42,17 @@
 #  11. tests/gpu/host-rs.sh: the Rust hosts of examples/{vecadd,saxpy,grid_sync}
 #      (tools/oxide-host, prebuilt by gpu-pack: build/gpu-host-rs) on
 #      their embedded PTX and on build/examples/NAME.cubin
+#  12. tests/gpu/nccl.sh: examples/multi_device's job over every GPU,
+#      combined by NCCL's all-reduce (examples/multi_device/nccl.c)
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
 # runs, default: CPUs), PARTS (default "examples sanitizer conformance crates
-# fuzz fuzz2000 hazards half prims tma-rules lineinfo cudagdb python host-rs").
+# fuzz fuzz2000 hazards half prims tma-rules lineinfo cudagdb python host-rs
+# nccl").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance crates fuzz fuzz2000 hazards half prims tma-rules lineinfo cudagdb python host-rs}
+PARTS=${PARTS:-examples sanitizer conformance crates fuzz fuzz2000 hazards half prims tma-rules lineinfo cudagdb python host-rs nccl}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -111,6 +114,9 @@ if [ -f build/examples/vecadd.sig.json ]; then
 fi
 if [ -d build/gpu-host-rs ]; then
 	part host-rs sh tests/gpu/host-rs.sh
+fi
+if [ -f build/examples/multi_device.h ]; then
+	part nccl sh tests/gpu/nccl.sh
 fi
 echo
 echo "==== summary"
