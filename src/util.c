@@ -34,6 +34,17 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+void buf_add(Buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
 Arena *arena_new(void)
 {
 	Arena *a = xmalloc(sizeof *a);

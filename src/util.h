@@ -40,6 +40,13 @@ void *vec_grow(Arena *a, void *data, uint32_t n, uint32_t *cap, size_t elem);
 void die_at(const char *file, int line, const char *fmt, ...) NORETURN PRINTF(3, 4);
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
+/* A growing NUL-terminated text on the heap (free(b.s) when done); the
+ * PTX rewrites (emit/ptxfix.c, emit/traps.c) build their output in one. */
+typedef struct {
+	char *s;
+	size_t len, cap;
+} Buf;
+void buf_add(Buf *b, const char *s, size_t n);
 char *read_file(const char *path, size_t *len, size_t max);   /* NUL-terminated; NULL + errno on error */
 
 /* Stable error codes: every user-facing error is printed as

@@ -45,22 +45,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-	char *s;
-	size_t len, cap;
-} Buf;
-
-static void buf_add(Buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = 0;
-}
-
 static void PRINTF(2, 3) buf_printf(Buf *b, const char *fmt, ...)
 {
 	char text[1024];

@@ -41,26 +41,10 @@ typedef struct {
 	size_t n;
 } Line;
 
-typedef struct {
-	char *s;
-	size_t len, cap;
-} Text;
-
-static void text_add(Text *t, const char *s, size_t n)
+static void text_line(Buf *t, const char *s, size_t n)
 {
-	if (t->len + n + 1 > t->cap) {
-		t->cap = (t->len + n + 1) * 2;
-		t->s = xrealloc(t->s, t->cap);
-	}
-	memcpy(t->s + t->len, s, n);
-	t->len += n;
-	t->s[t->len] = 0;
-}
-
-static void text_line(Text *t, const char *s, size_t n)
-{
-	text_add(t, s, n);
-	text_add(t, "\n", 1);
+	buf_add(t, s, n);
+	buf_add(t, "\n", 1);
 }
 
 /* l without its indentation, *n its length. */
@@ -198,7 +182,7 @@ static bool *loop_lines(const Line *ls, size_t a, size_t b)
 
 /* The body [a, b) (the lines between "{" and "}") of an .entry with a
  * warp-collective instruction, rewritten into out. */
-static void rewrite_body(Text *out, const Line *ls, size_t a, size_t b, unsigned *id)
+static void rewrite_body(Buf *out, const Line *ls, size_t a, size_t b, unsigned *id)
 {
 	const Line *loc = NULL;      /* the last .loc line before the current one */
 	bool *loop = loop_lines(ls, a, b);
@@ -218,7 +202,7 @@ static void rewrite_body(Text *out, const Line *ls, size_t a, size_t b, unsigned
 		unsigned k = (*id)++;
 		size_t ind = strspn(ls[i].s, " \t");
 		int hn = snprintf(head, sizeof head, "@%s%.*s bra \t$L__oxok%u;", neg ? "" : "!", (int)pn, pred, k);
-		text_add(out, ls[i].s, ind);
+		buf_add(out, ls[i].s, ind);
 		text_line(out, head, (size_t)hn);
 		for (size_t j = t + 1; j <= x; j++)
 			text_line(out, ls[j].s, ls[j].n);
@@ -243,8 +227,8 @@ char *emit_inline_traps(char *ptx, size_t *len)
 		p += n + (eol != NULL);
 	}
 	bool newline_at_end = *ptx && ptx[strlen(ptx) - 1] == '\n';
-	Text out = {NULL, 0, 0};
-	text_add(&out, "", 0);
+	Buf out = {NULL, 0, 0};
+	buf_add(&out, "", 0);
 	unsigned id = 0;
 	bool entry = false;          /* the last function header seen is an .entry */
 	for (size_t i = 0; i < nl;) {

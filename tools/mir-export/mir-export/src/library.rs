@@ -91,13 +91,30 @@ pub fn cache_file(rustc: &RustcInfo) -> PathBuf {
 /// FNV-1a of everything that changes core's MIR besides the release:
 /// the target, the flags and the rustc's full `-vV`.
 fn flags_hash(rustc: &RustcInfo) -> u64 {
+    fnv1a(core_flags().iter().map(String::as_str).chain([rustc.verbose.as_str(), "strip-v2"]))
+}
+
+/// FNV-1a of `parts`, each ended by a zero byte: a cache file's key.
+fn fnv1a<'s>(parts: impl IntoIterator<Item = &'s str>) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in core_flags().iter().map(String::as_str).chain([rustc.verbose.as_str(), "strip-v2"]) {
+    for part in parts {
         for b in part.bytes().chain([0]) {
             h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
         }
     }
     h
+}
+
+/// Writes a cache file's MIR `text` and its `index` beside it, each
+/// through a temporary and a rename, the index last: a cache file without
+/// its index is built again.
+fn write_cache(file: &Path, text: &str, index: &Index) -> DResult<()> {
+    let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+    let tmp_idx = file.with_extension(format!("idxtmp{}", std::process::id()));
+    fs::write(&tmp, text).map_err(|e| io_err(&tmp, e))?;
+    fs::write(&tmp_idx, index.serialize()).map_err(|e| io_err(&tmp_idx, e))?;
+    fs::rename(&tmp, file).map_err(|e| io_err(file, e))?;
+    fs::rename(&tmp_idx, index_file(file)).map_err(|e| io_err(file, e))
 }
 
 /// core's rustc flags besides the sources and the output: the kernel
@@ -153,16 +170,8 @@ fn ensure_built(rustc: &RustcInfo, lib: &Path, verbose: bool) -> DResult<PathBuf
         }
     });
     let result = result.and_then(|_| {
-        let text = fs::read_to_string(&mir).map_err(|e| io_err(&mir, e))?;
-        let tmp = file.with_extension(format!("tmp{}", std::process::id()));
-        let text = compact(&text);
-        let index = Library::index_of(&text).serialize();
-        let tmp_idx = file.with_extension(format!("idxtmp{}", std::process::id()));
-        fs::write(&tmp, &text).map_err(|e| io_err(&tmp, e))?;
-        fs::write(&tmp_idx, index).map_err(|e| io_err(&tmp_idx, e))?;
-        // the index last: a cache file without its index is built again
-        fs::rename(&tmp, &file).map_err(|e| io_err(&file, e))?;
-        fs::rename(&tmp_idx, index_file(&file)).map_err(|e| io_err(&file, e))
+        let text = compact(&fs::read_to_string(&mir).map_err(|e| io_err(&mir, e))?);
+        write_cache(&file, &text, &Library::index_of(&text))
     });
     let _ = fs::remove_dir_all(&work);
     result.map(|_| file)
@@ -451,12 +460,8 @@ fn ensure_dep_built(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, verbose:
         .iter()
         .filter_map(|f| fs::metadata(cmd.cwd.join(f)).ok().map(|m| format!("{} {:?} {};", f.display(), m.modified().ok(), m.len())))
         .collect();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in args.iter().map(String::as_str).chain([rustc.verbose.as_str(), stamp.as_str(), &cmd.cwd.to_string_lossy(), "dep-v3"]) {
-        for b in part.bytes().chain([0]) {
-            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
+    let cwd = cmd.cwd.to_string_lossy();
+    let h = fnv1a(args.iter().map(String::as_str).chain([rustc.verbose.as_str(), stamp.as_str(), &cwd, "dep-v3"]));
     let dir = cache_file(rustc).parent().expect("a cache directory").to_path_buf();
     let file = dir.join(format!("dep-{}-{}-{h:016x}.mir", cmd.stem(), rustc.release));
     if file.is_file() && index_file(&file).is_file() {
@@ -504,12 +509,7 @@ fn ensure_dep_built(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, verbose:
                 }
             }
         }
-        let tmp = file.with_extension(format!("tmp{}", std::process::id()));
-        let tmp_idx = file.with_extension(format!("idxtmp{}", std::process::id()));
-        fs::write(&tmp, &text).map_err(|e| io_err(&tmp, e))?;
-        fs::write(&tmp_idx, index.serialize()).map_err(|e| io_err(&tmp_idx, e))?;
-        fs::rename(&tmp, &file).map_err(|e| io_err(&file, e))?;
-        fs::rename(&tmp_idx, index_file(&file)).map_err(|e| io_err(&file, e))
+        write_cache(&file, &text, &index)
     });
     let _ = fs::remove_dir_all(&work);
     if result.is_ok() {
