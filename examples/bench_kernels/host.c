@@ -3,6 +3,8 @@
  *   sgemm_rb(a, b, c: DisjointSlice2D<f32>, k)  256 x 128 x 64, every
  *       element within k * 2^-22 * sum|a b| of a double reference (the
  *       kernel may fuse multiply-adds: #[kernel(contract)]);
+ *   sgemm_db(a, b, c, k)  the same test at 256 x 384 x 72 (an odd number
+ *       of k-steps), 128 x 256 x 8 (one) and 128 x 128 x 0 (C = 0);
  *   copy_f32x4(x, y)      4003 f32 (1000 vectors and a tail of 3), exact;
  *   reduce_sum(x, partial) 20003 f32 over 4 blocks: each block's partial
  *       bit for bit, the CPU replaying the same additions in the same order;
@@ -72,22 +74,25 @@ static void verdict(const char *name, size_t bad, size_t n, const char *what)
 	failures += bad != 0;
 }
 
-static void test_sgemm(void)
+/* C = A B by KERNEL (m x n x k, 128 x 128 tiles, 16 x 16 threads) against a
+ * double reference: every element within k 2^-22 sum|a b| (exactly 0 when
+ * k is 0) */
+static void test_sgemm(const char *kernel, int M, int N, int K, const char *what)
 {
-	enum { M = 256, N = 128, K = 64 };
-	float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
+	float *a = malloc(sizeof(float) * M * K + 4), *b = malloc(sizeof(float) * K * N + 4);
 	float *c = malloc(sizeof(float) * M * N);
 	for (int i = 0; i < M * K; i++)
 		a[i] = rnd_f32();
 	for (int i = 0; i < K * N; i++)
 		b[i] = rnd_f32();
-	OxDevPtr da = upload(a, sizeof(float) * M * K), db = upload(b, sizeof(float) * K * N);
+	/* k = 0: empty A and B, one element each so the allocations are real */
+	OxDevPtr da = upload(a, sizeof(float) * (K ? M * K : 1)), db = upload(b, sizeof(float) * (K ? K * N : 1));
 	OxDevPtr dc = poisoned(sizeof(float) * M * N);
-	uint64_t alen = M * K, blen = K * N;
+	uint64_t alen = (uint64_t)M * K, blen = (uint64_t)K * N;
 	uint32_t k = K;
 	View2D cv = {dc, M, N};
 	void *args[] = {&da, &alen, &db, &blen, &cv, &k};
-	launch("sgemm_rb", ox_dim(N / 128, M / 128, 1), ox_dim(16, 16, 1), args);
+	launch(kernel, ox_dim(N / 128, M / 128, 1), ox_dim(16, 16, 1), args);
 	OX_CHECK(ox_copy_from_device(c, dc, sizeof(float) * M * N));
 	size_t bad = 0;
 	for (int i = 0; i < M; i++)
@@ -99,9 +104,9 @@ static void test_sgemm(void)
 			}
 			float got = c[i * N + j];
 			if (!(fabs(got - want) <= K * ldexp(1, -22) * mag) && bad++ < 5)
-				printf("FAIL sgemm_rb: C[%d][%d] = %a, expected %a\n", i, j, got, want);
+				printf("FAIL %s: C[%d][%d] = %a, expected %a\n", kernel, i, j, got, want);
 		}
-	verdict("sgemm_rb", bad, (size_t)M * N, "elements within tolerance (256x128x64, 128x128 tiles, 8x8 per thread)");
+	verdict(kernel, bad, (size_t)M * N, what);
 	OX_CHECK(ox_free(da));
 	OX_CHECK(ox_free(db));
 	OX_CHECK(ox_free(dc));
@@ -255,7 +260,10 @@ int main(int argc, char **argv)
 	}
 	OX_CHECK(ox_init());
 	OX_CHECK(ox_module_load(&mod, argv[1]));
-	test_sgemm();
+	test_sgemm("sgemm_rb", 256, 128, 64, "elements within tolerance (256x128x64, 128x128 tiles, 8x8 per thread)");
+	test_sgemm("sgemm_db", 256, 384, 72, "elements within tolerance (256x384x72: 9 k-steps, both stages; 2x2 pieces of 4x4)");
+	test_sgemm("sgemm_db", 128, 256, 8, "elements within tolerance (128x256x8: one k-step)");
+	test_sgemm("sgemm_db", 128, 128, 0, "elements exactly 0 (k = 0: no k-step)");
 	test_copy();
 	test_reduce();
 	test_histogram();

@@ -5,6 +5,10 @@
  *       of 3 and a partial one of 1, 1024 threads (as for unchecked);
  *   tiles(m: DisjointSlice2D<f32>)  a 30 x 17 matrix in 4 x 3 tiles (8 x 6
  *       tiles, the last row and column of tiles cut), 8 x 8 blocks;
+ *   split_tiles(m: DisjointSlice2D<f32>)  the same 30 x 17 matrix in 2 x 2
+ *       pieces of 2 x 3 a block apart (tile_split_mut::<2, 3, 2, 2>), 2 x 3
+ *       blocks of 2 x 3 threads: every element written once, by the piece
+ *       the formula names, edge pieces cut or absent;
  *   unchecked(x: &[f32], y: DisjointSlice<f32>)  1000 elements.
  * PTX parameters: a slice is (pointer, length); DisjointSlice2D one
  * 24-byte {pointer, rows, cols}.
@@ -122,6 +126,34 @@ static void test_tiles(void)
 	        ROWS * COLS + GUARD);
 }
 
+/* element (r, c) is in piece (p, q) = ((r % 12) / 6, (c % 12) / 6) */
+static float split_value(int r, int c)
+{
+	return (float)(1000 * r + c) + (float)(2 * (r % 12 / 6) + c % 12 / 6) / 8.0f;
+}
+
+static void test_split_tiles(void)
+{
+	float m[ROWS * COLS + GUARD];
+	OxDevPtr dm;
+	OX_CHECK(ox_alloc(&dm, sizeof m));
+	OX_CHECK(ox_memset8(dm, 0xff, sizeof m));
+	View2D v = {dm, ROWS, COLS};
+	void *args[] = {&v};
+	launch("split_tiles", ox_dim(2, 3, 1), ox_dim(2, 3, 1), args);
+	OX_CHECK(ox_copy_from_device(m, dm, sizeof m));
+	OX_CHECK(ox_free(dm));
+	size_t bad = 0;
+	for (int i = 0; i < ROWS * COLS + GUARD; i++) {
+		int ok = i < ROWS * COLS ? m[i] == split_value(i / COLS, i % COLS) : poisoned(m[i]);
+		if (!ok && bad++ < 5)
+			printf("FAIL split_tiles: m[%d][%d] = %a, expected %a\n", i / COLS, i % COLS, m[i],
+			       i < ROWS * COLS ? split_value(i / COLS, i % COLS) : 0.0f);
+	}
+	verdict("split_tiles (tile_split_mut::<2, 3, 2, 2> of 30 x 17 in 2 x 3 blocks: row_mut, set)", bad,
+	        ROWS * COLS + GUARD);
+}
+
 int main(int argc, char **argv)
 {
 	float x[N];
@@ -136,5 +168,6 @@ int main(int argc, char **argv)
 	test_chunks(x);
 	test_unchecked(x);
 	test_tiles();
+	test_split_tiles();
 	return failures != 0;
 }

@@ -107,6 +107,142 @@ pub fn sgemm_rb(a: &[f32], b: &[f32], c: DisjointSlice2D<f32>, k: u32) {
     }
 }
 
+/// k-step of `sgemm_db` (its block tile is `sgemm_rb`'s 128 x 128).
+const DK: usize = 8;
+/// Each thread's `f32x4`s of A's and of B's tile per k-step.
+const DA: usize = DK / 8;
+
+/// C = A B as `sgemm_rb` (row-major f32, blocks of 16 x 16 threads, a 128
+/// x 128 tile of C per block, 8 x 8 per thread in registers), double
+/// buffered: two stages of A^T's and B's tiles in shared memory. Each
+/// k-step of DK loads the next tile's `f32x4`s into registers first,
+/// computes DK outer products from the current stage, then stores the
+/// registers into the other stage: one `sync_threads()` per k-step. The
+/// micro tile is 2 x 2 pieces of 4 x 4, rows 4 ty and 64 + 4 ty, columns
+/// 4 tx and 64 + 4 tx of the block tile: a half-warp's 128-bit shared
+/// loads of B are 16 consecutive vectors (no bank conflicts), its C
+/// stores 256 consecutive bytes (`tile_split_mut::<4, 1, 2, 2>` of C's
+/// `f32x4` view). Multiply-adds fuse (`contract`). Needs m and n
+/// multiples of 128 and k of DK (launch n / 128 x m / 128 blocks);
+/// otherwise, or for misaligned data, nothing is written.
+#[kernel(reqntid(16, 16), launch_bounds(min_blocks = 2), contract)]
+pub fn sgemm_db(a: &[f32], b: &[f32], c: DisjointSlice2D<f32>, k: u32) {
+    let k = k as usize;
+    let (m, n) = (c.rows(), c.cols());
+    if m % BM != 0 || n % BN != 0 || k % DK != 0 {
+        return;
+    }
+    let (Some((av, _)), Some((bv, _)), Some(mut cv)) =
+        (as_vectors::<f32x4>(a), as_vectors::<f32x4>(b), c.as_vectors::<f32x4>())
+    else {
+        return;
+    };
+    let sa = shared_array!([f32x4; BM / 4], 2 * DK); // A^T: sa[stage DK + kk][row / 4]
+    let sb = shared_array!([f32x4; BN / 4], 2 * DK); // B:   sb[stage DK + kk][col / 4]
+    let tx = thread::thread_idx_x() as usize;
+    let ty = thread::thread_idx_y() as usize;
+    let t = ty * 16 + tx;
+    let bm = thread::block_idx_y() as usize * BM;
+    let bn = thread::block_idx_x() as usize * BN;
+    // this thread's f32x4s of the A tile: rows ar + 1024 / DK v, k ac ..;
+    // of the B tile: rows br + 8 v, columns bc ..
+    let (ar, ac) = (t / (DK / 4), (t % (DK / 4)) * 4);
+    let (br, bc) = (t / 32, (t % 32) * 4);
+    let mut acc = [[0.0f32; TN]; TM];
+    if k != 0 {
+        let mut va = [f32x4([0.0; 4]); DA];
+        let mut vb = [f32x4([0.0; 4]); DA];
+        let mut v = 0;
+        while v < DA {
+            hint::unroll(0);
+            va[v] = av[((bm + ar + 1024 / DK * v) * k + ac) / 4];
+            vb[v] = bv[((br + 8 * v) * n + bn + bc) / 4];
+            v += 1;
+        }
+        let mut k0 = 0;
+        let mut kt = 0; // k-steps done
+        loop {
+            let st = (kt % 2) * DK; // this k-step's stage: rows st .. st + DK
+            // the registers into stage st (the first tile) or the stage just
+            // computed; every thread passed the barrier after computing it
+            let mut v = 0;
+            while v < DA {
+                hint::unroll(0);
+                let r = ar + 1024 / DK * v;
+                let mut j = 0;
+                while j < 4 {
+                    hint::unroll(0);
+                    sa[st + ac + j][r / 4][r % 4] = va[v][j];
+                    j += 1;
+                }
+                sb[st + br + 8 * v][bc / 4] = vb[v];
+                v += 1;
+            }
+            sync_threads();
+            k0 += DK;
+            let more = k0 < k;
+            if more {
+                // the next tile's vectors, in flight during the products
+                let mut v = 0;
+                while v < DA {
+                    hint::unroll(0);
+                    va[v] = av[((bm + ar + 1024 / DK * v) * k + k0 + ac) / 4];
+                    vb[v] = bv[((k0 + br + 8 * v) * n + bn + bc) / 4];
+                    v += 1;
+                }
+            }
+            let mut kk = 0;
+            while kk < DK {
+                hint::unroll(0);
+                let (a0, a1) = (sa[st + kk][ty], sa[st + kk][ty + 16]);
+                let (b0, b1) = (sb[st + kk][tx], sb[st + kk][tx + 16]);
+                let ra = [a0[0], a0[1], a0[2], a0[3], a1[0], a1[1], a1[2], a1[3]];
+                let rb = [b0[0], b0[1], b0[2], b0[3], b1[0], b1[1], b1[2], b1[3]];
+                let mut i = 0;
+                while i < TM {
+                    hint::unroll(0);
+                    let mut j = 0;
+                    while j < TN {
+                        hint::unroll(0);
+                        acc[i][j] += ra[i] * rb[j];
+                        j += 1;
+                    }
+                    i += 1;
+                }
+                kk += 1;
+            }
+            if !more {
+                break;
+            }
+            kt += 1;
+        }
+    }
+    // piece (p, q) of thread (row, col) of index_2d: C[128 by + 64 p + 4
+    // ty + i][128 bx + 64 q + 4 tx ..], acc[4 p + i][4 q ..]
+    let idx = thread::index_2d();
+    let mut p = 0;
+    while p < 2 {
+        hint::unroll(0);
+        let mut q = 0;
+        while q < 2 {
+            hint::unroll(0);
+            if let Some(mut tile) = cv.tile_split_mut::<4, 1, 2, 2>(idx, p, q) {
+                let mut i = 0;
+                while i < 4 {
+                    hint::unroll(0);
+                    if let Some(row) = tile.row_mut(i) {
+                        let r = &acc[4 * p + i];
+                        *row = [f32x4([r[4 * q], r[4 * q + 1], r[4 * q + 2], r[4 * q + 3]])];
+                    }
+                    i += 1;
+                }
+            }
+            q += 1;
+        }
+        p += 1;
+    }
+}
+
 /// y = x, one `f32x4` per thread (`chunk_mut::<1>` of y's vector view),
 /// the elements after the last whole vector one per thread. Nothing is
 /// written when x or y is not 16-byte aligned.

@@ -1,7 +1,8 @@
 //! Per-thread chunks and 2-D tiles of an output, with their edges: thread
 //! i owns elements 3 i .. 3 i + 3 of a slice, thread (r, c) the 4 x 3 tile
 //! at (4 r, 3 c) of a matrix; where the length or the matrix's shape is
-//! not a multiple, the last chunk or tile is partial. examples/tiles/host.c
+//! not a multiple, the last chunk or tile is partial; tiles split into
+//! pieces a block apart (`tile_split_mut`). examples/tiles/host.c
 //! checks every element (and that nothing past the end is written).
 #![no_std]
 
@@ -62,6 +63,44 @@ pub fn tiles(mut m: DisjointSlice2D<f32>) {
     let (rs, cs) = (t.rows(), t.cols());
     if let Some(row) = t.row_partial_mut(rs - 1) {
         row[cs - 1] += 0.125;
+    }
+}
+
+/// m[r][c] = 1000 r + c + (2 p + q) / 8, written by the 2 x 2 pieces of 2 x
+/// 3 of `tile_split_mut::<2, 3, 2, 2>` in blocks of 2 x 3 threads (x, y):
+/// thread (ty, tx) of block (by, bx) owns rows 12 by + 6 p + 2 ty .. + 2,
+/// columns 12 bx + 6 q + 3 tx .. + 3 (as this kernel computes them itself,
+/// to check the library's). Pieces past the 30 x 17 matrix's edges are cut
+/// (`set` for their rows) or absent; p or q = 2 (no such piece) is `None`.
+#[kernel]
+pub fn split_tiles(mut m: DisjointSlice2D<f32>) {
+    let idx = thread::index_2d();
+    let (ty, tx) = (thread::thread_idx_y() as usize, thread::thread_idx_x() as usize);
+    let (by, bx) = (thread::block_idx_y() as usize, thread::block_idx_x() as usize);
+    let mut p = 0;
+    while p < 3 {
+        let mut q = 0;
+        while q < 3 {
+            if let Some(mut t) = m.tile_split_mut::<2, 3, 2, 2>(idx, p, q) {
+                let (r0, c0) = (12 * by + 6 * p + 2 * ty, 12 * bx + 6 * q + 3 * tx);
+                let mut i = 0;
+                while i < 2 {
+                    let v = |j: usize| (1000 * (r0 + i) + c0 + j) as f32 + (2 * p + q) as f32 / 8.0;
+                    if let Some(row) = t.row_mut(i) {
+                        *row = [v(0), v(1), v(2)];
+                    } else {
+                        let mut j = 0;
+                        while j < 3 {
+                            t.set(i, j, v(j));
+                            j += 1;
+                        }
+                    }
+                    i += 1;
+                }
+            }
+            q += 1;
+        }
+        p += 1;
     }
 }
 

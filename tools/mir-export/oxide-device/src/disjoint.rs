@@ -3,7 +3,8 @@
 //!
 //! Disjointness by construction: thread `i` of a launch owns element `i`,
 //! or elements `N i .. N i + N` (`chunk_mut::<N>`), or the `TR x TC` tile
-//! at `(TR r, TC c)` (`tile_mut::<TR, TC>`); distinct indices give
+//! at `(TR r, TC c)` (`tile_mut::<TR, TC>`), or that tile split into
+//! pieces a block's extent apart (`tile_split_mut`); distinct indices give
 //! disjoint parts as long as every thread views the buffer the same way.
 //! A kernel whose threads view one buffer at different granularities at
 //! the same time (some `get_mut`, others `chunk_mut::<4>`, or different
@@ -13,7 +14,7 @@
 
 use core::marker::PhantomData;
 
-use crate::thread::{ThreadIndex, ThreadIndex2D};
+use crate::thread::{self, ThreadIndex, ThreadIndex2D};
 use crate::vector::Vector;
 
 /// A mutable slice shared by all threads of a launch, in which each thread
@@ -224,6 +225,44 @@ impl<'a, T> DisjointSlice2D<'a, T> {
         Some(Tile { ptr, stride: self.cols, rows, cols, _m: PhantomData })
     }
 
+    /// Sub-tile `(p, q)` of thread `(r, c)`'s tile split into `PR x PC`
+    /// pieces of `TR x TC` that lie a block's extent apart. With the
+    /// block's shape `Dy x Dx` (`block_dim_y() x block_dim_x()`), the block
+    /// `(by, bx) = (r / Dy, c / Dx)` and the thread in it `(ty, tx) = (r %
+    /// Dy, c % Dx)`: rows `Dy TR PR by + Dy TR p + TR ty ..` (+ `TR`),
+    /// columns `Dx TC PC bx + Dx TC q + TC tx ..` (+ `TC`). Each block
+    /// covers a `Dy TR PR x Dx TC PC` block tile, in which consecutive
+    /// threads' pieces are next to each other: for an 8 x 8 micro tile of
+    /// f32 split as 2 x 2 pieces of 4 x 4 (`tile_split_mut::<4, 1, 2, 2>`
+    /// of the `f32x4` view, 16 x 16 blocks), thread `(ty, tx)` owns rows `4
+    /// ty ..` and `64 + 4 ty ..`, columns `4 tx ..` and `64 + 4 tx ..` of
+    /// the block's 128 x 128, so that a warp's stores to a row coalesce.
+    /// The piece is a [`Tile`] clipped to the matrix like `tile_mut`'s;
+    /// `None` when it starts outside the matrix, `p >= PR` or `q >= PC`,
+    /// or a dimension is 0. Disjoint by construction: a row is `Dy TR PR
+    /// by + Dy TR p + TR ty + i` for exactly one `(by, p, ty, i)` with `p
+    /// < PR`, `ty < Dy`, `i < TR` (and columns likewise), so distinct
+    /// `(idx, p, q)` reach distinct elements (the module's rule: every
+    /// thread splits this matrix with the same `TR, TC, PR, PC`). One
+    /// piece at a time: it borrows the matrix.
+    #[inline(always)]
+    pub fn tile_split_mut<const TR: usize, const TC: usize, const PR: usize, const PC: usize>(
+        &mut self,
+        idx: ThreadIndex2D,
+        p: usize,
+        q: usize,
+    ) -> Option<Tile<'_, T, TR, TC>> {
+        let r0 = split_start(idx.row(), thread::block_dim_y() as usize, TR, PR, p, self.rows)?;
+        let c0 = split_start(idx.col(), thread::block_dim_x() as usize, TC, PC, q, self.cols)?;
+        let rows = if self.rows - r0 < TR { self.rows - r0 } else { TR };
+        let cols = if self.cols - c0 < TC { self.cols - c0 } else { TC };
+        // SAFETY: (r0, c0) is inside the matrix; the piece reaches rows x
+        // cols elements from it, all inside, none of another (idx, p, q)'s
+        // piece (split_start's bijection).
+        let ptr = unsafe { self.ptr.add(r0 * self.cols + c0) };
+        Some(Tile { ptr, stride: self.cols, rows, cols, _m: PhantomData })
+    }
+
     /// Number of rows.
     #[inline(always)]
     pub fn rows(&self) -> usize {
@@ -237,11 +276,35 @@ impl<'a, T> DisjointSlice2D<'a, T> {
     }
 }
 
+/// First row (or column) of piece `p` of global thread index `i` split as
+/// in [`DisjointSlice2D::tile_split_mut`], along a dimension of `len`
+/// with `d` threads per block, pieces of `t` and `n` of them: `d t n
+/// (i / d) + d t p + t (i % d)`, or `None` when that is not below `len`,
+/// `p >= n`, `t` or `d` is 0, or the block tile's extent `d t n` does not
+/// fit a `usize`. Computed without overflow.
+#[inline(always)]
+fn split_start(i: usize, d: usize, t: usize, n: usize, p: usize, len: usize) -> Option<usize> {
+    if t == 0 || d == 0 || p >= n {
+        return None;
+    }
+    let span = d.checked_mul(t)?.checked_mul(n)?;
+    let base = (i / d).checked_mul(span)?;
+    // (p d + i % d) t < n d t = span, so off does not overflow
+    let off = (p * d + i % d) * t;
+    if base < len && len - base > off {
+        Some(base + off)
+    } else {
+        None
+    }
+}
+
 /// One thread's `TR x TC` tile of a [`DisjointSlice2D`]
 /// ([`DisjointSlice2D::tile_mut`]): element `(i, j)` of the tile is element
-/// `(TR r + i, TC c + j)` of the matrix. At the matrix's bottom and right
-/// edges only the first [`rows`](Self::rows) x [`cols`](Self::cols) exist;
-/// the accessors say so (`None`, or nothing written) for the others.
+/// `(TR r + i, TC c + j)` of the matrix (of a piece of
+/// [`DisjointSlice2D::tile_split_mut`]: `(i, j)` from the piece's start).
+/// At the matrix's bottom and right edges only the first
+/// [`rows`](Self::rows) x [`cols`](Self::cols) exist; the accessors say so
+/// (`None`, or nothing written) for the others.
 pub struct Tile<'b, T, const TR: usize, const TC: usize> {
     ptr: *mut T,
     stride: usize,
