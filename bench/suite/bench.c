@@ -15,7 +15,8 @@
  * "KERNEL REGISTERS SPILL_BYTES" (ptxas -v, which bench.sh runs on both).
  * usage: bench EXAMPLES_DIR KIND REF_DIR REGS
  *   EXAMPLES_DIR/{bench_kernels,transpose,stencil2d,warp_reduce}.KIND,
- *   REF_DIR/{suite_ref,sgemm_rb_ref}.cubin */
+ *   REF_DIR/{suite_ref,sgemm_rb_ref}.cubin (sgemm_rb_ref.cu holds the twins
+ *   of sgemm_rb and sgemm_db) */
 #include "../../src/runtime/oxrt.h"
 
 #include <cublas_v2.h>
@@ -212,7 +213,9 @@ static size_t sgemm_bad(const float *a, const float *b, const float *c, size_t m
 	return bad;
 }
 
-static void bench_sgemm(void)
+/* WORKLOAD: C = A B at 4096^3 by oxidec's OX_NAME, nvcc's REF_NAME (the
+ * same algorithm) and cuBLAS, the three checked and timed in one rotation */
+static void bench_sgemm(const char *workload, const char *ox_name, const char *ref_name)
 {
 	const size_t M = 4096, N = 4096, K = 4096;
 	float *a = malloc(M * K * 4), *b = malloc(K * N * 4);
@@ -226,8 +229,8 @@ static void bench_sgemm(void)
 	View2D cv[2] = {{dc[0], M, N}, {dc[1], M, N}};
 	void *args[2][6] = {{&da, &alen, &db, &blen, &cv[0], &k}, {&da, &alen, &db, &blen, &cv[1], &k}};
 	Side s[3];
-	side(&s[0], &ox_bk, "sgemm_rb", ox_dim(N / 128, M / 128, 1), ox_dim(16, 16, 1), args[0]);
-	side(&s[1], &ref_sgemm, "sgemm_rb_ref", ox_dim(N / 128, M / 128, 1), ox_dim(16, 16, 1), args[1]);
+	side(&s[0], &ox_bk, ox_name, ox_dim(N / 128, M / 128, 1), ox_dim(16, 16, 1), args[0]);
+	side(&s[1], &ref_sgemm, ref_name, ox_dim(N / 128, M / 128, 1), ox_dim(16, 16, 1), args[1]);
 	memset(&s[2], 0, sizeof s[2]);
 	s[2].call = cublas_sgemm;
 	gm = (int)M, gn = (int)N, gk = (int)K, ga = da, gb = db, gc = dc[2];
@@ -239,14 +242,14 @@ static void bench_sgemm(void)
 		c[i] = download(dc[i], M * N * 4);
 		bad += sgemm_bad(a, b, c[i], M, N, K);
 	}
-	fprintf(stderr, "sgemm_rb: oxidec and nvcc differ in %zu of %zu elements (bits)\n", bits_differ(c[0], c[1], M * N),
-	        M * N);
-	if (check("sgemm_rb 4096^3", bad, 3 * 4096, "sampled elements (oxidec, nvcc, cuBLAS) outside tolerance")) {
+	fprintf(stderr, "%s: oxidec and nvcc differ in %zu of %zu elements (bits)\n", ox_name,
+	        bits_differ(c[0], c[1], M * N), M * N);
+	if (check(workload, bad, 3 * 4096, "sampled elements (oxidec, nvcc, cuBLAS) outside tolerance")) {
 		double med[3];
 		time_sides(s, 3, med);
-		fprintf(stderr, "sgemm_rb: %.1f / %.1f / %.1f TFLOP/s (oxidec / nvcc / cuBLAS)\n", 2e-9 * M * N * K / med[0],
-		        2e-9 * M * N * K / med[1], 2e-9 * M * N * K / med[2]);
-		row("sgemm_rb 4096^3", "sgemm_rb", "sgemm_rb_ref", med, med[2], "cuBLAS");
+		fprintf(stderr, "%s: %.1f / %.1f / %.1f TFLOP/s (oxidec / nvcc / cuBLAS)\n", ox_name,
+		        2e-9 * M * N * K / med[0], 2e-9 * M * N * K / med[1], 2e-9 * M * N * K / med[2]);
+		row(workload, ox_name, ref_name, med, med[2], "cuBLAS");
 	}
 	for (int i = 0; i < 3; i++) {
 		free(c[i]);
@@ -460,7 +463,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench: cublasCreate failed\n");
 		return 1;
 	}
-	bench_sgemm();
+	bench_sgemm("sgemm_rb 4096^3", "sgemm_rb", "sgemm_rb_ref");
+	bench_sgemm("sgemm_db 4096^3", "sgemm_db", "sgemm_db_ref");
 	const size_t big = ((size_t)1 << 28) + 3;
 	bench_1d("copy f32x4 2^28+3", "copy_f32x4", "copy_f32x4_ref", big, big, (int)((big / 4 + 255) / 256), 256, 0,
 	         verify_copy, 1);

@@ -6,8 +6,9 @@
 # softmax_bf16: a fused kernel over bf16 rows) compiles bench/B/B_ref.cu with nvcc into
 # build/gpu/ and bench/B/bench.c with cc, then runs the bench with
 # build/examples/B.ptx and, when present, build/examples/B.cubin.
-# Then the suite (bench/suite/bench.c): safe register-blocked SGEMM (also
-# against cuBLAS), f32x4 copy (against the float4 copy ceiling),
+# Then the suite (bench/suite/bench.c): safe register-blocked SGEMM, single
+# (sgemm_rb) and double buffered (sgemm_db; both twins in
+# bench/suite/sgemm_rb_ref.cu), also against cuBLAS, f32x4 copy (against the float4 copy ceiling),
 # grid-stride reduction, histogram, f32 softmax over rows
 # (examples/bench_kernels), transpose, stencil2d and warp scan (the
 # examples), each against its CUDA C twin (bench/suite/*_ref.cu), results
