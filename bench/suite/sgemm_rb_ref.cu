@@ -86,7 +86,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) sgemm_db_ref(const float *a
 		return;
 	const float4 *av = (const float4 *)a, *bv = (const float4 *)b;
 	uint64_t anv = alen / 4, bnv = blen / 4;
-	__shared__ float4 sa[2 * DK][32], sb[2 * DK][32];
+	__shared__ float4 sa[2 * DK][33], sb[2 * DK][32]; // sa's rows padded: conflict-free stores
 	unsigned tx = threadIdx.x, ty = threadIdx.y, t = ty * 16 + tx;
 	uint64_t bm = (uint64_t)blockIdx.y * 128, bn = (uint64_t)blockIdx.x * 128;
 	unsigned ar = t / (DK / 4), ac = (t % (DK / 4)) * 4, br = t / 32, bc = (t % 32) * 4;
@@ -107,10 +107,10 @@ extern "C" __global__ void __launch_bounds__(256, 2) sgemm_db_ref(const float *a
 #pragma unroll
 			for (int v = 0; v < DA; v++) {
 				unsigned r = ar + 1024 / DK * v;
-				s[(st + ac + 0) * 128 + r] = va[v].x;
-				s[(st + ac + 1) * 128 + r] = va[v].y;
-				s[(st + ac + 2) * 128 + r] = va[v].z;
-				s[(st + ac + 3) * 128 + r] = va[v].w;
+				s[(st + ac + 0) * 132 + r] = va[v].x;
+				s[(st + ac + 1) * 132 + r] = va[v].y;
+				s[(st + ac + 2) * 132 + r] = va[v].z;
+				s[(st + ac + 3) * 132 + r] = va[v].w;
 				sb[st + br + 8 * v][bc / 4] = vb[v];
 			}
 			__syncthreads();

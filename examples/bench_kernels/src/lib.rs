@@ -107,7 +107,8 @@ pub fn sgemm_rb(a: &[f32], b: &[f32], c: DisjointSlice2D<f32>, k: u32) {
     }
 }
 
-/// k-step of `sgemm_db` (its block tile is `sgemm_rb`'s 128 x 128).
+/// k-step of `sgemm_db` (its block tile is `sgemm_rb`'s 128 x 128); 16 would
+/// spill at two blocks per SM (BENCHMARKS.md, "Static SASS ... sgemm_db").
 const DK: usize = 8;
 /// Each thread's `f32x4`s of A's and of B's tile per k-step.
 const DA: usize = DK / 8;
@@ -117,14 +118,17 @@ const DA: usize = DK / 8;
 /// buffered: two stages of A^T's and B's tiles in shared memory. Each
 /// k-step of DK loads the next tile's `f32x4`s into registers first,
 /// computes DK outer products from the current stage, then stores the
-/// registers into the other stage: one `sync_threads()` per k-step. The
+/// registers into the other stage: one `sync_threads()` per k-step. A^T's
+/// rows are padded by a vector (conflict-free transposed stores). The
 /// micro tile is 2 x 2 pieces of 4 x 4, rows 4 ty and 64 + 4 ty, columns
 /// 4 tx and 64 + 4 tx of the block tile: a half-warp's 128-bit shared
 /// loads of B are 16 consecutive vectors (no bank conflicts), its C
 /// stores 256 consecutive bytes (`tile_split_mut::<4, 1, 2, 2>` of C's
-/// `f32x4` view). Multiply-adds fuse (`contract`). Needs m and n
-/// multiples of 128 and k of DK (launch n / 128 x m / 128 blocks);
-/// otherwise, or for misaligned data, nothing is written.
+/// `f32x4` view). Multiply-adds fuse (`contract`); two blocks per SM
+/// (`min_blocks = 2`: ptxas holds it to 128 registers, 159 without). Needs
+/// m and n multiples of 128 and k of DK (launch n / 128 x m / 128 blocks;
+/// k = 0 writes C = 0); otherwise, or for misaligned data, nothing is
+/// written.
 #[kernel(reqntid(16, 16), launch_bounds(min_blocks = 2), contract)]
 pub fn sgemm_db(a: &[f32], b: &[f32], c: DisjointSlice2D<f32>, k: u32) {
     let k = k as usize;
@@ -137,7 +141,10 @@ pub fn sgemm_db(a: &[f32], b: &[f32], c: DisjointSlice2D<f32>, k: u32) {
     else {
         return;
     };
-    let sa = shared_array!([f32x4; BM / 4], 2 * DK); // A^T: sa[stage DK + kk][row / 4]
+    // A^T: sa[stage DK + kk][row / 4], rows padded by a vector so that the
+    // transposed stores of threads 2 i and 2 i + 1 (k 4 apart) fall 16
+    // banks apart: conflict-free
+    let sa = shared_array!([f32x4; BM / 4 + 1], 2 * DK);
     let sb = shared_array!([f32x4; BN / 4], 2 * DK); // B:   sb[stage DK + kk][col / 4]
     let tx = thread::thread_idx_x() as usize;
     let ty = thread::thread_idx_y() as usize;
