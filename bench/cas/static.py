@@ -23,7 +23,7 @@ sass_facts = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sass_facts)
 
 PTX_OPS = re.compile(r'^(atom|fence|membar|red|ld\.(relaxed|acquire|volatile|global))')
-SASS_OPS = re.compile(r'(ATOM|RED|MEMBAR|ERRBAR|CCTL|FENCE|LDG)')
+SASS_OPS = re.compile(r'(ATOM|RED|MEMBAR|ERRBAR|CCTL|FENCE|LDG|^LD\.)')
 
 
 def ptx_kernels(path):
