@@ -18,6 +18,8 @@
 #   make bench      (GPU machine, needs nvcc; after make examples or gpu-pack here) oxidec
 #                   vs nvcc (and cuBLAS): the suite's one table (bench/suite), vecadd,
 #                   the tensor-core GEMMs, softmax_bf16
+#   make bench-cas  (GPU machine) contended CAS loops / fetch_adds on one counter at
+#                   33 .. 1056 blocks, oxidec vs nvcc (tests/gpu/cas.sh, bench/cas)
 #   make bench-compile  (here; after make examples) compile times per example: mir-export,
 #                   oxidec JSON -> PTX, rustc's nvptx64 back end (bench/rustc-nvptx),
 #                   nvcc -O3 -ptx of the CUDA C twins (build/bench-compile.md)
@@ -79,7 +81,7 @@ OXIDEC_SRC = src/main.c $(CORE_SRC) $(EMIT_SRC)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all check clean install deps run examples emu host-rs gpu-check gpu-all gpu-pack gpu-hazards bench unit golden exporter-test sanitize fuzz-json prims gpu-half gpu-prims gpu-lineinfo bench-compile
+.PHONY: all check clean install deps run examples emu host-rs gpu-check gpu-all gpu-pack gpu-hazards bench bench-cas unit golden exporter-test sanitize fuzz-json prims gpu-half gpu-prims gpu-lineinfo bench-compile
 
 all: $(B)/bin/oxidec $(B)/bin/mir-export
 
@@ -155,6 +157,8 @@ EXAMPLES += bench_kernels
 EXAMPLES += tiles
 # a generic kernel with named instances (#[kernel(instances(f32, f64, u32, i64))])
 EXAMPLES += generic_axpy
+# contended CAS loops and fetch_adds on one counter, every ordering and scope (bench/cas, issue 11)
+EXAMPLES += cas_contention
 EXAMPLES_O0 = recursion
 EX_OUT = $(B)/examples
 
@@ -278,6 +282,11 @@ bench-compile: all examples
 
 bench:
 	sh tests/gpu/bench.sh
+
+# (GPU machine) contended CAS loops and fetch_adds on one counter, oxidec
+# against nvcc, at 33 .. 1056 blocks (tests/gpu/cas.sh, bench/cas)
+bench-cas:
+	sh tests/gpu/cas.sh
 
 # ---------------------------------------------------------------- tests
 UNIT_TESTS = test_ir test_mem2reg test_emit

@@ -477,6 +477,8 @@ static bool run_ir(Run *r, FeInput *in)
 	Arena *a = arena_new();
 	Module *m = fe_build_module(in, a, r->o->target);
 	bool ok = m != NULL && (r->o->target->kind == TARGET_HOST || prims_check_arch(m, r->o->eo.arch));
+	if (m)
+		m->arch = r->o->eo.arch;
 	if (ok && r->o->emit == ST_HEADER) {       /* from stage 2's kernel ABI */
 		ok = ir_verify(m, "mir", stderr) && emit_header(r->out.f, m, r->o->output);
 		stage_done(r, ST_HEADER);

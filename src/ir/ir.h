@@ -383,6 +383,7 @@ typedef struct {
 struct Module {
 	Arena *arena;
 	const Target *target;  /* given when the module is built (fe_build_module) */
+	const char *arch;      /* --arch (nvptx: what stage 5 may emit); NULL: sm_90, the default */
 	const char **files;
 	uint32_t nfile;
 	const char **crates; /* the inputs' crates, in command-line order (--emit=signature) */

@@ -39,9 +39,11 @@ struct LlirHooks {
 	Value *(*float_rem)(Lower *l, Value *a, Value *b, Type *t);   /* Rust's % on floats */
 	const char *(*syncscope)(AtomicScope s);   /* LLVM syncscope; NULL: system */
 	bool (*atomicrmw_fenced)(AtomicOrd o);     /* relaxed atomicrmw between fences */
-	/* a relaxed read-modify-write of *p with v at scope s, when the
-	 * target's atomicrmw would not keep the scope; NULL: atomicrmw */
-	Value *(*scoped_rmw)(Lower *l, AtomicRmw rmw, AtomicScope s, Value *p, Value *v, Type *rt);
+	/* a read-modify-write of *p with v at scope s and ordering o by the
+	 * target's own instruction, when its atomicrmw would not keep the
+	 * scope or the ordering; NULL: atomicrmw (between fences when
+	 * atomicrmw_fenced says so) */
+	Value *(*scoped_rmw)(Lower *l, AtomicRmw rmw, AtomicScope s, AtomicOrd o, Value *p, Value *v, Type *rt);
 };
 
 extern const LlirHooks llir_nvptx, llir_host;
@@ -83,6 +85,7 @@ Value *float_to_int128(Lower *l, Value *x, Type *to);
 Value *lower_isqrt(Lower *l, Value *n);
 Value *lower_core_intrinsic(Lower *l, Op *op);         /* llir_intrinsic.c */
 Value *lower_atomic(Lower *l, Op *op, const Intrinsic *in);                 /* llir_atomic.c */
+void llir_fence(Lower *l, AtomicOrd o, const char *syncscope);             /* llir_atomic.c */
 Value *byte_loop_call(Lower *l, Op *op, bool compare); /* llir_byteloop.c */
 Value *raw_eq_call(Lower *l, Op *op);                   /* llir_byteloop.c */
 Value *lower_prim(Lower *l, Op *op);                   /* llir_prim.c */

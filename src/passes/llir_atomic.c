@@ -7,6 +7,37 @@
 
 #include <string.h>
 
+/* a fence of ordering o at the LLVM syncscope (NULL: system) */
+void llir_fence(Lower *l, AtomicOrd o, const char *syncscope)
+{
+	Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
+	f->attr.atomic.order = o;
+	f->sym = syncscope;
+}
+
+/* The read-modify-write of op as an atomicrmw of ordering ord; where the
+ * target says so (NVPTX), a relaxed one between fences: before it unless
+ * acquire, after it unless release (the target's relaxed instruction
+ * when its atomicrmw would not keep the scope). */
+static Value *fenced_rmw(Lower *l, Op *op, const Intrinsic *in, AtomicOrd ord, Type *t)
+{
+	AtomicScope s = op->attr.atomic.scope;
+	const char *scope = l->hooks->syncscope(s);
+	bool fenced = l->hooks->atomicrmw_fenced(ord);
+	if (fenced && ord != AO_ACQUIRE)
+		llir_fence(l, ord == AO_SEQ_CST ? AO_SEQ_CST : AO_RELEASE, scope);
+	Value *r = fenced ? l->hooks->scoped_rmw(l, in->rmw, s, AO_RELAXED, op->opd[0], op->opd[1], t) : NULL;
+	if (!r) {
+		r = emit2(l, OP_LLIR_ATOMICRMW, t, op->opd[0], op->opd[1]);
+		r->def->attr.atomic.rmw = in->rmw;
+		r->def->attr.atomic.order = fenced ? AO_RELAXED : ord;
+		r->def->sym = scope;
+	}
+	if (fenced && ord != AO_RELEASE)
+		llir_fence(l, AO_ACQUIRE, scope);
+	return r;
+}
+
 /* Returns the replacement of op's single result, NULL when it has none;
  * a compare-exchange's two results are replaced here. */
 Value *lower_atomic(Lower *l, Op *op, const Intrinsic *in)
@@ -32,29 +63,11 @@ Value *lower_atomic(Lower *l, Op *op, const Intrinsic *in)
 		return NULL;
 	}
 	case AK_RMW: {
-		Value *v = op->opd[1];
-		/* where the target says so (NVPTX), a relaxed atomicrmw
-		 * between fences: before it unless acquire, after unless release */
-		bool fenced = l->hooks->atomicrmw_fenced(ord);
-		if (fenced && ord != AO_ACQUIRE) {
-			Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
-			f->attr.atomic.order = ord == AO_SEQ_CST ? AO_SEQ_CST : AO_RELEASE;
-			f->sym = scope;
-		}
-		bool relaxed = fenced || ord == AO_RELAXED;
-		r = relaxed ? l->hooks->scoped_rmw(l, in->rmw, op->attr.atomic.scope, op->opd[0], v, rt ? rt : v->type)
-		            : NULL;
-		if (!r) {
-			r = emit2(l, OP_LLIR_ATOMICRMW, rt ? rt : v->type, op->opd[0], v);
-			r->def->attr.atomic.rmw = in->rmw;
-			r->def->attr.atomic.order = relaxed ? AO_RELAXED : ord;
-			r->def->sym = scope;
-		}
-		if (fenced && ord != AO_RELEASE) {
-			Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
-			f->attr.atomic.order = AO_ACQUIRE;
-			f->sym = scope;
-		}
+		/* the target's own ordered, scoped instruction first */
+		Type *t = rt ? rt : op->opd[1]->type;
+		r = l->hooks->scoped_rmw(l, in->rmw, op->attr.atomic.scope, ord, op->opd[0], op->opd[1], t);
+		if (!r)
+			r = fenced_rmw(l, op, in, ord, t);
 		return op->nres ? r : NULL;
 	}
 	case AK_CXCHG: {
@@ -68,12 +81,9 @@ Value *lower_atomic(Lower *l, Op *op, const Intrinsic *in)
 		ir_forward(&op->res[1], &x->res[1]);
 		return NULL;
 	}
-	case AK_FENCE: case AK_SINGLE_FENCE: {
-		Op *f = ir_build(&l->b, OP_LLIR_FENCE, 0, NULL, 0, NULL, 0);
-		f->attr.atomic.order = ord;
-		f->sym = k == AK_SINGLE_FENCE ? "singlethread" : scope;
+	case AK_FENCE: case AK_SINGLE_FENCE:
+		llir_fence(l, ord, k == AK_SINGLE_FENCE ? "singlethread" : scope);
 		return NULL;
-	}
 	}
 	unreachable();
 }

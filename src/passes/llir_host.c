@@ -69,9 +69,9 @@ static bool atomicrmw_fenced(AtomicOrd o)
 }
 
 /* one thread runs at a time: atomicrmw (any scope) is exact */
-static Value *scoped_rmw(Lower *l, AtomicRmw rmw, AtomicScope s, Value *p, Value *v, Type *rt)
+static Value *scoped_rmw(Lower *l, AtomicRmw rmw, AtomicScope s, AtomicOrd o, Value *p, Value *v, Type *rt)
 {
-	(void)l, (void)rmw, (void)s, (void)p, (void)v, (void)rt;
+	(void)l, (void)rmw, (void)s, (void)o, (void)p, (void)v, (void)rt;
 	return NULL;
 }
 

@@ -224,9 +224,10 @@ static const char *syncscope(AtomicScope s)
 }
 
 /* LLVM 22's NVPTX backend emits every atomicrmw as a relaxed `atom`
- * whatever its ordering (cmpxchg, loads and stores keep theirs): fences
- * instead, the PTX memory model's mapping (fence.sc / fence.acq_rel
- * around a relaxed atom). */
+ * whatever its ordering (cmpxchg, loads and stores keep theirs).  Where
+ * scoped_rmw cannot write the ordered `atom` (before sm_70; nand), a
+ * relaxed one between fences instead, the PTX memory model's fence
+ * mapping (fence.sc / fence.acq_rel around a relaxed atom). */
 static bool atomicrmw_fenced(AtomicOrd o)
 {
 	return o != AO_RELAXED;
@@ -253,29 +254,48 @@ static const char *atom_op(AtomicRmw rmw, char *ty)
 	}
 }
 
-/* LLVM 22's NVPTX backend emits every atomicrmw as `atom` at PTX's
- * default scope (.gpu), whatever its syncscope.  For block scope that is
- * only stronger (and LLVM infers the state space: `atom.shared.add`), but
- * a system-scope one would not be atomic with the host's and other GPUs'
- * accesses: it is inline PTX with the scope (`atom.sys.add.u32`, in the
- * pointer's state space when its type has one); sub adds the negation. */
-static Value *scoped_rmw(Lower *l, AtomicRmw rmw, AtomicScope s, Value *p, Value *v, Type *rt)
+/* PTX's scope and (sm_70 on) semantics of an atom: seq_cst is
+ * fence.sc, then an acquire atom, as nvcc's <cuda/atomic> and LLVM's own
+ * cmpxchg write it */
+static const char *ptx_scope(AtomicScope s)
 {
-	const char *scope = s == ATOMIC_SCOPE_SYSTEM ? "sys" : NULL;
-	char ty;
+	return s == ATOMIC_SCOPE_SYSTEM ? ".sys" : s == ATOMIC_SCOPE_BLOCK ? ".cta" : ".gpu";
+}
+
+static const char *ptx_sem(AtomicOrd o)
+{
+	static const char *sem[] = { "", ".acquire", ".release", ".acq_rel", ".acquire" };
+	return sem[o];
+}
+
+/* LLVM 22's NVPTX backend emits every atomicrmw as a relaxed `atom` at
+ * PTX's default scope (.gpu), whatever its ordering and syncscope.  A
+ * relaxed one at block scope is only stronger (and LLVM infers the state
+ * space: `atom.shared.add`), so it stays an atomicrmw; a relaxed
+ * system-scope one would not be atomic with the host's and other GPUs'
+ * accesses, and an ordered one needs its ordering: those are inline PTX
+ * with the scope and semantics (`atom.sys.add.u32`,
+ * `atom.acq_rel.gpu.global.add.u32`: one instruction, as nvcc writes
+ * them, not two fences around a relaxed atom), in the pointer's state
+ * space when its type has one; sub adds the negation. */
+static Value *scoped_rmw(Lower *l, AtomicRmw rmw, AtomicScope s, AtomicOrd o, Value *p, Value *v, Type *rt)
+{
+	char ty = 0;
 	const char *name = atom_op(rmw, &ty);
-	unsigned bits = rt->kind == TY_PTR ? 64 : rt->bits;
-	if (!scope || !name || (bits != 32 && bits != 64) || (rt->kind == TY_PTR && rmw != RMW_XCHG) ||
-	    ((rmw == RMW_UINC_WRAP || rmw == RMW_UDEC_WRAP) && bits != 32))
+	unsigned bits = rt->kind == TY_PTR ? 64 : rt->bits, as = p->type->addrspace;
+	if (o == AO_RELAXED ? s != ATOMIC_SCOPE_SYSTEM : !prim_arch_fits("sm_70", l->m->arch ? l->m->arch : "sm_90"))
+		return NULL;
+	if (!name || (bits != 32 && bits != 64) || (rt->kind == TY_PTR && rmw != RMW_XCHG) ||
+	    ((rmw == RMW_UINC_WRAP || rmw == RMW_UDEC_WRAP) && bits != 32) ||
+	    (as != AS_GLOBAL && as != AS_SHARED && as != AS_GENERIC))
 		return NULL;
 	if (rmw == RMW_SUB)
 		v = emit2(l, OP_LLIR_SUB, v->type, iconst(l, v->type, 0, 0), v);
-	unsigned as = p->type->addrspace;
+	if (o == AO_SEQ_CST)
+		llir_fence(l, AO_SEQ_CST, syncscope(s));
 	const char *space = as == AS_GLOBAL ? ".global" : as == AS_SHARED ? ".shared" : "";
-	if (as != AS_GLOBAL && as != AS_SHARED && as != AS_GENERIC)
-		return NULL;
-	char *t = arena_alloc(l->m->arena, 64), *cons = arena_alloc(l->m->arena, 32);
-	snprintf(t, 64, "atom.%s%s.%s.%c%u $0, [$1], $2;", scope, space, name, ty, bits);
+	char *t = arena_alloc(l->m->arena, 80), *cons = arena_alloc(l->m->arena, 32);
+	snprintf(t, 80, "atom%s%s%s.%s.%c%u $0, [$1], $2;", ptx_sem(o), ptx_scope(s), space, name, ty, bits);
 	snprintf(cons, 32, "=%c,%c,%c,~{memory}", asm_letter(rt), asm_letter(p->type), asm_letter(v->type));
 	Value *ins[2] = { p, v };
 	Op *a = ir_build(&l->b, OP_LLIR_ASM, 1, &rt, 2, ins, 0);

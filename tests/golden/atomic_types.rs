@@ -1,8 +1,8 @@
 // tests/golden/atomic_types.rs: the source of atomic_types.mir.json
 // (mir-export of a crate with this lib.rs and oxide-device).
 //! oxide_device::atomic's types: orderings and scopes become ld.acquire,
-//! st.release, atom.acq_rel.<scope>.cas, fences of the scope around
-//! read-modify-writes; warp lane masks and a partial-warp f32 reduction.
+//! st.release, atom.acq_rel.<scope>.cas, atom.<sem>.<scope>.<op> (SeqCst:
+//! fence.sc first); warp lane masks and a partial-warp f32 reduction.
 #![no_std]
 use core::sync::atomic::Ordering;
 use oxide_device::atomic::*;

@@ -44,15 +44,19 @@
 #      their embedded PTX and on build/examples/NAME.cubin
 #  12. tests/gpu/nccl.sh: examples/multi_device's job over every GPU,
 #      combined by NCCL's all-reduce (examples/multi_device/nccl.c)
+#  13. tests/gpu/cas.sh: contended CAS loops and fetch_adds on one
+#      counter (examples/cas_contention) and examples/histogram at up to
+#      1056 blocks, every count checked, timed against nvcc's twins
+#      (bench/cas), under a watchdog
 # Each part's log is in build/gpu-all/; the summary lines come last
 # (per variant: "conformance-gpu[O3/ptx]: N passed, M failed").
 # Exit status 1 when any part failed. Environment: JOBS (parallel harness
 # runs, default: CPUs), PARTS (default "examples sanitizer conformance crates
 # fuzz fuzz2000 hazards half prims tma-rules lineinfo cudagdb python host-rs
-# nccl").
+# nccl cas").
 cd "$(dirname "$0")/../.." || exit 1
 L=build/gpu-all
-PARTS=${PARTS:-examples sanitizer conformance crates fuzz fuzz2000 hazards half prims tma-rules lineinfo cudagdb python host-rs nccl}
+PARTS=${PARTS:-examples sanitizer conformance crates fuzz fuzz2000 hazards half prims tma-rules lineinfo cudagdb python host-rs nccl cas}
 mkdir -p "$L"
 status=0
 for p in build/gpu-pack/*.tar.xz; do
@@ -117,6 +121,9 @@ if [ -d build/gpu-host-rs ]; then
 fi
 if [ -f build/examples/multi_device.h ]; then
 	part nccl sh tests/gpu/nccl.sh
+fi
+if [ -f build/examples/cas_contention.ptx ]; then
+	part cas sh tests/gpu/cas.sh
 fi
 echo
 echo "==== summary"
