@@ -238,20 +238,30 @@ pub struct Build<'a> {
     pub manifest_dir: &'a Path,
     pub target_dir: PathBuf,
     pub rustc: &'a RustcInfo,
+    /// `Some(sysroot)`: compile for nvptx64 against that sysroot
+    /// (library::device_sysroot); `None`: for the host.
+    pub sysroot: Option<PathBuf>,
     pub verbose: bool,
 }
 
 impl Build<'_> {
-    /// One record per rustc: when cargo finds the crate fresh it runs no
-    /// rustc, and the record of the build that made those files is reused.
+    /// `-nvptx64` when compiling for the GPU target, else empty: the
+    /// host's and the GPU's builds keep their records apart.
+    fn target_tag(&self) -> &'static str {
+        if self.sysroot.is_some() { "-nvptx64" } else { "" }
+    }
+
+    /// One record per rustc and target: when cargo finds the crate fresh it
+    /// runs no rustc, and the record of the build that made those files is
+    /// reused.
     pub fn record_path(&self) -> PathBuf {
         let commit: String = self.rustc.commit_hash.chars().take(12).collect();
-        self.target_dir.join(format!("oxide-rustc-command-{}-{commit}.txt", self.rustc.release))
+        self.target_dir.join(format!("oxide-rustc-command-{}-{commit}{}.txt", self.rustc.release, self.target_tag()))
     }
 
     /// Where rustc dumps the MIR of the shims it builds (drop glue).
     pub fn shim_dir(&self) -> PathBuf {
-        self.target_dir.join("shims")
+        self.target_dir.join(format!("shims{}", self.target_tag()))
     }
 
     /// Builds the crate's MIR; returns the recorded rustc command.
@@ -262,15 +272,22 @@ impl Build<'_> {
         let mut cmd = Command::new(&cargo);
         cmd.current_dir(self.manifest_dir)
             .args(["rustc", "--offline", "--release", "--lib", "--target-dir"])
-            .arg(&self.target_dir)
-            .arg("--")
+            .arg(&self.target_dir);
+        let mut rustflags = "-Zcross-crate-inline-threshold=always".to_string();
+        if let Some(sysroot) = &self.sysroot {
+            // RUSTFLAGS reach the crates of the target only: build scripts
+            // and proc macros stay the host's, with the rustc's own sysroot
+            cmd.args(["--target", crate::library::TARGET]);
+            rustflags.push_str(&format!(" --sysroot={}", sysroot.display()));
+        }
+        cmd.arg("--")
             .args(MIR_FLAGS)
             // rustc's drop glue (`drop_in_place::<T>` shims) is in no
             // `--emit=mir` output; its shim builder dumps each one here
             .arg("-Zdump-mir=make_shim")
             .arg(format!("-Zdump-mir-dir={}", self.shim_dir().display()))
             .env("RUSTC_BOOTSTRAP", "1")
-            .env("RUSTFLAGS", "-Zcross-crate-inline-threshold=always")
+            .env("RUSTFLAGS", &rustflags)
             .env("RUSTC", &self.rustc.path)
             .env("RUSTC_WRAPPER", &exe)
             .env(RECORD_ENV, self.record_path());

@@ -318,6 +318,117 @@ pub fn load(rustc: &RustcInfo, verbose: bool) -> Result<Library, Diag> {
     Ok(Library { index, text: Text::File(f), krate: "core".into(), alloc_base: ALLOC_BASE })
 }
 
+/// Set to `host` to compile the kernel crate and its dependencies for the
+/// host even when the rustc has its library sources, or to `nvptx64` to
+/// require the GPU target (an error when it cannot be had).
+pub const ENV_TARGET: &str = "OXIDE_MIR_EXPORT_TARGET";
+
+/// The target the kernel crate and its dependencies are compiled for:
+/// `nvptx64-nvidia-cuda` through a sysroot of core's and
+/// compiler_builtins' metadata built from the rustc's library sources
+/// (then `cfg(target_arch = "nvptx64")` holds in every crate), else the
+/// host (`None`: the rustc has no library sources, library bodies are
+/// off, or `OXIDE_MIR_EXPORT_TARGET=host`).
+pub fn device_sysroot(rustc: &RustcInfo, verbose: bool) -> DResult<Option<PathBuf>> {
+    let wanted = std::env::var(ENV_TARGET).unwrap_or_default();
+    let required = match wanted.as_str() {
+        "" => false,
+        "host" => return Ok(None),
+        "nvptx64" | TARGET => true,
+        other => return Err(Diag::new(Code::Usage, format!("{ENV_TARGET}={other}: expected `host` or `nvptx64`"))),
+    };
+    let lib = match find_source(rustc) {
+        Source::Found(l) => l,
+        Source::Missing(why) if required => {
+            return Err(Diag::new(Code::Unsupported, format!("{ENV_TARGET}={wanted}: {why}; compiling for {TARGET} needs core's sources ({RUST_SRC_HINT})")))
+        }
+        Source::Missing(why) => {
+            if verbose {
+                eprintln!("mir-export: compiling for the host, not {TARGET}: {why}");
+            }
+            return Ok(None);
+        }
+    };
+    ensure_sysroot(rustc, &lib, verbose).map(Some)
+}
+
+/// core's and compiler_builtins' rustc arguments for the sysroot: their
+/// metadata with every body's MIR (`-Zalways-encode-mir`: the kernel
+/// crate's and the dependencies' builds collect and inline from it). The
+/// kernel crate's MIR flags here instead of `-Copt-level=3` alone were
+/// tried: the crates suite came out the same.
+fn sysroot_flags(krate: &str) -> Vec<String> {
+    let mut f: Vec<String> = [
+        "--edition=2024",
+        "--crate-type=rlib",
+        "-Zforce-unstable-if-unmarked",
+        "-Zalways-encode-mir",
+        "--cap-lints=allow",
+        "-Copt-level=3",
+        "-Cpanic=abort",
+        "--emit=metadata",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    f.push(format!("--crate-name={krate}"));
+    f.push(format!("--target={TARGET}"));
+    if krate == "compiler_builtins" {
+        f.push("--cfg=feature=\"compiler-builtins\"".into());
+    }
+    f
+}
+
+/// The sysroot directory for this rustc build, built once (about a
+/// minute) into the cache: `lib/rustlib/nvptx64-nvidia-cuda/lib/` with
+/// `libcore.rmeta` and `libcompiler_builtins.rmeta`. Built in a
+/// temporary directory and renamed, so a concurrent export never sees
+/// half of one.
+fn ensure_sysroot(rustc: &RustcInfo, lib: &Path, verbose: bool) -> DResult<PathBuf> {
+    let key = fnv1a(sysroot_flags("compiler_builtins").iter().map(String::as_str).chain([rustc.verbose.as_str(), "sysroot-v1"]));
+    let dir = cache_file(rustc).parent().expect("a cache directory").to_path_buf();
+    let root = dir.join(format!("sysroot-{}-{key:016x}", rustc.release));
+    let libdir = |r: &Path| r.join("lib/rustlib").join(TARGET).join("lib");
+    if libdir(&root).join("libcompiler_builtins.rmeta").is_file() {
+        return Ok(root);
+    }
+    let work = dir.join(format!("sysroot-build-{}", std::process::id()));
+    fs::create_dir_all(libdir(&work)).map_err(|e| io_err(&work, e))?;
+    eprintln!("mir-export: building core's metadata for {TARGET} from {} (once per rustc; cached in {})", lib.display(), dir.display());
+    let sources = [("core", lib.join("core/src/lib.rs")), ("compiler_builtins", lib.join("compiler-builtins/compiler-builtins/src/lib.rs"))];
+    let mut result = Ok(());
+    for (krate, src) in &sources {
+        let out = libdir(&work).join(format!("lib{krate}.rmeta"));
+        let mut cmd = Command::new(&rustc.path);
+        cmd.args(sysroot_flags(krate)).arg("-L").arg(libdir(&work)).arg("-o").arg(&out).arg(src).env("RUSTC_BOOTSTRAP", "1");
+        if verbose {
+            eprintln!("mir-export: running {cmd:?}");
+        }
+        result = match cmd.output() {
+            Ok(o) if o.status.success() => Ok(()),
+            Ok(o) => Err(Diag::new(Code::RustcFailed, format!(
+                "rustc {} could not compile {krate} from {} for {TARGET} (do the sources belong to this rustc? \
+{ENV_TARGET}=host compiles the kernel crate for the host instead):\n{}",
+                rustc.release,
+                src.display(),
+                String::from_utf8_lossy(&o.stderr).lines().take(20).collect::<Vec<_>>().join("\n")
+            ))),
+            Err(e) => Err(Diag::new(Code::Toolchain, format!("cannot run {}: {e}", rustc.path.display()))),
+        };
+        if result.is_err() {
+            break;
+        }
+    }
+    let result = result.and_then(|_| match fs::rename(&work, &root) {
+        Ok(()) => Ok(root.clone()),
+        // another export renamed its own build there first
+        Err(_) if libdir(&root).join("libcompiler_builtins.rmeta").is_file() => Ok(root.clone()),
+        Err(e) => Err(io_err(&root, e)),
+    });
+    let _ = fs::remove_dir_all(&work);
+    result
+}
+
 /// The kernel crate's library dependencies, direct and indirect, by crate
 /// name: the rustc command cargo ran for each (recorded by the wrapper,
 /// driver.rs), or why there is none.
@@ -853,8 +964,42 @@ impl Library {
     /// A construct known and not read yet is OX0200, any other parse
     /// error OX1004.
     pub fn body(&self, name: &str, full: &str) -> Option<Result<Body, (Code, String)>> {
-        let &r = self.index.fns.get(name)?;
+        let r = self.item(name)?;
         self.body_at(r, full)
+    }
+
+    /// Item `name` of the index, or, for a name in the re-exported
+    /// spelling (`atan::promoted[1]`, which the text of
+    /// `math::atan::atan` reads after `in_core_spelling`), the item under
+    /// the path it re-exports.
+    fn item(&self, name: &str) -> Option<(usize, usize)> {
+        if let Some(&r) = self.index.fns.get(name) {
+            return Some(r);
+        }
+        let mut hits = self.index.reexports.iter().filter_map(|(path, re)| {
+            let rest = name.strip_prefix(re.as_str()).filter(|r| r.is_empty() || r.starts_with("::"))?;
+            self.index.fns.get(&format!("{path}{rest}")).copied()
+        });
+        if let Some(r) = hits.next() {
+            return hits.all(|o| o == r).then_some(r);
+        }
+        // an item of a function the kernel crate names by a path a glob
+        // re-exports (`libm::atan::promoted[1]` for libm's
+        // `math::atan::atan`, through `pub use math::*`): under the
+        // crate's one function of that last name
+        let (parent, item) = name.rsplit_once("::")?;
+        let (f, _) = self.unique_fn(parent)?;
+        self.index.fns.get(&format!("{f}::{item}")).copied()
+    }
+
+    /// The crate's one function whose last path segment is `name`'s,
+    /// outside impls and closures (for names the crate re-exports).
+    fn unique_fn(&self, name: &str) -> Option<(&String, (usize, usize))> {
+        let last = name.rsplit("::").next()?;
+        let tail = format!("::{last}");
+        let mut found = self.index.fns.iter().filter(|(n, _)| (n.ends_with(&tail) || *n == last) && !n.contains('<') && !n.contains('{') && !n.contains('['));
+        let (n, &r) = found.next()?;
+        found.next().is_none().then_some((n, r))
     }
 
     /// A function the kernel crate names by a path the crate re-exports
@@ -863,13 +1008,7 @@ impl Library {
     /// closures; its name in the crate's spelling and its body. None when
     /// there is no such function or several.
     pub fn reexported_body(&self, name: &str, full: &str) -> Option<(String, Result<Body, (Code, String)>)> {
-        let last = name.rsplit("::").next()?;
-        let tail = format!("::{last}");
-        let mut found = self.index.fns.iter().filter(|(n, _)| n.ends_with(&tail) && !n.contains('<') && !n.contains('{') && !n.contains('['));
-        let (n, &r) = found.next()?;
-        if found.next().is_some() {
-            return None;
-        }
+        let (n, r) = self.unique_fn(name)?;
         Some((n.clone(), self.body_at(r, full)?))
     }
 
@@ -884,7 +1023,7 @@ impl Library {
     /// The MIR text of body `name` in the kernel crate's spelling (for
     /// instances: mono.rs substitutes its type parameters).
     pub fn body_text(&self, name: &str) -> Option<String> {
-        let &r = self.index.fns.get(name)?;
+        let r = self.item(name)?;
         Some(self.in_core_spelling(&self.read(r)))
     }
 
@@ -915,7 +1054,7 @@ impl Library {
     /// read from its body's first line (`const exp::HALF: [f64; 2] = {`),
     /// in the kernel crate's spelling.
     pub fn const_type(&self, name: &str) -> Option<String> {
-        let &(s, _) = self.index.fns.get(name)?;
+        let (s, _) = self.item(name)?;
         let head = self.read((s, (s + 4096).min(self.len())));
         let line = self.in_core_spelling(head.lines().next()?);
         let rest = line.strip_prefix("const ")?;
@@ -1289,6 +1428,28 @@ alloc7 (static: unicode::n::T, size: 2, align: 1) {
         assert!(t.contains("_2 = av::combine(copy _1)"), "{t}");
         assert!(t.contains("av::ArrayVec::<u32, 4>::from(alloc1358954499, copy _2.state: u32)"), "{t}");
         assert!(lib.owns_alloc(DEP_ALLOC_BASE + ALLOC_SPAN + 3) && !lib.owns_alloc(ALLOC_BASE + 3));
+    }
+
+    #[test]
+    fn a_promoted_is_found_under_the_reexported_spelling() {
+        let text = "const math::atan::atan::promoted[1]: &[f64; 4] = {
+    let mut _0: &[f64; 4]; // return place in scope 0 at /r/src/math/atan.rs:1:1: 1:2
+    bb0: {
+        return; // scope 0 at -
+    }
+}
+";
+        let mut lib = Library::from_text(text.to_string());
+        lib.krate = "libm".into();
+        lib.index.roots.insert("math".into());
+        lib.index.reexports.insert("math::atan::atan".into(), "atan".into());
+        // the text of `math::atan::atan` names it `libm::atan::promoted[1]`
+        assert_eq!(lib.const_type("atan::promoted[1]").as_deref(), Some("&[f64; 4]"));
+        assert!(lib.body("atan::promoted[1]", "libm::atan::promoted[1]").is_some_and(|b| b.is_ok()));
+        assert!(lib.const_type("atan::promoted[2]").is_none() && lib.const_type("tan::promoted[1]").is_none());
+        // through a glob re-export (no `U` line): the one function `atan`
+        let glob = Library::from_text(format!("{text}fn math::atan::atan(_1: f64) -> f64 {{\n    bb0: {{\n        return;\n    }}\n}}\n"));
+        assert_eq!(glob.const_type("atan::promoted[1]").as_deref(), Some("&[f64; 4]"));
     }
 
     #[test]

@@ -91,6 +91,7 @@ fn export_crate(
         manifest_dir: &krate.manifest_dir,
         target_dir: krate.manifest_dir.join("target").join("mir-export"),
         rustc: info,
+        sysroot: library::device_sysroot(info, opts.verbose)?,
         verbose: opts.verbose,
     };
     let cmd = build.run_cargo()?;
@@ -113,6 +114,7 @@ fn export_crate(
         crate_name: &crate_name,
         crate_dir: &krate.user_dir,
         rustc: info,
+        target: if build.sysroot.is_some() { library::TARGET } else { info.host.as_str() },
         adts: &adts,
         extern_crates: &externs,
         library: &library,

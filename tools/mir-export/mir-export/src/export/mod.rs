@@ -44,6 +44,8 @@ pub struct ExportInput<'a> {
     /// The kernel crate's directory; files below it are the user's.
     pub crate_dir: &'a FsPath,
     pub rustc: &'a RustcInfo,
+    /// The target triple the crate was compiled for (nvptx64 or the host).
+    pub target: &'a str,
     pub adts: &'a AdtTable,
     /// Names of the crate's dependencies (`oxide_device`), for probe paths.
     pub extern_crates: &'a [String],
@@ -558,6 +560,7 @@ impl<'a> Exporter<'a> {
                 "release" => r.release.as_str(),
                 "commit_hash" => r.commit_hash.as_str(),
                 "host" => r.host.as_str(),
+                "target" => self.input.target,
                 "llvm" => r.llvm.as_str(),
                 "verbose" => r.verbose.as_str(),
             ],

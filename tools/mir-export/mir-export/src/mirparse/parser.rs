@@ -223,6 +223,19 @@ impl<'a> Parser<'a> {
             self.expect_punct("}")?;
             return Ok(Ty::FnDef { sig, path });
         }
+        // `{core::iter::..::compare::<&u64, u64>}`: the lexer reads a
+        // braced path of a crate (`{word::`) as one segment token
+        if let Some(Tok::Segment(text)) = self.toks.get(self.pos) {
+            let inner = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')).filter(|t| {
+                let w = t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(t.len());
+                w > 0 && t[w..].starts_with("::")
+            });
+            if let Some(inner) = inner {
+                let path = parse_str(inner, |p| p.path(true))?;
+                self.pos += 1;
+                return Ok(Ty::FnDef { sig, path });
+            }
+        }
         Ok(Ty::FnPtr(sig))
     }
 

@@ -49,6 +49,9 @@ fn types_print_back_as_rustc_prints_them() {
     assert_eq!(ty("usize"), Ty::Int { name: "usize", bits: 64, signed: false });
     assert!(matches!(ty("fn(u32) -> u32"), Ty::FnPtr(_)));
     assert!(matches!(ty("fn(u32) -> u32 {double}"), Ty::FnDef { .. }));
+    // a crate's fn item, which the lexer reads as one `{word::..}` token
+    let cmp = "&mut for<'a, 'b> fn(&'a (u64, &u64), &'b (u64, &u64)) -> core::cmp::Ordering {core::iter::Iterator::min_by_key::compare::<&u64, u64>}";
+    assert!(matches!(ty(cmp), Ty::Ref { pointee, .. } if matches!(&*pointee, Ty::FnDef { path, .. } if path.last_name() == "compare")));
     // argument-position impl Trait: a parameter named by its text
     assert!(matches!(ty("impl FnMut() -> u32"), Ty::Adt(p) if p.segments[0].name == "impl FnMut() -> u32"));
     let rv = rvalue_of("_3 = copy _1 as &dyn Shape (PointerCoercion(Unsize, Implicit));");
