@@ -939,6 +939,21 @@ impl Library {
         found.next().is_none().then(|| k[..k.len() - method.len() - 2].to_string())
     }
 
+    /// The path (the crate's spelling) of the trait that a call names
+    /// `printed` (the crate's spelling, `iter::Iterator` or a bare
+    /// `Iterator`) whose default method `method` it calls: `printed` itself
+    /// when it has that body, else the one trait of that name with that
+    /// default method defined in `printed`'s module or below it (a
+    /// re-export: `iter::Iterator` is `iter::traits::iterator::Iterator`).
+    pub fn default_method_trait(&self, printed: &str, method: &str) -> Option<String> {
+        if self.index.fns.contains_key(&format!("{printed}::{method}")) {
+            return Some(printed.to_string());
+        }
+        let (module, name) = printed.rsplit_once("::").map_or(("", printed), |(m, n)| (m, n));
+        let t = self.trait_method(name, method)?;
+        (module.is_empty() || t.starts_with(&format!("{module}::"))).then_some(t)
+    }
+
     /// The crate's trait impl methods named `method` (`<impl at ..>::next`
     /// bodies, the crate's spelling, with `@@K` for the `K`th of a macro's
     /// that print alike), for a call `<T as Tr>::method`.

@@ -8,6 +8,7 @@
 //! the user's files (`spans.rs`). Anything that cannot be represented is an
 //! error at its Rust source line; nothing is written then.
 
+mod assoc;
 mod body;
 mod callee;
 mod consteval;
@@ -16,6 +17,7 @@ mod drops;
 mod dyncall;
 mod mono;
 mod spans;
+mod special;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::Path as FsPath;
