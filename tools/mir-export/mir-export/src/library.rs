@@ -1326,6 +1326,18 @@ alloc7 (static: unicode::n::T, size: 2, align: 1) {
     }
 
     #[test]
+    fn default_methods_through_reexports() {
+        let body = |name: &str| format!("fn {name}(_1: &Self) -> usize {{\n    let mut _0: usize; // return place in scope 0 at /l/a.rs:1:1: 1:2\n    bb0: {{\n        return; // scope 0 at -\n    }}\n}}\n");
+        let lib = Library::from_text(format!("{}\n{}", body("iter::adapters::zip::TrustedLen::size"), body("iter::traits::iterator::Iterator::zip")));
+        assert_eq!(lib.default_method_trait("iter::TrustedLen", "size").as_deref(), Some("iter::adapters::zip::TrustedLen"));
+        assert_eq!(lib.default_method_trait("Iterator", "zip").as_deref(), Some("iter::traits::iterator::Iterator"));
+        assert_eq!(lib.default_method_trait("iter::traits::iterator::Iterator", "zip").as_deref(), Some("iter::traits::iterator::Iterator"));
+        // not defined under the printed module
+        assert_eq!(lib.default_method_trait("slice::TrustedLen", "size"), None);
+        assert_eq!(lib.default_method_trait("iter::TrustedLen", "zip"), None);
+    }
+
+    #[test]
     fn cache_key_follows_the_rustc() {
         let a = RustcInfo { release: "1.96.0".into(), commit_hash: "ac68faa20c58cbccd".into(), verbose: "rustc 1.96.0 (ac68faa20)".into(), ..RustcInfo::default() };
         let b = RustcInfo { commit_hash: "0123456789abcdef".into(), ..a.clone() };
