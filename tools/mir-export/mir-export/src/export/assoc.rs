@@ -64,7 +64,7 @@ impl<'a> Exporter<'a> {
         let Ok(lib) = libs.core.get() else { return Ok(None) };
         // the method's return type, read from its declaration
         // (`let mut _0: Option<&'a mut T>;`) with the impl's parameters put in
-        let super::body::Pick::Impl(cand, params, args) = self.library_impl_pick(lib, &path, ctx)? else { return Ok(None) };
+        let super::impls::Pick::Impl(cand, params, args) = self.library_impl_pick(lib, &path, ctx)? else { return Ok(None) };
         let Some(text) = lib.body_text(&cand) else { return Ok(None) };
         let Some(ret) = text.lines().find_map(return_type) else { return Ok(None) };
         let decl = format!("fn f() -> () {{\n{ret}\n}}\n");

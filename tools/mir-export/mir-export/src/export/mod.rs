@@ -15,6 +15,7 @@ mod consteval;
 mod consts;
 mod drops;
 mod dyncall;
+mod impls;
 mod mono;
 mod spans;
 mod special;

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use crate::mirparse::ast::Ty;
 
-use super::body::{impl_self_pattern, unify};
+use super::impls::{impl_self_pattern, unify};
 
 /// The `(parameter, trait)` bounds of an impl header, from its generics
 /// (`impl<T: Copy>`) and its `where` clause (`where A: X + Y`), each
