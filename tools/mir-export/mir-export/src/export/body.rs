@@ -1023,7 +1023,11 @@ impl<'a> Exporter<'a> {
             // a macro's impl (`impl $t`): its body says for which type
             let hit = match ty.contains('$') {
                 true => macro_impl_binding(lib, &cand, &header, &self_ty).is_some(),
-                false => impl_self_pattern(&header).is_ok_and(|(params, _, p)| unify(&p, &self_ty, &params, &mut HashMap::new())),
+                // (a method's `self` tells same-named types apart)
+                false => {
+                    impl_self_pattern(&header).is_ok_and(|(params, _, p)| unify(&p, &self_ty, &params, &mut HashMap::new()))
+                        && self_param_matches(lib, &cand, &header, &self_ty)
+                }
             };
             if hit {
                 found.push((cand, header));
