@@ -1078,6 +1078,21 @@ impl Library {
         found.next().is_none().then(|| k[..k.len() - method.len() - 2].to_string())
     }
 
+    /// The path (the crate's spelling) of the trait that a call names
+    /// `printed` (the crate's spelling, `iter::Iterator` or a bare
+    /// `Iterator`) whose default method `method` it calls: `printed` itself
+    /// when it has that body, else the one trait of that name with that
+    /// default method defined in `printed`'s module or below it (a
+    /// re-export: `iter::Iterator` is `iter::traits::iterator::Iterator`).
+    pub fn default_method_trait(&self, printed: &str, method: &str) -> Option<String> {
+        if self.index.fns.contains_key(&format!("{printed}::{method}")) {
+            return Some(printed.to_string());
+        }
+        let (module, name) = printed.rsplit_once("::").map_or(("", printed), |(m, n)| (m, n));
+        let t = self.trait_method(name, method)?;
+        (module.is_empty() || t.starts_with(&format!("{module}::"))).then_some(t)
+    }
+
     /// The crate's trait impl methods named `method` (`<impl at ..>::next`
     /// bodies, the crate's spelling, with `@@K` for the `K`th of a macro's
     /// that print alike), for a call `<T as Tr>::method`.
@@ -1469,6 +1484,18 @@ alloc7 (static: unicode::n::T, size: 2, align: 1) {
         assert_eq!(undup(&names[1]), names[0]);
         assert!(lib.body_text(&names[1]).unwrap().contains("-> f64"));
         assert_eq!(undup("f::{closure#0}"), "f::{closure#0}");
+    }
+
+    #[test]
+    fn default_methods_through_reexports() {
+        let body = |name: &str| format!("fn {name}(_1: &Self) -> usize {{\n    let mut _0: usize; // return place in scope 0 at /l/a.rs:1:1: 1:2\n    bb0: {{\n        return; // scope 0 at -\n    }}\n}}\n");
+        let lib = Library::from_text(format!("{}\n{}", body("iter::adapters::zip::TrustedLen::size"), body("iter::traits::iterator::Iterator::zip")));
+        assert_eq!(lib.default_method_trait("iter::TrustedLen", "size").as_deref(), Some("iter::adapters::zip::TrustedLen"));
+        assert_eq!(lib.default_method_trait("Iterator", "zip").as_deref(), Some("iter::traits::iterator::Iterator"));
+        assert_eq!(lib.default_method_trait("iter::traits::iterator::Iterator", "zip").as_deref(), Some("iter::traits::iterator::Iterator"));
+        // not defined under the printed module
+        assert_eq!(lib.default_method_trait("slice::TrustedLen", "size"), None);
+        assert_eq!(lib.default_method_trait("iter::TrustedLen", "zip"), None);
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::obj;
 
 use super::callee::{PrimOp, Resolved};
 use super::mono;
+use super::impls::{impl_self_pattern, impl_src_root, inherent_self, macro_impl_binding, marker_bounds_hold, self_param_matches, self_type_crate, unify, Pick};
 use super::Exporter;
 
 /// Where a statement or terminator is: for types, errors and spans.
@@ -794,9 +795,11 @@ impl<'a> Exporter<'a> {
         // a dyn call is dispatched through its vtable (dyncall.rs); a
         // core trait method on a primitive (`<usize as Step>::forward_unchecked`)
         // is core's impl, macro-generated and matched by its body
-        // (`macro_impl_is_for`), except for the operators whose errors say
+        // (`macro_impl_binding`), except for the operators whose errors say
         // what to write instead (`<u32 as Div>::div` needs core's checks)
-        let op_trait = path.qself.as_ref().and_then(|q| q.trait_.as_ref()).is_some_and(|t| t.bare().starts_with("core::ops::") || t.bare().starts_with("core::cmp::"));
+        // (core::cmp's comparisons are operations; its `min`, `max`, `cmp`
+        // on a primitive are core's bodies)
+        let op_trait = path.qself.as_ref().and_then(|q| q.trait_.as_ref()).is_some_and(|t| t.bare().starts_with("core::ops::"));
         let prim_self = path.qself.as_ref().is_some_and(|q| match &*q.self_ty {
             Ty::Dyn(_) => true,
             Ty::Int { .. } | Ty::Float(_) | Ty::Bool | Ty::Char => op_trait,
@@ -841,6 +844,11 @@ impl<'a> Exporter<'a> {
             Ok(l) => l,
             Err((_, why)) => return Err(self.err(ctx, failed.0, format!("{}; {krate}'s own body was not looked for: {why}", failed.1))),
         };
+        if lib.body(name, &bare).is_none() {
+            if let Some(inst) = self.library_inherent_instance(lib, path, ctx)? {
+                return Ok(Resolved::Function(inst));
+            }
+        }
         let (body, reexported) = match lib.body(name, &bare) {
             Some(b) => (b, None),
             None => match lib.reexported_body(name, &bare) {
@@ -884,16 +892,33 @@ impl<'a> Exporter<'a> {
     /// its header read from core's source), the impl's type parameters
     /// bound by matching its self type against the call's, the method's
     /// own from the call's arguments. None when no single impl matches.
-    fn library_impl_instance(&mut self, lib: &crate::library::Library, path: &Path, ctx: Ctx) -> DResult<Option<String>> {
-        use super::callee::{impl_header, skip_generics, split_for, split_impl_item, ty_last_name};
+    pub(super) fn library_impl_instance(&mut self, lib: &crate::library::Library, path: &Path, ctx: Ctx) -> DResult<Option<String>> {
         let inst = path.to_string();
         if self.bodies.contains_key(inst.as_str()) {
             return Ok(Some(inst));
         }
+        match self.library_impl_pick(lib, path, ctx)? {
+            Pick::Default => self.library_default_method(lib, path, ctx),
+            Pick::None => Ok(None),
+            Pick::Impl(cand, params, args) => {
+                let fail = |why: String| format!("{}'s `{cand}` for the call `{inst}` could not be instantiated ({why})", lib.krate());
+                let full = format!("{}::{}", lib.krate(), crate::library::undup(&cand));
+                let text = lib.body_text(&cand).ok_or_else(|| self.err(ctx, Code::Export, fail("no text".into())))?;
+                self.add_library_instance(&text, &full, params, args, path, &fail, ctx).map(Some)
+            }
+        }
+    }
+
+    /// The impl method `library_impl_instance` takes for the call `path`
+    /// (`<T as Tr>::m`), its impl's parameters and what they stand for.
+    pub(super) fn library_impl_pick(&mut self, lib: &crate::library::Library, path: &Path, ctx: Ctx) -> DResult<Pick> {
+        use super::callee::{impl_header, split_impl_item, ty_last_name};
+        let inst = path.to_string();
         let q = path.qself.as_ref().expect("a qualified path");
         let want = (q.trait_.as_ref().map(|t| t.last_name().to_string()), ty_last_name(&q.self_ty));
         let method = path.last_name();
         let mut found = Vec::new();
+        let mut blanket = Vec::new();
         let mut unread = false;
         for cand in lib.impl_methods(method) {
             let Some((_, span, item)) = split_impl_item(crate::library::undup(&cand)) else { continue };
@@ -911,50 +936,118 @@ impl<'a> Exporter<'a> {
             } else if ty.contains('$') {
                 // a macro's impl (`impl One for $t`), expanded for several
                 // types that print alike: its body says which
-                if tr == want.0 && macro_impl_is_for(lib, &cand, &q.self_ty) {
+                if tr == want.0 && macro_impl_binding(lib, &cand, &header, &q.self_ty).is_some() {
                     found.push((cand, header));
                 } else if tr == want.0 {
                     unread |= !lib.body_text(&cand).is_some();
                 }
-            } else if (tr, ty) == want {
-                found.push((cand, header));
+            } else if (tr.clone(), ty) == want {
+                // same-named types of two modules (`option::IterMut`,
+                // `slice::IterMut`): a method's `self` tells them apart
+                if self_param_matches(lib, &cand, &header, &q.self_ty) {
+                    found.push((cand, header));
+                }
+            } else if tr == want.0 && impl_self_pattern(&header).is_ok_and(|(ps, t, _)| ps.contains(&t)) {
+                // `impl<I: Iterator> IntoIterator for I`
+                blanket.push((cand, header));
             }
         }
+        if found.is_empty() && !unread && !blanket.is_empty() {
+            found = self.blanket_impl(lib, blanket, &q.self_ty, method);
+        }
         if found.is_empty() && !unread {
-            return self.library_default_method(lib, path, ctx);
+            return Ok(Pick::Default);
         }
         if found.len() > 1 {
             found = self.most_specialized(lib, found, &q.self_ty, method);
         }
-        let [(cand, header)] = found.as_slice() else { return Ok(None) };
+        let [(cand, header)] = found.as_slice() else { return Ok(Pick::None) };
         let fail = |why: String| format!("{}'s `{cand}` for the call `{inst}` could not be instantiated ({why})", lib.krate());
-        // the impl's parameters, bound by its self type
         // a macro's impl for one type (matched by its body) has no
         // parameters of its own
         let by_macro = impl_header(header, None).1.contains('$');
-        let impl_params = match by_macro {
-            true => Vec::new(),
-            false => mono::generic_params(&format!("fn impl{}", &header["impl".len()..]), "impl").unwrap_or_default(),
+        let (params, args) = match by_macro {
+            true => macro_impl_binding(lib, cand, header, &q.self_ty).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its body's type does not match".into())))?,
+            false => self.bind_impl_params(header, &q.self_ty, &fail, ctx)?,
         };
-        let rest = skip_generics(header["impl".len()..].trim_start());
-        let rest = rest.split(" where ").next().unwrap_or(rest);
-        let self_text = split_for(rest).map_or(rest, |(_, t)| t).trim().trim_end_matches('{').trim();
+        Ok(Pick::Impl(cand.clone(), params, args))
+    }
+
+    /// An impl's type parameters (its header `impl<T, E> Result<T, E>`)
+    /// and the types they stand for in the call's `self_ty`, bound by
+    /// matching the header's self type against it (`unify`). Every
+    /// parameter must be bound.
+    fn bind_impl_params(&self, header: &str, self_ty: &Ty, fail: &dyn Fn(String) -> String, ctx: Ctx) -> DResult<(Vec<String>, Vec<String>)> {
+        let (impl_params, self_text, pattern) = impl_self_pattern(header).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         let mut bound = HashMap::new();
-        if !by_macro {
-            let pattern = crate::mirparse::parser::parse_str(self_text, |p| p.ty()).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
-            if !unify(&pattern, &q.self_ty, &impl_params, &mut bound) {
-                return Err(self.err(ctx, Code::Unsupported, fail(format!("`{}` does not match `{self_text}`", q.self_ty))));
-            }
+        if !unify(&pattern, self_ty, &impl_params, &mut bound) {
+            return Err(self.err(ctx, Code::Unsupported, fail(format!("`{self_ty}` does not match `{self_text}`"))));
         }
-        let mut params = Vec::new();
         let mut args = Vec::new();
         for p in &impl_params {
             let a = bound.get(p).ok_or_else(|| self.err(ctx, Code::Unsupported, fail(format!("the impl's parameter `{p}` is not in its self type"))))?;
-            params.push(p.clone());
             args.push(a.clone());
         }
-        let full = format!("{}::{}", lib.krate(), crate::library::undup(cand));
-        let text = lib.body_text(cand).ok_or_else(|| self.err(ctx, Code::Export, fail("no text".into())))?;
+        Ok((impl_params, args))
+    }
+
+    /// `core::result::Result::<u8, E>::unwrap`, `core::slice::<impl
+    /// [u8]>::split_at_unchecked`: a method of an inherent impl of the
+    /// crate (`impl<T, E> Result<T, E>`, `impl<T> [T]`, their headers read
+    /// from the crate's source) in the module the call names or below it,
+    /// the one impl whose self type matches the call's (`unify`) binding
+    /// its parameters; the method's own from the call. None when the path
+    /// names no type's method; an error when not exactly one impl matches
+    /// or a header is not read.
+    fn library_inherent_instance(&mut self, lib: &crate::library::Library, path: &Path, ctx: Ctx) -> DResult<Option<String>> {
+        use super::callee::{impl_header, split_impl_item};
+        let inst = path.to_string();
+        if self.bodies.contains_key(inst.as_str()) {
+            return Ok(Some(inst));
+        }
+        let Some((module, self_ty)) = inherent_self(path, lib.krate()) else { return Ok(None) };
+        let method = path.last_name();
+        let mut found = Vec::new();
+        for cand in lib.impl_methods(method) {
+            let Some((m, span, item)) = split_impl_item(crate::library::undup(&cand)) else { continue };
+            if item != method || !(m == module || m.starts_with(&format!("{module}::"))) {
+                continue;
+            }
+            let header = crate::mirparse::items::parse_span(span).and_then(|s| self.spans.source_text(&s)).unwrap_or_default();
+            let header = header.strip_prefix("unsafe ").map_or(header.clone(), str::to_string);
+            let (tr, ty) = impl_header(&header, None);
+            // a derive's span (no `impl`) and a trait impl are not inherent
+            if !header.starts_with("impl") || tr.is_some() {
+                continue;
+            }
+            // a macro's impl (`impl $t`): its body says for which type
+            let hit = match ty.contains('$') {
+                true => macro_impl_binding(lib, &cand, &header, &self_ty).is_some(),
+                // (a method's `self` tells same-named types apart)
+                false => {
+                    impl_self_pattern(&header).is_ok_and(|(params, _, p)| unify(&p, &self_ty, &params, &mut HashMap::new()))
+                        && self_param_matches(lib, &cand, &header, &self_ty)
+                }
+            };
+            if hit {
+                found.push((cand, header));
+            }
+        }
+        let (cand, header) = match found.as_slice() {
+            [one] => one.clone(),
+            [] => return Ok(None),
+            more => {
+                let names: Vec<&str> = more.iter().map(|c| c.0.as_str()).collect();
+                return Err(self.err(ctx, Code::Unsupported, format!("call to `{inst}`, which has no body in this crate: {} inherent impls of {}'s match it ({})", more.len(), lib.krate(), names.join(", "))));
+            }
+        };
+        let fail = |why: String| format!("{}'s `{cand}` for the call `{inst}` could not be instantiated ({why})", lib.krate());
+        let (params, args) = match impl_header(&header, None).1.contains('$') {
+            true => macro_impl_binding(lib, &cand, &header, &self_ty).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its body's type does not match".into())))?,
+            false => self.bind_impl_params(&header, &self_ty, &fail, ctx)?,
+        };
+        let full = format!("{}::{}", lib.krate(), crate::library::undup(&cand));
+        let text = lib.body_text(&cand).ok_or_else(|| self.err(ctx, Code::Export, fail("no text".into())))?;
         self.add_library_instance(&text, &full, params, args, path, &fail, ctx).map(Some)
     }
 
@@ -973,7 +1066,7 @@ impl<'a> Exporter<'a> {
         ctx: Ctx,
     ) -> DResult<String> {
         let inst = path.to_string();
-        let own = mono::call_args(&Path { qself: None, segments: path.segments.clone() });
+        let own = mono::call_args(&Path { qself: None, segments: path.segments.last().cloned().into_iter().collect() });
         if !own.is_empty() {
             let g = crate::mirparse::parse_mir_file(text).map_err(|e| self.err(ctx, Code::MirParse, fail(e.msg)))?;
             let g = g.bodies.into_iter().next().ok_or_else(|| self.err(ctx, Code::Export, fail("no body".into())))?;
@@ -984,7 +1077,9 @@ impl<'a> Exporter<'a> {
             params.extend(impl_trait_params(&g));
             args.extend(own);
         }
-        let mut body = mono::instantiate(text, full, &params, &args, &inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        let text = mono::substitute(text, full, &params, &args).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        let text = self.normalize_projections(&text, ctx)?;
+        let mut body = mono::parse_instance(&text, &inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         body.name = inst.clone();
         crate::library::fold_runtime_checks(&mut body);
         let caller = self.loc(ctx.body, ctx.scope, ctx.span);
@@ -1002,23 +1097,49 @@ impl<'a> Exporter<'a> {
     /// parameters' bounds are marker traits that the call's types (all
     /// primitives) are known to have. Else all of them (none is taken).
     fn most_specialized(&self, lib: &crate::library::Library, found: Vec<(String, String)>, self_ty: &Ty, method: &str) -> Vec<(String, String)> {
-        let is_default = |cand: &str| -> Option<bool> {
-            let text = lib.body_text(cand)?;
-            let b = crate::mirparse::parse_mir_file(&text).ok()?.bodies.into_iter().next()?;
-            let sig = self.signature_source(&b, 2)?;
-            let at = sig.rfind(&format!("fn {method}"))?;
-            Some(sig[..at].trim_end().ends_with("default") || sig[..at].trim_end().ends_with("default unsafe"))
-        };
-        let kinds: Vec<Option<bool>> = found.iter().map(|(c, _)| is_default(c)).collect();
+        let kinds: Vec<Option<bool>> = found.iter().map(|(c, _)| self.is_default_fn(lib, c, method)).collect();
         let finals: Vec<usize> = (0..found.len()).filter(|&k| kinds[k] == Some(false)).collect();
         let [f] = finals.as_slice() else { return found };
         if kinds.iter().filter(|k| **k == Some(true)).count() != found.len() - 1 {
             return found;
         }
-        match marker_bounds_hold(&found[*f].1, self_ty) {
+        let root = impl_src_root(&found[*f].0);
+        let headers: Vec<&str> = found.iter().map(|(_, h)| h.as_str()).collect();
+        let applies = marker_bounds_hold(&found[*f].1, self_ty)
+            || root.is_some_and(|r| super::special::impl_applies(&headers, *f, self_ty, &r, lib.krate()));
+        match applies {
             true => vec![found[*f].clone()],
             false => found,
         }
+    }
+
+    /// Of the crate's blanket impls of a trait method (`impl<I: Iterator>
+    /// IntoIterator for I`) for a type of the crate without an impl of
+    /// its own that defines the method, the one rustc runs: the only one,
+    /// when its method is not `default` and each bound of its parameter is
+    /// a trait the crate implements for the type without bounds (then no
+    /// other impl may apply). Else none.
+    fn blanket_impl(&self, lib: &crate::library::Library, blanket: Vec<(String, String)>, self_ty: &Ty, method: &str) -> Vec<(String, String)> {
+        let [(cand, header)] = blanket.as_slice() else { return Vec::new() };
+        if self_type_crate(self_ty).as_deref() != Some(lib.krate()) || self.is_default_fn(lib, cand, method) != Some(false) {
+            return Vec::new();
+        }
+        let Some(root) = impl_src_root(cand) else { return Vec::new() };
+        match super::special::blanket_applies(header, self_ty, &root, lib.krate()) {
+            true => blanket,
+            false => Vec::new(),
+        }
+    }
+
+    /// Whether library method `cand` is a `default fn` (specialization),
+    /// read from its signature's source.
+    fn is_default_fn(&self, lib: &crate::library::Library, cand: &str, method: &str) -> Option<bool> {
+        let text = lib.body_text(cand)?;
+        let b = crate::mirparse::parse_mir_file(&text).ok()?.bodies.into_iter().next()?;
+        let sig = self.signature_source(&b, 2)?;
+        let at = sig.rfind(&format!("fn {method}"))?;
+        let before = sig[..at].trim_end();
+        Some(before.ends_with("default") || before.ends_with("default unsafe"))
     }
 
     /// `<f64 as FloatCore>::recip` where no impl of the crate defines
@@ -1034,18 +1155,18 @@ impl<'a> Exporter<'a> {
         };
         let method = path.last_name();
         // a trait printed without its path (core's `Iterator` in
-        // `<IterMut<'_, u64> as Iterator>::zip`) is the crate's one trait
-        // of that name with that default method
-        let own_trait = match tr.segments.len() {
-            1 => match lib.trait_method(tr.last_name(), method) {
-                Some(t) => t,
-                None => return Ok(None),
-            },
+        // `<IterMut<'_, u64> as Iterator>::zip`), or by a path it is
+        // re-exported at (`core::iter::Iterator`), is the crate's one trait
+        // of that name with that default method, defined at or under that
+        // module
+        let printed = match tr.segments.len() {
+            1 => tr.last_name().to_string(),
             _ => match tr.bare().strip_prefix(&format!("{}::", lib.krate())) {
                 Some(t) => t.to_string(),
                 None => return Ok(None),
             },
         };
+        let Some(own_trait) = lib.default_method_trait(&printed, method) else { return Ok(None) };
         let trait_path = format!("{}::{own_trait}", lib.krate());
         let Some(text) = lib.body_text(&format!("{own_trait}::{method}")) else { return Ok(None) };
         let full = format!("{trait_path}::{method}");
@@ -1199,152 +1320,4 @@ fn impl_trait_params(b: &Body) -> Vec<String> {
         }
     }
     out
-}
-
-/// Matches `pattern` (a type of an impl header, its parameters `params`)
-/// against `ty`, binding each parameter to the text of the type it
-/// stands for; false when they differ.
-fn unify(pattern: &Ty, ty: &Ty, params: &[String], bound: &mut HashMap<String, String>) -> bool {
-    match (pattern, ty) {
-        (Ty::Adt(p), t) if p.qself.is_none() && p.segments.len() == 1 && p.segments[0].args.is_empty() && params.contains(&p.segments[0].name) => {
-            let name = &p.segments[0].name;
-            let text = t.to_string();
-            bound.get(name).is_none_or(|b| *b == text) && {
-                bound.insert(name.clone(), text);
-                true
-            }
-        }
-        (Ty::Adt(p), Ty::Adt(q)) => {
-            if p.last_name() != q.last_name() {
-                return false;
-            }
-            let targs = |x: &Path| -> Vec<GenericArg> {
-                x.segments.last().map(|s| s.args.iter().filter(|a| !matches!(a, GenericArg::Lifetime)).cloned().collect()).unwrap_or_default()
-            };
-            let (a, b) = (targs(p), targs(q));
-            a.len() == b.len()
-                && a.iter().zip(&b).all(|(x, y)| match (x, y) {
-                    (GenericArg::Type(x), GenericArg::Type(y)) => unify(x, y, params, bound),
-                    // a const parameter (`CAP` of `ArrayVec<T, CAP>`, read
-                    // as a type) takes the value as printed (`8`)
-                    (GenericArg::Type(Ty::Adt(c)), GenericArg::Const(v))
-                        if c.qself.is_none() && c.segments.len() == 1 && params.contains(&c.segments[0].name) =>
-                    {
-                        let v = v.clone();
-                        let name = &c.segments[0].name;
-                        bound.get(name).is_none_or(|b| *b == v) && {
-                            bound.insert(name.clone(), v);
-                            true
-                        }
-                    }
-                    (x, y) => x == y,
-                })
-        }
-        (Ty::Ref { mutable: m1, pointee: a }, Ty::Ref { mutable: m2, pointee: b })
-        | (Ty::Ptr { mutable: m1, pointee: a }, Ty::Ptr { mutable: m2, pointee: b }) => m1 == m2 && unify(a, b, params, bound),
-        (Ty::Slice(a), Ty::Slice(b)) => unify(a, b, params, bound),
-        (Ty::Array(a, _), Ty::Array(b, _)) => unify(a, b, params, bound),
-        (Ty::Tuple(a), Ty::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| unify(x, y, params, bound)),
-        (a, b) => a == b,
-    }
-}
-
-/// The crate a self type of a trait call is defined in (`arrayvec` for
-/// `arrayvec::ArrayVec<u64, 8>`, through references), if it is a path.
-fn self_type_crate(t: &Ty) -> Option<String> {
-    let s = t.to_string();
-    let s = s.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim_start_matches("const ");
-    let (k, _) = s.split_once("::")?;
-    k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then(|| k.to_string())
-}
-
-/// Whether the body `cand` of a macro's impl is the expansion for
-/// `self_ty`: a method's `self` has that type (or a reference to it), an
-/// associated function without `self` returns it.
-fn macro_impl_is_for(lib: &crate::library::Library, cand: &str, self_ty: &Ty) -> bool {
-    let Some(text) = lib.body_text(cand) else { return false };
-    let Some(b) = crate::mirparse::parse_mir_file(&text).ok().and_then(|f| f.bodies.into_iter().next()) else { return false };
-    let want = self_ty.to_string();
-    let has_self = b.arg_count >= 1 && b.debug_names.iter().any(|(n, l)| n == "self" && *l == 1);
-    if has_self {
-        let t = b.locals.get(1).and_then(|l| l.as_ref()).map(|l| l.ty.to_string()).unwrap_or_default();
-        let t = t.trim_start_matches('&').trim_start_matches("mut ");
-        t == want
-    } else {
-        b.ret_ty.to_string() == want
-    }
-}
-
-/// Whether an impl header's parameter bounds (`impl<T: TrustedStep> Tr
-/// for RangeInclusive<T>`, no `where`) are all marker traits that the
-/// types bound to them in `self_ty` have: `TrustedStep` for integers and
-/// `char`, `Copy` for every primitive scalar.
-fn marker_bounds_hold(header: &str, self_ty: &Ty) -> bool {
-    use super::callee::{skip_generics, split_for};
-    if !header.starts_with("impl<") || header.contains(" where ") {
-        return false;
-    }
-    let generics_len = header["impl".len()..].len() - skip_generics(&header["impl".len()..]).len();
-    let inner = &header["impl<".len()..("impl".len() + generics_len).min(header.len())];
-    let inner = inner.trim_end().trim_end_matches('>');
-    let mut params = Vec::new();
-    let mut bounds = Vec::new();
-    for p in inner.split(',') {
-        let (name, b) = p.split_once(':').map_or((p.trim(), ""), |(n, b)| (n.trim(), b.trim()));
-        params.push(name.to_string());
-        bounds.push((name.to_string(), b.split('+').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect::<Vec<_>>()));
-    }
-    let rest = skip_generics(header["impl".len()..].trim_start());
-    let self_text = split_for(rest).map_or(rest, |(_, t)| t).trim().trim_end_matches('{').trim();
-    let Ok(pattern) = crate::mirparse::parser::parse_str(self_text, |p| p.ty()) else { return false };
-    let mut bound = HashMap::new();
-    if !unify(&pattern, self_ty, &params, &mut bound) {
-        return false;
-    }
-    bounds.iter().all(|(p, bs)| {
-        let Some(t) = bound.get(p) else { return bs.is_empty() };
-        let int = matches!(t.as_str(), "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128" | "isize");
-        bs.iter().all(|b| match b.as_str() {
-            "TrustedStep" => int || t == "char",
-            "Copy" => int || matches!(t.as_str(), "char" | "bool" | "f32" | "f64"),
-            _ => false,
-        })
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ty(s: &str) -> Ty {
-        crate::mirparse::parser::parse_str(s, |p| p.ty()).unwrap()
-    }
-
-    #[test]
-    fn specialized_impls_need_their_markers() {
-        let h = "impl<T: TrustedStep> RangeInclusiveIteratorImpl for ops::RangeInclusive<T> {";
-        assert!(marker_bounds_hold(h, &ty("core::ops::RangeInclusive<usize>")));
-        assert!(marker_bounds_hold(h, &ty("core::ops::RangeInclusive<char>")));
-        assert!(!marker_bounds_hold(h, &ty("core::ops::RangeInclusive<f32>")));
-        assert!(!marker_bounds_hold(h, &ty("core::ops::RangeInclusive<Mine>")));
-        assert!(!marker_bounds_hold("impl<T: Step> X for Range<T> {", &ty("core::ops::Range<u8>")));
-        assert!(!marker_bounds_hold("impl<T> X for Range<T> where T: Copy {", &ty("core::ops::Range<u8>")));
-        assert!(marker_bounds_hold("impl<T: Copy> X for Wrap<T> {", &ty("k::Wrap<f64>")));
-    }
-
-    #[test]
-    fn impl_const_parameters_bind() {
-        let params = vec!["T".to_string(), "CAP".to_string()];
-        let mut bound = HashMap::new();
-        assert!(unify(&ty("ArrayVec<T, CAP>"), &ty("arrayvec::ArrayVec<u64, 8>"), &params, &mut bound));
-        assert_eq!((bound["T"].as_str(), bound["CAP"].as_str()), ("u64", "8"));
-        let mut bound = HashMap::new();
-        assert!(!unify(&ty("ArrayVec<T, 4>"), &ty("arrayvec::ArrayVec<u64, 8>"), &params, &mut bound));
-    }
-
-    #[test]
-    fn self_type_crates() {
-        assert_eq!(self_type_crate(&ty("&mut arrayvec::ArrayVec<u64, 8>")).as_deref(), Some("arrayvec"));
-        assert_eq!(self_type_crate(&ty("u32")), None);
-    }
 }

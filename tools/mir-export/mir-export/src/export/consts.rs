@@ -101,6 +101,9 @@ impl<'a> Exporter<'a> {
             let pair = Ty::Tuple(vec![Ty::primitive("u8")?, Ty::primitive("u8")?]);
             return Some(Ty::Array(Box::new(pair), "256".to_string()));
         }
+        if let Some((_, is_zst)) = size_property(path) {
+            return Ty::primitive(if is_zst { "bool" } else { "usize" });
+        }
         builtin_const(&bare).map(|(t, _)| t)
     }
 
@@ -281,6 +284,14 @@ impl<'a> Exporter<'a> {
             }
             if let Some((t, bits)) = builtin_const(&path.bare()) {
                 return Ok(obj!["kind" => "scalar", "bits" => hex_bits(bits, self.size_of(&t).unwrap_or(8))]);
+            }
+            // core's `<u64 as SizedTypeProperties>::IS_ZST` in an instance
+            if let Some((t, is_zst)) = size_property(path) {
+                let size = self.size_of(&t).ok_or_else(|| self.err(ctx, Code::Unsupported, format!("constant `{}`: the size of `{t}` is not known", c.text)))?;
+                return Ok(obj!["kind" => "scalar", "bits" => match is_zst {
+                    true => hex_bits(u128::from(size == 0), 1),
+                    false => hex_bits(u128::from(size), 8),
+                }]);
             }
         }
         if !matches!(ty, Ty::Adt(_)) {
@@ -521,6 +532,22 @@ fn heap_type(ty: &Ty) -> Option<String> {
         .any(|t| rest == *t)
         || rest.starts_with("collections::");
     heap.then_some(bare)
+}
+
+/// `T` of `<T as core::mem::SizedTypeProperties>::IS_ZST` (whether `T`
+/// has size 0; true) or `::SIZE` (its size; false): constants of core's
+/// generic bodies.
+fn size_property(path: &Path) -> Option<(Ty, bool)> {
+    let q = path.qself.as_ref()?;
+    let tr = q.trait_.as_ref()?.bare();
+    if path.segments.len() != 1 || (tr != "core::mem::SizedTypeProperties" && tr != "SizedTypeProperties") {
+        return None;
+    }
+    match path.last_name() {
+        "IS_ZST" => Some(((*q.self_ty).clone(), true)),
+        "SIZE" => Some(((*q.self_ty).clone(), false)),
+        _ => None,
+    }
 }
 
 pub(super) fn builtin_const(bare: &str) -> Option<(Ty, u128)> {

@@ -8,14 +8,17 @@
 //! the user's files (`spans.rs`). Anything that cannot be represented is an
 //! error at its Rust source line; nothing is written then.
 
+mod assoc;
 mod body;
 mod callee;
 mod consteval;
 mod consts;
 mod drops;
 mod dyncall;
+mod impls;
 mod mono;
 mod spans;
+mod special;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::Path as FsPath;

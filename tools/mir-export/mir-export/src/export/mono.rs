@@ -137,6 +137,11 @@ pub fn call_args(path: &Path) -> Vec<String> {
 /// Instance `inst_name` of generic body `generic` with `params` bound to
 /// `args`.
 pub fn instantiate(mir_text: &str, generic: &str, params: &[String], args: &[String], inst_name: &str) -> Result<Body, String> {
+    parse_instance(&substitute(mir_text, generic, params, args)?, inst_name)
+}
+
+/// The MIR text of generic body `generic` with `params` bound to `args`.
+pub fn substitute(mir_text: &str, generic: &str, params: &[String], args: &[String]) -> Result<String, String> {
     let text = body_text(mir_text, generic).ok_or_else(|| format!("the MIR text of `{generic}` was not found"))?;
     if params.len() != args.len() {
         return Err(format!(
@@ -158,7 +163,12 @@ pub fn instantiate(mir_text: &str, generic: &str, params: &[String], args: &[Str
     for (k, a) in args.iter().enumerate() {
         text = text.replace(&format!("__OXIDE_GENERIC_{k}__"), a);
     }
-    let file = parse_mir_file(&text).map_err(|e| format!("the instance `{inst_name}` does not parse: {}", e.msg))?;
+    Ok(text)
+}
+
+/// Instance `inst_name` from its substituted MIR `text`.
+pub fn parse_instance(text: &str, inst_name: &str) -> Result<Body, String> {
+    let file = parse_mir_file(text).map_err(|e| format!("the instance `{inst_name}` does not parse: {}", e.msg))?;
     let mut body = file.bodies.into_iter().next().ok_or_else(|| format!("no body in the instance `{inst_name}`"))?;
     body.name = inst_name.to_string();
     Ok(body)

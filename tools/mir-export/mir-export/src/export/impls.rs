@@ -1,0 +1,265 @@
+//! Matching a call against a library's impls (export/body.rs's library
+//! lookups, docs/DESIGN.md "Library bodies"): an impl header's self type
+//! against the call's (`unify`, binding the impl's parameters), a macro's
+//! impl by its body's `self` type, the self type of an inherent method's
+//! path, marker bounds on primitives.
+
+use std::collections::HashMap;
+
+use crate::mirparse::ast::{GenericArg, Path, Ty};
+
+use super::mono;
+
+/// Matches `pattern` (a type of an impl header, its parameters `params`)
+/// against `ty`, binding each parameter to the text of the type it
+/// stands for; false when they differ.
+pub(super) fn unify(pattern: &Ty, ty: &Ty, params: &[String], bound: &mut HashMap<String, String>) -> bool {
+    match (pattern, ty) {
+        (Ty::Adt(p), t) if p.qself.is_none() && p.segments.len() == 1 && p.segments[0].args.is_empty() && params.contains(&p.segments[0].name) => {
+            let name = &p.segments[0].name;
+            let text = t.to_string();
+            bound.get(name).is_none_or(|b| *b == text) && {
+                bound.insert(name.clone(), text);
+                true
+            }
+        }
+        (Ty::Adt(p), Ty::Adt(q)) => {
+            if p.last_name() != q.last_name() {
+                return false;
+            }
+            let targs = |x: &Path| -> Vec<GenericArg> {
+                x.segments.last().map(|s| s.args.iter().filter(|a| !matches!(a, GenericArg::Lifetime)).cloned().collect()).unwrap_or_default()
+            };
+            let (a, b) = (targs(p), targs(q));
+            a.len() == b.len()
+                && a.iter().zip(&b).all(|(x, y)| match (x, y) {
+                    (GenericArg::Type(x), GenericArg::Type(y)) => unify(x, y, params, bound),
+                    // a const parameter (`CAP` of `ArrayVec<T, CAP>`, read
+                    // as a type) takes the value as printed (`8`)
+                    (GenericArg::Type(Ty::Adt(c)), GenericArg::Const(v))
+                        if c.qself.is_none() && c.segments.len() == 1 && params.contains(&c.segments[0].name) =>
+                    {
+                        let v = v.clone();
+                        let name = &c.segments[0].name;
+                        bound.get(name).is_none_or(|b| *b == v) && {
+                            bound.insert(name.clone(), v);
+                            true
+                        }
+                    }
+                    (x, y) => x == y,
+                })
+        }
+        (Ty::Ref { mutable: m1, pointee: a }, Ty::Ref { mutable: m2, pointee: b })
+        | (Ty::Ptr { mutable: m1, pointee: a }, Ty::Ptr { mutable: m2, pointee: b }) => m1 == m2 && unify(a, b, params, bound),
+        (Ty::Slice(a), Ty::Slice(b)) => unify(a, b, params, bound),
+        // `[T; N]` against `[u8; 32]`: the lengths as printed, or `N` a
+        // parameter bound to the call's
+        (Ty::Array(a, n), Ty::Array(b, m)) => {
+            let len = |s: &str| s.trim_end_matches("_usize").to_string();
+            let lengths = match params.contains(n) {
+                true => bound.get(n).is_none_or(|v| len(v) == len(m)) && {
+                    bound.insert(n.clone(), m.clone());
+                    true
+                },
+                false => len(n) == len(m),
+            };
+            lengths && unify(a, b, params, bound)
+        }
+        (Ty::Tuple(a), Ty::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| unify(x, y, params, bound)),
+        (a, b) => a == b,
+    }
+}
+
+/// What a trait method call takes from a library (`library_impl_pick`).
+pub(super) enum Pick {
+    /// This impl method (an index key), its impl's parameters and their
+    /// types.
+    Impl(String, Vec<String>, Vec<String>),
+    /// No impl defines the method for the type: the trait's default.
+    Default,
+    /// Not one impl is certainly the one.
+    None,
+}
+
+/// The source tree (`.../core/src/`) of library impl method `cand`
+/// (`<impl at /../core/src/iter/adapters/zip.rs:..>::next`), where the
+/// impls of a bound's trait are looked for.
+pub(super) fn impl_src_root(cand: &str) -> Option<std::path::PathBuf> {
+    let (_, span, _) = super::callee::split_impl_item(crate::library::undup(cand))?;
+    let s = crate::mirparse::items::parse_span(span)?;
+    s.file.rfind("/src/").map(|k| std::path::PathBuf::from(&s.file[..k + 5]))
+}
+
+/// An impl header's type and const parameters, its self type's text and
+/// that type parsed (`impl<'a, T: Copy> Wrap<'a, T> where ..` → [`T`],
+/// `Wrap<'a, T>`).
+pub(super) fn impl_self_pattern(header: &str) -> Result<(Vec<String>, String, Ty), String> {
+    use super::callee::{skip_generics, split_for};
+    let params = mono::generic_params(&format!("fn impl{}", &header["impl".len()..]), "impl").unwrap_or_default();
+    let rest = skip_generics(header["impl".len()..].trim_start());
+    let rest = rest.split(" where ").next().unwrap_or(rest);
+    let rest = rest.split("\nwhere").next().unwrap_or(rest);
+    let self_text = split_for(rest).map_or(rest, |(_, t)| t).trim().trim_end_matches('{').trim();
+    let pattern = crate::mirparse::parser::parse_str(self_text, |p| p.ty())?;
+    Ok((params, self_text.to_string(), pattern))
+}
+
+/// The module (the crate's spelling) and self type of a call of an
+/// inherent method: `core::slice::<impl [u8]>::f` → (`slice`, `[u8]`),
+/// `core::result::Result::<u8, E>::f` → (`result`, `Result<u8, E>`). None
+/// for a path that names no type (`core::ptr::read`).
+pub(super) fn inherent_self(path: &Path, krate: &str) -> Option<(String, Ty)> {
+    let n = path.segments.len();
+    if path.qself.is_some() || n < 3 || path.segments[0].name != krate {
+        return None;
+    }
+    let ty_seg = &path.segments[n - 2];
+    let module: Vec<&str> = path.segments[1..n - 2].iter().map(|s| s.name.as_str()).collect();
+    let ty = match ty_seg.name.strip_prefix("<impl ").and_then(|t| t.strip_suffix('>')) {
+        Some(t) => crate::mirparse::parser::parse_str(t, |p| p.ty()).ok()?,
+        None if ty_seg.name.starts_with(|c: char| c.is_ascii_uppercase()) => {
+            let mut p = Path { qself: None, segments: path.segments[..n - 1].to_vec() };
+            if let Some(s) = p.segments.last_mut() {
+                s.turbofish = false;
+            }
+            Ty::Adt(p)
+        }
+        None => return None,
+    };
+    Some((module.join("::"), ty))
+}
+
+/// The crate a self type of a trait call is defined in (`arrayvec` for
+/// `arrayvec::ArrayVec<u64, 8>`, through references), if it is a path.
+pub(super) fn self_type_crate(t: &Ty) -> Option<String> {
+    let s = t.to_string();
+    let s = s.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim_start_matches("const ");
+    let (k, _) = s.split_once("::")?;
+    k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then(|| k.to_string())
+}
+
+/// Whether the body `cand` of a macro's impl (its `header`) is the
+/// expansion for `self_ty`: a method's `self` has that type (or a
+/// reference to it), an associated function without `self` returns it.
+/// The impl's parameters and what they stand for: none for an impl of
+/// one type (`impl One for $t`); for a generic one (`impl<'a, T> Iterator
+/// for $name<'a, T>`) the body's type is matched against `self_ty`
+/// (`unify`), in `self_ty`'s module or below it (`core::slice::IterMut`
+/// is defined in `slice::iter`).
+pub(super) fn macro_impl_binding(lib: &crate::library::Library, cand: &str, header: &str, self_ty: &Ty) -> Option<(Vec<String>, Vec<String>)> {
+    let text = lib.body_text(cand)?;
+    let b = crate::mirparse::parse_mir_file(&text).ok().and_then(|f| f.bodies.into_iter().next())?;
+    let has_self = b.arg_count >= 1 && b.debug_names.iter().any(|(n, l)| n == "self" && *l == 1);
+    let t = match has_self {
+        true => b.locals.get(1)?.as_ref()?.ty.clone(),
+        false => b.ret_ty.clone(),
+    };
+    let t = match (t, self_ty) {
+        (Ty::Ref { pointee, .. }, s) if has_self && !matches!(s, Ty::Ref { .. }) => *pointee,
+        (t, _) => t,
+    };
+    let params = mono::generic_params(&format!("fn impl{}", &header["impl".len()..]), "impl").unwrap_or_default();
+    if let (Ty::Adt(p), Ty::Adt(q)) = (&t, self_ty) {
+        let module = |x: &Path| x.segments[..x.segments.len().saturating_sub(1)].iter().map(|s| s.name.clone()).collect::<Vec<_>>();
+        if !module(p).starts_with(&module(q)) || module(q).is_empty() {
+            return None;
+        }
+    }
+    let mut bound = HashMap::new();
+    if !unify(&t, self_ty, &params, &mut bound) {
+        return None;
+    }
+    let args = params.iter().map(|p| bound.get(p).cloned()).collect::<Option<Vec<_>>>()?;
+    Some((params, args))
+}
+
+/// Whether impl method `cand` (its `header`) may be the one for
+/// `self_ty`: true unless it takes a `self` whose type is not `self_ty`
+/// (`macro_impl_binding`).
+pub(super) fn self_param_matches(lib: &crate::library::Library, cand: &str, header: &str, self_ty: &Ty) -> bool {
+    let takes_self = || {
+        let text = lib.body_text(cand)?;
+        let b = crate::mirparse::parse_mir_file(&text).ok()?.bodies.into_iter().next()?;
+        Some(b.arg_count >= 1 && b.debug_names.iter().any(|(n, l)| n == "self" && *l == 1))
+    };
+    takes_self() != Some(true) || macro_impl_binding(lib, cand, header, self_ty).is_some()
+}
+
+/// Whether an impl header's parameter bounds (`impl<T: TrustedStep> Tr
+/// for RangeInclusive<T>`, no `where`) are all marker traits that the
+/// types bound to them in `self_ty` have: `TrustedStep` for integers and
+/// `char`, `Copy` for every primitive scalar.
+pub(super) fn marker_bounds_hold(header: &str, self_ty: &Ty) -> bool {
+    use super::callee::{skip_generics, split_for};
+    if !header.starts_with("impl<") || header.contains(" where ") {
+        return false;
+    }
+    let generics_len = header["impl".len()..].len() - skip_generics(&header["impl".len()..]).len();
+    let inner = &header["impl<".len()..("impl".len() + generics_len).min(header.len())];
+    let inner = inner.trim_end().trim_end_matches('>');
+    let mut params = Vec::new();
+    let mut bounds = Vec::new();
+    for p in inner.split(',') {
+        let (name, b) = p.split_once(':').map_or((p.trim(), ""), |(n, b)| (n.trim(), b.trim()));
+        params.push(name.to_string());
+        bounds.push((name.to_string(), b.split('+').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect::<Vec<_>>()));
+    }
+    let rest = skip_generics(header["impl".len()..].trim_start());
+    let self_text = split_for(rest).map_or(rest, |(_, t)| t).trim().trim_end_matches('{').trim();
+    let Ok(pattern) = crate::mirparse::parser::parse_str(self_text, |p| p.ty()) else { return false };
+    let mut bound = HashMap::new();
+    if !unify(&pattern, self_ty, &params, &mut bound) {
+        return false;
+    }
+    bounds.iter().all(|(p, bs)| {
+        let Some(t) = bound.get(p) else { return bs.is_empty() };
+        let int = matches!(t.as_str(), "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128" | "isize");
+        bs.iter().all(|b| match b.as_str() {
+            "TrustedStep" => int || t == "char",
+            "Copy" => int || matches!(t.as_str(), "char" | "bool" | "f32" | "f64"),
+            _ => false,
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ty(s: &str) -> Ty {
+        crate::mirparse::parser::parse_str(s, |p| p.ty()).unwrap()
+    }
+
+    #[test]
+    fn specialized_impls_need_their_markers() {
+        let h = "impl<T: TrustedStep> RangeInclusiveIteratorImpl for ops::RangeInclusive<T> {";
+        assert!(marker_bounds_hold(h, &ty("core::ops::RangeInclusive<usize>")));
+        assert!(marker_bounds_hold(h, &ty("core::ops::RangeInclusive<char>")));
+        assert!(!marker_bounds_hold(h, &ty("core::ops::RangeInclusive<f32>")));
+        assert!(!marker_bounds_hold(h, &ty("core::ops::RangeInclusive<Mine>")));
+        assert!(!marker_bounds_hold("impl<T: Step> X for Range<T> {", &ty("core::ops::Range<u8>")));
+        assert!(!marker_bounds_hold("impl<T> X for Range<T> where T: Copy {", &ty("core::ops::Range<u8>")));
+        assert!(marker_bounds_hold("impl<T: Copy> X for Wrap<T> {", &ty("k::Wrap<f64>")));
+    }
+
+    #[test]
+    fn impl_const_parameters_bind() {
+        let params = vec!["T".to_string(), "CAP".to_string()];
+        let mut bound = HashMap::new();
+        assert!(unify(&ty("ArrayVec<T, CAP>"), &ty("arrayvec::ArrayVec<u64, 8>"), &params, &mut bound));
+        assert_eq!((bound["T"].as_str(), bound["CAP"].as_str()), ("u64", "8"));
+        let mut bound = HashMap::new();
+        assert!(!unify(&ty("ArrayVec<T, 4>"), &ty("arrayvec::ArrayVec<u64, 8>"), &params, &mut bound));
+        // array lengths must agree, or bind a parameter
+        assert!(!unify(&ty("[T; 4]"), &ty("[u8; 32]"), &params, &mut HashMap::new()));
+        let mut bound = HashMap::new();
+        assert!(unify(&ty("[T; CAP]"), &ty("[u8; 32]"), &params, &mut bound));
+        assert_eq!(bound["CAP"], "32");
+    }
+
+    #[test]
+    fn self_type_crates() {
+        assert_eq!(self_type_crate(&ty("&mut arrayvec::ArrayVec<u64, 8>")).as_deref(), Some("arrayvec"));
+        assert_eq!(self_type_crate(&ty("u32")), None);
+    }
+}
