@@ -338,3 +338,29 @@ pub fn calls_generic_ops(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, gen_pair(w as u8, (w as u32) & 3, 1u32));
     put(&mut out, idx, h);
 }
+
+#[inline(never)]
+fn middle(s: &[u64], k: usize) -> &[u64] {
+    let k = k.min(s.len() / 2);
+    &s[k..s.len() - k]
+}
+
+#[inline(never)]
+fn pick_str(k: usize) -> &'static str {
+    ["kernel", "", "calls", "fat pointer results"][k % 4]
+}
+
+/// Fat-pointer results of `.func` calls (`&[u64]`, `&str`: returned
+/// through the callee's return pointer, on both sides of the call).
+#[kernel]
+pub fn calls_fat_results(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let m = middle(input, i % 7);
+    let mut h = mix(H0, m.len() as u64);
+    h = mix(h, m.first().copied().unwrap_or(7));
+    h = mix(h, m.last().copied().unwrap_or(9));
+    let t = pick_str(i);
+    h = mix(h, t.len() as u64);
+    h = mix(h, t.bytes().next().unwrap_or(0) as u64);
+    put(&mut out, idx, h);
+}
