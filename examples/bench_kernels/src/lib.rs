@@ -72,21 +72,7 @@ pub fn sgemm_rb(a: &[f32], b: &[f32], c: DisjointSlice2D<f32>, k: u32) {
         let mut kk = 0;
         while kk < BK {
             hint::unroll(0);
-            let (a0, a1) = (sa[kk][ty * 2], sa[kk][ty * 2 + 1]);
-            let (b0, b1) = (sb[kk][tx * 2], sb[kk][tx * 2 + 1]);
-            let ra = [a0[0], a0[1], a0[2], a0[3], a1[0], a1[1], a1[2], a1[3]];
-            let rb = [b0[0], b0[1], b0[2], b0[3], b1[0], b1[1], b1[2], b1[3]];
-            let mut i = 0;
-            while i < TM {
-                hint::unroll(0);
-                let mut j = 0;
-                while j < TN {
-                    hint::unroll(0);
-                    acc[i][j] += ra[i] * rb[j];
-                    j += 1;
-                }
-                i += 1;
-            }
+            outer_product(&mut acc, (sa[kk][ty * 2], sa[kk][ty * 2 + 1]), (sb[kk][tx * 2], sb[kk][tx * 2 + 1]));
             kk += 1;
         }
         sync_threads();
@@ -201,21 +187,7 @@ pub fn sgemm_db(a: &[f32], b: &[f32], c: DisjointSlice2D<f32>, k: u32) {
             let mut kk = 0;
             while kk < DK {
                 hint::unroll(0);
-                let (a0, a1) = (sa[st + kk][ty], sa[st + kk][ty + 16]);
-                let (b0, b1) = (sb[st + kk][tx], sb[st + kk][tx + 16]);
-                let ra = [a0[0], a0[1], a0[2], a0[3], a1[0], a1[1], a1[2], a1[3]];
-                let rb = [b0[0], b0[1], b0[2], b0[3], b1[0], b1[1], b1[2], b1[3]];
-                let mut i = 0;
-                while i < TM {
-                    hint::unroll(0);
-                    let mut j = 0;
-                    while j < TN {
-                        hint::unroll(0);
-                        acc[i][j] += ra[i] * rb[j];
-                        j += 1;
-                    }
-                    i += 1;
-                }
+                outer_product(&mut acc, (sa[st + kk][ty], sa[st + kk][ty + 16]), (sb[st + kk][tx], sb[st + kk][tx + 16]));
                 kk += 1;
             }
             if !more {
@@ -247,6 +219,26 @@ pub fn sgemm_db(a: &[f32], b: &[f32], c: DisjointSlice2D<f32>, k: u32) {
             q += 1;
         }
         p += 1;
+    }
+}
+
+/// One k step of both SGEMMs: `acc[i][j] += a[i] * b[j]` over a thread's
+/// 8 x 8, `a` and `b` each two `f32x4`s from shared memory (fused under
+/// the kernels' `contract`).
+#[inline(always)]
+fn outer_product(acc: &mut [[f32; TN]; TM], (a0, a1): (f32x4, f32x4), (b0, b1): (f32x4, f32x4)) {
+    let ra = [a0[0], a0[1], a0[2], a0[3], a1[0], a1[1], a1[2], a1[3]];
+    let rb = [b0[0], b0[1], b0[2], b0[3], b1[0], b1[1], b1[2], b1[3]];
+    let mut i = 0;
+    while i < TM {
+        hint::unroll(0);
+        let mut j = 0;
+        while j < TN {
+            hint::unroll(0);
+            acc[i][j] += ra[i] * rb[j];
+            j += 1;
+        }
+        i += 1;
     }
 }
 
