@@ -102,6 +102,9 @@ bool build_statement(Fb *fb, JPath jp, const OxStmt *st);
 bool build_terminator(Fb *fb, JPath jp, const OxTerm *t);
 void abi_lower(Fb *fb, RType *t, bool kernel, Param *out, uint32_t *n);
 Type *abi_return(Fb *fb, RType *t, bool *sret);
+/* Whether declare_func gave `f` a return pointer (its first parameter,
+ * named "ret"): callers and the body agree on it through this. */
+bool func_returns_by_pointer(const Func *f);
 void abi_store_params(Fb *fb, RType *t, Value **params, Value *slot);
 
 /* gridconst.c */

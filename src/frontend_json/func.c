@@ -48,6 +48,11 @@ static void param_vars(Arena *a, const char *name, const RType *t, Param *ps, ui
 		ps[j].var = k == 1 ? name : arena_printf(a, "%s.%s", name, fat ? (j ? "len" : "ptr") : (j ? "1" : "0"));
 }
 
+bool func_returns_by_pointer(const Func *f)
+{
+	return f->nparam && f->params[0].name && !strcmp(f->params[0].name, "ret");
+}
+
 /* Signature from the argument and return locals (no body yet). */
 static bool declare_func(Module *m, Arena *a, OxFunc *ox, Func **funcs)
 {
@@ -155,7 +160,7 @@ static void build_entry(Fb *fb, uint32_t nargs, bool static_locals)
 	Value **params = arena_new_array(fb->a, Value *, fn->nparam + 1);
 	for (uint32_t i = 0; i < fn->nparam; i++)
 		params[i] = ir_block_add_arg(fb->entry, fn->params[i].type);
-	bool sret = fn->nparam && fn->params[0].name && !strcmp(fn->params[0].name, "ret");
+	bool sret = func_returns_by_pointer(fn);
 	uint32_t *first = arg_params(fb, nargs, sret);
 	for (uint32_t l = 0; l < fb->nlocal; l++) {
 		if (l == 0 && sret) {

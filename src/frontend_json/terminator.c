@@ -216,9 +216,7 @@ static void finish_call(Fb *fb, const OxTerm *t)
 static bool call_function(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 {
 	Func *f = fb->funcs[t->callee.fn->id];     /* resolved by parse_body.c */
-	/* the callee's own declaration says whether it returns through a
-	 * pointer (declare_func, abi_return: memory values and fat pointers) */
-	bool sret = f->nparam && f->params[0].name && !strcmp(f->params[0].name, "ret");
+	bool sret = func_returns_by_pointer(f);   /* memory values, fat pointers */
 	Value **args;
 	uint32_t n;
 	if (!call_args(fb, jp, t, &args, &n, sret ? dst->addr : NULL))

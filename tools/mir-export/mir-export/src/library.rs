@@ -129,6 +129,11 @@ fn core_flags() -> Vec<String> {
     f
 }
 
+/// The first 20 lines of a failed rustc's stderr, for an error message.
+fn stderr_head(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).lines().take(20).collect::<Vec<_>>().join("\n")
+}
+
 /// The index written next to a cache file.
 fn index_file(mir: &Path) -> PathBuf {
     mir.with_extension("idx")
@@ -165,7 +170,7 @@ fn ensure_built(rustc: &RustcInfo, lib: &Path, verbose: bool) -> DResult<PathBuf
                 "rustc {} could not compile core from {} for {TARGET} (do the sources belong to this rustc?):\n{}",
                 rustc.release,
                 lib.display(),
-                String::from_utf8_lossy(&o.stderr).lines().take(20).collect::<Vec<_>>().join("\n")
+                stderr_head(&o)
             )))
         }
     });
@@ -411,7 +416,7 @@ fn ensure_sysroot(rustc: &RustcInfo, lib: &Path, verbose: bool) -> DResult<PathB
 {ENV_TARGET}=host compiles the kernel crate for the host instead):\n{}",
                 rustc.release,
                 src.display(),
-                String::from_utf8_lossy(&o.stderr).lines().take(20).collect::<Vec<_>>().join("\n")
+                stderr_head(&o)
             ))),
             Err(e) => Err(Diag::new(Code::Toolchain, format!("cannot run {}: {e}", rustc.path.display()))),
         };
@@ -598,7 +603,7 @@ fn ensure_dep_built(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, verbose:
         true => Ok(()),
         false => Err(Diag::new(Code::RustcFailed, format!(
             "rustc could not build the MIR of the dependency `{krate}`:\n{}",
-            String::from_utf8_lossy(&o.stderr).lines().take(20).collect::<Vec<_>>().join("\n")
+            stderr_head(&o)
         ))),
     });
     let result = result.and_then(|_| {
