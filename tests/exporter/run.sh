@@ -191,5 +191,45 @@ if ! has_sources "$default_rustc"; then
 	fi
 fi
 
+# the layout probe's cache (driver.rs ProbeCache): a second export of an
+# unchanged crate takes the layouts from it; an edit that changes only a
+# type's alignment (the same MIR text) is seen
+pc=$TMP/probecache
+mkdir -p "$pc/src"
+sed "s#\.\./\.\./tools#$PWD/tools#; s/^name = .*/name = \"probecache\"/" examples/vecadd/Cargo.toml >"$pc/Cargo.toml"
+cat >"$pc/src/lib.rs" <<'EOF2'
+#![no_std]
+use oxide_device::prelude::*;
+
+#[repr(C)]
+pub struct P {
+    pub x: u8,
+    pub y: u32,
+}
+
+#[kernel]
+pub fn k(a: &[P], mut out: DisjointSlice<u32>) {
+    let idx = thread::index_1d();
+    let i = idx.get();
+    if let Some(o) = out.get_mut(idx) {
+        *o = a[i].y + a[i].x as u32;
+    }
+}
+EOF2
+if ! $B/bin/mir-export "$pc" -o "$TMP/pc1.json" >"$TMP/log" 2>&1 || ! $B/bin/mir-export -v "$pc" -o "$TMP/pc2.json" >"$TMP/log2" 2>&1; then
+	bad "layout probe cache: export" "$TMP/log"
+elif ! grep -q "layout probe answered from" "$TMP/log2" || ! cmp -s "$TMP/pc1.json" "$TMP/pc2.json"; then
+	bad "layout probe cache: the second export did not take the cached layouts, or differs" "$TMP/log2"
+else
+	sed -i 's/#\[repr(C)\]/#[repr(C, align(16))]/' "$pc/src/lib.rs"
+	if ! $B/bin/mir-export -v "$pc" -o "$TMP/pc3.json" >"$TMP/log3" 2>&1; then
+		bad "layout probe cache: export after the edit" "$TMP/log3"
+	elif grep -q "layout probe answered from" "$TMP/log3" || ! grep -A1 '"size": "16"' "$TMP/pc3.json" | grep -q '"align": 16'; then
+		bad "layout probe cache: an edited type's layout came from the cache" "$TMP/log3"
+	else
+		ok "layout probe cache: taken when unchanged, missed after an alignment edit"
+	fi
+fi
+
 echo "exporter: $pass passed, $fail failed"
 [ $fail -eq 0 ]

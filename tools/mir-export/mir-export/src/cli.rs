@@ -33,7 +33,8 @@ Options:
 
 Environment:
   RUSTC              the rustc to use when --rustc is not given
-  CARGO              the cargo to run (default: cargo on PATH)
+  CARGO              the cargo to run (default: the toolchain's own when
+                     the rustc is a rustup proxy, else cargo on PATH)
   OXIDE_DEVICE_DIR   the oxide-device crate for FILE.rs (default: found
                      next to the mir-export executable)
 

@@ -268,7 +268,7 @@ impl Build<'_> {
     pub fn run_cargo(&self) -> DResult<RustcCommand> {
         let exe = std::env::current_exe().map_err(|e| Diag::new(Code::Crate, format!("cannot find my own executable: {e}")))?;
         fs::create_dir_all(&self.target_dir).map_err(|e| io_err(&self.target_dir, e))?;
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let cargo = crate::toolchain::pick_cargo(self.rustc);
         let mut cmd = Command::new(&cargo);
         cmd.current_dir(self.manifest_dir)
             .args(["rustc", "--offline", "--release", "--lib", "--target-dir"])
@@ -349,6 +349,13 @@ impl LayoutProbe<'_> {
         let root = self.cmd.cwd.join(&self.cmd.args[root_index]);
         let src = fs::read_to_string(&root).map_err(|e| io_err(&root, e))?;
         let (text, first_line) = layout::probe_source(&src, attr, names);
+        let cache = ProbeCache::new(self.cmd, self.rustc, attr, &text);
+        if let Some((stderr, file)) = cache.as_ref().and_then(|c| c.read().map(|t| (t, &c.file))) {
+            if self.verbose {
+                eprintln!("mir-export: layout probe answered from {}", file.display());
+            }
+            return Ok((stderr, first_line));
+        }
         // The probe must sit next to the root so that `mod x;` resolves.
         let probe_file = root.with_file_name(format!(".oxide-layout-probe-{}.rs", std::process::id()));
         let out_dir = self.cmd.out_dir().join(format!("oxide-layout-probe-{}", std::process::id()));
@@ -360,7 +367,11 @@ impl LayoutProbe<'_> {
             let _ = fs::remove_file(&probe_file);
             let _ = fs::remove_dir_all(&out_dir);
         }
-        Ok((result?, first_line))
+        let stderr = result?;
+        if let Some(cache) = cache {
+            cache.write(&stderr);
+        }
+        Ok((stderr, first_line))
     }
 
     /// Compiles the probe with the recorded arguments; returns stderr
@@ -381,6 +392,47 @@ impl LayoutProbe<'_> {
         }
         let out = cmd.output().map_err(|e| Diag::new(Code::Toolchain, format!("cannot run {}: {e}", self.rustc.path.display())))?;
         Ok(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// A probe's stderr kept from the last export of the same crate: one file
+/// per crate command and attribute in the output directory, whose first
+/// line is the key of what it answers -- the rustc's `-vV`, the recorded
+/// command, the probe's source and the MIR file's modification time and
+/// size. cargo reruns rustc, which rewrites the MIR file, whenever a source
+/// file of the crate or a dependency changes, so an unchanged MIR file
+/// means unchanged types and layouts; any other change misses.
+struct ProbeCache {
+    file: PathBuf,
+    key: String,
+}
+
+impl ProbeCache {
+    fn new(cmd: &RustcCommand, rustc: &RustcInfo, attr: &str, text: &str) -> Option<ProbeCache> {
+        let meta = fs::metadata(cmd.output_file("mir")).ok()?;
+        let mtime = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+        let stamp = format!("{}.{:09} {}", mtime.as_secs(), mtime.subsec_nanos(), meta.len());
+        let command = cmd.serialize();
+        let slot = crate::library::fnv1a([command.as_str(), attr]);
+        let key = crate::library::fnv1a([rustc.verbose.as_str(), command.as_str(), attr, text, stamp.as_str(), "probe-v1"]);
+        let file = cmd.out_dir().join("oxide-probe-cache").join(format!("{slot:016x}"));
+        Some(ProbeCache { file, key: format!("{key:016x}") })
+    }
+
+    fn read(&self) -> Option<String> {
+        let text = fs::read_to_string(&self.file).ok()?;
+        let (key, stderr) = text.split_once('\n')?;
+        (key == self.key).then(|| stderr.to_string())
+    }
+
+    /// Through a temporary and a rename; a cache that cannot be written is
+    /// only slower next time.
+    fn write(&self, stderr: &str) {
+        let Some(dir) = self.file.parent() else { return };
+        let tmp = self.file.with_extension(format!("tmp{}", std::process::id()));
+        if fs::create_dir_all(dir).is_ok() && fs::write(&tmp, format!("{}\n{stderr}", self.key)).is_ok() {
+            let _ = fs::rename(&tmp, &self.file);
+        }
     }
 }
 

@@ -61,11 +61,9 @@ pub fn find_source(rustc: &RustcInfo) -> Source {
     if std::env::var(ENV_DISABLE).is_ok_and(|v| v == "0") {
         return Source::Missing(format!("{ENV_DISABLE}=0 turned library bodies off"));
     }
-    let out = Command::new(&rustc.path).args(["--print", "sysroot"]).output();
-    let Some(out) = out.ok().filter(|o| o.status.success()) else {
+    let Some(sysroot) = &rustc.sysroot else {
         return Source::Missing(format!("`{} --print sysroot` failed", rustc.path.display()));
     };
-    let sysroot = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     let lib = sysroot.join("lib/rustlib/src/rust/library");
     if lib.join("core/src/lib.rs").is_file() {
         Source::Found(lib)
@@ -95,7 +93,7 @@ fn flags_hash(rustc: &RustcInfo) -> u64 {
 }
 
 /// FNV-1a of `parts`, each ended by a zero byte: a cache file's key.
-fn fnv1a<'s>(parts: impl IntoIterator<Item = &'s str>) -> u64 {
+pub(crate) fn fnv1a<'s>(parts: impl IntoIterator<Item = &'s str>) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for part in parts {
         for b in part.bytes().chain([0]) {

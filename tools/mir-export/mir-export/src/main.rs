@@ -60,8 +60,14 @@ fn main() -> ExitCode {
 /// The export; its result is the number of kernels --keep-going left out.
 fn run(opts: &Options) -> DResult<usize> {
     let rustc = toolchain::pick_rustc(opts.rustc.as_deref());
-    let info = toolchain::probe_rustc(&rustc)?;
     let krate = KernelCrate::open(&opts.input)?;
+    let info = match toolchain::probe_rustc(&rustc, &krate.user_dir) {
+        Ok(info) => info,
+        Err(d) => {
+            krate.cleanup(opts.keep_temps);
+            return Err(d);
+        }
+    };
     if info.needs_selftest {
         let cache = krate.manifest_dir.join("target").join("mir-export");
         if let Err(d) = fs::create_dir_all(&cache).map_err(|e| driver::io_err(&cache, e)).and_then(|_| selftest::ensure(&info, &cache, opts.verbose)) {

@@ -22,6 +22,10 @@ pub struct RustcInfo {
     pub llvm: String,
     pub verbose: String,
     pub minor: u32,
+    /// `rustc --print sysroot`, run once (`None` when it failed).
+    pub sysroot: Option<PathBuf>,
+    /// `path` is a rustup toolchain's own rustc, found through its proxy.
+    pub unproxied: bool,
     /// Not measured: the format self-test must pass before use.
     pub needs_selftest: bool,
 }
@@ -37,20 +41,59 @@ pub fn pick_rustc(cli: Option<&Path>) -> PathBuf {
     }
 }
 
-/// Runs `rustc -vV` and checks the release (a release or build that has
-/// not been measured gets `needs_selftest`).
-pub fn probe_rustc(rustc: &Path) -> DResult<RustcInfo> {
-    let out = Command::new(rustc)
+/// Runs `rustc --print sysroot` in `dir`, the kernel crate's directory
+/// (where a rustup proxy picks the toolchain, as it would for cargo), then
+/// `-vV`, and checks the release (a release or build that has not been
+/// measured gets `needs_selftest`). A rustup proxy is replaced by its
+/// toolchain's own rustc, so that this rustc -- the one checked -- is the
+/// one cargo and the probes run, without the proxy's start each time.
+pub fn probe_rustc(rustc: &Path, dir: &Path) -> DResult<RustcInfo> {
+    let sysroot = print_sysroot(rustc, dir);
+    let direct = sysroot.as_deref().and_then(|s| unproxied(rustc, s));
+    let path = direct.clone().unwrap_or_else(|| rustc.to_path_buf());
+    let out = Command::new(&path)
         .arg("-vV")
         .output()
-        .map_err(|e| Diag::new(Code::Toolchain, format!("cannot run `{} -vV`: {e}", rustc.display())))?;
+        .map_err(|e| Diag::new(Code::Toolchain, format!("cannot run `{} -vV`: {e}", path.display())))?;
     if !out.status.success() {
-        return Err(Diag::new(Code::Toolchain, format!("`{} -vV` failed: {}", rustc.display(), String::from_utf8_lossy(&out.stderr).trim())));
+        return Err(Diag::new(Code::Toolchain, format!("`{} -vV` failed: {}", path.display(), String::from_utf8_lossy(&out.stderr).trim())));
     }
     let mut info = parse_version(&String::from_utf8_lossy(&out.stdout))?;
-    info.path = rustc.to_path_buf();
+    info.path = path;
+    info.sysroot = sysroot;
+    info.unproxied = direct.is_some();
     check_supported(&mut info)?;
     Ok(info)
+}
+
+fn print_sysroot(rustc: &Path, dir: &Path) -> Option<PathBuf> {
+    let out = Command::new(rustc).current_dir(dir).args(["--print", "sysroot"]).output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    (out.status.success() && !text.trim().is_empty()).then(|| PathBuf::from(text.trim()))
+}
+
+/// `SYSROOT/bin/rustc` when `rustc` (a path or a name on `PATH`) is a
+/// rustup proxy: a link to the `rustup` executable.
+fn unproxied(rustc: &Path, sysroot: &Path) -> Option<PathBuf> {
+    let found = if rustc.components().count() > 1 {
+        rustc.to_path_buf()
+    } else {
+        std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(rustc)).find(|p| p.is_file())?
+    };
+    let target = std::fs::canonicalize(found).ok()?;
+    let direct = sysroot.join("bin").join("rustc");
+    (target.file_name()? == "rustup" && direct.is_file()).then_some(direct)
+}
+
+/// The cargo to run: `$CARGO`, else the toolchain's own when the rustc
+/// came through a rustup proxy (the toolchain the proxy picks for `cargo`
+/// in the same directory), else `cargo` from `PATH`.
+pub fn pick_cargo(rustc: &RustcInfo) -> PathBuf {
+    if let Some(c) = std::env::var_os("CARGO").filter(|c| !c.is_empty()) {
+        return PathBuf::from(c);
+    }
+    let own = rustc.sysroot.as_ref().map(|s| s.join("bin").join("cargo")).filter(|c| rustc.unproxied && c.is_file());
+    own.unwrap_or_else(|| PathBuf::from("cargo"))
 }
 
 pub fn parse_version(text: &str) -> DResult<RustcInfo> {
@@ -97,6 +140,27 @@ mod tests {
     use super::*;
 
     const V195: &str = "rustc 1.95.0 (59807616e 2026-04-14)\nbinary: rustc\ncommit-hash: 59807616e1fa2540724bfbac14d7976d7e4a3860\ncommit-date: 2026-04-14\nhost: x86_64-unknown-linux-gnu\nrelease: 1.95.0\nLLVM version: 22.1.2\n";
+
+    #[test]
+    fn a_rustup_proxy_is_replaced_by_its_toolchains_rustc() {
+        let dir = std::env::temp_dir().join(format!("mir-export-unproxied-{}", std::process::id()));
+        let (bin, sysroot) = (dir.join("cargo-bin"), dir.join("toolchain"));
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(sysroot.join("bin")).unwrap();
+        std::fs::write(bin.join("rustup"), "").unwrap();
+        std::fs::write(bin.join("plain-rustc"), "").unwrap();
+        std::os::unix::fs::symlink("rustup", bin.join("rustc")).unwrap();
+        std::fs::write(sysroot.join("bin/rustc"), "").unwrap();
+        assert_eq!(unproxied(&bin.join("rustc"), &sysroot), Some(sysroot.join("bin/rustc")));
+        // not a proxy, or a toolchain without its own rustc: used as given
+        assert_eq!(unproxied(&bin.join("plain-rustc"), &sysroot), None);
+        assert_eq!(unproxied(&bin.join("rustc"), &dir.join("elsewhere")), None);
+        let info = RustcInfo { sysroot: Some(sysroot.clone()), unproxied: false, ..RustcInfo::default() };
+        if std::env::var_os("CARGO").is_none() {
+            assert_eq!(pick_cargo(&info), PathBuf::from("cargo"));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn parses_and_checks_versions() {
