@@ -366,6 +366,11 @@ impl<'a> Exporter<'a> {
         match self.input.adts.lookup(&path.bare()) {
             Ok(Some(d)) if d.kind == crate::adts::AdtKind::Enum => None,
             Ok(_) if !fields.is_empty() && type_like => Some(Ty::Adt(path.clone())),
+            // a unit struct by its path (`arrayvec::char::EncodeUtf8Error`):
+            // only a declared struct without fields, never a guess
+            Ok(Some(d)) if d.kind == crate::adts::AdtKind::Struct && d.fields.is_empty() && fields.is_empty() && type_like => {
+                Some(Ty::Adt(path.clone()))
+            }
             _ => None,
         }
     }
