@@ -320,6 +320,21 @@ pub fn io_err(path: &Path, e: std::io::Error) -> Diag {
     Diag::new(Code::Io, format!("{}: {e}", path.display()))
 }
 
+/// Writes next to the destination, then renames: a failed run never
+/// leaves a partial or stale-looking output file.
+pub fn write_atomically(path: &Path, text: &str) -> DResult<()> {
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp{}",
+        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        std::process::id()
+    ));
+    fs::write(&tmp, text).map_err(|e| io_err(&tmp, e))?;
+    fs::rename(&tmp, path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        io_err(path, e)
+    })
+}
+
 /// Asks rustc for the layouts of `names` (types spelled from the crate
 /// root) by compiling a copy of the crate root with probe aliases appended.
 pub struct LayoutProbe<'a> {
@@ -425,13 +440,10 @@ impl ProbeCache {
         (key == self.key).then(|| stderr.to_string())
     }
 
-    /// Through a temporary and a rename; a cache that cannot be written is
-    /// only slower next time.
+    /// A cache that cannot be written is only slower next time.
     fn write(&self, stderr: &str) {
-        let Some(dir) = self.file.parent() else { return };
-        let tmp = self.file.with_extension(format!("tmp{}", std::process::id()));
-        if fs::create_dir_all(dir).is_ok() && fs::write(&tmp, format!("{}\n{stderr}", self.key)).is_ok() {
-            let _ = fs::rename(&tmp, &self.file);
+        if self.file.parent().is_some_and(|dir| fs::create_dir_all(dir).is_ok()) {
+            let _ = write_atomically(&self.file, &format!("{}\n{stderr}", self.key));
         }
     }
 }

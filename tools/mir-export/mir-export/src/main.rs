@@ -83,7 +83,7 @@ fn run(opts: &Options) -> DResult<usize> {
     let result = export_crate(opts, &info, &krate, opts.keep_going.then_some(&mut report as &mut export::LeftOut));
     krate.cleanup(opts.keep_temps);
     let doc = result?;
-    write_atomically(&opts.output, &doc.to_pretty())?;
+    driver::write_atomically(&opts.output, &doc.to_pretty())?;
     Ok(left_out)
 }
 
@@ -180,21 +180,6 @@ fn read_adt_decls(cmd: &RustcCommand) -> adts::AdtTable {
         }
     }
     table
-}
-
-/// Writes next to the destination, then renames: a failed run never
-/// leaves a partial or stale-looking output file.
-fn write_atomically(path: &Path, text: &str) -> DResult<()> {
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp{}",
-        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-        std::process::id()
-    ));
-    fs::write(&tmp, text).map_err(|e| driver::io_err(&tmp, e))?;
-    fs::rename(&tmp, path).map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        driver::io_err(path, e)
-    })
 }
 
 /// The crate to build: a crate directory, or a generated crate around a

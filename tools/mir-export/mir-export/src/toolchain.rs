@@ -89,11 +89,15 @@ fn unproxied(rustc: &Path, sysroot: &Path) -> Option<PathBuf> {
 /// came through a rustup proxy (the toolchain the proxy picks for `cargo`
 /// in the same directory), else `cargo` from `PATH`.
 pub fn pick_cargo(rustc: &RustcInfo) -> PathBuf {
-    if let Some(c) = std::env::var_os("CARGO").filter(|c| !c.is_empty()) {
-        return PathBuf::from(c);
+    match std::env::var_os("CARGO") {
+        Some(c) if !c.is_empty() => PathBuf::from(c),
+        _ => own_cargo(rustc).unwrap_or_else(|| PathBuf::from("cargo")),
     }
-    let own = rustc.sysroot.as_ref().map(|s| s.join("bin").join("cargo")).filter(|c| rustc.unproxied && c.is_file());
-    own.unwrap_or_else(|| PathBuf::from("cargo"))
+}
+
+fn own_cargo(rustc: &RustcInfo) -> Option<PathBuf> {
+    let cargo = rustc.sysroot.as_ref()?.join("bin").join("cargo");
+    (rustc.unproxied && cargo.is_file()).then_some(cargo)
 }
 
 pub fn parse_version(text: &str) -> DResult<RustcInfo> {
@@ -151,14 +155,15 @@ mod tests {
         std::fs::write(bin.join("plain-rustc"), "").unwrap();
         std::os::unix::fs::symlink("rustup", bin.join("rustc")).unwrap();
         std::fs::write(sysroot.join("bin/rustc"), "").unwrap();
+        std::fs::write(sysroot.join("bin/cargo"), "").unwrap();
         assert_eq!(unproxied(&bin.join("rustc"), &sysroot), Some(sysroot.join("bin/rustc")));
         // not a proxy, or a toolchain without its own rustc: used as given
         assert_eq!(unproxied(&bin.join("plain-rustc"), &sysroot), None);
         assert_eq!(unproxied(&bin.join("rustc"), &dir.join("elsewhere")), None);
-        let info = RustcInfo { sysroot: Some(sysroot.clone()), unproxied: false, ..RustcInfo::default() };
-        if std::env::var_os("CARGO").is_none() {
-            assert_eq!(pick_cargo(&info), PathBuf::from("cargo"));
-        }
+        // the toolchain's own cargo only with its proxied rustc
+        let info = RustcInfo { sysroot: Some(sysroot.clone()), unproxied: true, ..RustcInfo::default() };
+        assert_eq!(own_cargo(&info), Some(sysroot.join("bin/cargo")));
+        assert_eq!(own_cargo(&RustcInfo { unproxied: false, ..info }), None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
