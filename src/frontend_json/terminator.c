@@ -715,7 +715,9 @@ static bool term_call(Fb *fb, JPath jp, const OxTerm *t)
 /* `for x in [a, b, c]` drops a core::array::IntoIter, whose Drop impl
  * drops the elements not yet taken: nothing to do when those have no drop
  * glue (mir-export's "drop_noop": scalars, and tuples, arrays and Copy
- * types of them; the type's name is read too, for older JSON).  Other
+ * types of them; the type's name is read too, for older JSON), and arrays
+ * and tuples of types without glue (a generic body's drop of its `T`,
+ * instantiated).  Other
  * drops with glue are calls of rustc's drop_in_place shims by now
  * (mir-export's export/drops.rs); a drop left here has no glue body. */
 static bool drop_is_noop(RType *t)
@@ -724,6 +726,15 @@ static bool drop_is_noop(RType *t)
 		return true;        /* mir-export knows the elements (captures) have no drop glue */
 	switch (t->kind) {      /* a generic instance drops its T: these have no drop glue */
 	case RT_BOOL: case RT_CHAR: case RT_INT: case RT_FLOAT: case RT_REF: case RT_PTR: case RT_FNDEF: case RT_FNPTR:
+		return true;
+	case RT_ARRAY:          /* `[u8; 32]` once `<S as SeedableRng>::Seed` is put in */
+		return t->elem && drop_is_noop(t->elem);
+	case RT_TUPLE:
+		if (!t->nvariant)
+			return false;
+		for (uint32_t i = 0; i < t->variants[0].nfield; i++)
+			if (!t->variants[0].fields[i] || !drop_is_noop(t->variants[0].fields[i]))
+				return false;
 		return true;
 	default:
 		break;

@@ -986,6 +986,18 @@ impl Library {
         if let Some(r) = hits.next() {
             return hits.all(|o| o == r).then_some(r);
         }
+        // an item of an inherent method by its type's path
+        // (`Xoroshiro128StarStar::jump::promoted[0]`, rustc's spelling of
+        // `xoroshiro128starstar::<impl at ..>::jump::promoted[0]`), the
+        // type's path re-exported or not
+        let mapped = self.index.reexports.iter().filter_map(|(path, re)| {
+            let rest = name.strip_prefix(re.as_str()).filter(|r| r.starts_with("::"))?;
+            Some(format!("{path}{rest}"))
+        });
+        let mut hits = std::iter::once(name.to_string()).chain(mapped).filter_map(|n| self.inherent_item(&n));
+        if let Some(r) = hits.next() {
+            return hits.all(|o| o == r).then_some(r);
+        }
         // an item of a function the kernel crate names by a path a glob
         // re-exports (`libm::atan::promoted[1]` for libm's
         // `math::atan::atan`, through `pub use math::*`): under the
@@ -993,6 +1005,32 @@ impl Library {
         let (parent, item) = name.rsplit_once("::")?;
         let (f, _) = self.unique_fn(parent)?;
         self.index.fns.get(&format!("{f}::{item}")).copied()
+    }
+
+    /// Item `M::Type::f::rest` (`rest` a promoted or a constant of method
+    /// `f`) at its key `M::<impl at SPAN>::f::rest`: the one inherent impl
+    /// of module `M` whose header (read from the source at SPAN) is
+    /// `impl<..> Type<..>` and which has that item.
+    fn inherent_item(&self, name: &str) -> Option<(usize, usize)> {
+        let segs: Vec<&str> = name.split("::").collect();
+        let k = segs.iter().position(|s| s.starts_with(|c: char| c.is_ascii_uppercase()))?;
+        if segs.len() < k + 3 || segs[..k].iter().any(|s| s.contains('<')) {
+            return None;
+        }
+        let (module, ty, tail) = (segs[..k].join("::"), segs[k], segs[k + 1..].join("::"));
+        let prefix = match module.is_empty() {
+            true => "<impl at ".to_string(),
+            false => format!("{module}::<impl at "),
+        };
+        let suffix = format!(">::{tail}");
+        let mut found = self.index.fns.iter().filter(|(key, _)| {
+            let Some(span) = key.strip_prefix(prefix.as_str()).and_then(|r| r.strip_suffix(suffix.as_str())) else { return false };
+            let Some(s) = crate::mirparse::items::parse_span(span).filter(|_| !span.contains('>')) else { return false };
+            let header = crate::export::spans::source_text_at(std::path::Path::new(&s.file), &s).unwrap_or_default();
+            matches!(crate::export::callee::impl_header(&header, None), (None, t) if t == ty)
+        });
+        let (_, &r) = found.next()?;
+        found.next().is_none().then_some(r)
     }
 
     /// The crate's one function whose last path segment is `name`'s,
@@ -1106,6 +1144,14 @@ impl Library {
         v
     }
 
+    /// Every trait or inherent impl item of the crate (`<impl at ..>::f`
+    /// bodies and their constants, `@@K` kept), sorted.
+    pub fn impl_keys(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.index.fns.keys().filter(|n| n.contains("<impl at ")).cloned().collect();
+        v.sort();
+        v
+    }
+
     /// The allocation of the crate's static `path` (its spelling), imported.
     pub fn static_alloc(&self, path: &str) -> Option<u32> {
         self.index.statics.get(path).map(|id| id + self.alloc_base)
@@ -1154,6 +1200,16 @@ impl Library {
                 out.push_str(&text[i..end]);
                 prev = Some('"');
                 i = end;
+                continue;
+            }
+            // an impl at the crate's root (`fn <impl at src/lib.rs:395:1:
+            // 395:52>::try_fill_bytes(`) is `rand_core::<impl at ..>` to
+            // other crates, as an impl in a module is `m::<impl at ..>`
+            if c == '<' && prev != Some(':') && text[i..].starts_with("<impl at ") && self.krate != "core" {
+                out.push_str(&self.krate);
+                out.push_str("::<");
+                prev = Some('<');
+                i += 1;
                 continue;
             }
             let starts_word = is_ident(c) && !prev.is_some_and(|p| is_ident(p) || p == ':' || p == '/' || p == '.' || p == '@' || p == '\'');

@@ -24,18 +24,78 @@ impl<'a> Exporter<'a> {
     /// core::..::IntoIterator>::IntoIter` / `::Item` replaced by its type.
     pub(super) fn normalize_projections(&mut self, text: &str, ctx: Ctx) -> DResult<String> {
         let mut text = text.to_string();
-        for _ in 0..DEPTH {
-            let Some((start, end, ty, tr, name)) = first_projection(&text) else { break };
-            let Some(with) = self.projection(&ty, &tr, &name, ctx)? else {
-                // not read: left as it is, and later ones are not either
-                break;
+        let mut from = 0;
+        for _ in 0..DEPTH * 8 {
+            let Some((start, end, ty, tr, name)) = first_projection(&text, from) else { break };
+            let with = match (name.as_str(), tr.rsplit("::").next()) {
+                ("Item" | "IntoIter", Some("Iterator" | "IntoIterator")) => self.projection(&ty, &tr, &name, ctx)?,
+                _ => self.impl_assoc_type(&ty, &tr, &name),
+            };
+            let Some(with) = with else {
+                // not read: left as it is (the instance's parse names
+                // it if it matters), the ones after it still are
+                from = end;
+                continue;
             };
             text.replace_range(start..end, &with);
             // every other copy of it too
             let proj = format!("<{ty} as {tr}>::{name}");
             text = text.replace(&proj, &with);
+            from = 0;
         }
         Ok(text)
+    }
+
+    /// `<ty as tr>::name` for a type of a dependency (`<rand_xoshiro::
+    /// Xoshiro256PlusPlus as SeedableRng>::Seed`): the `type NAME = T;` of
+    /// the one impl of the trait for that type in the type's crate, read
+    /// from its source, when `T` is written without paths (primitives,
+    /// arrays of literal length, tuples, references, slices) after the
+    /// impl's parameters are put in. None when no impl or several match,
+    /// or the type names a path (a source path is not resolved here).
+    fn impl_assoc_type(&mut self, ty: &str, tr: &str, name: &str) -> Option<String> {
+        use super::callee::{impl_header, split_impl_item, ty_last_name};
+        if tr.contains('<') {
+            return None;
+        }
+        let self_ty = crate::mirparse::parser::parse_str(ty, |p| p.ty()).ok()?;
+        // core's own are macros' and are not read this way
+        let krate = super::impls::self_type_crate(&self_ty).filter(|k| k != "core")?;
+        let lib = self.input.library.get(&krate)?.ok()?;
+        let trait_last = tr.rsplit("::").next().unwrap_or(tr);
+        let want = (Some(trait_last.to_string()), ty_last_name(&self_ty));
+        let mut spans: Vec<&str> = Vec::new();
+        let keys = lib.impl_keys();
+        for key in &keys {
+            if let Some((_, span, _)) = split_impl_item(crate::library::undup(key)) {
+                if !spans.contains(&span) {
+                    spans.push(span);
+                }
+            }
+        }
+        let mut found = Vec::new();
+        for span in spans {
+            let Some(s) = crate::mirparse::items::parse_span(span) else { continue };
+            let Some(header) = self.spans.source_text(&s) else { continue };
+            let header = header.strip_prefix("unsafe ").unwrap_or(&header).to_string();
+            if impl_header(&header, None) != want {
+                continue;
+            }
+            let Ok((params, _, pattern)) = super::impls::impl_self_pattern(&header) else { return None };
+            let mut bound = std::collections::HashMap::new();
+            if super::impls::unify(&pattern, &self_ty, &params, &mut bound) {
+                found.push((s, params, bound));
+            }
+        }
+        let [(s, params, bound)] = found.as_slice() else { return None };
+        let file = std::fs::read_to_string(&s.file).ok()?;
+        let written = assoc_type_in_impl(&file, s.line, s.col, name)?;
+        let args = params.iter().map(|p| bound.get(p).cloned()).collect::<Option<Vec<_>>>()?;
+        let decl = format!("fn f() -> () {{\nlet _1: {written};\n}}\n");
+        let decl = super::mono::substitute(&decl, "f", params, &args).ok()?;
+        let t = decl.lines().nth(1)?.strip_prefix("let _1: ")?.strip_suffix(';')?;
+        let t = crate::mirparse::parser::parse_str(t, |p| p.ty()).ok()?;
+        path_free(&t).then(|| t.to_string())
     }
 
     /// The type `<ty as tr>::name` is, or None when it is not read.
@@ -84,15 +144,72 @@ impl<'a> Exporter<'a> {
     }
 }
 
-/// The first `<T as Tr>::Item` / `::IntoIter` of `text` whose `T` has
-/// no projection of its own: (start, end, T, Tr, the name).
-fn first_projection(text: &str) -> Option<(usize, usize, String, String, String)> {
+/// Whether `t` names no path: primitives and arrays (of a literal
+/// length), slices, tuples, references and pointers of them.
+fn path_free(t: &Ty) -> bool {
+    match t {
+        Ty::Bool | Ty::Char | Ty::Int { .. } | Ty::Float(_) => true,
+        Ty::Array(e, n) => n.trim_end_matches("_usize").chars().all(|c| c.is_ascii_digit()) && path_free(e),
+        Ty::Slice(e) | Ty::Ref { pointee: e, .. } | Ty::Ptr { pointee: e, .. } => path_free(e),
+        Ty::Tuple(v) => v.iter().all(path_free),
+        _ => false,
+    }
+}
+
+/// The text `T` of `type NAME = T;` directly inside the impl block whose
+/// header starts at `line`:`col` (1-based) of source `file`; None when
+/// the block has no such item. Line comments are skipped.
+fn assoc_type_in_impl(file: &str, line: u32, col: u32, name: &str) -> Option<String> {
+    let mut text = String::new();
+    for (i, l) in file.lines().enumerate().skip(line as usize - 1) {
+        let l = if i == line as usize - 1 { l.get(col as usize - 1..)? } else { l };
+        text.push_str(l.split("//").next().unwrap_or(l));
+        text.push('\n');
+    }
+    let open = text.find('{')?;
+    let mut depth = 0i32;
+    // inside `[..]` or `(..)` (the `;` of `[u8; 32]`)
+    let mut nest = 0i32;
+    let mut item_start = open + 1;
+    for (i, c) in text.char_indices().skip_while(|(i, _)| *i < open) {
+        match c {
+            '[' | '(' => nest += 1,
+            ']' | ')' => nest -= 1,
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return None;
+                }
+                if depth == 1 {
+                    item_start = i + 1;
+                }
+            }
+            ';' if depth == 1 && nest == 0 => {
+                let item = text[item_start..i].trim();
+                item_start = i + 1;
+                let rest = item.strip_prefix("type ").and_then(|r| r.trim_start().strip_prefix(name));
+                let Some(rest) = rest.filter(|r| r.starts_with([' ', '='])) else { continue };
+                return rest.trim_start().strip_prefix('=').map(|t| t.trim().to_string());
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The first `<T as Tr>::Name` (an associated type's: `Name` capitalised)
+/// of `text` at or after byte `from` whose `T` has no projection of its
+/// own: (start, end, T, Tr, the name).
+fn first_projection(text: &str, from: usize) -> Option<(usize, usize, String, String, String)> {
     let b = text.as_bytes();
-    let mut from = 0;
+    let mut from = from;
     while let Some(k) = text[from..].find(">::").map(|k| k + from) {
         from = k + 3;
         let name: String = text[k + 3..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-        if name != "Item" && name != "IntoIter" {
+        // a method's or a constant's (`::default`, `::MAX`) is not a type
+        let upper_camel = name.starts_with(|c: char| c.is_ascii_uppercase()) && name.chars().any(|c| c.is_ascii_lowercase());
+        if !upper_camel || text[k + 3 + name.len()..].starts_with(['(', ':']) {
             continue;
         }
         // the `<` that opens this `>`
@@ -158,16 +275,36 @@ mod tests {
     #[test]
     fn finds_innermost_projections() {
         let t = "let _3: Zip<IterMut<'_, u64>, <ChunksExact<'_, u8> as core::iter::IntoIterator>::IntoIter>;";
-        let (s, e, ty, tr, name) = first_projection(t).unwrap();
+        let (s, e, ty, tr, name) = first_projection(t, 0).unwrap();
         assert_eq!((ty.as_str(), tr.as_str(), name.as_str()), ("ChunksExact<'_, u8>", "core::iter::IntoIterator", "IntoIter"));
         assert_eq!(&t[s..e], "<ChunksExact<'_, u8> as core::iter::IntoIterator>::IntoIter");
         // the inner one first
         let t = "_1: <<A as core::iter::IntoIterator>::IntoIter as core::iter::Iterator>::Item";
-        let (_, _, ty, _, name) = first_projection(t).unwrap();
+        let (_, _, ty, _, name) = first_projection(t, 0).unwrap();
         assert_eq!((ty.as_str(), name.as_str()), ("A", "IntoIter"));
-        assert!(first_projection("fn f(_1: fn() -> u8) -> Option<u8>::Item").is_none());
-        assert!(first_projection("<A as B>::Output").is_none());
+        assert!(first_projection("fn f(_1: fn() -> u8) -> Option<u8>::Item", 0).is_none());
+        let t = "_2 = <<S as R>::Seed as core::default::Default>::default(); <A as B>::MAX; <A as B>::Output";
+        let (s, e, ty, tr, name) = first_projection(t, 0).unwrap();
+        assert_eq!((ty.as_str(), tr.as_str(), name.as_str()), ("S", "R", "Seed"));
+        let (_, _, _, _, name) = first_projection(t, e).unwrap();
+        assert_eq!(name, "Output");
+        assert!(first_projection(t, t.len() - 3).is_none());
+        assert!(s < e);
         assert_eq!(return_type(" let mut _0: [u8; 4]; // return place in scope 0 at a.rs:1:1: 1:2"), Some("[u8; 4]"));
         assert_eq!(return_type(" let _1: u8;"), None);
+    }
+
+    #[test]
+    fn reads_associated_types_of_an_impl() {
+        let src = "struct X;\nimpl Tr for X {\n    // type Seed = u8;\n    type Seed = [u8; 32];\n    fn f() { let a = 1; }\n    type Out=(u8, u16) ;\n}\nimpl Other for X { type Late = u8; }\n";
+        assert_eq!(assoc_type_in_impl(src, 2, 1, "Seed").as_deref(), Some("[u8; 32]"));
+        assert_eq!(assoc_type_in_impl(src, 2, 1, "Out").as_deref(), Some("(u8, u16)"));
+        assert_eq!(assoc_type_in_impl(src, 2, 1, "Late"), None);
+        assert_eq!(assoc_type_in_impl(src, 2, 1, "Se"), None);
+        let ty = |s: &str| crate::mirparse::parser::parse_str(s, |p| p.ty()).unwrap();
+        assert!(path_free(&ty("[u8; 32]")));
+        assert!(path_free(&ty("(&[u16], *mut u8)")));
+        assert!(!path_free(&ty("[u8; N]")));
+        assert!(!path_free(&ty("Wrapping<u64>")));
     }
 }

@@ -12,7 +12,7 @@ use crate::obj;
 
 use super::callee::{PrimOp, Resolved};
 use super::mono;
-use super::impls::{impl_self_pattern, impl_src_root, inherent_self, macro_impl_binding, marker_bounds_hold, self_param_matches, self_type_crate, unify, Pick};
+use super::impls::{impl_self_pattern, impl_src_root, inherent_self, macro_impl_binding, marker_bounds_hold, self_param_matches, self_type_crate, structural_impl_for, unify, Pick};
 use super::Exporter;
 
 /// Where a statement or terminator is: for types, errors and spans.
@@ -947,6 +947,10 @@ impl<'a> Exporter<'a> {
                 if self_param_matches(lib, &cand, &header, &q.self_ty) {
                     found.push((cand, header));
                 }
+            } else if tr == want.0 && !matches!(*q.self_ty, Ty::Adt(_)) && structural_impl_for(&header, &q.self_ty) {
+                // `impl<T, const N: usize> AsMut<[T]> for [T; N]` for `[u8; 32]`:
+                // a self type that is not a path matches by its shape
+                found.push((cand, header));
             } else if tr == want.0 && impl_self_pattern(&header).is_ok_and(|(ps, t, _)| ps.contains(&t)) {
                 // `impl<I: Iterator> IntoIterator for I`
                 blanket.push((cand, header));

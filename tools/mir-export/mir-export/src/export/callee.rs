@@ -549,7 +549,7 @@ pub(super) fn ty_last_name(t: &Ty) -> String {
 /// at an `<impl at ..>` span) into (trait, self type) last segments. A bare
 /// name (the span of a `#[derive(Name)]`) is a derived trait; its self type
 /// is that of the method's first parameter.
-pub(super) fn impl_header(text: &str, first_param: Option<&Ty>) -> (Option<String>, String) {
+pub(crate) fn impl_header(text: &str, first_param: Option<&Ty>) -> (Option<String>, String) {
     let Some(rest) = text.strip_prefix("impl") else {
         return (Some(text.trim().to_string()), first_param.map(ty_last_name).unwrap_or_default());
     };

@@ -129,6 +129,14 @@ pub(super) fn inherent_self(path: &Path, krate: &str) -> Option<(String, Ty)> {
     Some((module.join("::"), ty))
 }
 
+/// Whether an impl header's self type is an array, slice, tuple, reference
+/// or pointer (not a path, not a bare parameter) that `self_ty` matches
+/// (`unify`): `impl<T, const N: usize> AsMut<[T]> for [T; N]` for `[u8; 32]`.
+pub(super) fn structural_impl_for(header: &str, self_ty: &Ty) -> bool {
+    let Ok((params, _, pattern)) = impl_self_pattern(header) else { return false };
+    !matches!(pattern, Ty::Adt(_)) && unify(&pattern, self_ty, &params, &mut HashMap::new())
+}
+
 /// The crate a self type of a trait call is defined in (`arrayvec` for
 /// `arrayvec::ArrayVec<u64, 8>`, through references), if it is a path.
 pub(super) fn self_type_crate(t: &Ty) -> Option<String> {

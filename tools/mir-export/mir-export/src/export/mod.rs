@@ -10,14 +10,14 @@
 
 mod assoc;
 mod body;
-mod callee;
+pub(crate) mod callee;
 mod consteval;
 mod consts;
 mod drops;
 mod dyncall;
 mod impls;
 mod mono;
-mod spans;
+pub(crate) mod spans;
 mod special;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};

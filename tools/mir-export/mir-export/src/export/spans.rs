@@ -74,17 +74,21 @@ impl SpanTable {
 
     /// Reads the source text a span covers (for `<impl at ...>` headers).
     pub fn source_text(&self, s: &SrcSpan) -> Option<String> {
-        let path = self.crate_dir.join(&s.file);
-        let text = std::fs::read_to_string(path).ok()?;
-        let lines: Vec<&str> = text.lines().collect();
-        let mut out = String::new();
-        for l in s.line..=s.end_line {
-            let line = lines.get(l as usize - 1)?;
-            let start = if l == s.line { s.col as usize - 1 } else { 0 };
-            let end = if l == s.end_line { (s.end_col as usize - 1).min(line.len()) } else { line.len() };
-            out.push_str(line.get(start..end)?);
-            out.push(' ');
-        }
-        Some(out.trim().to_string())
+        source_text_at(&self.crate_dir.join(&s.file), s)
     }
+}
+
+/// The text of span `s` in file `path`, its lines joined by spaces.
+pub fn source_text_at(path: &FsPath, s: &SrcSpan) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::new();
+    for l in s.line..=s.end_line {
+        let line = lines.get((l as usize).checked_sub(1)?)?;
+        let start = if l == s.line { (s.col as usize).checked_sub(1)? } else { 0 };
+        let end = if l == s.end_line { (s.end_col as usize).saturating_sub(1).min(line.len()) } else { line.len() };
+        out.push_str(line.get(start..end)?);
+        out.push(' ');
+    }
+    Some(out.trim().to_string())
 }
