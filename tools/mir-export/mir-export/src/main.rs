@@ -61,7 +61,7 @@ fn main() -> ExitCode {
 fn run(opts: &Options) -> DResult<usize> {
     let rustc = toolchain::pick_rustc(opts.rustc.as_deref());
     let krate = KernelCrate::open(&opts.input)?;
-    let info = match toolchain::probe_rustc(&rustc, &krate.user_dir) {
+    let info = match toolchain::probe_rustc(&rustc, &krate.user_dir, &krate.manifest_dir.join("target").join("mir-export")) {
         Ok(info) => info,
         Err(d) => {
             krate.cleanup(opts.keep_temps);

@@ -41,29 +41,139 @@ pub fn pick_rustc(cli: Option<&Path>) -> PathBuf {
     }
 }
 
-/// Runs `rustc --print sysroot` in `dir`, the kernel crate's directory
-/// (where a rustup proxy picks the toolchain, as it would for cargo), then
-/// `-vV`, and checks the release (a release or build that has not been
-/// measured gets `needs_selftest`). A rustup proxy is replaced by its
-/// toolchain's own rustc, so that this rustc -- the one checked -- is the
-/// one cargo and the probes run, without the proxy's start each time.
-pub fn probe_rustc(rustc: &Path, dir: &Path) -> DResult<RustcInfo> {
-    let sysroot = print_sysroot(rustc, dir);
-    let direct = sysroot.as_deref().and_then(|s| unproxied(rustc, s));
-    let path = direct.clone().unwrap_or_else(|| rustc.to_path_buf());
-    let out = Command::new(&path)
-        .arg("-vV")
-        .output()
-        .map_err(|e| Diag::new(Code::Toolchain, format!("cannot run `{} -vV`: {e}", path.display())))?;
-    if !out.status.success() {
-        return Err(Diag::new(Code::Toolchain, format!("`{} -vV` failed: {}", path.display(), String::from_utf8_lossy(&out.stderr).trim())));
+/// Finds the rustc's sysroot and `-vV`, and checks the release (a release
+/// or build that has not been measured gets `needs_selftest`).
+///
+/// A rustup proxy is asked `--print sysroot` in `dir`, the kernel crate's
+/// directory (where it picks the toolchain, as it would for cargo), every
+/// time, and is then replaced by its toolchain's own rustc, so that this
+/// rustc -- the one checked -- is the one cargo and the probes run,
+/// without the proxy's start each time. The rest is kept in `cache_dir`
+/// (`RustcCache`) while the rustc's executable and its librustc_driver
+/// are the same files, as cargo keeps its `.rustc_info.json`: a warm
+/// export of a proxied toolchain runs one rustc instead of two, a direct
+/// rustc none.
+pub fn probe_rustc(rustc: &Path, dir: &Path, cache_dir: &Path) -> DResult<RustcInfo> {
+    let exe = find_exe(rustc);
+    let proxied = exe.as_deref().is_none_or(is_rustup);
+    let (mut sysroot, mut direct) = (None, None);
+    if proxied {
+        sysroot = print_sysroot(rustc, dir);
+        direct = sysroot.as_deref().and_then(|s| unproxied(rustc, s));
     }
-    let mut info = parse_version(&String::from_utf8_lossy(&out.stdout))?;
+    let path = direct.clone().unwrap_or_else(|| rustc.to_path_buf());
+    // a proxy whose toolchain was not found is not kept: its choice varies
+    let cache = (!proxied || direct.is_some()).then(|| RustcCache::new(cache_dir, &path)).flatten();
+    let (sysroot, verbose) = match cache.as_ref().and_then(|c| c.read(sysroot.as_deref())) {
+        Some(hit) => hit,
+        None => {
+            let sysroot = sysroot.or_else(|| print_sysroot(&path, dir));
+            let out = Command::new(&path)
+                .arg("-vV")
+                .output()
+                .map_err(|e| Diag::new(Code::Toolchain, format!("cannot run `{} -vV`: {e}", path.display())))?;
+            if !out.status.success() {
+                return Err(Diag::new(Code::Toolchain, format!("`{} -vV` failed: {}", path.display(), String::from_utf8_lossy(&out.stderr).trim())));
+            }
+            let verbose = String::from_utf8_lossy(&out.stdout).into_owned();
+            if let Some(c) = &cache {
+                c.write(sysroot.as_deref(), &verbose);
+            }
+            (sysroot, verbose)
+        }
+    };
+    let mut info = parse_version(&verbose)?;
     info.path = path;
     info.sysroot = sysroot;
     info.unproxied = direct.is_some();
     check_supported(&mut info)?;
     Ok(info)
+}
+
+/// The file `rustc` (a path, or a name on `PATH`) runs.
+fn find_exe(rustc: &Path) -> Option<PathBuf> {
+    if rustc.components().count() > 1 {
+        return rustc.is_file().then(|| rustc.to_path_buf());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(rustc)).find(|p| p.is_file())
+}
+
+/// Whether `exe` is a rustup proxy: a link to the `rustup` executable.
+fn is_rustup(exe: &Path) -> bool {
+    std::fs::canonicalize(exe).is_ok_and(|t| t.file_name().is_some_and(|n| n == "rustup"))
+}
+
+/// What one rustc said (`--print sysroot`, `-vV`), kept in
+/// `DIR/oxide-rustc-info/HASH` (HASH: the rustc's path) under a key of
+/// the identities (device, inode, size, mtime) of the rustc executable
+/// and of every `librustc_driver*` in its sysroot's `lib/` and the
+/// directories right below it (Debian's is in `lib/x86_64-linux-gnu`):
+/// installing another rustc there changes one of them.
+struct RustcCache {
+    file: PathBuf,
+    exe: String,
+}
+
+impl RustcCache {
+    fn new(dir: &Path, rustc: &Path) -> Option<RustcCache> {
+        let exe = find_exe(rustc)?;
+        let exe = file_identity(&std::fs::canonicalize(&exe).ok()?)?;
+        let slot = crate::library::fnv1a([rustc.to_string_lossy().as_ref()]);
+        Some(RustcCache { file: dir.join("oxide-rustc-info").join(format!("{slot:016x}")), exe })
+    }
+
+    /// The sysroot and `-vV` kept, when the files are the same and the
+    /// sysroot is `sysroot` (a proxy's, asked this time) if given.
+    fn read(&self, sysroot: Option<&Path>) -> Option<(Option<PathBuf>, String)> {
+        let text = std::fs::read_to_string(&self.file).ok()?;
+        let mut lines = text.splitn(4, '\n');
+        let (version, exe, root, driver) = (lines.next()?, lines.next()?, lines.next()?, lines.next()?);
+        let (driver, verbose) = driver.split_once('\n')?;
+        let root = (!root.is_empty()).then(|| PathBuf::from(root));
+        let fresh = version == CACHE_VERSION
+            && exe == self.exe
+            && sysroot.is_none_or(|s| root.as_deref() == Some(s))
+            && driver == driver_identity(root.as_deref());
+        fresh.then_some((root, verbose.to_string()))
+    }
+
+    /// A cache that cannot be written is only slower next time.
+    fn write(&self, sysroot: Option<&Path>, verbose: &str) {
+        let root = sysroot.map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        if root.contains('\n') || !self.file.parent().is_some_and(|d| std::fs::create_dir_all(d).is_ok()) {
+            return;
+        }
+        let text = format!("{CACHE_VERSION}\n{}\n{root}\n{}\n{verbose}", self.exe, driver_identity(sysroot));
+        let _ = crate::driver::write_atomically(&self.file, &text);
+    }
+}
+
+const CACHE_VERSION: &str = "oxide-rustc-info 1";
+
+/// `PATH dev ino size mtime` of a file; None when it cannot be read.
+fn file_identity(path: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some(format!("{} {} {} {} {}.{:09}", path.display(), m.dev(), m.ino(), m.size(), m.mtime(), m.mtime_nsec()))
+}
+
+/// The identities of the `librustc_driver*` files of a sysroot, sorted
+/// and joined by `;` (empty without a sysroot or such files).
+fn driver_identity(sysroot: Option<&Path>) -> String {
+    let Some(lib) = sysroot.map(|s| s.join("lib")) else { return String::new() };
+    let mut dirs = vec![lib.clone()];
+    if let Ok(rd) = std::fs::read_dir(&lib) {
+        dirs.extend(rd.flatten().map(|e| e.path()).filter(|p| p.is_dir() && !p.ends_with("rustlib")));
+    }
+    let mut ids: Vec<String> = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flat_map(|rd| rd.flatten().map(|e| e.path()))
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("librustc_driver")))
+        .filter_map(|p| file_identity(&p))
+        .collect();
+    ids.sort();
+    ids.join(";")
 }
 
 fn print_sysroot(rustc: &Path, dir: &Path) -> Option<PathBuf> {
@@ -75,14 +185,8 @@ fn print_sysroot(rustc: &Path, dir: &Path) -> Option<PathBuf> {
 /// `SYSROOT/bin/rustc` when `rustc` (a path or a name on `PATH`) is a
 /// rustup proxy: a link to the `rustup` executable.
 fn unproxied(rustc: &Path, sysroot: &Path) -> Option<PathBuf> {
-    let found = if rustc.components().count() > 1 {
-        rustc.to_path_buf()
-    } else {
-        std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(rustc)).find(|p| p.is_file())?
-    };
-    let target = std::fs::canonicalize(found).ok()?;
     let direct = sysroot.join("bin").join("rustc");
-    (target.file_name()? == "rustup" && direct.is_file()).then_some(direct)
+    (is_rustup(&find_exe(rustc)?) && direct.is_file()).then_some(direct)
 }
 
 /// The cargo to run: `$CARGO`, else the toolchain's own when the rustc
@@ -164,6 +268,47 @@ mod tests {
         let info = RustcInfo { sysroot: Some(sysroot.clone()), unproxied: true, ..RustcInfo::default() };
         assert_eq!(own_cargo(&info), Some(sysroot.join("bin/cargo")));
         assert_eq!(own_cargo(&RustcInfo { unproxied: false, ..info }), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn keeps_what_a_rustc_said_while_its_files_are_the_same() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("mir-export-rustc-info-{}", std::process::id()));
+        let sysroot = dir.join("sysroot");
+        let lib = sysroot.join("lib/x86_64-linux-gnu");
+        std::fs::create_dir_all(sysroot.join("bin")).unwrap();
+        std::fs::create_dir_all(&lib).unwrap();
+        std::fs::write(dir.join("vV"), V195).unwrap();
+        std::fs::write(lib.join("librustc_driver-1.so"), "one").unwrap();
+        let rustc = sysroot.join("bin/rustc");
+        let script = |extra: &str| {
+            let text = format!(
+                "#!/bin/sh\necho run >> {d}/runs\ncase \"$1\" in -vV) cat {d}/vV;; --print) echo {s};; esac\n{extra}",
+                d = dir.display(),
+                s = sysroot.display()
+            );
+            std::fs::write(&rustc, text).unwrap();
+            std::fs::set_permissions(&rustc, std::fs::Permissions::from_mode(0o755)).unwrap();
+        };
+        let runs = || std::fs::read_to_string(dir.join("runs")).map_or(0, |t| t.lines().count());
+        script("");
+        let cache = dir.join("target");
+        let info = probe_rustc(&rustc, &dir, &cache).unwrap();
+        assert_eq!((info.release.as_str(), info.sysroot.as_deref()), ("1.95.0", Some(sysroot.as_path())));
+        assert_eq!(runs(), 2, "--print sysroot and -vV");
+        let again = probe_rustc(&rustc, &dir, &cache).unwrap();
+        assert_eq!((again.verbose.as_str(), again.sysroot.as_deref()), (info.verbose.as_str(), Some(sysroot.as_path())));
+        assert_eq!(runs(), 2, "kept");
+        // another librustc_driver, then another executable: asked again
+        std::fs::write(lib.join("librustc_driver-1.so"), "other").unwrap();
+        probe_rustc(&rustc, &dir, &cache).unwrap();
+        assert_eq!(runs(), 4);
+        probe_rustc(&rustc, &dir, &cache).unwrap();
+        assert_eq!(runs(), 4);
+        script("# rebuilt\n");
+        probe_rustc(&rustc, &dir, &cache).unwrap();
+        assert_eq!(runs(), 6);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
