@@ -998,6 +998,18 @@ impl Library {
         if let Some(r) = hits.next() {
             return hits.all(|o| o == r).then_some(r);
         }
+        // an item of a trait's default method by the trait's visible path
+        // (`iter::Iterator::min_by_key::compare`, a fn inside
+        // `iter::traits::iterator::Iterator::min_by_key`)
+        let segs: Vec<&str> = name.split("::").collect();
+        for k in 1..segs.len().saturating_sub(1) {
+            let (printed, method, rest) = (segs[..k].join("::"), segs[k], segs[k + 1..].join("::"));
+            if let Some(t) = self.default_method_trait(&printed, method).filter(|t| *t != printed) {
+                if let Some(&r) = self.index.fns.get(&format!("{t}::{method}::{rest}")) {
+                    return Some(r);
+                }
+            }
+        }
         // an item of a function the kernel crate names by a path a glob
         // re-exports (`libm::atan::promoted[1]` for libm's
         // `math::atan::atan`, through `pub use math::*`): under the

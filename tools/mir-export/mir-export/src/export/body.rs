@@ -572,7 +572,10 @@ impl<'a> Exporter<'a> {
             false => None,
         };
         let text = lib_text.as_deref().unwrap_or(self.input.mir_text);
-        let mut body = mono::instantiate(text, generic, &params, &mono::call_args(path), &inst)
+        // a library body found under another path (a re-export, a trait's
+        // visible path) is named by its own in its text
+        let own_name = lib_text.as_deref().and_then(|t| t.lines().find_map(|l| l.strip_prefix("fn ")?.split_once('(').map(|(n, _)| n.to_string())));
+        let mut body = mono::instantiate(text, own_name.as_deref().unwrap_or(generic), &params, &mono::call_args(path), &inst)
             .map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         if lib_text.is_some() {
             crate::library::fold_runtime_checks(&mut body);
@@ -710,6 +713,21 @@ impl<'a> Exporter<'a> {
             let spread = self.spread_fn_call_args(&fty, args, ctx)?;
             return self.call_pointer_json(dest, &f, &spread, target, ctx);
         }
+        let mut call_args: Vec<Operand> = args.to_vec();
+        if let (Some(()), Some(q)) = (super::callee::fn_trait_call(path), path.qself.as_ref()) {
+            call_args = self.spread_fn_call_args(&q.self_ty, args, ctx)?;
+        }
+        // `<&mut fn(..) {compare::<&u64, u64>} as FnOnce<..>>::call_once`
+        // (core's `impl FnOnce for &mut F`): a call of the fn item, which
+        // may be core's
+        let fn_item = match (super::callee::fn_trait_call(path), path.qself.as_ref()) {
+            (Some(()), Some(q)) => match super::callee::fn_item_behind_refs(&q.self_ty) {
+                Some(Ty::FnDef { path: f, .. }) => Some(f.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let path = fn_item.as_ref().unwrap_or(path);
         let bodies = &self.bodies;
         let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
         // drop glue (drops.rs), called by name with its type argument
@@ -720,17 +738,13 @@ impl<'a> Exporter<'a> {
         };
         let mut resolved = match first {
             Ok(r) => r,
-            Err(e) => self.library_callee(path, args, target.is_none(), e, ctx)?,
+            Err(e) => self.library_callee(path, &call_args, target.is_none(), e, ctx)?,
         };
         if let Resolved::Instance { generic } = &resolved {
             resolved = Resolved::Function(self.instance(&generic.clone(), path, ctx)?);
         }
         if let Resolved::Function(name) = &resolved {
             self.check_drop_impl(path, name, ctx)?;
-        }
-        let mut call_args: Vec<Operand> = args.to_vec();
-        if let (Some(()), Some(q)) = (super::callee::fn_trait_call(path), path.qself.as_ref()) {
-            call_args = self.spread_fn_call_args(&q.self_ty, args, ctx)?;
         }
         let callee = match resolved {
             Resolved::Function(name) => {
@@ -1188,7 +1202,7 @@ impl<'a> Exporter<'a> {
         let mut out = Vec::new();
         if matches!(self_ty, Ty::Closure(_) | Ty::Dyn(_)) {
             out.push(callee.clone());
-        } else if !matches!(self_ty, Ty::FnDef { .. } | Ty::FnPtr(_)) {
+        } else if !matches!(self_ty, Ty::FnPtr(_)) && super::callee::fn_item_behind_refs(self_ty).is_none() {
             return Err(bad(self));
         }
         match tuple {

@@ -233,7 +233,9 @@ impl CalleeResolver {
             }
             // `<fn(u32) -> u32 {double} as Fn<(u32,)>>::call`: the fn item
             // itself (body.rs drops the self argument and spreads the tuple)
-            if let (Ty::FnDef { path: f, .. }, Some(_)) = (&*q.self_ty, fn_trait_call(path)) {
+            // `<&mut fn(..) {compare} as FnOnce<..>>::call_once` too: core's
+            // `impl FnOnce for &mut F` calls `F` (min_by_key's `compare`)
+            if let (Some(Ty::FnDef { path: f, .. }), Some(_)) = (fn_item_behind_refs(&q.self_ty), fn_trait_call(path)) {
                 return self.resolve(f, diverges, has_body);
             }
         }
@@ -637,6 +639,16 @@ mod tests {
         assert!(is_panic_entry("core::num::imp::int_log10::panic_for_nonpositive_argument")); // 1.97
         assert!(is_panic_entry("core::slice::copy_from_slice_impl::len_mismatch_fail"));
         assert!(!is_panic_entry("core::slice::index::get"));
+    }
+}
+
+/// The fn item type `t` is, or that references to it point to (`&mut
+/// for<'a> fn(&'a u64) -> bool {f}`).
+pub fn fn_item_behind_refs(t: &Ty) -> Option<&Ty> {
+    match t {
+        Ty::FnDef { .. } => Some(t),
+        Ty::Ref { pointee, .. } => fn_item_behind_refs(pointee),
+        _ => None,
     }
 }
 
