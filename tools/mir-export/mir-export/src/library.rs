@@ -314,11 +314,78 @@ pub fn load(rustc: &RustcInfo, verbose: bool) -> Result<Library, Diag> {
     let idx = index_file(&file);
     let index = fs::read_to_string(&idx).ok().and_then(|t| Index::parse(&t));
     let index = index.ok_or_else(|| Diag::new(Code::Io, format!("{}: not an index of core's MIR (remove it and {} to build them again)", idx.display(), file.display())))?;
+    let mut index = index;
+    index.reexports = core_visible_paths(&file, &lib.join("core/src"));
     let f = fs::File::open(&file).map_err(|e| io_err(&file, e))?;
     if verbose {
-        eprintln!("mir-export: core's MIR {} ({} bodies), index read in {:?}", file.display(), index.fns.len(), t.elapsed());
+        eprintln!("mir-export: core's MIR {} ({} bodies, {} re-exported paths), index read in {:?}", file.display(), index.fns.len(), index.reexports.len(), t.elapsed());
     }
     Ok(Library { index, text: Text::File(f), krate: "core".into(), alloc_base: ALLOC_BASE })
+}
+
+/// core's items defined in private modules by the paths other crates
+/// print (rustc's visible paths): `ops::control_flow::ControlFlow` →
+/// `ops::ControlFlow`, `iter::adapters::map::Map` → `iter::Map` (through
+/// `iter::adapters::Map`), read from every module file's `pub use` of a
+/// private module's item (`root_items`), so that core's text names a
+/// type as the kernel crate does. Kept beside core's MIR as `.vis`
+/// (`DEFINED VISIBLE` lines); a glob re-export (`pub use x::*`) is not
+/// followed, and its items keep their defining path.
+fn core_visible_paths(mir: &Path, src: &Path) -> HashMap<String, String> {
+    let cache = mir.with_extension("vis");
+    if let Ok(text) = fs::read_to_string(&cache) {
+        if let Some(body) = text.strip_prefix("oxide-core-visible-paths 1\n") {
+            return body.lines().filter_map(|l| l.split_once(' ')).map(|(d, v)| (d.to_string(), v.to_string())).collect();
+        }
+    }
+    let mut files = Vec::new();
+    let mut dirs = vec![src.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    let root = src.join("lib.rs");
+    let mut direct: HashMap<String, String> = HashMap::new();
+    for f in files {
+        let (Some(module), Ok(text)) = (crate::adts::module_of_file(&root, &f), fs::read_to_string(&f)) else { continue };
+        let items = root_items(&text);
+        let private: Vec<&str> = items.mods.iter().filter(|m| !m.1).map(|m| m.0.as_str()).collect();
+        let join = |p: &str| if module.is_empty() { p.to_string() } else { format!("{module}::{p}") };
+        for (name, path) in &items.uses {
+            if path.split("::").next().is_some_and(|m| private.contains(&m)) {
+                direct.insert(join(path), join(name));
+            }
+        }
+    }
+    let map = visible_closure(&direct);
+    let mut lines: Vec<String> = map.iter().map(|(d, v)| format!("{d} {v}")).collect();
+    lines.sort();
+    let _ = crate::driver::write_atomically(&cache, &format!("oxide-core-visible-paths 1\n{}\n", lines.join("\n")));
+    map
+}
+
+/// `direct` (a defining path → its re-export one module up) followed to
+/// the end: `iter::adapters::map::Map` → `iter::adapters::Map` →
+/// `iter::Map`, through the longest re-exported prefix each time.
+fn visible_closure(direct: &HashMap<String, String>) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    for (def, vis) in direct {
+        let mut v = vis.clone();
+        for _ in 0..8 {
+            let segs: Vec<&str> = v.split("::").collect();
+            let hit = (2..=segs.len()).rev().find_map(|n| direct.get(&segs[..n].join("::")).map(|to| (n, to)));
+            let Some((n, to)) = hit else { break };
+            v = std::iter::once(to.as_str()).chain(segs[n..].iter().copied()).collect::<Vec<_>>().join("::");
+        }
+        out.insert(def.clone(), v);
+    }
+    out
 }
 
 /// Set to `host` to compile the kernel crate and its dependencies for the
@@ -1460,6 +1527,32 @@ alloc7 (static: unicode::n::T, size: 2, align: 1) {
         assert_eq!(b.blocks[0].terminator.kind, T::Goto(2));
         assert_eq!(b.blocks[1].terminator.kind, T::Unreachable);
         assert_eq!(b.blocks[2].terminator.kind, T::Return);
+    }
+
+    #[test]
+    fn visible_paths_follow_reexports_to_the_end() {
+        let direct: HashMap<String, String> = [
+            ("iter::adapters::map::Map", "iter::adapters::Map"),
+            ("iter::adapters::Map", "iter::Map"),
+            ("ops::control_flow::ControlFlow", "ops::ControlFlow"),
+            ("iter::traits::iterator::Iterator", "iter::traits::Iterator"),
+            ("iter::traits::Iterator", "iter::Iterator"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        let v = visible_closure(&direct);
+        assert_eq!(v["iter::adapters::map::Map"], "iter::Map");
+        assert_eq!(v["ops::control_flow::ControlFlow"], "ops::ControlFlow");
+        assert_eq!(v["iter::traits::iterator::Iterator"], "iter::Iterator");
+        let mut lib = Library::from_text("fn iter::traits::iterator::Iterator::fold(_1: Self) -> () {\n}\n".into());
+        lib.index.reexports = v;
+        assert_eq!(
+            lib.in_core_spelling("_3 = iter::adapters::map::Map::<I, F> { iter: move _1 }; iter::traits::iterator::Iterator::fold"),
+            "_3 = core::iter::Map::<I, F> { iter: move _1 }; core::iter::Iterator::fold"
+        );
+        // and back, to find the body
+        assert!(lib.body_text("iter::Iterator::fold").is_some());
     }
 
     #[test]

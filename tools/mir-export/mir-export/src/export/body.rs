@@ -59,7 +59,7 @@ impl<'a> Exporter<'a> {
     /// The source lines of a function's signature and up to `before`
     /// lines above it (attributes, a multi-line `fn` header), located by
     /// the return place's span.
-    fn signature_source(&self, body: &Body, before: u32) -> Option<String> {
+    pub(super) fn signature_source(&self, body: &Body, before: u32) -> Option<String> {
         let s = body.locals.first()?.as_ref()?.span.as_ref()?;
         self.spans.source_text(&SrcSpan {
             file: s.file.clone(),
@@ -574,7 +574,7 @@ impl<'a> Exporter<'a> {
         let text = lib_text.as_deref().unwrap_or(self.input.mir_text);
         // a library body found under another path (a re-export, a trait's
         // visible path) is named by its own in its text
-        let own_name = lib_text.as_deref().and_then(|t| t.lines().find_map(|l| l.strip_prefix("fn ")?.split_once('(').map(|(n, _)| n.to_string())));
+        let own_name = lib_text.as_deref().and_then(text_fn_name);
         let mut body = mono::instantiate(text, own_name.as_deref().unwrap_or(generic), &params, &mono::call_args(path), &inst)
             .map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         if lib_text.is_some() {
@@ -736,9 +736,15 @@ impl<'a> Exporter<'a> {
             true => Ok(Resolved::Function(path.to_string())),
             false => self.callees.resolve(path, target.is_none(), &has_body),
         };
-        let mut resolved = match first {
-            Ok(r) => r,
-            Err(e) => self.library_callee(path, &call_args, target.is_none(), e, ctx)?,
+        // a library's closure called through `Fn*` (closures.rs)
+        let lib_closure = match (&first, super::callee::fn_trait_call(path), path.qself.as_ref().map(|q| &*q.self_ty)) {
+            (Err(_), Some(()), Some(Ty::Closure(c))) => self.library_closure(&c.clone(), ctx)?,
+            _ => None,
+        };
+        let mut resolved = match (first, lib_closure) {
+            (_, Some(inst)) => Resolved::Function(inst),
+            (Ok(r), None) => r,
+            (Err(e), None) => self.library_callee(path, &call_args, target.is_none(), e, ctx)?,
         };
         if let Resolved::Instance { generic } = &resolved {
             resolved = Resolved::Function(self.instance(&generic.clone(), path, ctx)?);
@@ -1095,7 +1101,10 @@ impl<'a> Exporter<'a> {
             params.extend(impl_trait_params(&g));
             args.extend(own);
         }
-        let text = mono::substitute(text, full, &params, &args).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        // the body's name as its text spells it (core's visible paths:
+        // `fn core::iter::Iterator::try_fold(` for `iter::traits::..`)
+        let own = text_fn_name(text).unwrap_or_else(|| full.to_string());
+        let text = mono::substitute(text, &own, &params, &args).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         let text = self.normalize_projections(&text, ctx)?;
         let mut body = mono::parse_instance(&text, &inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         body.name = inst.clone();
@@ -1322,7 +1331,12 @@ fn atomic_ordering(a: &Operand) -> Option<String> {
 
 /// The argument-position `impl Trait` types of a generic body, in order
 /// (the parser makes each a one-segment path named by its text).
-fn impl_trait_params(b: &Body) -> Vec<String> {
+/// The name on the `fn NAME(` line of a body's MIR text.
+pub(super) fn text_fn_name(text: &str) -> Option<String> {
+    text.lines().find_map(|l| l.strip_prefix("fn ")?.split_once('(').map(|(n, _)| n.to_string()))
+}
+
+pub(super) fn impl_trait_params(b: &Body) -> Vec<String> {
     let mut out = Vec::new();
     for k in 1..=b.arg_count as usize {
         if let Some(Some(l)) = b.locals.get(k) {

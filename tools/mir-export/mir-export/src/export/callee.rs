@@ -159,6 +159,11 @@ impl CalleeResolver {
         r
     }
 
+    /// Records the body made for a library's closure type (closures.rs).
+    pub fn add_closure(&mut self, closure: &str, body: &str) {
+        self.closures.insert(closure.to_string(), body.to_string());
+    }
+
     /// The body of a closure type (`{closure@..}` → `k::{closure#0}`).
     pub fn closure_body(&self, closure: &str) -> Option<&str> {
         self.closures.get(closure).map(String::as_str)
@@ -655,9 +660,11 @@ pub fn fn_item_behind_refs(t: &Ty) -> Option<&Ty> {
 /// `<T as core::ops::Fn<(A, B)>>::call` and the `FnMut` / `FnOnce` forms:
 /// a call whose arguments are the callee, then the tuple of the real ones.
 pub fn fn_trait_call(path: &Path) -> Option<()> {
-    let tr = path.qself.as_ref()?.trait_.as_ref()?;
+    let tr = path.qself.as_ref()?.trait_.as_ref()?.bare();
+    // core's own MIR names the traits by their module (`ops::function`)
+    let tr = tr.strip_prefix("core::ops::function::").map_or(tr.clone(), |t| format!("core::ops::{t}"));
     matches!(
-        (tr.bare().as_str(), path.last_name()),
+        (tr.as_str(), path.last_name()),
         ("core::ops::Fn", "call") | ("core::ops::FnMut", "call_mut") | ("core::ops::FnOnce", "call_once")
     )
     .then_some(())

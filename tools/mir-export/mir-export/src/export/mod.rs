@@ -11,6 +11,7 @@
 mod assoc;
 mod body;
 pub(crate) mod callee;
+mod closures;
 mod consteval;
 mod consts;
 mod drops;

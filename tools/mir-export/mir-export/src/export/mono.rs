@@ -152,8 +152,15 @@ pub fn substitute(mir_text: &str, generic: &str, params: &[String], args: &[Stri
     }
     let mut text = text.to_string();
     // (a parameter named like an argument's part would be replaced twice:
-    // through placeholders)
-    for (k, p) in params.iter().enumerate() {
+    // through placeholders). An argument-position `impl Trait` first, the
+    // longest first: its text names the others (`impl FnMut(Acc, B) -> R`)
+    let mut order: Vec<usize> = (0..params.len()).collect();
+    order.sort_by_key(|&k| match params[k].starts_with("impl ") {
+        true => (0, usize::MAX - params[k].len()),
+        false => (1, k),
+    });
+    for k in order {
+        let p = &params[k];
         text = if p.starts_with("impl ") {
             text.replace(p.as_str(), &format!("__OXIDE_GENERIC_{k}__"))
         } else {

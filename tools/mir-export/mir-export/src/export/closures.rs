@@ -1,0 +1,146 @@
+//! Closures of a library called through `Fn*`: core's iterator adapters
+//! build closures in one generic body and call them from another
+//! (`map_try_fold` makes one that `try_fold` calls through `FnMut`).
+//! When rustc's inliner stops between the two, the kernel's MIR has
+//! `<{closure@core::iter::adapters::map::map_try_fold<'_, A, ..>::{closure#0}}
+//! as FnMut<(u64, (u64, &u64))>>::call_mut(..)`: the closure named by its
+//! parent function's path and generic arguments. Its body is the
+//! library's `PARENT::{closure#N}`, instantiated with the parent's
+//! parameters bound to those arguments (mono.rs), its own type (printed
+//! by its span in the library's MIR) renamed to the kernel's spelling.
+//! Its captures (the layout) come, as for the crate's own closures, from
+//! the aggregate that builds it.
+
+use crate::diag::{Code, DResult};
+use crate::mirparse::ast::{Body, Path, Ty};
+
+use super::body::Ctx;
+use super::{mono, Exporter};
+
+impl<'a> Exporter<'a> {
+    /// The body (its name) of library closure type `closure`, made a body
+    /// of the export; None when the type is not a library closure named by
+    /// a function's path (a span, a closure's closure).
+    pub(super) fn library_closure(&mut self, closure: &str, ctx: Ctx) -> DResult<Option<String>> {
+        if let Some(b) = self.callees.closure_body(closure) {
+            return Ok(Some(b.to_string()));
+        }
+        let Some((parent, n)) = closure_parent(closure) else { return Ok(None) };
+        let Ok(Ty::Adt(path)) = crate::mirparse::parser::parse_str(parent, |p| p.ty()) else { return Ok(None) };
+        // the parent function's generic arguments are its last segment's
+        let own_args = Path { qself: None, segments: path.segments.last().cloned().into_iter().collect() };
+        let (lib, name, full) = match &path.qself {
+            None => {
+                let bare = path.bare();
+                let Some((Ok(lib), name)) = self.input.library.for_path(&bare) else { return Ok(None) };
+                (lib, name.to_string(), bare)
+            }
+            // a fn nested in an impl's method (`<TakeWhile<I, P> as
+            // Iterator>::try_fold::check`): under that method's impl
+            Some(q) => {
+                let Some(krate) = q.trait_.as_ref().map(|t| t.bare()).and_then(|t| t.split("::").next().map(str::to_string)) else { return Ok(None) };
+                let Some(Ok(lib)) = self.input.library.get(&krate) else { return Ok(None) };
+                let Some(first) = path.segments.first() else { return Ok(None) };
+                let method = Path { qself: path.qself.clone(), segments: vec![first.clone()] };
+                let super::impls::Pick::Impl(cand, _, _) = self.library_impl_pick(lib, &method, ctx)? else { return Ok(None) };
+                let rest: Vec<&str> = path.segments[1..].iter().map(|s| s.name.as_str()).collect();
+                let name = std::iter::once(crate::library::undup(&cand)).chain(rest).collect::<Vec<_>>().join("::");
+                let full = format!("{}::{name}", lib.krate());
+                (lib, name, full)
+            }
+        };
+        let fail = |why: String| format!("{}'s closure `{closure}` could not be instantiated ({why})", lib.krate());
+        let key = format!("{name}::{{closure#{n}}}");
+        let Some(text) = lib.body_text(&key) else { return Ok(None) };
+        let parent_body = match lib.body(&name, &full) {
+            Some(Ok(b)) => b,
+            Some(Err((code, m))) => return Err(self.err(ctx, code, fail(m))),
+            None => return Err(self.err(ctx, Code::Unsupported, fail(format!("{}'s MIR has no body `{full}`", lib.krate())))),
+        };
+        let sig = self.signature_source(&parent_body, 8).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its parent's source is not readable".into())))?;
+        let impls = super::body::impl_trait_params(&parent_body);
+        let mut params = match mono::generic_params(&sig, path.last_name()) {
+            Some(p) => p,
+            None if !impls.is_empty() => Vec::new(),
+            None => return Err(self.err(ctx, Code::Unsupported, fail(format!("no generic parameter list after `fn {}`", path.last_name())))),
+        };
+        params.extend(impls);
+        let own = super::body::text_fn_name(&text).ok_or_else(|| self.err(ctx, Code::Export, fail("no `fn` line".into())))?;
+        let text = mono::substitute(&text, &own, &params, &mono::call_args(&own_args)).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        let Some(spelled) = own_closure_type(&text) else { return Err(self.err(ctx, Code::Unsupported, fail("its first parameter is not its closure".into()))) };
+        let text = text.replace(&spelled, closure);
+        let text = self.normalize_projections(&text, ctx)?;
+        // `core::iter::adapters::map::map_try_fold::<'_, A, ..>::{closure#0}`
+        let own_text = own_args.to_string();
+        let generics = own_text.strip_prefix(path.last_name()).unwrap_or("");
+        let inst = format!("{full}{}{generics}::{{closure#{n}}}", if generics.is_empty() { "" } else { "::" });
+        let mut body = mono::parse_instance(&text, &inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        crate::library::fold_runtime_checks(&mut body);
+        let caller = self.loc(ctx.body, ctx.scope, ctx.span);
+        self.library_bodies.insert(inst.clone(), caller);
+        let body: &'a Body = Box::leak(Box::new(body));
+        let key: &'a str = Box::leak(inst.clone().into_boxed_str());
+        self.bodies.insert(key, body);
+        self.callees.add_closure(closure, &inst);
+        Ok(Some(inst))
+    }
+}
+
+/// `{closure@core::iter::Iterator::find::check<A, B>::{closure#0}}` →
+/// (`core::iter::Iterator::find::check<A, B>`, 0): the parent function of
+/// a closure named by path. None for a closure named by its span, a
+/// closure inside a closure.
+fn closure_parent(closure: &str) -> Option<(&str, u32)> {
+    let inner = closure.strip_prefix("{closure@")?.strip_suffix('}')?;
+    let (parent, n) = inner.rsplit_once("::{closure#")?;
+    let n = n.strip_suffix('}')?.parse().ok()?;
+    // the path before its generic arguments (which may hold closures)
+    let head = parent.split('<').next().unwrap_or(parent);
+    let plain = !head.contains('{') && !head.contains(".rs:");
+    plain.then_some((parent, n))
+}
+
+/// The closure type a closure body's first parameter is (or points to),
+/// as its crate prints it: `{closure@/../map.rs:88:5: 88:19}` of
+/// `fn ..::{closure#0}(_1: &mut {closure@/../map.rs:88:5: 88:19}, ..)`.
+fn own_closure_type(text: &str) -> Option<String> {
+    let header = text.lines().find(|l| l.starts_with("fn "))?;
+    let first = header.split_once("(_1: ")?.1;
+    let at = first.find("{closure@")?;
+    // `{closure@..}`, `&{closure@..}` or `&mut {closure@..}`
+    if !first[..at].replace("mut", "").replace('&', "").trim().is_empty() {
+        return None;
+    }
+    let mut depth = 0;
+    for (i, c) in first[at..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(first[at..at + i + 1].to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_a_library_closures_parent() {
+        let c = "{closure@core::iter::adapters::map::map_try_fold<'_, (u64, &u64), u64, {closure@src/lib.rs:135:14: 135:22}>::{closure#0}}";
+        assert_eq!(closure_parent(c), Some(("core::iter::adapters::map::map_try_fold<'_, (u64, &u64), u64, {closure@src/lib.rs:135:14: 135:22}>", 0)));
+        assert_eq!(closure_parent("{closure@src/lib.rs:135:14: 135:22}"), None);
+        let c = "{closure@<core::iter::TakeWhile<I, P> as core::iter::Iterator>::try_fold::check<'_, u64>::{closure#0}}";
+        assert_eq!(closure_parent(c), Some(("<core::iter::TakeWhile<I, P> as core::iter::Iterator>::try_fold::check<'_, u64>", 0)));
+        assert_eq!(closure_parent("{closure@core::a::f::{closure#0}::{closure#1}}"), None);
+        let t = "fn core::iter::adapters::map::map_fold::{closure#0}(_1: &mut {closure@/l/core/src/iter/adapters/map.rs:88:5: 88:19}, _2: u8) -> u8 {\n";
+        assert_eq!(own_closure_type(t).as_deref(), Some("{closure@/l/core/src/iter/adapters/map.rs:88:5: 88:19}"));
+        assert_eq!(own_closure_type("fn f(_1: u8, _2: {closure@a.rs:1:1: 1:2}) -> u8 {\n"), None);
+    }
+}
