@@ -319,11 +319,18 @@ impl<'a> Exporter<'a> {
     fn fill_layouts(&mut self, probe: &mut Probe) -> DResult<()> {
         // A closure is laid out like the tuple of its captures (rustc lays
         // out both as one univariant struct of those types, in order):
-        // the tuple is probed in its place.
+        // the tuple is probed in its place. So is a plain struct declared
+        // inside a generic function, like the tuple of its fields in
+        // declaration order (field i of the tuple is field i of the struct).
         let closures: Vec<(usize, usize)> = (0..self.types.entries.len())
             .filter_map(|i| {
                 let e = self.types.get(i);
-                let ups = e.upvars.as_ref().filter(|_| matches!(e.ty, Ty::Closure(_)) && e.layout.is_none())?;
+                let ups = match &e.ty {
+                    Ty::Closure(_) => e.upvars.as_ref(),
+                    Ty::Adt(p) if p.declared_in_generic() => e.local_fields.as_ref(),
+                    _ => None,
+                };
+                let ups = ups.filter(|_| e.layout.is_none())?;
                 Some((i, Ty::Tuple(ups.iter().map(|&u| self.types.get(u).ty.clone()).collect())))
             })
             .collect::<Vec<_>>()
@@ -385,6 +392,17 @@ impl<'a> Exporter<'a> {
             let e = &mut self.types.entries[c];
             e.layout = layout;
             e.layout_error = err;
+        }
+        // a struct declared inside a generic function that no aggregate
+        // built: its field types, so its layout, are unknown
+        for e in &mut self.types.entries {
+            if matches!(&e.ty, Ty::Adt(p) if p.declared_in_generic()) && e.layout.is_none() && e.layout_error.is_none() {
+                e.layout_error = Some(format!(
+                    "`{}` is declared inside a generic function, where rustc cannot be asked its layout, and no \
+                     aggregate in the exported MIR builds it: its field types are unknown",
+                    e.ty
+                ));
+            }
         }
     }
 
