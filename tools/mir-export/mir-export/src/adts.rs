@@ -43,6 +43,9 @@ pub struct AdtDecl {
     /// Declared with any `#[repr(..)]` (`C`, `u8`, `transparent`,
     /// `align(16)`, `packed`): rustc's default layout does not apply.
     pub repr: bool,
+    /// A generic parameter relaxed to `?Sized` (`struct S<T: ?Sized>`):
+    /// its last field may be unsized, which rustc never moves.
+    pub maybe_unsized: bool,
 }
 
 /// `core` ADTs that kernels meet after inlining, by path without generics.
@@ -240,11 +243,11 @@ impl AdtTable {
     pub fn lookup(&self, path: &str) -> Result<Option<AdtDecl>, String> {
         if let Some((_, kind, variants)) = BUILTIN.iter().find(|(p, _, _)| *p == path) {
             let variants = variants.iter().map(|v| v.to_string()).collect();
-            return Ok(Some(AdtDecl { kind: *kind, variants, fields: Vec::new(), repr_c: false, repr: false }));
+            return Ok(Some(AdtDecl { kind: *kind, variants, fields: Vec::new(), repr_c: false, repr: false, maybe_unsized: false }));
         }
         if let Some((_, variants)) = crate::rustc_compat::CORE_ENUMS.iter().find(|(p, _)| *p == path) {
             let variants = variants.iter().map(|v| v.to_string()).collect();
-            return Ok(Some(AdtDecl { kind: AdtKind::Enum, variants, fields: Vec::new(), repr_c: false, repr: false }));
+            return Ok(Some(AdtDecl { kind: AdtKind::Enum, variants, fields: Vec::new(), repr_c: false, repr: false, maybe_unsized: false }));
         }
         if path.starts_with("core::") || path.starts_with("alloc::") || path.starts_with("std::") {
             return Ok(None);
@@ -290,6 +293,7 @@ pub fn module_of_file(root: &std::path::Path, file: &std::path::Path) -> Option<
 /// After `enum Name`: optional generics and where clause, then the body.
 /// Returns the declaration and the token index after it.
 fn read_decl(toks: &[String], mut i: usize, kind: AdtKind) -> Option<(AdtDecl, usize)> {
+    let head = i;
     while i < toks.len() && toks[i] != "{" && toks[i] != "(" && toks[i] != ";" {
         if toks[i] == "<" {
             i = skip_balanced(toks, i, "<", ">");
@@ -298,8 +302,9 @@ fn read_decl(toks: &[String], mut i: usize, kind: AdtKind) -> Option<(AdtDecl, u
         }
     }
     let open = toks.get(i)?.clone();
+    let maybe_unsized = toks[head..i].windows(2).any(|w| w[0] == "?" && w[1] == "Sized");
     if open == ";" {
-        return Some((AdtDecl { kind, variants: vec![], fields: vec![], repr_c: false, repr: false }, i + 1));
+        return Some((AdtDecl { kind, variants: vec![], fields: vec![], repr_c: false, repr: false, maybe_unsized: false }, i + 1));
     }
     let close = if open == "{" { "}" } else { ")" };
     let end = skip_balanced(toks, i, &open, close);
@@ -310,8 +315,8 @@ fn read_decl(toks: &[String], mut i: usize, kind: AdtKind) -> Option<(AdtDecl, u
         .map(|(k, item)| if open == "(" { k.to_string() } else { item_name(item) })
         .collect();
     let decl = match kind {
-        AdtKind::Enum => AdtDecl { kind, variants: names, fields: vec![], repr_c: false, repr: false },
-        _ => AdtDecl { kind, variants: vec![], fields: names, repr_c: false, repr: false },
+        AdtKind::Enum => AdtDecl { kind, variants: names, fields: vec![], repr_c: false, repr: false, maybe_unsized },
+        _ => AdtDecl { kind, variants: vec![], fields: names, repr_c: false, repr: false, maybe_unsized },
     };
     Some((decl, end))
 }
@@ -531,6 +536,9 @@ mod tests {
         assert_eq!(d.fields, ["v", "processed_len", "deleted_cnt", "original_len"]);
         assert!(t.lookup("arrayvec::ArrayVec::retain::Held").unwrap().unwrap().repr);
         assert_eq!(t.lookup("arrayvec::ArrayVec::retain::Which").unwrap().unwrap().kind, AdtKind::Enum);
+        assert!(!d.maybe_unsized);
+        t.add_source("struct Tail<T: ?Sized> { n: u8, t: T } struct W<T> where T: ?Sized + Copy { t: T }");
+        assert!(t.lookup("Tail").unwrap().unwrap().maybe_unsized && t.lookup("W").unwrap().unwrap().maybe_unsized);
     }
 
     #[test]

@@ -22,11 +22,12 @@ pub struct TypeEntry {
     /// For ADTs: what the source and MIR told about variants and fields.
     pub adt: Option<AdtInfo>,
     /// For closures: the types of the captured values (type indices), from
-    /// the aggregate that builds the closure; its layout is the tuple's.
+    /// the aggregate that builds the closure; its layout is a tuple
+    /// struct's of them (mod.rs `fill_layouts`).
     pub upvars: Option<Vec<usize>>,
     /// For a struct declared inside a generic function (no layout probe
     /// can name it): its field types in declaration order (type indices),
-    /// from the aggregate that builds it; its layout is the tuple's.
+    /// from the aggregate that builds it; laid out as a closure is.
     pub local_fields: Option<Vec<usize>>,
 }
 

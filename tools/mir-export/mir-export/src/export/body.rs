@@ -184,10 +184,12 @@ impl<'a> Exporter<'a> {
     }
 
     /// A type declared inside a generic function (`retain`'s
-    /// `BackshiftOnDrop`, `Path::declared_in_generic`) is laid out as the
-    /// tuple of its fields (mod.rs `fill_layouts`), which is rustc's layout
-    /// only for a plain struct: why not, when its declaration is not one
-    /// without `#[repr(..)]`.
+    /// `BackshiftOnDrop`, `Path::declared_in_generic`) is laid out as a
+    /// tuple struct of its field types declared by the probe (mod.rs
+    /// `fill_layouts`), which is rustc's layout only for a plain sized
+    /// struct: why not, when its declaration is not a struct without
+    /// `#[repr(..)]` and without a `?Sized` parameter (a tail that may be
+    /// unsized is never moved).
     fn unsupported_local_struct(&self, p: &Path) -> Option<String> {
         if !p.declared_in_generic() {
             return None;
@@ -197,9 +199,12 @@ impl<'a> Exporter<'a> {
             Err(e) => Some(format!("{cannot}: {e}")),
             Ok(None) => Some(format!("{cannot}, and its declaration was not found in the sources")),
             Ok(Some(d)) if d.kind != AdtKind::Struct => {
-                Some(format!("{cannot}: it is {} {}, not laid out like a tuple", if d.kind == AdtKind::Enum { "an" } else { "a" }, d.kind.as_str()))
+                Some(format!("{cannot}: it is {} {}, not laid out like a struct of its fields", if d.kind == AdtKind::Enum { "an" } else { "a" }, d.kind.as_str()))
             }
-            Ok(Some(d)) if d.repr => Some(format!("{cannot}: its `#[repr(..)]` layout is not a tuple's")),
+            Ok(Some(d)) if d.repr => Some(format!("{cannot}: it has `#[repr(..)]`, not rustc's default layout")),
+            Ok(Some(d)) if d.maybe_unsized => {
+                Some(format!("{cannot}: a `?Sized` parameter may make its last field unsized, which rustc lays out apart"))
+            }
             Ok(Some(_)) => None,
         }
     }
@@ -466,7 +471,7 @@ impl<'a> Exporter<'a> {
     fn aggregate_json(&mut self, kind: &AggregateKind, fields: &[Operand], dest_ty: &Ty, ctx: Ctx) -> DResult<Json> {
         let ty = self.ty(dest_ty, ctx)?;
         // a closure value: its captures are its fields, laid out as a
-        // tuple of them (mod.rs fill_layouts)
+        // struct of them (mod.rs fill_layouts)
         if matches!(kind, AggregateKind::Closure(_)) && self.types.get(ty).upvars.is_none() {
             let mut ups = Vec::new();
             for f in fields {
@@ -477,7 +482,7 @@ impl<'a> Exporter<'a> {
         }
         // a struct declared inside a generic function: its operands are its
         // fields in declaration order (rustc prints `S { a: .., b: .. }` by
-        // field index), laid out as a tuple of them (mod.rs fill_layouts)
+        // field index), laid out as a struct of them (mod.rs fill_layouts)
         if let (AggregateKind::Adt(_), Ty::Adt(p)) = (kind, dest_ty) {
             if p.declared_in_generic() && self.types.get(ty).local_fields.is_none() {
                 self.note_local_fields(ty, p, fields, ctx)?;
