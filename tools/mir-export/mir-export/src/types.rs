@@ -292,7 +292,8 @@ fn no_drop_glue(ty: &Ty, adts: &AdtTable) -> bool {
                 "core::option::Option" | "core::result::Result" | "core::num::Wrapping" | "core::num::Saturating"
                 | "core::marker::PhantomData" => args_ok,
                 "core::cmp::Ordering" => true,
-                b => adts.is_copy(b),
+                // `Wrap<T>` deriving Copy is Copy only for Copy `T`s
+                b => args_ok && adts.is_copy(b),
             }
         }
         _ => false,
@@ -452,12 +453,13 @@ mod tests {
     fn glue_free_adts_drop_nothing() {
         let mut t = TypeTable::default();
         let mut adts = AdtTable::new();
-        adts.add_source("#[derive(Clone, Copy)] struct Pt { x: u32 } struct Owner { p: *mut u8 } impl Drop for Owner { fn drop(&mut self) {} }");
-        let names = ["core::option::Option<u32>", "core::option::Option<Pt>", "core::option::Option<Owner>", "Owner", "core::array::IntoIter<u8, 3>"];
+        adts.add_source("#[derive(Clone, Copy)] struct Pt { x: u32 } struct Owner { p: *mut u8 } impl Drop for Owner { fn drop(&mut self) {} } \
+                         #[derive(Clone, Copy)] struct Wrap<T>(T);");
+        let names = ["core::option::Option<u32>", "core::option::Option<Pt>", "core::option::Option<Owner>", "Owner", "core::array::IntoIter<u8, 3>", "Wrap<u8>", "Wrap<Owner>"];
         let ids: Vec<usize> = names.iter().map(|n| t.intern(&ty(n))).collect();
         t.attach_decls(&adts).unwrap();
         let noop: Vec<bool> = ids.iter().map(|&i| t.get(i).adt.as_ref().unwrap().drop_noop).collect();
-        assert_eq!(noop, [true, true, false, false, true]);
+        assert_eq!(noop, [true, true, false, false, true, true, false]);
     }
 
     #[test]
