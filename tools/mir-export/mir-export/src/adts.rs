@@ -40,6 +40,12 @@ pub struct AdtDecl {
     /// Declared `#[repr(C)]` (also `#[repr(C, align(N))]`): the layout is
     /// C's, fields in declaration order.
     pub repr_c: bool,
+    /// Declared with any `#[repr(..)]` (`C`, `u8`, `transparent`,
+    /// `align(16)`, `packed`): rustc's default layout does not apply.
+    pub repr: bool,
+    /// A generic parameter relaxed to `?Sized` (`struct S<T: ?Sized>`):
+    /// its last field may be unsized, which rustc never moves.
+    pub maybe_unsized: bool,
 }
 
 /// `core` ADTs that kernels meet after inlining, by path without generics.
@@ -113,6 +119,7 @@ impl AdtTable {
         let mut depth = 0i32;
         let mut pending_copy = false;
         let mut repr_c = false;
+        let mut repr = false;
         let mut i = 0;
         while i < toks.len() {
             let here = || module_join(module, &mods);
@@ -120,6 +127,7 @@ impl AdtTable {
             let t = toks[i].as_str();
             if !matches!(t, "#" | "pub" | "crate" | "(" | ")" | "in" | "self" | "super" | "enum" | "struct" | "union") {
                 repr_c = false;
+                repr = false;
             }
             match t {
                 "{" => depth += 1,
@@ -141,7 +149,9 @@ impl AdtTable {
                     if toks.get(i + 2).map(String::as_str) == Some("derive") && toks[i..end].iter().any(|t| t == "Copy") {
                         pending_copy = true;
                     }
-                    repr_c |= toks.get(i + 2).map(String::as_str) == Some("repr") && toks[i..end].iter().any(|t| t == "C");
+                    let is_repr = toks.get(i + 2).map(String::as_str) == Some("repr");
+                    repr_c |= is_repr && toks[i..end].iter().any(|t| t == "C");
+                    repr |= is_repr;
                     i = end;
                     continue;
                 }
@@ -163,8 +173,10 @@ impl AdtTable {
                     let name = toks[i + 1].clone();
                     let copy = std::mem::take(&mut pending_copy);
                     let c = std::mem::take(&mut repr_c) && kind != AdtKind::Enum;
+                    let r = std::mem::take(&mut repr);
                     if let Some((mut decl, next)) = read_decl(&toks, i + 2, kind) {
                         decl.repr_c = c;
+                        decl.repr = r;
                         let f = Found { krate: krate.to_string(), module: here(), decl, derive_copy: copy };
                         let list = self.by_name.entry(name).or_default();
                         if !list.iter().any(|o| o.krate == f.krate && o.module == f.module && o.decl == f.decl) {
@@ -231,11 +243,11 @@ impl AdtTable {
     pub fn lookup(&self, path: &str) -> Result<Option<AdtDecl>, String> {
         if let Some((_, kind, variants)) = BUILTIN.iter().find(|(p, _, _)| *p == path) {
             let variants = variants.iter().map(|v| v.to_string()).collect();
-            return Ok(Some(AdtDecl { kind: *kind, variants, fields: Vec::new(), repr_c: false }));
+            return Ok(Some(AdtDecl { kind: *kind, variants, fields: Vec::new(), repr_c: false, repr: false, maybe_unsized: false }));
         }
         if let Some((_, variants)) = crate::rustc_compat::CORE_ENUMS.iter().find(|(p, _)| *p == path) {
             let variants = variants.iter().map(|v| v.to_string()).collect();
-            return Ok(Some(AdtDecl { kind: AdtKind::Enum, variants, fields: Vec::new(), repr_c: false }));
+            return Ok(Some(AdtDecl { kind: AdtKind::Enum, variants, fields: Vec::new(), repr_c: false, repr: false, maybe_unsized: false }));
         }
         if path.starts_with("core::") || path.starts_with("alloc::") || path.starts_with("std::") {
             return Ok(None);
@@ -281,6 +293,7 @@ pub fn module_of_file(root: &std::path::Path, file: &std::path::Path) -> Option<
 /// After `enum Name`: optional generics and where clause, then the body.
 /// Returns the declaration and the token index after it.
 fn read_decl(toks: &[String], mut i: usize, kind: AdtKind) -> Option<(AdtDecl, usize)> {
+    let head = i;
     while i < toks.len() && toks[i] != "{" && toks[i] != "(" && toks[i] != ";" {
         if toks[i] == "<" {
             i = skip_balanced(toks, i, "<", ">");
@@ -289,8 +302,9 @@ fn read_decl(toks: &[String], mut i: usize, kind: AdtKind) -> Option<(AdtDecl, u
         }
     }
     let open = toks.get(i)?.clone();
+    let maybe_unsized = toks[head..i].windows(2).any(|w| w[0] == "?" && w[1] == "Sized");
     if open == ";" {
-        return Some((AdtDecl { kind, variants: vec![], fields: vec![], repr_c: false }, i + 1));
+        return Some((AdtDecl { kind, variants: vec![], fields: vec![], repr_c: false, repr: false, maybe_unsized: false }, i + 1));
     }
     let close = if open == "{" { "}" } else { ")" };
     let end = skip_balanced(toks, i, &open, close);
@@ -301,8 +315,8 @@ fn read_decl(toks: &[String], mut i: usize, kind: AdtKind) -> Option<(AdtDecl, u
         .map(|(k, item)| if open == "(" { k.to_string() } else { item_name(item) })
         .collect();
     let decl = match kind {
-        AdtKind::Enum => AdtDecl { kind, variants: names, fields: vec![], repr_c: false },
-        _ => AdtDecl { kind, variants: vec![], fields: names, repr_c: false },
+        AdtKind::Enum => AdtDecl { kind, variants: names, fields: vec![], repr_c: false, repr: false, maybe_unsized },
+        _ => AdtDecl { kind, variants: vec![], fields: names, repr_c: false, repr: false, maybe_unsized },
     };
     Some((decl, end))
 }
@@ -464,6 +478,10 @@ mod tests {
         for n in ["C", "D", "E", "G"] {
             assert!(!t.lookup(n).unwrap().unwrap().repr_c, "{n}");
         }
+        // any repr at all
+        for (n, r) in [("A", true), ("B", true), ("C", false), ("D", true), ("E", true), ("G", false)] {
+            assert_eq!(t.lookup(n).unwrap().unwrap().repr, r, "{n}");
+        }
     }
 
     #[test]
@@ -500,6 +518,27 @@ mod tests {
         assert!(t.lookup("crc32fast::State").is_err());
         assert_eq!(t.lookup("other::State").unwrap(), None);
         assert!(t.is_copy("b::Mixed") && !t.is_copy("a::Mixed"));
+    }
+
+    #[test]
+    fn structs_declared_in_generic_functions() {
+        // arrayvec's retain: a struct in a method body of a generic impl,
+        // printed `arrayvec::ArrayVec<T, CAP>::retain::BackshiftOnDrop<..>`
+        let mut t = AdtTable::new();
+        t.add_file("arrayvec", "arrayvec", "pub struct ArrayVec<T, const CAP: usize> { len: u32, xs: [T; CAP] } \
+                    impl<T, const CAP: usize> ArrayVec<T, CAP> { pub fn retain<F>(&mut self, mut f: F) { \
+                    struct BackshiftOnDrop<'a, T, const CAP: usize> { v: &'a mut ArrayVec<T, CAP>, processed_len: usize, \
+                    deleted_cnt: usize, original_len: usize } \
+                    impl<T, const CAP: usize> Drop for BackshiftOnDrop<'_, T, CAP> { fn drop(&mut self) {} } \
+                    #[repr(C)] struct Held(u8); enum Which { A } } }");
+        let d = t.lookup("arrayvec::ArrayVec::retain::BackshiftOnDrop").unwrap().unwrap();
+        assert_eq!((d.kind, d.repr), (AdtKind::Struct, false));
+        assert_eq!(d.fields, ["v", "processed_len", "deleted_cnt", "original_len"]);
+        assert!(t.lookup("arrayvec::ArrayVec::retain::Held").unwrap().unwrap().repr);
+        assert_eq!(t.lookup("arrayvec::ArrayVec::retain::Which").unwrap().unwrap().kind, AdtKind::Enum);
+        assert!(!d.maybe_unsized);
+        t.add_source("struct Tail<T: ?Sized> { n: u8, t: T } struct W<T> where T: ?Sized + Copy { t: T }");
+        assert!(t.lookup("Tail").unwrap().unwrap().maybe_unsized && t.lookup("W").unwrap().unwrap().maybe_unsized);
     }
 
     #[test]

@@ -170,7 +170,8 @@ fn offsets_json(offsets: &[u64]) -> Json {
 
 /// The crate root followed by one `type __oxide_layout_N = T;` per type,
 /// and the 1-based line of the first of them. `names[i]` must be nameable
-/// from the crate root (full paths, `'static`).
+/// from the crate root (full paths, `'static`), or be a `struct_probe_name`:
+/// then the line declares that struct too.
 pub fn probe_source(root_src: &str, attr: &str, names: &[String]) -> (String, usize) {
     let mut s = root_src.to_string();
     if !s.ends_with('\n') {
@@ -178,10 +179,30 @@ pub fn probe_source(root_src: &str, attr: &str, names: &[String]) -> (String, us
     }
     s.push_str("// --- appended by mir-export: layout probe ---\n");
     let first_line = s.matches('\n').count() + 1;
+    let allow = "#[allow(non_camel_case_types, dead_code)]";
     for (i, name) in names.iter().enumerate() {
-        s.push_str(&format!("#[{attr}] #[allow(non_camel_case_types, dead_code)] type __oxide_layout_{i} = {name};\n"));
+        match name.strip_prefix(STRUCT_PROBE).and_then(|f| f.strip_suffix(')')) {
+            Some(fields) => s.push_str(&format!(
+                "#[{attr}] {allow} type __oxide_layout_{i} = __oxide_struct_{i}; {allow} struct __oxide_struct_{i}({fields});\n"
+            )),
+            None => s.push_str(&format!("#[{attr}] {allow} type __oxide_layout_{i} = {name};\n")),
+        }
     }
     (s, first_line)
+}
+
+const STRUCT_PROBE: &str = "struct (";
+
+/// The probe name of a tuple struct of `fields` (probe names, in order)
+/// that the probe declares (`struct (&'static mut ::arrayvec::ArrayVec<u32,
+/// 16>, usize, usize, usize)`): rustc lays out a plain struct (no
+/// `#[repr]`, sized) and a closure by the same rule from their field types
+/// alone, so this is the layout of a closure or struct that cannot be named
+/// there. A tuple of those types is not: rustc never moves a tuple's last
+/// field (a tuple may be unsized there), so `(u8, u64, u16, *mut u64)` has
+/// offsets 10, 0, 8, 16 where the struct has 18, 0, 16, 8.
+pub fn struct_probe_name(fields: &[String]) -> String {
+    format!("{STRUCT_PROBE}{})", fields.join(", "))
 }
 
 /// Reads the probe's JSON diagnostics: `result[i]` is the layout of
@@ -640,6 +661,17 @@ mod tests {
         assert_eq!(l.abi, "scalar_pair");
         assert_eq!((l.scalars[0].prim.as_str(), l.scalars[1].prim.as_str(), l.scalars[1].signed), ("i8", "i64", true));
         assert_eq!(l.scalars[1].valid_end, u64::MAX as u128);
+    }
+
+    #[test]
+    fn struct_probes_declare_their_struct() {
+        let names = vec!["u8".to_string(), struct_probe_name(&["u8".into(), "&'static mut ::a::B<u32, 16>".into()]), struct_probe_name(&[])];
+        let (src, first) = probe_source("fn main() {}", "rustc_layout(debug)", &names);
+        let lines: Vec<&str> = src.lines().collect();
+        assert_eq!(first, 3);
+        assert!(lines[2].ends_with("type __oxide_layout_0 = u8;"), "{src}");
+        assert!(lines[3].contains("type __oxide_layout_1 = __oxide_struct_1; #[allow(non_camel_case_types, dead_code)] struct __oxide_struct_1(u8, &'static mut ::a::B<u32, 16>);"), "{src}");
+        assert!(lines[4].ends_with("type __oxide_layout_2 = __oxide_struct_2; #[allow(non_camel_case_types, dead_code)] struct __oxide_struct_2();"), "{src}");
     }
 
     #[test]

@@ -22,8 +22,13 @@ pub struct TypeEntry {
     /// For ADTs: what the source and MIR told about variants and fields.
     pub adt: Option<AdtInfo>,
     /// For closures: the types of the captured values (type indices), from
-    /// the aggregate that builds the closure; its layout is the tuple's.
+    /// the aggregate that builds the closure; its layout is a tuple
+    /// struct's of them (mod.rs `fill_layouts`).
     pub upvars: Option<Vec<usize>>,
+    /// For a struct declared inside a generic function (no layout probe
+    /// can name it): its field types in declaration order (type indices),
+    /// from the aggregate that builds it; laid out as a closure is.
+    pub local_fields: Option<Vec<usize>>,
 }
 
 #[derive(Default)]
@@ -33,8 +38,9 @@ pub struct AdtInfo {
     pub explicit_discr: BTreeMap<u32, i128>,
     /// Field types seen in projections, by (variant, field).
     pub field_tys: BTreeMap<(u32, u32), usize>,
-    /// `core::array::IntoIter<T, N>` whose `T` has no drop glue: dropping
-    /// it does nothing (its Drop impl drops the remaining elements).
+    /// Dropping it does nothing: a type without drop glue (`no_drop_glue`:
+    /// `Option<u32>`, a Copy type), or `core::array::IntoIter<T, N>` whose
+    /// `T` has none (its Drop impl drops the remaining elements).
     pub drop_noop: bool,
 }
 
@@ -65,7 +71,7 @@ impl TypeTable {
             field_tys: builtin.into_iter().map(|(v, f, t)| ((v, f), t)).collect(),
             ..AdtInfo::default()
         });
-        self.entries.push(TypeEntry { ty: ty.clone(), layout, layout_error: None, adt, upvars: None });
+        self.entries.push(TypeEntry { ty: ty.clone(), layout, layout_error: None, adt, upvars: None, local_fields: None });
         self.index.insert(name, i);
         i
     }
@@ -88,6 +94,11 @@ impl TypeTable {
                         GenericArg::Type(t) => Some(no_drop_glue(t, adts)),
                         _ => None,
                     }) == Some(true);
+                } else {
+                    // `Option<u32>`: a generic library body's drop of its
+                    // `Option<T>` (Drain's `while let Some(_) = self.next()`),
+                    // instantiated, drops nothing
+                    info.drop_noop = no_drop_glue(&e.ty, adts);
                 }
             }
         }
@@ -273,7 +284,7 @@ fn no_drop_glue(ty: &Ty, adts: &AdtTable) -> bool {
         Ty::Tuple(v) => v.iter().all(|t| no_drop_glue(t, adts)),
         Ty::Array(t, _) => no_drop_glue(t, adts),
         Ty::Adt(p) => {
-            let args_ok = p.all_args().all(|a| match a {
+            let args_ok = p.type_args().all(|a| match a {
                 GenericArg::Type(t) => no_drop_glue(t, adts),
                 _ => true,
             });
@@ -281,7 +292,8 @@ fn no_drop_glue(ty: &Ty, adts: &AdtTable) -> bool {
                 "core::option::Option" | "core::result::Result" | "core::num::Wrapping" | "core::num::Saturating"
                 | "core::marker::PhantomData" => args_ok,
                 "core::cmp::Ordering" => true,
-                b => adts.is_copy(b),
+                // `Wrap<T>` deriving Copy is Copy only for Copy `T`s
+                b => args_ok && adts.is_copy(b),
             }
         }
         _ => false,
@@ -341,7 +353,7 @@ pub fn is_unsized(pointee: &Ty) -> bool {
 fn maybe_unsized_adt_pointer(ty: &Ty) -> bool {
     let (Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. }) = ty else { return false };
     let Ty::Adt(p) = &**pointee else { return false };
-    p.all_args().any(|a| matches!(a, GenericArg::Type(t) if is_unsized(t)))
+    p.type_args().any(|a| matches!(a, GenericArg::Type(t) if is_unsized(t)))
 }
 
 /// Layouts of types that rustc is not asked about.
@@ -435,6 +447,19 @@ mod tests {
         assert_eq!(probe_name(&ty("core::option::Option<&mut f32>"), &ext), "::core::option::Option<&'static mut f32>");
         assert_eq!(probe_name(&ty("oxide_device::DisjointSlice<'_, f32>"), &ext), "::oxide_device::DisjointSlice<'static, f32>");
         assert_eq!(probe_name(&ty("(shapes::Pt, [u8; 3])"), &ext), "(crate::shapes::Pt, [u8; 3])");
+    }
+
+    #[test]
+    fn glue_free_adts_drop_nothing() {
+        let mut t = TypeTable::default();
+        let mut adts = AdtTable::new();
+        adts.add_source("#[derive(Clone, Copy)] struct Pt { x: u32 } struct Owner { p: *mut u8 } impl Drop for Owner { fn drop(&mut self) {} } \
+                         #[derive(Clone, Copy)] struct Wrap<T>(T);");
+        let names = ["core::option::Option<u32>", "core::option::Option<Pt>", "core::option::Option<Owner>", "Owner", "core::array::IntoIter<u8, 3>", "Wrap<u8>", "Wrap<Owner>"];
+        let ids: Vec<usize> = names.iter().map(|n| t.intern(&ty(n))).collect();
+        t.attach_decls(&adts).unwrap();
+        let noop: Vec<bool> = ids.iter().map(|&i| t.get(i).adt.as_ref().unwrap().drop_noop).collect();
+        assert_eq!(noop, [true, true, false, false, true, true, false]);
     }
 
     #[test]

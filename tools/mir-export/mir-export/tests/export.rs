@@ -193,6 +193,103 @@ pub fn k(out: &mut f32) {
     assert_calls_resolved(&json);
 }
 
+/// The layout that the JSON gives the first type whose name is `name` or,
+/// for a name ending in `@`, starts with it (its `"layout": {..}`).
+fn layout_of(json: &str, name: &str) -> String {
+    let key = match name.ends_with('@') {
+        true => format!("{{\"name\": \"{name}"),
+        false => format!("{{\"name\": \"{name}\","),
+    };
+    let at = json.find(&key).unwrap_or_else(|| panic!("no type `{name}`"));
+    let l = at + json[at..].find("\"layout\": ").unwrap();
+    json[l..l + json[l..].find('}').unwrap() + 1].to_string()
+}
+
+/// A struct declared inside a method of a generic impl (printed
+/// `Holder<T>::run::Local`): no probe can name it; it gets the layout of a
+/// struct of its field types, which is rustc's (`Flat`, the same fields at
+/// the crate root, probed by name: a tuple of them would put `a` at 10);
+/// so does a closure.
+#[test]
+fn struct_and_closure_layouts_are_rustcs() {
+    let dir = scratch("local_struct");
+    let file = dir.join("local_struct.rs");
+    fs::write(
+        &file,
+        "#![no_std]
+use oxide_device::prelude::*;
+pub struct Flat { a: u8, b: u64, c: u16, out: *mut u64 }
+pub struct Holder<T>(pub T);
+impl<T: Copy + Into<u64>> Holder<T> {
+    #[inline(always)]
+    pub fn run(&self, out: &mut u64) {
+        struct Local { a: u8, b: u64, c: u16, out: *mut u64 }
+        impl Drop for Local {
+            fn drop(&mut self) { unsafe { *self.out = self.a as u64 + self.b + self.c as u64; } }
+        }
+        let l = Local { a: 1, b: self.0.into(), c: 3, out: out as *mut u64 };
+        drop(l);
+    }
+}
+#[kernel]
+pub fn k(x: u64, out: &mut u64, f: &mut Flat) {
+    Holder(x).run(out);
+    f.a = 1;
+}
+#[inline(never)]
+fn call<F: FnOnce() -> u64>(f: F) -> u64 { f() }
+#[kernel]
+pub fn k2(x: u64, out: &mut u64) {
+    let (a, b, c, p) = (x as u8, x, x as u16, out as *mut u64);
+    *out = call(move || unsafe { *p = 1; a as u64 + b + c as u64 });
+}
+",
+    )
+    .unwrap();
+    let out = dir.join("out.json");
+    let o = mir_export(&[file.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json = compact(&fs::read_to_string(out).unwrap());
+    let flat = layout_of(&json, "Flat");
+    assert!(flat.contains("\"fields\": [\"18\", \"0\", \"16\", \"8\"]"), "{flat}");
+    assert_eq!(layout_of(&json, "Holder<T>::run::Local"), flat);
+    // its Drop impl, declared in the method too, is the shim's callee
+    assert_has(&json, "\"name\": \"<impl at ");
+    // a closure is laid out by the same rule: captures p, a, b, c (in
+    // the aggregate's order) at 0, 18, 8, 16, as rustc puts them (a tuple
+    // would keep c last, at 18)
+    let clo = layout_of(&json, "{closure@");
+    assert!(clo.contains("\"fields\": [\"0\", \"18\", \"8\", \"16\"]"), "{clo}");
+    assert_calls_resolved(&json);
+}
+
+#[test]
+fn repr_struct_declared_in_a_generic_method_is_refused() {
+    let err = export_failing(
+        "local_repr",
+        "#![no_std]
+use oxide_device::prelude::*;
+pub struct Holder<T>(pub T);
+impl<T: Copy + Into<u64>> Holder<T> {
+    #[inline(always)]
+    pub fn run(&self, out: &mut u64) {
+        #[repr(C)]
+        struct Local { a: u8, b: u64, out: *mut u64 }
+        impl Drop for Local {
+            fn drop(&mut self) { unsafe { *self.out = self.a as u64 + self.b; } }
+        }
+        drop(Local { a: 1, b: self.0.into(), out: out as *mut u64 });
+    }
+}
+#[kernel]
+pub fn k(x: u64, out: &mut u64) {
+    Holder(x).run(out);
+}
+",
+    );
+    assert!(err.contains("error[OX0200]: `Holder<T>::run::Local` is declared inside a generic function") && err.contains("`#[repr(..)]`"), "{err}");
+}
+
 #[test]
 fn function_pointer_kernel_parameter_is_rejected() {
     let err = export_failing(

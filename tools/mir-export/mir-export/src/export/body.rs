@@ -169,15 +169,43 @@ impl<'a> Exporter<'a> {
                 "generic type parameter `{p}`: this body is printed generically by rustc; \
                  make the function `#[inline(always)]` or non-generic"
             )),
-            Ty::Adt(p) => p.all_args().find_map(|a| match a {
-                GenericArg::Type(t) => self.unsupported_ty(t),
-                _ => None,
+            Ty::Adt(p) => self.unsupported_local_struct(p).or_else(|| {
+                p.type_args().find_map(|a| match a {
+                    GenericArg::Type(t) => self.unsupported_ty(t),
+                    _ => None,
+                })
             }),
             Ty::Tuple(v) => v.iter().find_map(|t| self.unsupported_ty(t)),
             Ty::Array(t, _) | Ty::Slice(t) | Ty::Ref { pointee: t, .. } | Ty::Ptr { pointee: t, .. } => {
                 self.unsupported_ty(t)
             }
             _ => None,
+        }
+    }
+
+    /// A type declared inside a generic function (`retain`'s
+    /// `BackshiftOnDrop`, `Path::declared_in_generic`) is laid out as a
+    /// tuple struct of its field types declared by the probe (mod.rs
+    /// `fill_layouts`), which is rustc's layout only for a plain sized
+    /// struct: why not, when its declaration is not a struct without
+    /// `#[repr(..)]` and without a `?Sized` parameter (a tail that may be
+    /// unsized is never moved).
+    fn unsupported_local_struct(&self, p: &Path) -> Option<String> {
+        if !p.declared_in_generic() {
+            return None;
+        }
+        let cannot = format!("`{p}` is declared inside a generic function, where rustc cannot be asked its layout");
+        match self.input.adts.lookup(&p.bare()) {
+            Err(e) => Some(format!("{cannot}: {e}")),
+            Ok(None) => Some(format!("{cannot}, and its declaration was not found in the sources")),
+            Ok(Some(d)) if d.kind != AdtKind::Struct => {
+                Some(format!("{cannot}: it is {} {}, not laid out like a struct of its fields", if d.kind == AdtKind::Enum { "an" } else { "a" }, d.kind.as_str()))
+            }
+            Ok(Some(d)) if d.repr => Some(format!("{cannot}: it has `#[repr(..)]`, not rustc's default layout")),
+            Ok(Some(d)) if d.maybe_unsized => {
+                Some(format!("{cannot}: a `?Sized` parameter may make its last field unsized, which rustc lays out apart"))
+            }
+            Ok(Some(_)) => None,
         }
     }
 
@@ -405,6 +433,33 @@ impl<'a> Exporter<'a> {
         })
     }
 
+    /// Records the field types of `ty`, struct `p` declared inside a
+    /// generic function, from the operands of the aggregate that builds it
+    /// (`BackshiftOnDrop::<'_, u32, 16> { v: copy _30, processed_len: const
+    /// 0_usize, .. }`: `&mut ArrayVec<u32, 16>`, `usize`, ..). An error when
+    /// they are not as many as the declaration's fields.
+    fn note_local_fields(&mut self, ty: usize, p: &Path, fields: &[Operand], ctx: Ctx) -> DResult<()> {
+        let declared = match self.input.adts.lookup(&p.bare()) {
+            Ok(Some(d)) => d.fields.len(),
+            _ => return Ok(()), // refused by unsupported_local_struct
+        };
+        if fields.len() != declared {
+            return Err(self.err(ctx, Code::Unsupported, format!(
+                "`{p}` is declared inside a generic function with {declared} fields, but built from {}: \
+                 its layout cannot be known", fields.len()
+            )));
+        }
+        let mut tys = Vec::new();
+        for (i, f) in fields.iter().enumerate() {
+            let t = self.operand_ty(f, ctx)?;
+            let t = self.ty(&t, ctx)?;
+            self.types.note_field(ty, 0, i as u32, t);
+            tys.push(t);
+        }
+        self.types.entries[ty].local_fields = Some(tys);
+        Ok(())
+    }
+
     /// The type of an operand.
     pub(super) fn operand_ty(&mut self, op: &Operand, ctx: Ctx) -> DResult<Ty> {
         match op {
@@ -416,7 +471,7 @@ impl<'a> Exporter<'a> {
     fn aggregate_json(&mut self, kind: &AggregateKind, fields: &[Operand], dest_ty: &Ty, ctx: Ctx) -> DResult<Json> {
         let ty = self.ty(dest_ty, ctx)?;
         // a closure value: its captures are its fields, laid out as a
-        // tuple of them (mod.rs fill_layouts)
+        // struct of them (mod.rs fill_layouts)
         if matches!(kind, AggregateKind::Closure(_)) && self.types.get(ty).upvars.is_none() {
             let mut ups = Vec::new();
             for f in fields {
@@ -424,6 +479,14 @@ impl<'a> Exporter<'a> {
                 ups.push(self.ty(&t, ctx)?);
             }
             self.types.entries[ty].upvars = Some(ups);
+        }
+        // a struct declared inside a generic function: its operands are its
+        // fields in declaration order (rustc prints `S { a: .., b: .. }` by
+        // field index), laid out as a struct of them (mod.rs fill_layouts)
+        if let (AggregateKind::Adt(_), Ty::Adt(p)) = (kind, dest_ty) {
+            if p.declared_in_generic() && self.types.get(ty).local_fields.is_none() {
+                self.note_local_fields(ty, p, fields, ctx)?;
+            }
         }
         let fields = self.operands_json(fields, ctx)?;
         let mut j = obj!["kind" => "aggregate"];

@@ -296,9 +296,11 @@ impl CalleeResolver {
     }
 }
 
-/// `a::<impl at src/lib.rs:9:1: 9:14>::f` → (`a`, the span, `f`).
+/// `a::<impl at src/lib.rs:9:1: 9:14>::f` → (`a`, the span, `f`). An impl
+/// inside a method's body is the last one: `arrayvec::<impl at A>::retain::<impl
+/// at B>::drop` → (`arrayvec::<impl at A>::retain`, `B`, `drop`).
 pub(super) fn split_impl_item(name: &str) -> Option<(&str, &str, &str)> {
-    let at = name.find("<impl at ")?;
+    let at = name.rfind("<impl at ")?;
     let module = name[..at].trim_end_matches("::");
     let (span, item) = name[at + "<impl at ".len()..].split_once(">::")?;
     Some((module, span, item))
@@ -633,6 +635,10 @@ mod tests {
         assert_eq!(impl_self_path("impl Mixed", None, "").as_deref(), Some("Mixed"));
         assert_eq!(split_impl_item("a::<impl at src/lib.rs:9:1: 9:14>::f"), Some(("a", "src/lib.rs:9:1: 9:14", "f")));
         assert_eq!(split_impl_item("<impl at src/lib.rs:9:1: 9:14>::K"), Some(("", "src/lib.rs:9:1: 9:14", "K")));
+        assert_eq!(
+            split_impl_item("arrayvec::<impl at /a.rs:63:1: 63:43>::retain::<impl at /a.rs:477:9: 477:71>::drop"),
+            Some(("arrayvec::<impl at /a.rs:63:1: 63:43>::retain", "/a.rs:477:9: 477:71", "drop"))
+        );
     }
 
     #[test]

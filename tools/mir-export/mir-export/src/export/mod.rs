@@ -318,38 +318,66 @@ impl<'a> Exporter<'a> {
     /// Asks rustc, in one probe, for the layout of every ADT, tuple and
     /// array type in the table.
     fn fill_layouts(&mut self, probe: &mut Probe) -> DResult<()> {
-        // A closure is laid out like the tuple of its captures (rustc lays
-        // out both as one univariant struct of those types, in order):
-        // the tuple is probed in its place.
-        let closures: Vec<(usize, usize)> = (0..self.types.entries.len())
+        // A closure and a struct declared inside a generic function cannot
+        // be named in the probe. rustc lays out both as a plain struct of
+        // their field types (the captures; the fields in declaration
+        // order): a tuple struct of those types, declared by the probe
+        // (`layout::struct_probe_name`), is probed in their place. A closure
+        // that captures nothing is laid out like `()`.
+        let stand_ins: Vec<(usize, String)> = (0..self.types.entries.len())
             .filter_map(|i| {
                 let e = self.types.get(i);
-                let ups = e.upvars.as_ref().filter(|_| matches!(e.ty, Ty::Closure(_)) && e.layout.is_none())?;
-                Some((i, Ty::Tuple(ups.iter().map(|&u| self.types.get(u).ty.clone()).collect())))
+                let fields = match &e.ty {
+                    Ty::Closure(_) => e.upvars.as_ref(),
+                    Ty::Adt(p) if p.declared_in_generic() => e.local_fields.as_ref(),
+                    _ => None,
+                };
+                let fields = fields.filter(|f| e.layout.is_none() && !f.is_empty())?;
+                let tys: Vec<&Ty> = fields.iter().map(|&u| &self.types.get(u).ty).collect();
+                if tys.iter().any(|t| t.is_unnameable()) {
+                    return None; // (a closure that captures a closure: not yet)
+                }
+                let names: Vec<String> = tys.iter().map(|t| probe_name(t, self.input.extern_crates)).collect();
+                Some((i, crate::layout::struct_probe_name(&names)))
             })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|(i, tuple)| (i, self.types.intern(&tuple)))
             .collect();
-        let wanted: Vec<usize> = (0..self.types.entries.len()).filter(|&i| self.types.needs_probe(i)).collect();
-        if wanted.is_empty() {
-            self.copy_closure_layouts(&closures);
-            self.unnameable_array_layouts();
-            return Ok(());
-        }
-        let names: Vec<String> =
-            wanted.iter().map(|&i| probe_name(&self.types.get(i).ty, self.input.extern_crates)).collect();
-        let results = probe(&names)?;
-        for (&i, r) in wanted.iter().zip(results) {
-            let e = &mut self.types.entries[i];
-            match r {
-                Ok(l) => e.layout = Some(l),
-                Err(msg) => e.layout_error = Some(msg),
+        for i in 0..self.types.entries.len() {
+            let e = self.types.get(i);
+            if matches!(e.ty, Ty::Closure(_)) && e.layout.is_none() && e.upvars.as_ref().is_some_and(Vec::is_empty) {
+                self.types.entries[i].layout = Some(Layout::memory(0, 1));
             }
         }
-        self.copy_closure_layouts(&closures);
+        let wanted: Vec<usize> = (0..self.types.entries.len()).filter(|&i| self.types.needs_probe(i)).collect();
+        if !wanted.is_empty() || !stand_ins.is_empty() {
+            let mut names: Vec<String> =
+                wanted.iter().map(|&i| probe_name(&self.types.get(i).ty, self.input.extern_crates)).collect();
+            names.extend(stand_ins.iter().map(|s| s.1.clone()));
+            let results = probe(&names)?;
+            for (i, r) in wanted.iter().copied().chain(stand_ins.iter().map(|s| s.0)).zip(results) {
+                let e = &mut self.types.entries[i];
+                match r {
+                    Ok(l) => e.layout = Some(l),
+                    Err(msg) => e.layout_error = Some(msg),
+                }
+            }
+        }
+        self.unknown_local_struct_layouts();
         self.unnameable_array_layouts();
         Ok(())
+    }
+
+    /// A struct declared inside a generic function that no aggregate
+    /// built: its field types, so its layout, are unknown.
+    fn unknown_local_struct_layouts(&mut self) {
+        for e in &mut self.types.entries {
+            if matches!(&e.ty, Ty::Adt(p) if p.declared_in_generic()) && e.layout.is_none() && e.layout_error.is_none() {
+                e.layout_error = Some(format!(
+                    "`{}` is declared inside a generic function, where rustc cannot be asked its layout, and no \
+                     aggregate in the exported MIR builds it: its field types are unknown",
+                    e.ty
+                ));
+            }
+        }
     }
 
     /// `[{closure@..}; 3]`: rustc cannot be asked (the element has no
@@ -377,15 +405,6 @@ impl<'a> Exporter<'a> {
             if !changed {
                 break;
             }
-        }
-    }
-
-    fn copy_closure_layouts(&mut self, closures: &[(usize, usize)]) {
-        for &(c, t) in closures {
-            let (layout, err) = (self.types.get(t).layout.clone(), self.types.get(t).layout_error.clone());
-            let e = &mut self.types.entries[c];
-            e.layout = layout;
-            e.layout_error = err;
         }
     }
 

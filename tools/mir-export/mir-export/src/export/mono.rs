@@ -150,7 +150,10 @@ pub fn substitute(mir_text: &str, generic: &str, params: &[String], args: &[Stri
             args.len()
         ));
     }
-    let mut text = text.to_string();
+    // the enclosing item's parameters that an item declared in a generic
+    // function is printed with stay as they are (ast.rs
+    // `Path::declared_in_generic`)
+    let (mut text, parents) = mask_parent_params(text);
     // (a parameter named like an argument's part would be replaced twice:
     // through placeholders). An argument-position `impl Trait` first, the
     // longest first: its text names the others (`impl FnMut(Acc, B) -> R`)
@@ -170,7 +173,76 @@ pub fn substitute(mir_text: &str, generic: &str, params: &[String], args: &[Stri
     for (k, a) in args.iter().enumerate() {
         text = text.replace(&format!("__OXIDE_GENERIC_{k}__"), a);
     }
+    for (k, g) in parents.iter().enumerate() {
+        text = text.replace(&format!("__OXIDE_PARENT_{k}__"), g);
+    }
     Ok(text)
+}
+
+/// `text` with the generic arguments of every path segment that two more
+/// segments follow, and that are all parameters, replaced by placeholders
+/// `__OXIDE_PARENT_k__` (the k-th of the returned texts): the enclosing
+/// impl's own parameters that rustc prints in the path of an item declared
+/// inside one of its methods (`arrayvec::ArrayVec<T, CAP>::retain::
+/// BackshiftOnDrop<'_, T, CAP>`: `<T, CAP>` is masked, the last `<'_, T,
+/// CAP>` is not). Such arguments never stand for the instance's: its
+/// `BackshiftOnDrop<'_, u32, 16>` is still printed `ArrayVec<T, CAP>::retain::..`.
+fn mask_parent_params(text: &str) -> (String, Vec<String>) {
+    let b = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = String::with_capacity(text.len());
+    let mut groups: Vec<String> = Vec::new();
+    let (mut i, mut copied) = (0, 0);
+    while i < b.len() {
+        let after_name = i > 0 && (ident(b[i - 1]) || (i > 2 && &b[i - 2..i] == b"::" && ident(b[i - 3])));
+        if b[i] != b'<' || !after_name {
+            i += 1;
+            continue;
+        }
+        // the matching `>` on this line (`->` of a fn pointer is no bracket)
+        let mut depth = 0;
+        let mut close = None;
+        for (k, &c) in b.iter().enumerate().skip(i) {
+            match c {
+                b'\n' => break,
+                b'<' => depth += 1,
+                b'>' if b[k - 1] != b'-' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(k);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = close else {
+            i += 1;
+            continue;
+        };
+        let inner = &text[i + 1..close];
+        let params_only = inner.split(',').map(str::trim).all(|a| {
+            let a = a.strip_prefix('\'').unwrap_or(a);
+            !a.is_empty() && !a.as_bytes()[0].is_ascii_digit() && a.bytes().all(ident)
+        });
+        // `::name::name` after it: two more segments
+        let rest = &b[close + 1..];
+        let seg = |r: &[u8]| -> Option<usize> {
+            let r2 = r.strip_prefix(b"::")?;
+            let n = r2.iter().take_while(|&&c| ident(c)).count();
+            (n > 0 && !r2[0].is_ascii_digit()).then_some(n + 2)
+        };
+        let two_more = seg(rest).is_some_and(|n| seg(&rest[n..]).is_some());
+        if params_only && two_more {
+            out.push_str(&text[copied..i]);
+            out.push_str(&format!("__OXIDE_PARENT_{}__", groups.len()));
+            groups.push(text[i..=close].to_string());
+            copied = close + 1;
+        }
+        i = close + 1;
+    }
+    out.push_str(&text[copied..]);
+    (out, groups)
 }
 
 /// Instance `inst_name` from its substituted MIR `text`.
@@ -201,6 +273,21 @@ mod tests {
             replace_ident("_1: T, <T as Into<u64>>::into, Tx, x::T, (T)", "T", "u8"),
             "_1: u8, <u8 as Into<u64>>::into, Tx, x::T, (u8)"
         );
+    }
+
+    #[test]
+    fn parent_parameters_stay() {
+        let text = "fn arrayvec::<impl at /a.rs:63:1: 63:43>::retain::<impl at /a.rs:477:9: 477:71>::drop(_1: \
+                    &mut arrayvec::ArrayVec<T, CAP>::retain::BackshiftOnDrop<'_, T, CAP>) -> () {\n\
+                    \x20   _2 = arrayvec::ArrayVec::<T, CAP>::retain::BackshiftOnDrop::<'_, T, CAP> { v: copy _3 };\n\
+                    \x20   _4 = arrayvec::ArrayVec::<T, CAP>::len(copy _5) -> [return: bb1, unwind: bb2];\n\
+                    \x20   _6 = core::option::Option::<T>::Some(copy _7);\n}\n";
+        let name = "arrayvec::<impl at /a.rs:63:1: 63:43>::retain::<impl at /a.rs:477:9: 477:71>::drop";
+        let out = substitute(text, name, &["T".into(), "CAP".into()], &["u32".into(), "16".into()]).unwrap();
+        assert!(out.contains("(_1: &mut arrayvec::ArrayVec<T, CAP>::retain::BackshiftOnDrop<'_, u32, 16>) -> ()"), "{out}");
+        assert!(out.contains("_2 = arrayvec::ArrayVec::<T, CAP>::retain::BackshiftOnDrop::<'_, u32, 16> {"), "{out}");
+        // a method of the type, a variant: real arguments
+        assert!(out.contains("_4 = arrayvec::ArrayVec::<u32, 16>::len(") && out.contains("Option::<u32>::Some"), "{out}");
     }
 
     #[test]

@@ -73,11 +73,45 @@ impl Path {
         self.segments.iter().flat_map(|s| s.args.iter())
     }
 
+    /// Whether this type path names an item declared inside a generic
+    /// function: rustc prints the segments before the last with the
+    /// enclosing item's own parameters, which are no arguments of the type
+    /// (`arrayvec::ArrayVec<T, CAP>::retain::BackshiftOnDrop<'_, u32, 16>`
+    /// is `BackshiftOnDrop` with `'_, u32, 16`; `T`, `CAP` are `retain`'s).
+    pub fn declared_in_generic(&self) -> bool {
+        let parents = &self.segments[..self.segments.len().saturating_sub(1)];
+        self.qself.is_none()
+            && parents.iter().any(|s| !s.args.is_empty())
+            && parents.iter().flat_map(|s| s.args.iter()).all(is_parameter)
+    }
+
+    /// The generic arguments that make this type's instance: the last
+    /// segment's for a type declared inside a generic function
+    /// (`'_, u32, 16` above), else those of every segment.
+    pub fn type_args(&self) -> impl Iterator<Item = &GenericArg> {
+        let skip = if self.declared_in_generic() { self.segments.len() - 1 } else { 0 };
+        self.segments.iter().skip(skip).flat_map(|s| s.args.iter())
+    }
+
     /// This path without its last segment (an enum variant's ADT).
     pub fn parent(&self) -> Path {
         let mut p = self.clone();
         p.segments.pop();
         p
+    }
+}
+
+/// A generic argument as rustc prints a parameter of the enclosing item:
+/// a region, a one-segment type name (`T`), a const name (`CAP`, `{ CAP }`).
+fn is_parameter(a: &GenericArg) -> bool {
+    let ident = |n: &str| n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    match a {
+        GenericArg::Lifetime => true,
+        GenericArg::Type(Ty::Adt(p)) => {
+            p.qself.is_none() && p.segments.len() == 1 && p.segments[0].args.is_empty() && ident(&p.segments[0].name)
+        }
+        GenericArg::Type(_) => false,
+        GenericArg::Const(c) => ident(c.trim_start_matches('{').trim_end_matches('}').trim()),
     }
 }
 
@@ -139,9 +173,11 @@ impl Ty {
         Ty::Tuple(Vec::new())
     }
 
-    /// Whether the type mentions a closure: such types cannot be named in
-    /// a layout probe. A trait object is named as printed (`dyn Shape`,
-    /// `dyn core::ops::FnMut(u32) -> u32`: paths from the crate root).
+    /// Whether the type mentions a closure or a type declared inside a
+    /// generic function (`Path::declared_in_generic`): such types cannot
+    /// be named in a layout probe. A trait object is named as printed
+    /// (`dyn Shape`, `dyn core::ops::FnMut(u32) -> u32`: paths from the
+    /// crate root).
     pub fn is_unnameable(&self) -> bool {
         match self {
             Ty::Closure(_) => true,
@@ -149,7 +185,9 @@ impl Ty {
             Ty::Tuple(v) => v.iter().any(Ty::is_unnameable),
             Ty::Array(t, _) | Ty::Slice(t) => t.is_unnameable(),
             Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => pointee.is_unnameable(),
-            Ty::Adt(p) => p.all_args().any(|a| matches!(a, GenericArg::Type(t) if t.is_unnameable())),
+            Ty::Adt(p) => {
+                p.declared_in_generic() || p.type_args().any(|a| matches!(a, GenericArg::Type(t) if t.is_unnameable()))
+            }
             _ => false,
         }
     }

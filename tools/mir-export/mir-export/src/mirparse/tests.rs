@@ -328,3 +328,23 @@ fn core_mir_constructs() {
     };
     assert_eq!(c.val, ConstVal::Bool(false));
 }
+
+#[test]
+fn types_declared_in_generic_functions() {
+    let Ty::Adt(p) = ty("arrayvec::ArrayVec<T, CAP>::retain::BackshiftOnDrop<'_, u32, 16>") else { panic!() };
+    assert!(p.declared_in_generic());
+    let args: Vec<String> = p.type_args().map(|a| format!("{a:?}")).collect();
+    assert_eq!(args, ["Lifetime", "Type(Int { name: \"u32\", bits: 32, signed: false })", "Const(\"16\")"]);
+    assert!(Ty::Adt(p.clone()).is_unnameable());
+    assert!(ty("&mut arrayvec::ArrayVec<T, CAP>::retain::BackshiftOnDrop<'_, u32, 16>").is_unnameable());
+    // ordinary paths: arguments only on the last segment, or real ones
+    // before it (a parent argument that is no parameter)
+    for s in ["arrayvec::ArrayVec<u32, 16>", "core::option::Option<T>", "a::Outer<u32>::Inner<u8>", "a::Outer<N>::Inner<u8>"] {
+        let Ty::Adt(p) = ty(s) else { panic!("{s}") };
+        assert_eq!(p.declared_in_generic(), s == "a::Outer<N>::Inner<u8>", "{s}");
+        if s != "a::Outer<N>::Inner<u8>" {
+            assert_eq!(p.type_args().count(), p.all_args().count(), "{s}");
+            assert!(!Ty::Adt(p).is_unnameable(), "{s}");
+        }
+    }
+}
