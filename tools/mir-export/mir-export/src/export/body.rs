@@ -1169,15 +1169,23 @@ impl<'a> Exporter<'a> {
         let own = text_fn_name(text).unwrap_or_else(|| full.to_string());
         let text = mono::substitute(text, &own, &params, &args).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         let text = self.normalize_projections(&text, ctx)?;
-        let mut body = mono::parse_instance(&text, &inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
-        body.name = inst.clone();
+        self.add_instance_text(&text, &inst, fail, ctx)?;
+        Ok(inst)
+    }
+
+    /// Parses a library instance's substituted MIR `text` as body `inst`
+    /// (its runtime checks folded) and makes it a body of the export,
+    /// called from the statement at `ctx`.
+    pub(super) fn add_instance_text(&mut self, text: &str, inst: &str, fail: &dyn Fn(String) -> String, ctx: Ctx) -> DResult<()> {
+        let mut body = mono::parse_instance(text, inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        body.name = inst.to_string();
         crate::library::fold_runtime_checks(&mut body);
         let caller = self.loc(ctx.body, ctx.scope, ctx.span);
-        self.library_bodies.insert(inst.clone(), caller);
+        self.library_bodies.insert(inst.to_string(), caller);
         let body: &'a Body = Box::leak(Box::new(body));
-        let key: &'a str = Box::leak(inst.clone().into_boxed_str());
+        let key: &'a str = Box::leak(inst.to_string().into_boxed_str());
         self.bodies.insert(key, body);
-        Ok(inst)
+        Ok(())
     }
 
     /// Of several impls of a method for one type (specialization: core's

@@ -12,7 +12,7 @@
 //! the aggregate that builds it.
 
 use crate::diag::{Code, DResult};
-use crate::mirparse::ast::{Body, Path, Ty};
+use crate::mirparse::ast::{Path, Ty};
 
 use super::body::Ctx;
 use super::{mono, Exporter};
@@ -74,13 +74,7 @@ impl<'a> Exporter<'a> {
         let own_text = own_args.to_string();
         let generics = own_text.strip_prefix(path.last_name()).unwrap_or("");
         let inst = format!("{full}{}{generics}::{{closure#{n}}}", if generics.is_empty() { "" } else { "::" });
-        let mut body = mono::parse_instance(&text, &inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
-        crate::library::fold_runtime_checks(&mut body);
-        let caller = self.loc(ctx.body, ctx.scope, ctx.span);
-        self.library_bodies.insert(inst.clone(), caller);
-        let body: &'a Body = Box::leak(Box::new(body));
-        let key: &'a str = Box::leak(inst.clone().into_boxed_str());
-        self.bodies.insert(key, body);
+        self.add_instance_text(&text, &inst, &fail, ctx)?;
         self.callees.add_closure(closure, &inst);
         Ok(Some(inst))
     }
