@@ -1046,10 +1046,17 @@ impl Library {
         if let Some(&r) = self.index.fns.get(name) {
             return Some(r);
         }
-        let mut hits = self.index.reexports.iter().filter_map(|(path, re)| {
-            let rest = name.strip_prefix(re.as_str()).filter(|r| r.is_empty() || r.starts_with("::"))?;
-            self.index.fns.get(&format!("{path}{rest}")).copied()
-        });
+        // the name with a re-exported prefix spelled as it is defined
+        let defined: Vec<String> = self
+            .index
+            .reexports
+            .iter()
+            .filter_map(|(path, re)| {
+                let rest = name.strip_prefix(re.as_str()).filter(|r| r.is_empty() || r.starts_with("::"))?;
+                Some(format!("{path}{rest}"))
+            })
+            .collect();
+        let mut hits = defined.iter().filter_map(|n| self.index.fns.get(n).copied());
         if let Some(r) = hits.next() {
             return hits.all(|o| o == r).then_some(r);
         }
@@ -1057,11 +1064,7 @@ impl Library {
         // (`Xoroshiro128StarStar::jump::promoted[0]`, rustc's spelling of
         // `xoroshiro128starstar::<impl at ..>::jump::promoted[0]`), the
         // type's path re-exported or not
-        let mapped = self.index.reexports.iter().filter_map(|(path, re)| {
-            let rest = name.strip_prefix(re.as_str()).filter(|r| r.starts_with("::"))?;
-            Some(format!("{path}{rest}"))
-        });
-        let mut hits = std::iter::once(name.to_string()).chain(mapped).filter_map(|n| self.inherent_item(&n));
+        let mut hits = std::iter::once(name).chain(defined.iter().map(String::as_str)).filter_map(|n| self.inherent_item(n));
         if let Some(r) = hits.next() {
             return hits.all(|o| o == r).then_some(r);
         }

@@ -64,15 +64,8 @@ impl<'a> Exporter<'a> {
         let lib = self.input.library.get(&krate)?.ok()?;
         let trait_last = tr.rsplit("::").next().unwrap_or(tr);
         let want = (Some(trait_last.to_string()), ty_last_name(&self_ty));
-        let mut spans: Vec<&str> = Vec::new();
         let keys = lib.impl_keys();
-        for key in &keys {
-            if let Some((_, span, _)) = split_impl_item(crate::library::undup(key)) {
-                if !spans.contains(&span) {
-                    spans.push(span);
-                }
-            }
-        }
+        let spans: std::collections::BTreeSet<&str> = keys.iter().filter_map(|k| split_impl_item(crate::library::undup(k)).map(|(_, span, _)| span)).collect();
         let mut found = Vec::new();
         for span in spans {
             let Some(s) = crate::mirparse::items::parse_span(span) else { continue };

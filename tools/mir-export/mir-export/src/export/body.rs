@@ -776,18 +776,18 @@ impl<'a> Exporter<'a> {
             let spread = self.spread_fn_call_args(&fty, args, ctx)?;
             return self.call_pointer_json(dest, &f, &spread, target, ctx);
         }
-        let mut call_args: Vec<Operand> = args.to_vec();
-        if let (Some(()), Some(q)) = (super::callee::fn_trait_call(path), path.qself.as_ref()) {
-            call_args = self.spread_fn_call_args(&q.self_ty, args, ctx)?;
-        }
+        // the self type of a `Fn*` call (`<F as FnMut<(A,)>>::call_mut`),
+        // whose arguments are the callee, then the tuple of the real ones
+        let fn_self = super::callee::fn_trait_call(path).and(path.qself.as_ref()).map(|q| (*q.self_ty).clone());
+        let mut call_args = match &fn_self {
+            Some(t) => self.spread_fn_call_args(t, args, ctx)?,
+            None => args.to_vec(),
+        };
         // `<&mut fn(..) {compare::<&u64, u64>} as FnOnce<..>>::call_once`
         // (core's `impl FnOnce for &mut F`): a call of the fn item, which
         // may be core's
-        let fn_item = match (super::callee::fn_trait_call(path), path.qself.as_ref()) {
-            (Some(()), Some(q)) => match super::callee::fn_item_behind_refs(&q.self_ty) {
-                Some(Ty::FnDef { path: f, .. }) => Some(f.clone()),
-                _ => None,
-            },
+        let fn_item = match fn_self.as_ref().and_then(super::callee::fn_item_behind_refs) {
+            Some(Ty::FnDef { path: f, .. }) => Some(f.clone()),
             _ => None,
         };
         let path = fn_item.as_ref().unwrap_or(path);
@@ -800,8 +800,8 @@ impl<'a> Exporter<'a> {
             false => self.callees.resolve(path, target.is_none(), &has_body),
         };
         // a library's closure called through `Fn*` (closures.rs)
-        let lib_closure = match (&first, super::callee::fn_trait_call(path), path.qself.as_ref().map(|q| &*q.self_ty)) {
-            (Err(_), Some(()), Some(Ty::Closure(c))) => self.library_closure(&c.clone(), ctx)?,
+        let lib_closure = match (&first, &fn_self) {
+            (Err(_), Some(Ty::Closure(c))) => self.library_closure(c, ctx)?,
             _ => None,
         };
         let mut resolved = match (first, lib_closure) {
@@ -1400,13 +1400,13 @@ fn atomic_ordering(a: &Operand) -> Option<String> {
     }
 }
 
-/// The argument-position `impl Trait` types of a generic body, in order
-/// (the parser makes each a one-segment path named by its text).
 /// The name on the `fn NAME(` line of a body's MIR text.
 pub(super) fn text_fn_name(text: &str) -> Option<String> {
     text.lines().find_map(|l| l.strip_prefix("fn ")?.split_once('(').map(|(n, _)| n.to_string()))
 }
 
+/// The argument-position `impl Trait` types of a generic body, in order
+/// (the parser makes each a one-segment path named by its text).
 pub(super) fn impl_trait_params(b: &Body) -> Vec<String> {
     let mut out = Vec::new();
     for k in 1..=b.arg_count as usize {
