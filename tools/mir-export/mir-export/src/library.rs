@@ -272,10 +272,14 @@ pub struct Index {
 pub struct Library {
     index: Index,
     text: Text,
-    /// The crate's name as other crates print it (`core`, `libm`).
+    /// The crate's name as the kernel crate prints it (`core`, `libm`,
+    /// `sha2::digest`: `CratePaths`).
     krate: String,
     /// Its allocation `N` is `alloc_base + N` in the export.
     alloc_base: u32,
+    /// Other crates' paths in its text that the kernel spells otherwise
+    /// (`CratePaths::respellings`), longest first.
+    respell: Vec<(String, String)>,
 }
 
 enum Text {
@@ -320,7 +324,7 @@ pub fn load(rustc: &RustcInfo, verbose: bool) -> Result<Library, Diag> {
     if verbose {
         eprintln!("mir-export: core's MIR {} ({} bodies, {} re-exported paths), index read in {:?}", file.display(), index.fns.len(), index.reexports.len(), t.elapsed());
     }
-    Ok(Library { index, text: Text::File(f), krate: "core".into(), alloc_base: ALLOC_BASE })
+    Ok(Library { index, text: Text::File(f), krate: "core".into(), alloc_base: ALLOC_BASE, respell: Vec::new() })
 }
 
 /// core's items defined in private modules by the paths other crates
@@ -504,6 +508,112 @@ fn ensure_sysroot(rustc: &RustcInfo, lib: &Path, verbose: bool) -> DResult<PathB
 /// driver.rs), or why there is none.
 pub struct DepCrates {
     by_name: HashMap<String, Result<RustcCommand, String>>,
+    paths: CratePaths,
+}
+
+/// How the kernel crate names each dependency: a crate it reaches only
+/// through re-exports prints under the path of the first of them
+/// (`sha2::digest` for digest, which sha2 re-exports by `pub use
+/// digest::{self, ..}`; `sha2::digest::typenum` for typenum, through
+/// digest's, crypto_common's and generic_array's re-exports). The kernel's
+/// MIR names their items so; a library's text is spelled so
+/// (`Library::in_core_spelling`) and a path is looked up in the crate it
+/// names (`Libraries::for_path`).
+#[derive(Default)]
+pub struct CratePaths {
+    /// Each crate's `--extern` names (the kernel crate's under "").
+    externs: HashMap<String, Vec<String>>,
+    /// Each crate's root re-exports that may name a crate (`RootItems::crates`).
+    exports: HashMap<String, Vec<(String, String)>>,
+    /// The kernel's spelling of each crate it reaches.
+    prefix_of: HashMap<String, String>,
+    /// The inverse: the kernel's prefix → the crate.
+    by_prefix: HashMap<String, String>,
+}
+
+impl CratePaths {
+    /// From the crates' `externs` and `exports`: the prefixes, breadth
+    /// first from the kernel crate's own `--extern`s, so that each crate
+    /// gets its shortest path (rustc's visible path), the first on a tie.
+    fn new(externs: HashMap<String, Vec<String>>, exports: HashMap<String, Vec<(String, String)>>) -> CratePaths {
+        let mut p = CratePaths { externs, exports, ..Default::default() };
+        let mut todo: std::collections::VecDeque<(String, String)> = p.externs.get("").into_iter().flatten().map(|e| (e.clone(), e.clone())).collect();
+        while let Some((prefix, krate)) = todo.pop_front() {
+            if p.prefix_of.contains_key(&krate) {
+                continue;
+            }
+            p.prefix_of.insert(krate.clone(), prefix.clone());
+            p.by_prefix.insert(prefix.clone(), krate.clone());
+            for (name, path) in p.exports.get(&krate).into_iter().flatten() {
+                if let Some(k) = p.resolve(&krate, path, 0) {
+                    todo.push_back((format!("{prefix}::{name}"), k));
+                }
+            }
+        }
+        p
+    }
+
+    /// The crate that `path` (crate `from`'s spelling) names, if it names
+    /// one: an `--extern` of `from`, then crate re-exports of each crate.
+    fn resolve(&self, from: &str, path: &str, depth: u32) -> Option<String> {
+        let mut segs = path.split("::");
+        let first = segs.next()?;
+        let mut k = self.externs.get(from)?.iter().find(|e| *e == first)?.clone();
+        for s in segs {
+            let (_, p) = self.exports.get(&k)?.iter().find(|(n, _)| n == s)?;
+            k = if depth < 8 { self.resolve(&k, p, depth + 1)? } else { return None };
+        }
+        Some(k)
+    }
+
+    /// The longest prefix of `path` (segments, crate `from`'s spelling,
+    /// "" for the kernel's) that names a crate: its length in bytes and
+    /// the crate.
+    fn crate_prefix(&self, from: &str, path: &str) -> Option<(usize, String)> {
+        let first = path.split("::").next()?;
+        let mut k = self.externs.get(from)?.iter().find(|e| *e == first)?.clone();
+        let mut len = first.len();
+        while let Some(rest) = path[len..].strip_prefix("::") {
+            let seg = &rest[..rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len())];
+            let next = self.exports.get(&k).and_then(|e| e.iter().find(|(n, _)| n == seg)).and_then(|(_, p)| self.resolve(&k, p, 0));
+            match next {
+                Some(n) if !seg.is_empty() => (k, len) = (n, len + 2 + seg.len()),
+                _ => break,
+            }
+        }
+        Some((len, k))
+    }
+
+    /// The kernel's spelling of crate `krate` (its name when it has none).
+    pub fn prefix_of<'a>(&'a self, krate: &'a str) -> &'a str {
+        self.prefix_of.get(krate).map_or(krate, String::as_str)
+    }
+
+    /// `krate`'s own spellings of crates, each with the kernel's, where
+    /// they differ (`digest` → `sha2::digest` in sha2's text;
+    /// `crypto_common::generic_array` → `sha2::digest::generic_array` in
+    /// digest's), longest first.
+    fn respellings(&self, krate: &str) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let mut todo: Vec<(String, String)> = self.externs.get(krate).into_iter().flatten().map(|e| (e.clone(), e.clone())).collect();
+        let mut seen = BTreeSet::new();
+        while let Some((prefix, k)) = todo.pop() {
+            if !seen.insert(prefix.clone()) || prefix.matches("::").count() > 8 {
+                continue;
+            }
+            let kernel = self.prefix_of(&k);
+            if kernel != prefix {
+                out.push((prefix.clone(), kernel.to_string()));
+            }
+            for (name, path) in self.exports.get(&k).into_iter().flatten() {
+                if let Some(n) = self.resolve(&k, path, 0) {
+                    todo.push((format!("{prefix}::{name}"), n));
+                }
+            }
+        }
+        out.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+        out
+    }
 }
 
 impl DepCrates {
@@ -536,7 +646,15 @@ impl DepCrates {
             }
             by_name.insert(name, cmd);
         }
-        DepCrates { by_name }
+        let names = |c: &RustcCommand| c.externs().into_iter().map(|(n, _)| n).collect::<Vec<_>>();
+        let mut externs: HashMap<String, Vec<String>> = HashMap::from([(String::new(), names(kernel))]);
+        let mut exports = HashMap::new();
+        for (name, cmd) in by_name.iter().filter_map(|(n, c)| Some((n, c.as_ref().ok()?))) {
+            externs.insert(name.clone(), names(cmd));
+            let src = cmd.root_index().and_then(|i| fs::read_to_string(cmd.cwd.join(&cmd.args[i])).ok());
+            exports.insert(name.clone(), src.map(|s| root_items(&s).crates).unwrap_or_default());
+        }
+        DepCrates { by_name, paths: CratePaths::new(externs, exports) }
     }
 
     pub fn get(&self, name: &str) -> Option<&Result<RustcCommand, String>> {
@@ -561,12 +679,14 @@ impl<'r> Libraries<'r> {
         Libraries { core: Lazy::new(rustc, verbose), deps, rustc, verbose, loaded: Default::default() }
     }
 
-    /// The MIR of crate `krate`; None when it is neither core nor a
+    /// The MIR of crate `krate` (its name, or the kernel's spelling of
+    /// it: `sha2::digest`); None when it is neither core nor a
     /// dependency (the kernel crate, `std`, a crate not linked).
     pub fn get(&self, krate: &str) -> Option<Result<&Library, &(Code, String)>> {
         if krate == "core" {
             return Some(self.core.get());
         }
+        let krate = self.deps.paths.by_prefix.get(krate).map_or(krate, String::as_str);
         if let Some((_, r)) = self.loaded.borrow().iter().find(|(n, _)| n == krate) {
             return Some(r.as_ref());
         }
@@ -577,7 +697,7 @@ impl<'r> Libraries<'r> {
             _ if off => Err((Code::Unsupported, format!("{ENV_DISABLE}=0 turned library bodies off"))),
             Err(why) => Err((Code::Unsupported, why.clone())),
             Ok(c) if k >= (u32::MAX - DEP_ALLOC_BASE) / ALLOC_SPAN => Err((Code::Unsupported, format!("too many dependencies' MIR for `{}`", c.stem()))),
-            Ok(c) => load_dep(self.rustc, krate, c, DEP_ALLOC_BASE + k * ALLOC_SPAN, self.verbose).map_err(|d| (d.code, d.msg)),
+            Ok(c) => load_dep(self.rustc, krate, c, &self.deps.paths, DEP_ALLOC_BASE + k * ALLOC_SPAN, self.verbose).map_err(|d| (d.code, d.msg)),
         };
         let r: &'static Result<Library, (Code, String)> = Box::leak(Box::new(result));
         self.loaded.borrow_mut().push((krate.to_string(), r));
@@ -587,8 +707,19 @@ impl<'r> Libraries<'r> {
     /// The library of the crate that `path` (the kernel crate's spelling)
     /// begins with, and the path in that crate's spelling.
     pub fn for_path<'p>(&self, path: &'p str) -> Option<(Result<&Library, &(Code, String)>, &'p str)> {
-        let (krate, rest) = path.split_once("::")?;
+        let krate = self.crate_key(path)?;
+        let rest = path[krate.len()..].strip_prefix("::")?;
         Some((self.get(krate)?, rest))
+    }
+
+    /// The kernel's spelling of the crate that `path` begins with: the
+    /// longest prefix that names a crate (`sha2::digest` of
+    /// `sha2::digest::Update`), else the first segment.
+    pub fn crate_key<'p>(&self, path: &'p str) -> Option<&'p str> {
+        match self.deps.paths.crate_prefix("", path) {
+            Some((len, _)) => Some(&path[..len]),
+            None => path.split("::").next().filter(|_| path.contains("::")),
+        }
     }
 
     /// The loaded library that owns imported allocation `id`.
@@ -603,14 +734,14 @@ impl<'r> Libraries<'r> {
 
     /// Whether `name` is a library crate an export may read.
     pub fn is_library(&self, name: &str) -> bool {
-        name == "core" || self.deps.get(name).is_some()
+        name == "core" || self.deps.get(self.deps.paths.by_prefix.get(name).map_or(name, String::as_str)).is_some()
     }
 }
 
 /// A dependency's MIR, built from its recorded rustc command with the
 /// kernel crate's MIR flags (for the host target, as cargo built it, so
 /// that its layouts and `cfg`s are the kernel crate's) and cached.
-fn load_dep(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, alloc_base: u32, verbose: bool) -> Result<Library, Diag> {
+fn load_dep(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, paths: &CratePaths, alloc_base: u32, verbose: bool) -> Result<Library, Diag> {
     let file = ensure_dep_built(rustc, krate, cmd, verbose)?;
     let idx = index_file(&file);
     let index = fs::read_to_string(&idx).ok().and_then(|t| Index::parse(&t));
@@ -619,7 +750,7 @@ fn load_dep(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, alloc_base: u32,
     if verbose {
         eprintln!("mir-export: {krate}'s MIR {} ({} bodies)", file.display(), index.fns.len());
     }
-    Ok(Library { index, text: Text::File(f), krate: krate.to_string(), alloc_base })
+    Ok(Library { index, text: Text::File(f), krate: paths.prefix_of(krate).to_string(), alloc_base, respell: paths.respellings(krate) })
 }
 
 /// The dependency's rustc arguments for its MIR: cargo's, less what
@@ -744,6 +875,10 @@ pub struct RootItems {
     /// `pub use` re-exports: (name at the root, the path it names, from
     /// the root: `arrayvec::ArrayVec` for `pub use crate::arrayvec::ArrayVec`).
     pub uses: Vec<(String, String)>,
+    /// Re-exports that may name a crate (`pub use digest;`, `pub use
+    /// digest::{self}`, `pub extern crate typenum;`, and every path of
+    /// `uses`): name at the root, the path (`crate_paths` resolves them).
+    pub crates: Vec<(String, String)>,
 }
 
 /// Tokens of `src`: identifiers and single punctuation characters, with
@@ -828,8 +963,15 @@ pub fn root_items(src: &str) -> RootItems {
             "use" if is_pub => {
                 let end = (k..t.len()).find(|&j| t[j].0 == ";" && t[j].1 == 0).unwrap_or(t.len());
                 let text: String = t[k + 1..end].iter().map(|x| x.0.as_str()).collect();
-                use_tree("", &text, &mut r.uses);
+                use_tree("", &text, &mut r.uses, &mut r.crates);
                 k = end;
+            }
+            // `pub extern crate typenum;`, `pub extern crate a as b;`
+            "crate" if k > 1 && word(k - 1) == Some("extern") && word(k - 2) == Some("pub") => {
+                if let Some(n) = word(k + 1) {
+                    let alias = (word(k + 2) == Some("as")).then(|| word(k + 3)).flatten();
+                    r.crates.push((alias.unwrap_or(n).to_string(), n.to_string()));
+                }
             }
             _ => {}
         }
@@ -839,8 +981,10 @@ pub fn root_items(src: &str) -> RootItems {
 }
 
 /// The re-exports of a use tree (`crate::a::{B, c::D as E}`, spaces
-/// removed), under `prefix`.
-fn use_tree(prefix: &str, text: &str, out: &mut Vec<(String, String)>) {
+/// removed), under `prefix`: paths of two segments or more into `out`,
+/// and into `crates` too, with the one-segment ones and `X::{self}`, which
+/// may name a crate.
+fn use_tree(prefix: &str, text: &str, out: &mut Vec<(String, String)>, crates: &mut Vec<(String, String)>) {
     let text = text.strip_prefix("crate::").or_else(|| text.strip_prefix("self::")).unwrap_or(text);
     if let Some(k) = text.find('{') {
         let base = format!("{prefix}{}", &text[..k]);
@@ -854,7 +998,7 @@ fn use_tree(prefix: &str, text: &str, out: &mut Vec<(String, String)>) {
                 ',' if depth == 0 => {
                     let part = &inner[start..i];
                     if !part.is_empty() {
-                        use_tree(&base, part, out);
+                        use_tree(&base, part, out, crates);
                     }
                     start = i + 1;
                 }
@@ -868,11 +1012,15 @@ fn use_tree(prefix: &str, text: &str, out: &mut Vec<(String, String)>) {
         _ => (text, None),
     };
     let full = format!("{prefix}{path}");
-    if full.ends_with('*') || full.ends_with("::self") || !full.contains("::") {
+    let full = full.strip_suffix("::self").unwrap_or(&full);
+    if full.ends_with('*') || full.is_empty() {
         return;
     }
     let name = alias.unwrap_or_else(|| full.rsplit("::").next().unwrap_or(""));
-    out.push((name.to_string(), full));
+    crates.push((name.to_string(), full.to_string()));
+    if full.contains("::") && path != "self" && !path.ends_with("::self") {
+        out.push((name.to_string(), full.to_string()));
+    }
 }
 
 impl Index {
@@ -951,7 +1099,7 @@ impl Index {
 impl Library {
     #[cfg(test)]
     pub fn from_text(text: String) -> Library {
-        Library { index: Library::index_of(&text), text: Text::Memory(text), krate: "core".into(), alloc_base: ALLOC_BASE }
+        Library { index: Library::index_of(&text), text: Text::Memory(text), krate: "core".into(), alloc_base: ALLOC_BASE, respell: Vec::new() }
     }
 
     /// Bytes `s..e` of the text.
@@ -1337,6 +1485,17 @@ impl Library {
                     continue;
                 }
             }
+            let other = (!path_start && !root_item && after.starts_with("::"))
+                .then(|| self.respell.iter().find(|(p, _)| text[i..].starts_with(p.as_str()) && text[i + p.len()..].starts_with("::")))
+                .flatten();
+            if let Some((p, kernel)) = other {
+                // another crate's path, as the kernel spells that crate
+                out.push_str(kernel);
+                prev = kernel.chars().last();
+                prev_word = p.rsplit("::").next().unwrap_or(p);
+                i += p.len();
+                continue;
+            }
             if path_start || root_item {
                 out.push_str(&self.krate);
                 out.push_str("::");
@@ -1556,6 +1715,44 @@ alloc7 (static: unicode::n::T, size: 2, align: 1) {
         );
         // and back, to find the body
         assert!(lib.body_text("iter::Iterator::fold").is_some());
+    }
+
+    #[test]
+    fn crates_reached_through_reexports_are_spelled_by_the_first() {
+        // sha2 0.10, digest 0.10, crypto-common 0.1, generic-array 0.14, as in Debian
+        let src = |t: &str| root_items(t).crates;
+        let exports = HashMap::from([
+            ("sha2".to_string(), src("pub use digest::{self, Digest};\npub use core_api::{Sha256VarCore};")),
+            ("digest".to_string(), src("pub use block_buffer;\npub use crypto_common;\npub use crypto_common::{generic_array, typenum, typenum::consts, Output};")),
+            ("crypto_common".to_string(), src("pub use generic_array;\npub use generic_array::typenum;")),
+            ("generic_array".to_string(), src("extern crate serde;\npub extern crate typenum;")),
+            ("block_buffer".to_string(), src("pub use generic_array;")),
+        ]);
+        let ext = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let externs = HashMap::from([
+            (String::new(), ext(&["sha2", "oxide_device"])),
+            ("sha2".to_string(), ext(&["digest", "cfg_if"])),
+            ("digest".to_string(), ext(&["block_buffer", "crypto_common"])),
+            ("crypto_common".to_string(), ext(&["generic_array", "typenum"])),
+            ("generic_array".to_string(), ext(&["typenum"])),
+            ("block_buffer".to_string(), ext(&["generic_array"])),
+        ]);
+        let p = CratePaths::new(externs, exports);
+        assert_eq!(p.prefix_of("digest"), "sha2::digest");
+        assert_eq!(p.prefix_of("typenum"), "sha2::digest::typenum");
+        assert_eq!(p.prefix_of("generic_array"), "sha2::digest::generic_array");
+        assert_eq!(p.prefix_of("block_buffer"), "sha2::digest::block_buffer");
+        assert_eq!(p.prefix_of("sha2"), "sha2");
+        let path = "sha2::digest::typenum::UInt<sha2::digest::typenum::UTerm, B1>";
+        assert_eq!(p.crate_prefix("", path), Some(("sha2::digest::typenum".len(), "typenum".to_string())));
+        assert_eq!(p.crate_prefix("", "sha2::Sha256VarCore"), Some((4, "sha2".to_string())));
+        assert_eq!(p.crate_prefix("", "core::mem::swap"), None);
+        // digest's own text names typenum through crypto_common
+        let r = p.respellings("digest");
+        assert!(r.contains(&("crypto_common::typenum".to_string(), "sha2::digest::typenum".to_string())), "{r:?}");
+        let mut lib = Library::from_text("fn f(_1: crypto_common::typenum::B1) -> () {\n}\n".into());
+        lib.respell = r;
+        assert_eq!(lib.in_core_spelling("_2 = crypto_common::typenum::B1; _3 = block_buffer::Eager; x::crypto_common::y"), "_2 = sha2::digest::typenum::B1; _3 = sha2::digest::block_buffer::Eager; x::crypto_common::y");
     }
 
     #[test]

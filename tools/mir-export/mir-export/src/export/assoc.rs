@@ -60,7 +60,7 @@ impl<'a> Exporter<'a> {
         }
         let self_ty = crate::mirparse::parser::parse_str(ty, |p| p.ty()).ok()?;
         // core's own are macros' and are not read this way
-        let krate = super::impls::self_type_crate(&self_ty).filter(|k| k != "core")?;
+        let krate = super::impls::self_type_crate_in(self.input.library, &self_ty).filter(|k| k != "core")?;
         let lib = self.input.library.get(&krate)?.ok()?;
         let trait_last = tr.rsplit("::").next().unwrap_or(tr);
         let want = (Some(trait_last.to_string()), ty_last_name(&self_ty));

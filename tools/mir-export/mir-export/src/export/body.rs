@@ -12,7 +12,7 @@ use crate::obj;
 
 use super::callee::{PrimOp, Resolved};
 use super::mono;
-use super::impls::{impl_self_pattern, impl_src_root, inherent_self, macro_impl_binding, marker_bounds_hold, self_param_matches, self_type_crate, structural_impl_for, unify, Pick};
+use super::impls::{impl_self_pattern, impl_trait_text, impl_src_root, inherent_self, macro_impl_binding, marker_bounds_hold, self_param_matches, self_type_crate_in, structural_impl_for, unify, Pick};
 use super::Exporter;
 
 /// Where a statement or terminator is: for types, errors and spans.
@@ -873,8 +873,11 @@ impl<'a> Exporter<'a> {
         // only calls into core or a dependency that are not supported
         // today (not dyn calls, formatting, or core's operators on
         // primitives in an instance, whose errors say what to do instead)
-        let trait_crate = path.qself.as_ref().and_then(|q| q.trait_.as_ref()).map(|t| t.bare().split("::").next().unwrap_or("").to_string());
-        let self_crate = path.qself.as_ref().and_then(|q| self_type_crate(&q.self_ty));
+        let trait_crate = path.qself.as_ref().and_then(|q| q.trait_.as_ref()).map(|t| {
+            let b = t.bare();
+            libs.crate_key(&b).unwrap_or_else(|| b.split("::").next().unwrap_or("")).to_string()
+        });
+        let self_crate = path.qself.as_ref().and_then(|q| self_type_crate_in(libs, &q.self_ty));
         // a dyn call is dispatched through its vtable (dyncall.rs); a
         // core trait method on a primitive (`<usize as Step>::forward_unchecked`)
         // is core's impl, macro-generated and matched by its body
@@ -1055,7 +1058,7 @@ impl<'a> Exporter<'a> {
         let by_macro = impl_header(header, None).1.contains('$');
         let (params, args) = match by_macro {
             true => macro_impl_binding(lib, cand, header, &q.self_ty).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its body's type does not match".into())))?,
-            false => self.bind_impl_params(header, &q.self_ty, &fail, ctx)?,
+            false => self.bind_impl_params(header, &q.self_ty, q.trait_.as_ref(), &fail, ctx)?,
         };
         Ok(Pick::Impl(cand.clone(), params, args))
     }
@@ -1063,12 +1066,21 @@ impl<'a> Exporter<'a> {
     /// An impl's type parameters (its header `impl<T, E> Result<T, E>`)
     /// and the types they stand for in the call's `self_ty`, bound by
     /// matching the header's self type against it (`unify`). Every
-    /// parameter must be bound.
-    fn bind_impl_params(&self, header: &str, self_ty: &Ty, fail: &dyn Fn(String) -> String, ctx: Ctx) -> DResult<(Vec<String>, Vec<String>)> {
+    /// parameter must be bound. A parameter only the trait names
+    /// (`U` of `impl<T: ?Sized, U: ?Sized> AsRef<U> for &T`) is bound by
+    /// matching the header's trait against the call's (`trait_`).
+    fn bind_impl_params(&self, header: &str, self_ty: &Ty, trait_: Option<&Path>, fail: &dyn Fn(String) -> String, ctx: Ctx) -> DResult<(Vec<String>, Vec<String>)> {
         let (impl_params, self_text, pattern) = impl_self_pattern(header).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         let mut bound = HashMap::new();
         if !unify(&pattern, self_ty, &impl_params, &mut bound) {
             return Err(self.err(ctx, Code::Unsupported, fail(format!("`{self_ty}` does not match `{self_text}`"))));
+        }
+        if let Some(tr) = trait_.filter(|_| impl_params.iter().any(|p| !bound.contains_key(p))) {
+            let trait_text = impl_trait_text(header).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its trait is not read".into())))?;
+            let pattern = crate::mirparse::parser::parse_str(trait_text, |p| p.ty()).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+            if !unify(&pattern, &Ty::Adt(tr.clone()), &impl_params, &mut bound) {
+                return Err(self.err(ctx, Code::Unsupported, fail(format!("`{tr}` does not match `{trait_text}`"))));
+            }
         }
         let mut args = Vec::new();
         for p in &impl_params {
@@ -1131,7 +1143,7 @@ impl<'a> Exporter<'a> {
         let fail = |why: String| format!("{}'s `{cand}` for the call `{inst}` could not be instantiated ({why})", lib.krate());
         let (params, args) = match impl_header(&header, None).1.contains('$') {
             true => macro_impl_binding(lib, &cand, &header, &self_ty).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its body's type does not match".into())))?,
-            false => self.bind_impl_params(&header, &self_ty, &fail, ctx)?,
+            false => self.bind_impl_params(&header, &self_ty, None, &fail, ctx)?,
         };
         let full = format!("{}::{}", lib.krate(), crate::library::undup(&cand));
         let text = lib.body_text(&cand).ok_or_else(|| self.err(ctx, Code::Export, fail("no text".into())))?;
@@ -1219,7 +1231,7 @@ impl<'a> Exporter<'a> {
     /// other impl may apply). Else none.
     fn blanket_impl(&self, lib: &crate::library::Library, blanket: Vec<(String, String)>, self_ty: &Ty, method: &str) -> Vec<(String, String)> {
         let [(cand, header)] = blanket.as_slice() else { return Vec::new() };
-        if self_type_crate(self_ty).as_deref() != Some(lib.krate()) || self.is_default_fn(lib, cand, method) != Some(false) {
+        if self_type_crate_in(self.input.library, self_ty).as_deref() != Some(lib.krate()) || self.is_default_fn(lib, cand, method) != Some(false) {
             return Vec::new();
         }
         let Some(root) = impl_src_root(cand) else { return Vec::new() };

@@ -104,6 +104,15 @@ pub(super) fn impl_self_pattern(header: &str) -> Result<(Vec<String>, String, Ty
     Ok((params, self_text.to_string(), pattern))
 }
 
+/// The trait of an impl's header (`AsRef<U>` of `impl<T: ?Sized, U:
+/// ?Sized> const AsRef<U> for &T where T: [const] AsRef<U>`, without a
+/// `const`); None for an inherent impl.
+pub(super) fn impl_trait_text(header: &str) -> Option<&str> {
+    use super::callee::{skip_generics, split_for};
+    let rest = skip_generics(header.strip_prefix("impl")?.trim_start());
+    split_for(rest).map(|(t, _)| t.trim().trim_start_matches("const "))
+}
+
 /// The module (the crate's spelling) and self type of a call of an
 /// inherent method: `core::slice::<impl [u8]>::f` → (`slice`, `[u8]`),
 /// `core::result::Result::<u8, E>::f` → (`result`, `Result<u8, E>`). None
@@ -144,6 +153,15 @@ pub(super) fn self_type_crate(t: &Ty) -> Option<String> {
     let s = s.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim_start_matches("const ");
     let (k, _) = s.split_once("::")?;
     k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then(|| k.to_string())
+}
+
+/// `self_type_crate`, as the kernel spells a crate it reaches through
+/// re-exports (`sha2::digest` of `sha2::digest::core_api::CoreWrapper<..>`).
+pub(super) fn self_type_crate_in(libs: &crate::library::Libraries, t: &Ty) -> Option<String> {
+    let first = self_type_crate(t)?;
+    let s = t.to_string();
+    let s = s.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim_start_matches("const ");
+    Some(libs.crate_key(s).map_or(first, str::to_string))
 }
 
 /// Whether the body `cand` of a macro's impl (its `header`) is the
