@@ -282,6 +282,8 @@ static bool kernel_attrs(PState *s, cJSON *jfn, OxFunc *fn)
 {
 	cJSON *kj = json_get_opt(jfn, "kernel");
 	cJSON *attrs = kj ? json_get_opt(kj, "attrs") : NULL, *at;
+	if (attrs && !cJSON_IsObject(attrs))      /* an array's items have no names */
+		return ps_error_at(s, OX_INPUT, (Loc){ -1, 0, 0 }, fn, "%s", "field \"attrs\" of \"kernel\" must be an object"), false;
 	cJSON_ArrayForEach(at, attrs) {
 		const char *v = cJSON_IsString(at) ? at->valuestring : NULL;
 		Loc none = { -1, 0, 0 };
