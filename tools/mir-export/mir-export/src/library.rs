@@ -560,10 +560,21 @@ impl CratePaths {
         let first = segs.next()?;
         let mut k = self.externs.get(from)?.iter().find(|e| *e == first)?.clone();
         for s in segs {
-            let (_, p) = self.exports.get(&k)?.iter().find(|(n, _)| n == s)?;
-            k = if depth < 8 { self.resolve(&k, p, depth + 1)? } else { return None };
+            k = self.exported_crate(&k, s, depth)?;
         }
         Some(k)
+    }
+
+    /// The crate that crate `k` re-exports as `name`, if any.
+    fn exported_crate(&self, k: &str, name: &str, depth: u32) -> Option<String> {
+        let (_, p) = self.exports.get(k)?.iter().find(|(n, _)| n == name)?;
+        (depth < 8).then(|| self.resolve(k, p, depth + 1)).flatten()
+    }
+
+    /// The crate a key of `Libraries::get` names: a kernel prefix's crate
+    /// (`sha2::digest` → `digest`), else the key itself.
+    fn crate_named<'a>(&'a self, key: &'a str) -> &'a str {
+        self.by_prefix.get(key).map_or(key, String::as_str)
     }
 
     /// The longest prefix of `path` (segments, crate `from`'s spelling,
@@ -575,8 +586,7 @@ impl CratePaths {
         let mut len = first.len();
         while let Some(rest) = path[len..].strip_prefix("::") {
             let seg = &rest[..rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len())];
-            let next = self.exports.get(&k).and_then(|e| e.iter().find(|(n, _)| n == seg)).and_then(|(_, p)| self.resolve(&k, p, 0));
-            match next {
+            match self.exported_crate(&k, seg, 0) {
                 Some(n) if !seg.is_empty() => (k, len) = (n, len + 2 + seg.len()),
                 _ => break,
             }
@@ -686,7 +696,7 @@ impl<'r> Libraries<'r> {
         if krate == "core" {
             return Some(self.core.get());
         }
-        let krate = self.deps.paths.by_prefix.get(krate).map_or(krate, String::as_str);
+        let krate = self.deps.paths.crate_named(krate);
         if let Some((_, r)) = self.loaded.borrow().iter().find(|(n, _)| n == krate) {
             return Some(r.as_ref());
         }
@@ -734,7 +744,7 @@ impl<'r> Libraries<'r> {
 
     /// Whether `name` is a library crate an export may read.
     pub fn is_library(&self, name: &str) -> bool {
-        name == "core" || self.deps.get(self.deps.paths.by_prefix.get(name).map_or(name, String::as_str)).is_some()
+        name == "core" || self.deps.get(self.deps.paths.crate_named(name)).is_some()
     }
 }
 

@@ -875,7 +875,7 @@ impl<'a> Exporter<'a> {
         // primitives in an instance, whose errors say what to do instead)
         let trait_crate = path.qself.as_ref().and_then(|q| q.trait_.as_ref()).map(|t| {
             let b = t.bare();
-            libs.crate_key(&b).unwrap_or_else(|| b.split("::").next().unwrap_or("")).to_string()
+            libs.crate_key(&b).unwrap_or(&b).to_string()
         });
         let self_crate = path.qself.as_ref().and_then(|q| self_type_crate_in(libs, &q.self_ty));
         // a dyn call is dispatched through its vtable (dyncall.rs); a

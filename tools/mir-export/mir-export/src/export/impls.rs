@@ -149,19 +149,22 @@ pub(super) fn structural_impl_for(header: &str, self_ty: &Ty) -> bool {
 /// The crate a self type of a trait call is defined in (`arrayvec` for
 /// `arrayvec::ArrayVec<u64, 8>`, through references), if it is a path.
 pub(super) fn self_type_crate(t: &Ty) -> Option<String> {
-    let s = t.to_string();
-    let s = s.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim_start_matches("const ");
+    let s = self_type_path(t);
     let (k, _) = s.split_once("::")?;
     k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then(|| k.to_string())
+}
+
+/// `t` printed without its references and pointers.
+fn self_type_path(t: &Ty) -> String {
+    let s = t.to_string();
+    s.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim_start_matches("const ").to_string()
 }
 
 /// `self_type_crate`, as the kernel spells a crate it reaches through
 /// re-exports (`sha2::digest` of `sha2::digest::core_api::CoreWrapper<..>`).
 pub(super) fn self_type_crate_in(libs: &crate::library::Libraries, t: &Ty) -> Option<String> {
     let first = self_type_crate(t)?;
-    let s = t.to_string();
-    let s = s.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim_start_matches("const ");
-    Some(libs.crate_key(s).map_or(first, str::to_string))
+    Some(libs.crate_key(&self_type_path(t)).map_or(first, str::to_string))
 }
 
 /// Whether the body `cand` of a macro's impl (its `header`) is the
