@@ -113,11 +113,22 @@ static void on_llvm_diag(LLVMDiagnosticInfoRef di, void *unused)
 	LLVMDisposeMessage(msg);
 }
 
-static LLVMCodeGenOptLevel codegen_level(int level)
+/* Code generation's level for -O<level>.  NVPTX's -O3 generates code at
+ * LLVM's Default level, not Aggressive: the only NVPTX difference is the
+ * IR pass before instruction selection, GVN at Aggressive and EarlyCSE
+ * below (NVPTXPassConfig::addEarlyCSEOrGVNPass), and the module reaching
+ * it has already had O3's GVN.  That second GVN was 16 % of
+ * wgmma_forms' whole compile (callgrind: 383 of 2,447 M instructions,
+ * its memory-dependence walks over the fragments' loads); without it 25
+ * of the 31 examples' PTX is byte-identical and the other 6 differ by a
+ * few instructions (BENCHMARKS.md, "Compile time"). */
+static LLVMCodeGenOptLevel codegen_level(const EmitCtx *e, int level)
 {
 	static const LLVMCodeGenOptLevel levels[] = {
 		LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive,
 	};
+	if (e->target->kind == TARGET_NVPTX && level == 3)
+		return LLVMCodeGenLevelDefault;
 	return levels[level];
 }
 
@@ -131,7 +142,7 @@ static LLVMTargetMachineRef create_target_machine(const EmitCtx *e, const char *
 		LLVMDisposeMessage(err);
 		return NULL;
 	}
-	return LLVMCreateTargetMachine(target, e->triple, e->arch, features, codegen_level(e->opt.opt_level),
+	return LLVMCreateTargetMachine(target, e->triple, e->arch, features, codegen_level(e, e->opt.opt_level),
 	                               host ? LLVMRelocPIC : LLVMRelocDefault, LLVMCodeModelDefault);
 }
 
