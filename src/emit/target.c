@@ -114,10 +114,11 @@ static void on_llvm_diag(LLVMDiagnosticInfoRef di, void *unused)
 }
 
 /* Code generation's level for -O<level>.  NVPTX's -O3 generates code at
- * LLVM's Default level, not Aggressive: the only NVPTX difference is the
- * IR pass before instruction selection, GVN at Aggressive and EarlyCSE
- * below (NVPTXPassConfig::addEarlyCSEOrGVNPass), and the module reaching
- * it has already had O3's GVN.  That second GVN was 16 % of
+ * LLVM's Default level, not Aggressive: the NVPTX back end's own
+ * difference is the IR pass before instruction selection, GVN at
+ * Aggressive and EarlyCSE below (NVPTXPassConfig::addEarlyCSEOrGVNPass;
+ * the generic machine passes have a few Aggressive-only thresholds), and
+ * the module reaching it has already had O3's GVN.  That second GVN was 16 % of
  * wgmma_forms' whole compile (callgrind: 383 of 2,447 M instructions,
  * its memory-dependence walks over the fragments' loads); without it 25
  * of the 31 examples' PTX is byte-identical and the other 6 differ by a
