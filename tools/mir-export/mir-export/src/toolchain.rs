@@ -58,7 +58,7 @@ pub fn probe_rustc(rustc: &Path, dir: &Path, cache_dir: &Path) -> DResult<RustcI
     let proxied = exe.as_deref().is_none_or(is_rustup);
     let (mut sysroot, mut direct) = (None, None);
     if proxied {
-        sysroot = print_sysroot(rustc, dir);
+        sysroot = proxy_sysroot(rustc, dir, cache_dir, &RustupEnv::current());
         direct = sysroot.as_deref().and_then(|s| unproxied(rustc, s));
     }
     let path = direct.clone().unwrap_or_else(|| rustc.to_path_buf());
@@ -174,6 +174,73 @@ fn driver_identity(sysroot: Option<&Path>) -> String {
         .collect();
     ids.sort();
     ids.join(";")
+}
+
+/// The sysroot of the toolchain a rustup proxy picks in `dir`: its
+/// `--print sysroot` (the proxy's start and a rustc's, about 65 ms of CPU
+/// of a warm export), kept in `DIR/oxide-rustc-info/proxy-HASH` under
+/// the identities of everything rustup picks by (`proxy_choice`); a
+/// sysroot whose `bin/rustc` is gone is asked again.
+fn proxy_sysroot(rustc: &Path, dir: &Path, cache_dir: &Path, env: &RustupEnv) -> Option<PathBuf> {
+    let key = env.home.as_deref().and_then(|h| proxy_choice(rustc, dir, h, &env.toolchain));
+    let slot = crate::library::fnv1a([rustc.to_string_lossy().as_ref(), &dir.to_string_lossy()]);
+    let file = cache_dir.join("oxide-rustc-info").join(format!("proxy-{slot:016x}"));
+    let kept = key.as_ref().and_then(|k| {
+        let text = std::fs::read_to_string(&file).ok()?;
+        let (cached, root) = text.rsplit_once('\n')?;
+        (cached == k && Path::new(root).join("bin/rustc").is_file()).then(|| PathBuf::from(root))
+    });
+    if kept.is_some() {
+        return kept;
+    }
+    let sysroot = print_sysroot(rustc, dir)?;
+    let root = sysroot.to_string_lossy();
+    if let Some(k) = key.filter(|_| !root.contains('\n')) {
+        if file.parent().is_some_and(|d| std::fs::create_dir_all(d).is_ok()) {
+            let _ = crate::driver::write_atomically(&file, &format!("{k}\n{root}"));
+        }
+    }
+    Some(sysroot)
+}
+
+/// The environment a rustup proxy reads: `RUSTUP_HOME` (default
+/// `~/.rustup`) and `RUSTUP_TOOLCHAIN`.
+struct RustupEnv {
+    home: Option<PathBuf>,
+    toolchain: String,
+}
+
+impl RustupEnv {
+    fn current() -> RustupEnv {
+        let home = std::env::var_os("RUSTUP_HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".rustup")));
+        let toolchain = std::env::var_os("RUSTUP_TOOLCHAIN").unwrap_or_default().to_string_lossy().into_owned();
+        RustupEnv { home, toolchain }
+    }
+}
+
+/// What a rustup proxy picks its toolchain by in `dir`, as identities
+/// (rustup's order: `RUSTUP_TOOLCHAIN`, a directory override or the
+/// default in `RUSTUP_HOME/settings.toml`, a `rust-toolchain` or
+/// `rust-toolchain.toml` in `dir` or a directory above it), with the
+/// rustup executable's own; None when one cannot be read (then the proxy
+/// is asked every time). The key is taken before the proxy is asked, so a
+/// change made meanwhile is a miss next time.
+fn proxy_choice(rustc: &Path, dir: &Path, rustup_home: &Path, toolchain_env: &str) -> Option<String> {
+    let rustup = std::fs::canonicalize(find_exe(rustc)?).ok()?;
+    let dir = std::fs::canonicalize(dir).ok()?;
+    let mut key = format!("oxide-proxy-choice 1\n{toolchain_env}\n{}\n", file_identity(&rustup)?);
+    key.push_str(&file_identity(&rustup_home.join("settings.toml"))?);
+    for d in dir.ancestors() {
+        for name in ["rust-toolchain", "rust-toolchain.toml"] {
+            let f = d.join(name);
+            key.push('\n');
+            key.push_str(&file_identity(&f).unwrap_or_else(|| format!("{} -", f.display())));
+        }
+    }
+    Some(key)
 }
 
 fn print_sysroot(rustc: &Path, dir: &Path) -> Option<PathBuf> {
@@ -309,6 +376,56 @@ mod tests {
         script("# rebuilt\n");
         probe_rustc(&rustc, &dir, &cache).unwrap();
         assert_eq!(runs(), 6);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn keeps_a_proxys_choice_while_what_rustup_picks_by_is_the_same() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("mir-export-proxy-choice-{}", std::process::id()));
+        let (bin, home, krate) = (dir.join("cargo-bin"), dir.join("rustup-home"), dir.join("work/krate"));
+        let (one, two) = (home.join("toolchains/one"), home.join("toolchains/two"));
+        for d in [&bin, &krate, &one.join("bin"), &two.join("bin")] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(one.join("bin/rustc"), "").unwrap();
+        std::fs::write(two.join("bin/rustc"), "").unwrap();
+        std::fs::write(home.join("settings.toml"), "default_toolchain = \"one\"\n").unwrap();
+        std::fs::write(dir.join("pick"), one.to_string_lossy().as_ref()).unwrap();
+        // the proxy: prints the toolchain named in `pick`, counting its runs
+        let rustup = bin.join("rustup");
+        let d = dir.display();
+        std::fs::write(&rustup, format!("#!/bin/sh\necho run >> {d}/runs\ncat {d}/pick\n")).unwrap();
+        std::fs::set_permissions(&rustup, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::os::unix::fs::symlink("rustup", bin.join("rustc")).unwrap();
+        let runs = || std::fs::read_to_string(dir.join("runs")).map_or(0, |t| t.lines().count());
+        let (rustc, cache) = (bin.join("rustc"), dir.join("target"));
+        let env = RustupEnv { home: Some(home.clone()), toolchain: String::new() };
+        let ask = |env: &RustupEnv| proxy_sysroot(&rustc, &krate, &cache, env);
+        assert_eq!(ask(&env), Some(one.clone()));
+        assert_eq!(ask(&env), Some(one.clone()));
+        assert_eq!(runs(), 1, "kept");
+        // each thing rustup picks by: asked again, then kept again
+        let pick = |tc: &Path| std::fs::write(dir.join("pick"), tc.to_string_lossy().as_ref()).unwrap();
+        pick(&two);
+        std::fs::write(dir.join("work/rust-toolchain.toml"), "[toolchain]\nchannel = \"two\"\n").unwrap();
+        assert_eq!((ask(&env), ask(&env), runs()), (Some(two.clone()), Some(two.clone()), 2));
+        pick(&one);
+        std::fs::remove_file(dir.join("work/rust-toolchain.toml")).unwrap();
+        assert_eq!((ask(&env), runs()), (Some(one.clone()), 3));
+        pick(&two);
+        let env_two = RustupEnv { toolchain: "two".into(), ..env };
+        assert_eq!((ask(&env_two), ask(&env_two), runs()), (Some(two.clone()), Some(two.clone()), 4));
+        let env = RustupEnv { toolchain: String::new(), ..env_two };
+        std::fs::write(home.join("settings.toml"), "default_toolchain = \"two\"\n").unwrap();
+        assert_eq!((ask(&env), runs()), (Some(two.clone()), 5));
+        // a toolchain removed since: asked again
+        std::fs::remove_file(two.join("bin/rustc")).unwrap();
+        pick(&one);
+        assert_eq!((ask(&env), runs()), (Some(one.clone()), 6));
+        // no settings.toml: nothing kept
+        std::fs::remove_file(home.join("settings.toml")).unwrap();
+        assert_eq!((ask(&env), ask(&env), runs()), (Some(one.clone()), Some(one), 8));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
