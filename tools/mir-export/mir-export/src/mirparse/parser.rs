@@ -471,6 +471,12 @@ impl<'a> Parser<'a> {
     }
 
     pub fn operand(&mut self) -> PResult<Operand> {
+        // a trait's fn item passed bare prints as a qualified path
+        // (`call_once(<Iter<'_, u64> as Iterator>::next, move _145)`, core's
+        // Chain::next through 1.96's MIR of core)
+        if self.is_punct("<") {
+            return self.bare_fn_item();
+        }
         match self.ident()?.as_str() {
             "copy" => Ok(Operand::Copy(self.place()?)),
             "move" => Ok(Operand::Move(self.place()?)),
@@ -489,13 +495,18 @@ impl<'a> Parser<'a> {
             w if self.is_punct(",") || self.is_punct(")") || self.is_punct("::") => {
                 let _ = w;
                 self.pos -= 1;
-                let start = self.pos;
-                let path = self.path(true)?;
-                let text = self.text_since(start);
-                Ok(Operand::Const(Const { val: ConstVal::Path { path, fields: Vec::new() }, ty: None, text }))
+                self.bare_fn_item()
             }
             w => Err(format!("expected `copy`, `move` or `const`, found `{w}`")),
         }
+    }
+
+    /// A fn item operand printed bare, its path at the cursor.
+    fn bare_fn_item(&mut self) -> PResult<Operand> {
+        let start = self.pos;
+        let path = self.path(true)?;
+        let text = self.text_since(start);
+        Ok(Operand::Const(Const { val: ConstVal::Path { path, fields: Vec::new() }, ty: None, text }))
     }
 
     fn is_operand_start(&self) -> bool {

@@ -68,6 +68,17 @@ fn fn_item_cast_without_const() {
 }
 
 #[test]
+fn trait_fn_item_argument_without_const() {
+    // rustc 1.96, core's Chain::next instantiated in a kernel crate
+    let t = term("_138 = <for<'a> fn(&'a mut core::slice::Iter<'_, u64>) -> core::option::Option<<core::slice::Iter<'_, u64> as core::iter::Iterator>::Item> {<core::slice::Iter<'_, u64> as core::iter::Iterator>::next} as core::ops::FnOnce<(&mut core::slice::Iter<'_, u64>,)>>::call_once(<core::slice::Iter<'_, u64> as core::iter::Iterator>::next, move _145) -> [return: bb52, unwind unreachable];");
+    let TerminatorKind::Call { args, target, .. } = t else { panic!("{t:?}") };
+    let [Operand::Const(f), Operand::Move(p)] = &args[..] else { panic!("{args:?}") };
+    assert_eq!(f.text, "<core::slice::Iter<'_, u64> as core::iter::Iterator>::next");
+    assert!(matches!(&f.val, ConstVal::Path { path, .. } if path.qself.is_some()));
+    assert_eq!((p.local, target), (145, Some(52)));
+}
+
+#[test]
 fn subslice_projections() {
     let proj = |s: &str| match stmt(s) {
         StatementKind::Assign(_, Rvalue::Use(Operand::Copy(p))) => p.proj[1].clone(),
