@@ -324,14 +324,15 @@ static RType *variant_field_type(Fb *fb, RType *base, int variant, uint32_t i, R
 }
 
 /* the alignment of an address `off` bytes into a place aligned to `align` */
-static uint32_t align_at(uint32_t align, uint64_t off)
+uint32_t align_at(uint32_t align, uint64_t off)
 {
 	while (off % align)
 		align /= 2;
 	return align;
 }
 
-static uint32_t type_align(RType *t)
+/* the alignment a place of type t has (a slice's: its element's) */
+uint32_t type_align(RType *t)
 {
 	uint32_t a = t->kind == RT_SLICE && t->elem ? t->elem->align : t->align;
 	return a ? a : 1;
@@ -363,13 +364,6 @@ static bool place_field(Fb *fb, PlaceV *p, const OxProj *proj)
 		return false;
 	}
 	uint64_t off = rtype_field_offset(base, variant, i);
-	uint32_t falign = fty->kind == RT_SLICE ? fty->elem->align : fty->align;
-	if (fty->has_layout && falign > 1 && (base->align < falign || off % falign)) {
-		fb_error(fb, OX_UNSUPPORTED, "field %u of `%s` is not aligned for `%s` (#[repr(packed)]): unaligned "
-		         "fields are not supported yet; copy the struct with ptr::read_unaligned", i,
-		         base->name, fty->name);
-		return false;
-	}
 	p->addr = field_addr(fb, p->addr, base, variant, i);
 	p->align = align_at(p->align, off);
 	p->ty = variant_field_type(fb, base, p->variant, i, fty);
@@ -387,6 +381,8 @@ static bool place_deref(Fb *fb, PlaceV *p)
 		         "Box and smart pointers need a heap)", t->name);
 		return false;
 	}
+	if (!place_read_aligned(fb, p))     /* a pointer in a packed struct */
+		return false;
 	Val v = load_val(fb, t, p->addr);
 	p->addr = v.v[0];
 	p->meta = v.v[1];

@@ -85,6 +85,15 @@ bool field_has_offset(RType *t, uint32_t variant, uint32_t i);
 bool build_place(Fb *fb, JPath jp, const OxPlace *pl, PlaceV *out);
 Op *build_mark(Fb *fb);
 void place_claim_align(Fb *fb, Op *mark, const PlaceV *p);
+uint32_t align_at(uint32_t align, uint64_t off);
+uint32_t type_align(RType *t);
+
+/* packed.c: places less aligned than their type (#[repr(packed)] fields) */
+bool place_is_underaligned(const PlaceV *p);
+bool place_read_aligned(Fb *fb, PlaceV *p);
+bool place_write_target(Fb *fb, PlaceV *p, PlaceV *back);
+void place_write_back(Fb *fb, const PlaceV *tmp, const PlaceV *back);
+void store_val_aligned(Fb *fb, Value *addr, uint32_t align, Val v);
 
 /* operand.c */
 bool build_operand(Fb *fb, JPath jp, const OxOperand *o, Val *out);

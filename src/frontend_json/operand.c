@@ -182,8 +182,8 @@ static bool const_adt(Fb *fb, JPath jp, const OxConst *c, RType *t, Val *out)
 		Val fv;
 		if (!build_const(fb, jpath_index(fb->a, jp, (int)i), &c->fields[i], fty, &fv))
 			return false;
-		Value *fa = ptr_add(fb, s, rtype_field_offset(t, variant, i));
-		store_val(fb, fa, fv);
+		uint64_t off = rtype_field_offset(t, variant, i);
+		store_val_aligned(fb, ptr_add(fb, s, off), align_at(type_align(t), off), fv);
 	}
 	if (t->kind == RT_ADT && t->adt_kind == ADT_ENUM) {
 		Op *op = ir_build(&fb->b, OP_MIR_SET_DISCR, 0, NULL, 1, &s, 0);
@@ -246,7 +246,7 @@ bool build_operand(Fb *fb, JPath jp, const OxOperand *o, Val *out)
 {
 	if (o->kind != OX_OPERAND_CONSTANT) {
 		PlaceV p;
-		if (!build_place(fb, jpath_field(fb->a, jp, "place"), &o->place, &p))
+		if (!build_place(fb, jpath_field(fb->a, jp, "place"), &o->place, &p) || !place_read_aligned(fb, &p))
 			return false;
 		if (p.meta && val_kind(p.ty) != VK_ZST) {
 			fb_error(fb, OX_INPUT, "use of an unsized value of type `%s`", p.ty->name);

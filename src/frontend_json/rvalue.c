@@ -415,7 +415,7 @@ static bool rv_aggregate(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 		Val v;
 		if (n != 1 || !build_operand(fb, jpath_index(fb->a, jpath_field(fb->a, jp, "fields"), 0), &rv->ops[0], &v))
 			return fb_error(fb, OX_INPUT, "union `%s` built from %u fields", dst->ty->name, n), false;
-		store_val(fb, dst->addr, v);
+		store_val_aligned(fb, dst->addr, dst->align, v);
 		return true;
 	}
 	if (!aggregate_shape_ok(fb, dst->ty, variant, n))
@@ -428,7 +428,8 @@ static bool rv_aggregate(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 		if (ft && !fb_fits(fb, ft, v, "aggregate field"))
 			return false;
 		if (val_kind(v.ty) != VK_ZST)
-			store_val(fb, field_addr(fb, dst->addr, dst->ty, variant, i), v);
+			store_val_aligned(fb, field_addr(fb, dst->addr, dst->ty, variant, i),
+			                  align_at(dst->align, rtype_field_offset(dst->ty, variant, i)), v);
 	}
 	if (dst->ty->kind == RT_ADT && dst->ty->adt_kind == ADT_ENUM) {
 		Op *op = ir_build(&fb->b, OP_MIR_SET_DISCR, 0, NULL, 1, &dst->addr, 0);
@@ -500,7 +501,7 @@ static bool rv_repeat(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 static bool rv_discriminant(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 {
 	PlaceV p;
-	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &rv->place, &p))
+	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &rv->place, &p) || !place_read_aligned(fb, &p))
 		return false;
 	Type *t = scalar_type_of(fb, dst->ty);
 	if (!t || t->kind != TY_INT || val_kind(dst->ty) != VK_SCALAR || !p.ty->has_layout)
@@ -535,7 +536,7 @@ static bool rv_use(Fb *fb, JPath rp, const OxRvalue *rv, PlaceV *dst)
 			return false;
 	} else {
 		PlaceV p;
-		if (!build_place(fb, rp, &rv->place, &p))
+		if (!build_place(fb, rp, &rv->place, &p) || !place_read_aligned(fb, &p))
 			return false;
 		v = load_val(fb, p.ty, p.addr);
 	}
@@ -572,28 +573,34 @@ static bool build_rvalue(Fb *fb, JPath rp, const OxRvalue *rv, PlaceV *dst)
 
 static bool build_assign(Fb *fb, JPath jp, const OxStmt *st)
 {
-	PlaceV dst;
-	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &st->place, &dst))
+	PlaceV dst, back;
+	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &st->place, &dst) ||
+	    !place_write_target(fb, &dst, &back))
 		return false;
 	Op *mark = build_mark(fb);
 	if (!build_rvalue(fb, jpath_field(fb->a, jp, "rvalue"), &st->rv, &dst))
 		return false;
 	place_claim_align(fb, mark, &dst);
+	place_write_back(fb, &dst, &back);
 	return true;
 }
 
 static bool set_discriminant(Fb *fb, JPath jp, const OxStmt *st)
 {
-	PlaceV p;
+	PlaceV p, back;
 	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &st->place, &p))
 		return false;
 	if (!fb_index(fb, jpath_field(fb->a, jp, "variant"), st->variant, p.ty->nvariant))
 		return false;
 	if (p.ty->kind != RT_ADT || p.ty->adt_kind != ADT_ENUM || !p.ty->has_layout)
 		return fb_error(fb, OX_INPUT, "set_discriminant on a `%s`", p.ty->name), false;
+	back = p;          /* an enum in a packed struct: its tag set in an aligned copy */
+	if (!place_read_aligned(fb, &p))
+		return false;
 	Op *op = ir_build(&fb->b, OP_MIR_SET_DISCR, 0, NULL, 1, &p.addr, 0);
 	op->rty = p.ty;
 	op->attr.variant.index = st->variant;
+	place_write_back(fb, &p, &back);
 	return true;
 }
 

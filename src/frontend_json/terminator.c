@@ -687,29 +687,54 @@ static bool call_intrinsic(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	return true;
 }
 
-static bool term_call(Fb *fb, JPath jp, const OxTerm *t)
+static bool call_into(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 {
-	PlaceV dst = { NULL, NULL, NULL, -1, 0 };
-	if (!build_place(fb, jpath_field(fb->a, jp, "dest"), &t->place, &dst))
-		return false;
 	switch (t->callee.kind) {
 	case OX_CALLEE_FUNCTION:
-		return call_function(fb, jp, t, &dst);
+		return call_function(fb, jp, t, dst);
 	case OX_CALLEE_PANIC: {
 		Op *op = ir_build(&fb->b, OP_MIR_PANIC, 0, NULL, 0, NULL, 0);
 		op->sym = t->callee.name;
 		return true;
 	}
 	case OX_CALLEE_DEVICE:
-		return call_device(fb, jp, t, &dst);
+		return call_device(fb, jp, t, dst);
 	case OX_CALLEE_INTRINSIC:
-		return call_intrinsic(fb, jp, t, &dst);
+		return call_intrinsic(fb, jp, t, dst);
 	case OX_CALLEE_POINTER:
-		return call_pointer(fb, jp, t, &dst);
+		return call_pointer(fb, jp, t, dst);
 	case OX_CALLEE_VIRTUAL:
-		return call_virtual(fb, jp, t, &dst);
+		return call_virtual(fb, jp, t, dst);
 	}
 	unreachable();
+}
+
+/* A call whose destination is under-aligned (a field of a packed struct)
+ * wrote an aligned temporary: the call's goto to its target goes through
+ * a block that copies it into the destination first. */
+static bool call_write_back(Fb *fb, const OxTerm *t, const PlaceV *tmp, const PlaceV *back)
+{
+	Op *term = ir_block_terminator(fb->b.block);
+	if (!t->has_target || tmp->addr == back->addr)
+		return true;
+	if (!term || term->code != OP_MIR_GOTO || term->succ[0].block != fb->blocks[t->target])
+		return fb_error(fb, OX_UNSUPPORTED, "the result of `%s` written into a field of a #[repr(packed)] struct "
+		                "is not supported", t->callee.name ? t->callee.name : "this call"), false;
+	Block *copy = ir_block_new(fb->fn);
+	ir_op_set_succ(fb->m, term, 0, copy, 0, NULL);
+	fb->b.block = copy;
+	place_write_back(fb, tmp, back);
+	build_goto(fb, fb->blocks[t->target]);
+	return true;
+}
+
+static bool term_call(Fb *fb, JPath jp, const OxTerm *t)
+{
+	PlaceV dst = { NULL, NULL, NULL, -1, 0 }, back;
+	if (!build_place(fb, jpath_field(fb->a, jp, "dest"), &t->place, &dst) ||
+	    !place_write_target(fb, &dst, &back))
+		return false;
+	return call_into(fb, jp, t, &dst) && call_write_back(fb, t, &dst, &back);
 }
 
 /* `for x in [a, b, c]` drops a core::array::IntoIter, whose Drop impl

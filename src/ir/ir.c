@@ -353,7 +353,9 @@ const char *ir_pred_name(Pred p)
 }
 
 /* Alignment a scalar access may claim: its size up to 8.  Places of Rust
- * types are at least this aligned (packed types are refused). */
+ * types are at least this aligned; the fields of packed structs, which
+ * are not, are accessed through copies that claim their place's
+ * alignment (src/frontend_json/packed.c). */
 uint32_t ir_type_natural_align(Type *t)
 {
 	unsigned n = t->kind == TY_BOOL ? 1 : t->kind == TY_PTR ? 8 : t->bits / 8;

@@ -132,6 +132,200 @@ pub fn structs_packed(input: &[u64], mut out: DisjointSlice<u64>) {
 }
 
 #[derive(Clone, Copy)]
+struct Quad {
+    x: u32,
+    y: u16,
+}
+
+#[derive(Clone, Copy)]
+#[repr(C, packed(2))]
+struct Packed2 {
+    a: u8,
+    b: u64,
+    c: u16,
+    d: u32,
+    q: Quad,
+    o: Option<u32>,
+}
+
+#[inline(never)]
+fn quad_of(w: u64) -> Quad {
+    Quad { x: (w >> 7) as u32, y: (w >> 40) as u16 }
+}
+
+#[inline(never)]
+fn digest_packed2(p: Packed2) -> u64 {
+    let q = p.q;
+    let o = match p.o {
+        Some(v) => v as u64 + 1,
+        None => 0,
+    };
+    let mut h = mix(H0, p.a as u64);
+    h = mix(h, p.b);
+    h = mix(h, p.c as u64);
+    h = mix(h, p.d as u64);
+    h = mix(h, q.x as u64);
+    mix(mix(h, q.y as u64), o)
+}
+
+/// #[repr(packed(2))]: a u64 at offset 2, a u32 at 12, a nested struct and
+/// an Option at 2-aligned offsets; fields updated in place (+=), a call's
+/// result written into a field, an enum field set and matched, the whole
+/// struct passed by value to a device function.
+#[kernel]
+pub fn structs_packed_n(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let v = at(input, i + 1);
+    let mut p = Packed2 { a: w as u8, b: v, c: (w >> 16) as u16, d: (v >> 3) as u32, q: quad_of(v), o: None };
+    p.b += w.rotate_left(9);
+    p.d ^= (w >> 32) as u32;
+    p.c = p.c.wrapping_mul(3);
+    if w & 4 != 0 {
+        p.q = quad_of(w);
+    }
+    if v & 8 != 0 {
+        p.o = Some((w >> 11) as u32);
+    }
+    let mut h = mix(H0, digest_packed2(p));
+    h = mix(h, offset_of!(Packed2, b) as u64);
+    h = mix(h, offset_of!(Packed2, d) as u64);
+    h = mix(h, offset_of!(Packed2, q) as u64);
+    h = mix(h, offset_of!(Packed2, o) as u64);
+    h = mix(h, size_of::<Packed2>() as u64 * 100 + core::mem::align_of::<Packed2>() as u64);
+    put(&mut out, idx, h);
+}
+
+#[derive(Clone, Copy)]
+#[repr(packed)]
+struct Rec {
+    tag: u8,
+    val: u32,
+    wide: u64,
+}
+
+#[inline(always)]
+fn bump_rec(recs: &mut [Rec], j: usize, by: u64) {
+    recs[j].val = recs[j].val.wrapping_add(by as u32);
+    recs[j].wide ^= by << 3;
+    let r = recs[j];
+    recs[(j + 1) % recs.len()] = Rec { tag: r.tag ^ 0x5a, val: r.val.rotate_left(1), wide: r.wide + 1 };
+}
+
+/// An array of packed structs (13-byte stride: every u32 and u64 field at
+/// an odd address), read and written back through a slice index.
+#[kernel]
+pub fn structs_packed_slice(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut recs = [Rec { tag: 0, val: 0, wide: 0 }; 5];
+    for k in 0..5 {
+        let w = at(input, i + k);
+        recs[k] = Rec { tag: w as u8, val: (w >> 8) as u32, wide: w };
+    }
+    let s = &mut recs[..];
+    for k in 0..7 {
+        bump_rec(s, (i + k) % s.len(), at(input, i * 3 + k));
+    }
+    let mut h = H0;
+    for r in s.iter() {
+        let r = *r;
+        h = mix(h, r.tag as u64);
+        h = mix(h, r.val as u64);
+        h = mix(h, r.wide);
+    }
+    put(&mut out, idx, mix(h, size_of::<[Rec; 5]>() as u64));
+}
+
+#[derive(Clone, Copy)]
+#[repr(packed)]
+struct Holder<'a> {
+    t: u8,
+    r: &'a u64,
+    arr: [u32; 3],
+    tup: (u8, u16),
+    res: Result<u16, u32>,
+}
+
+/// What a packed struct (in memory, reached through `&mut`) holds: a
+/// reference field dereferenced in place (`*h.r`), an array field indexed
+/// by a runtime index and updated, a tuple field's parts, a Result field
+/// matched and replaced.
+#[kernel]
+pub fn structs_packed_inner(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let v = at(input, i + 3);
+    let h0 = Holder { t: w as u8, r: &input[(i + 7) % N_IN], arr: [w as u32, v as u32, (w >> 32) as u32],
+                      tup: ((v >> 8) as u8, (v >> 16) as u16), res: Ok(w as u16) };
+    let mut hs = [h0, Holder { t: 1, r: &input[i % N_IN], arr: [3, 4, 5], tup: (6, 7), res: Err(8) }];
+    let h = &mut hs[(v >> 5) as usize & 1];
+    let j = (w % 3) as usize;
+    h.arr[j] = h.arr[j].wrapping_mul(7) ^ *h.r as u32;
+    h.tup.1 = h.tup.1.wrapping_add(h.tup.0 as u16);
+    if v & 1 == 1 {
+        h.res = Err(v as u32);
+    }
+    let r = match h.res {
+        Ok(x) => x as u64,
+        Err(e) => e as u64 + (1 << 40),
+    };
+    let mut d = mix(H0, h.t as u64);
+    d = mix(d, *h.r);
+    for k in 0..3 {
+        d = mix(d, h.arr[k] as u64);
+    }
+    d = mix(d, h.tup.0 as u64);
+    d = mix(d, h.tup.1 as u64);
+    d = mix(d, r);
+    d = mix(d, offset_of!(Holder, arr) as u64 * 1000 + offset_of!(Holder, res) as u64);
+    put(&mut out, idx, mix(d, size_of::<Holder>() as u64));
+}
+
+/// A packed(2) struct without padding (every byte of it is defined).
+#[derive(Clone, Copy)]
+#[repr(C, packed(2))]
+struct Tight {
+    a: u16,
+    b: u64,
+    c: u32,
+    d: u16,
+}
+
+/// Pointers to packed fields and to unaligned structs: `&raw const` /
+/// `&raw mut` with read_unaligned / write_unaligned, and a packed(2)
+/// struct read and written at every byte offset of a byte buffer.
+#[kernel]
+pub fn structs_packed_unaligned_ptr(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let v = at(input, i + 5);
+    let mut p = Packed { a: w as u8, b: (w >> 8) as u32, c: v };
+    let pb = &raw const p.b;
+    let pc = &raw mut p.c;
+    let b = unsafe { pb.read_unaligned() };
+    unsafe { pc.write_unaligned(v.rotate_right(3) ^ b as u64) };
+    unsafe { core::ptr::write_unaligned(&raw mut p.b, b.swap_bytes()) };
+    let mut h = mix(H0, p.a as u64);
+    h = mix(h, p.b as u64);
+    h = mix(h, p.c);
+    let mut buf = [0u8; 40];
+    for k in 0..40 {
+        buf[k] = (at(input, i + k) >> (k % 7)) as u8;
+    }
+    let off = i % 17; // a 16-byte Tight at off and at off + 3 < 40 - 16
+    let at_off = unsafe { buf.as_ptr().add(off) as *const Tight };
+    let q = unsafe { at_off.read_unaligned() };
+    h = mix(h, q.b);
+    h = mix(h, q.c as u64);
+    let back = Tight { a: q.a ^ 1, b: q.b.wrapping_add(w), c: q.c.rotate_left(5), d: q.d };
+    unsafe { core::ptr::write_unaligned(buf.as_mut_ptr().add(off + 3) as *mut Tight, back) };
+    for k in 0..40 {
+        h = mix(h, buf[k] as u64);
+    }
+    put(&mut out, idx, h);
+}
+
+#[derive(Clone, Copy)]
 struct Vec3 {
     x: f32,
     y: f32,
