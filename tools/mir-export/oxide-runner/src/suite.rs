@@ -329,6 +329,21 @@ pub fn tsv_lookup<'a>(text: &'a str, key: &str, n: usize) -> Option<&'a str> {
     Some(line.split('\t').nth(n).unwrap_or(""))
 }
 
+/// The expected errors listed for kernel `key` in an expected-errors.txt:
+/// (code, message substring) of each of its lines. A kernel has several
+/// when toolchains stop it at different points (rustc 1.95 without core's
+/// library bodies, 1.96 with them); its error must match one of them.
+pub fn expected_for<'a>(text: &'a str, key: &str) -> Vec<(&'a str, &'a str)> {
+    text.lines()
+        .filter(|l| l.split('\t').next() == Some(key))
+        .map(|l| {
+            let mut f = l.split('\t').skip(1);
+            (f.next().unwrap_or(""), f.next().unwrap_or(""))
+        })
+        .filter(|(_, sub)| !sub.is_empty())
+        .collect()
+}
+
 /// tests/conformance/expected-errors.txt (CONF_SUITE's): kernels that use
 /// a construct oxidec or mir-export does not support yet,
 /// "GROUP/NAME<TAB>CODE<TAB>substring of the message".
@@ -580,6 +595,9 @@ mod tests {
         assert_eq!(tsv_lookup(t, "a/b", 2), Some("msg"));
         assert_eq!(tsv_lookup(t, "a/c", 2), Some(""));
         assert_eq!(tsv_lookup(t, "a/d", 1), None);
+        let t2 = "a/b\tOX0200\tone\n# a/b\tOX0200\tcomment\na/c\tOX0200\tx\na/b\tOX1004\ttwo\n";
+        assert_eq!(expected_for(t2, "a/b"), vec![("OX0200", "one"), ("OX1004", "two")]);
+        assert_eq!(expected_for(t, "a/c"), vec![]);
         assert_eq!(variant_parts("O3/ptx"), ("O3", "ptx"));
     }
 }
