@@ -333,6 +333,11 @@ impl AdtTable {
             ([one], _) => Ok(Some(one)),
             ([], []) => Ok(None),
             ([], [one]) => Ok(Some(one)),
+            (many, _) if many.len() > 1 && many.iter().all(|f| f.local.is_some()) => Err(format!(
+                "`{path}` names {} types declared in blocks of one function body (rustc prints them alike): give them \
+                 different names",
+                many.len()
+            )),
             _ => {
                 let mut at: Vec<String> = in_crate.iter().map(|f| display_path(f, name)).collect();
                 at.dedup();
@@ -682,6 +687,47 @@ mod tests {
         assert!(t.lookup("crc32fast::State").is_err());
         assert_eq!(t.lookup("other::State").unwrap(), None);
         assert!(t.is_copy("b::Mixed") && !t.is_copy("a::Mixed"));
+    }
+
+    #[test]
+    fn types_declared_in_function_bodies() {
+        // two functions with an `L` each, a nested function's, one in a
+        // block and one in a closure; raw strings do not unbalance braces
+        let src = r##"fn a() { struct L(u8); }
+fn b() -> u8 { let s = r#"}{"#; #[derive(Clone, Copy)] struct L(u64); impl Copy for L {} { struct M { y: L } } 1 }
+fn d() { fn inner(x: u8) -> [u8; 2] { struct L(u16, u8); [x; 2] } let c = || { enum E { P } }; }
+mod m { pub fn f() { mod deep { pub struct N; } } }
+struct Top; fn sig(f: fn(u8) -> u8); "##;
+        let mut t = AdtTable::new();
+        t.add_source(src);
+        let local = |p: &str| t.local_type(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+        let (a, b) = (local("a::L").unwrap(), local("b::L").unwrap());
+        assert_eq!(t.lookup("a::L").unwrap().unwrap().fields, ["0"]);
+        assert_eq!((a.name.as_str(), a.scope.as_str(), b.scope.as_str()), ("L", "a", "b"));
+        assert_eq!(t.root_file_offset(a.block), Some(src.find('{').unwrap()));
+        assert_eq!(t.root_file_offset(b.block), Some(src.find("-> u8 {").unwrap() + 6));
+        assert!(t.is_copy("b::L") && !t.is_copy("a::L"));
+        // `M` in a block of `b`'s body: that block, which sees `b`'s `L`
+        let m = local("b::M").unwrap();
+        assert_eq!(t.root_file_offset(m.block), Some(src.find("{ struct M").unwrap()));
+        assert_eq!(t.common_block(&[b.block, m.block]), Some(m.block));
+        assert_eq!(t.common_block(&[a.block, b.block]), None);
+        assert_eq!(local("d::inner::L").unwrap().scope, "d::inner");
+        // a closure's type: printed `d::{closure#0}::E`, declared in `d`
+        assert_eq!(local("d::{closure#0}::E").unwrap().scope, "d");
+        // a module inside a function body does not see the body's names
+        let n = local("m::f::deep::N").unwrap();
+        assert_eq!(n.scope, "m::f::deep");
+        assert_eq!(t.common_block(&[n.block]), Some(n.block));
+        assert_eq!(t.common_block(&[n.block, a.block]), None);
+        // not declared in a body; a path that names another scope
+        assert_eq!(local("Top"), None);
+        assert_eq!(local("z::M"), None);
+        // two `L`s in blocks of one body print alike: refused
+        let mut two = AdtTable::new();
+        two.add_source("fn f() { { struct L(u8); } { struct L(u64); } { struct K; } { struct K; } }");
+        assert!(two.lookup("f::L").unwrap_err().contains("2 types declared in blocks of one function body"));
+        assert!(two.lookup("f::K").is_err());
     }
 
     #[test]

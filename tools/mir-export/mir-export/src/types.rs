@@ -118,6 +118,9 @@ impl TypeTable {
         let mut j = obj!["name" => e.ty.to_string()];
         self.kind_fields(e, &mut j);
         j.push("layout", e.layout.as_ref().map(Layout::to_json));
+        if let (None, Some(why)) = (&e.layout, &e.layout_error) {
+            j.push("layout_error", why.as_str());
+        }
         j
     }
 

@@ -39,20 +39,28 @@ fn spell(tys: &[&Ty], adts: &AdtTable, extern_crates: &[String]) -> Result<(Opti
     let Some((first, first_local)) = locals.first() else {
         return Ok((None, tys.iter().map(|t| probe_name(t, extern_crates)).collect()));
     };
-    let what = || tys.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ");
     let mut blocks: Vec<usize> = locals.iter().map(|l| l.1.block).collect();
     blocks.sort_unstable();
     blocks.dedup();
     let Some(block) = adts.common_block(&blocks) else {
         let scopes: Vec<String> = locals.iter().map(|(p, l)| format!("`{p}` in `{}`", l.scope)).collect();
-        return Err(format!("{} mentions types declared in different function bodies or blocks ({}): no item can name them all", what(), scopes.join(", ")));
+        return Err(format!(
+            "it mentions types declared in function bodies or blocks that do not see each other ({}), and rustc can be \
+             asked for a layout only where all of them are in scope",
+            scopes.join(", ")
+        ));
     };
-    if let Some((p, _)) = locals.iter().find(|(p, l)| locals.iter().any(|(q, m)| q != p && m.name == l.name)) {
-        return Err(format!("{} mentions two types declared in function bodies named `{}` (`{p}`): the layout probe cannot tell them apart", what(), p.rsplit("::").next().unwrap_or(p)));
+    if let Some((p, l)) = locals.iter().find(|(p, l)| locals.iter().any(|(q, m)| q != p && m.name == l.name)) {
+        return Err(format!(
+            "it mentions two types declared in function bodies named `{}` (`{p}` and another), which the layout probe \
+             cannot name apart",
+            l.name
+        ));
     }
     let Some(at) = adts.root_file_offset(block) else {
         return Err(format!(
-            "`{first}` is declared inside `{}` outside the crate root file: the layout probe names types declared in function bodies of the crate root file only",
+            "`{first}` is declared inside `{}` outside the crate root file, and rustc can be asked for its layout only \
+             inside that body (the layout probe copies the crate root file only)",
             first_local.scope
         ));
     };
