@@ -88,9 +88,8 @@ struct Found {
 /// declares items: where a type declared there can be named.
 #[derive(Clone, Debug)]
 struct Block {
-    krate: String,
-    /// The module of the source file (`add_file`'s `module`).
-    file: String,
+    /// In the kernel crate's root file (`add_file("", "", ..)`).
+    in_root_file: bool,
     /// Byte offset of the `{` in that file.
     open: usize,
     /// The block around it, within the same function body or an outer one.
@@ -257,7 +256,8 @@ impl AdtTable {
         if !fn_body && parent.is_none() {
             return None;
         }
-        self.blocks.push(Block { krate: krate.to_string(), file: file.to_string(), open: at, parent, is_mod });
+        let in_root_file = krate.is_empty() && file.is_empty();
+        self.blocks.push(Block { in_root_file, open: at, parent, is_mod });
         Some(self.blocks.len() - 1)
     }
 
@@ -305,7 +305,7 @@ impl AdtTable {
     /// insert into it.
     pub fn root_file_offset(&self, block: usize) -> Option<usize> {
         let b = &self.blocks[block];
-        (b.krate.is_empty() && b.file.is_empty()).then_some(b.open)
+        b.in_root_file.then_some(b.open)
     }
 
     /// (crate, module, name) of a printed type path without generics:

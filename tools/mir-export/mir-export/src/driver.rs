@@ -335,8 +335,9 @@ pub fn write_atomically(path: &Path, text: &str) -> DResult<()> {
     })
 }
 
-/// Asks rustc for the layouts of `names` (types spelled from the crate
-/// root) by compiling a copy of the crate root with probe aliases appended.
+/// Asks rustc for the layouts of `names` (probe names:
+/// `layout::probe_source`) by compiling a copy of the crate root with
+/// probe aliases appended, or inserted in function bodies.
 pub struct LayoutProbe<'a> {
     pub cmd: &'a RustcCommand,
     pub rustc: &'a RustcInfo,

@@ -4,7 +4,8 @@
 //! MIR text carries no layouts. rustc prints a type's full layout as an
 //! error when a type alias carries `#[rustc_layout(debug)]` (renamed
 //! `#[rustc_dump_layout(debug)]` in 1.96). The probe is a copy of the crate
-//! root with one such alias per type appended, compiled with the crate's own
+//! root with one such alias per type appended (or, for a type declared in a
+//! function body, inserted in its block), compiled with the crate's own
 //! rustc arguments; each diagnostic is the `{:#?}` of a `LayoutData`:
 //!
 //! ```text

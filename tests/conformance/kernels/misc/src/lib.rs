@@ -153,9 +153,26 @@ fn local_b(w: u64) -> u64 {
     })
 }
 
+// A generic function's own `E`: printed `local_g::E`, without `T`.
+#[inline(never)]
+fn local_g<T: Into<u64> + Copy>(t: T) -> u64 {
+    #[derive(Clone, Copy)]
+    enum E {
+        A(u64, u8),
+        B,
+    }
+    let w: u64 = t.into();
+    let es = [E::A(w ^ 0x55, w as u8), E::B, E::A(w >> 3, 1)];
+    match es[(w % 3) as usize] {
+        E::A(x, y) => x.wrapping_add(y as u64),
+        E::B => 11,
+    }
+}
+
 /// Same-named types local to different functions (`local_a::L` and
-/// `local_b::L`, enums `E` too, a nested function's `inner::L`), and one
-/// declared in a block inside a function body.
+/// `local_b::L`, enums `E` too, a nested function's `inner::L`, a generic
+/// function's `local_g::E` at two instances), and one declared in a block
+/// inside a function body.
 #[kernel]
 pub fn misc_local_types_same_name(input: &[u64], mut out: DisjointSlice<u64>) {
     #[inline(never)]
@@ -169,7 +186,8 @@ pub fn misc_local_types_same_name(input: &[u64], mut out: DisjointSlice<u64>) {
     let (idx, i) = tid();
     let w = at(input, i);
     let h = mix(local_a(w), local_b(at(input, i + 1)));
-    put(&mut out, idx, mix(h, inner(w)));
+    let g = mix(local_g(w as u32), local_g(w as u8));
+    put(&mut out, idx, mix(mix(h, inner(w)), g));
 }
 
 trait Score {
