@@ -84,8 +84,8 @@ struct Found {
     local: Option<(usize, usize)>,
 }
 
-/// A `{ .. }` inside a function body (the body itself included) that
-/// declares items: where a type declared there can be named.
+/// A `{ .. }` inside a function body (the body itself included): where a
+/// type declared there can be named.
 #[derive(Clone, Debug)]
 struct Block {
     /// In the kernel crate's root file (`add_file("", "", ..)`).
@@ -124,8 +124,7 @@ pub struct AdtTable {
     copy_impls: Vec<(String, String, String)>,
     /// The crates added (for splitting a path into crate and module).
     crates: Vec<String>,
-    /// The blocks inside function bodies that declare items, or hold one
-    /// that does.
+    /// Every `{ .. }` inside a function body, the bodies included.
     blocks: Vec<Block>,
 }
 
@@ -251,7 +250,15 @@ impl AdtTable {
 
     /// Records a `{` at byte `at` of the file when it is a function body or
     /// inside one (`open`: the blocks open around it); its index.
-    fn open_block(&mut self, krate: &str, file: &str, at: usize, open: &[Option<usize>], fn_body: bool, is_mod: bool) -> Option<usize> {
+    fn open_block(
+        &mut self,
+        krate: &str,
+        file: &str,
+        at: usize,
+        open: &[Option<usize>],
+        fn_body: bool,
+        is_mod: bool,
+    ) -> Option<usize> {
         let parent = open.last().copied().flatten();
         if !fn_body && parent.is_none() {
             return None;
