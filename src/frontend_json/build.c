@@ -539,12 +539,18 @@ void place_claim_align(Fb *fb, Op *mark, const PlaceV *p)
 	}
 }
 
+void fb_error_no_layout(Fb *fb, uint32_t l, const RType *t)
+{
+	const char *why = t->layout_error ? t->layout_error
+	                                  : "unsized values and unnamed types cannot be stored in a kernel's locals";
+	fb_error(fb, OX_UNSUPPORTED, "local _%u of type `%s` has no layout (%s)", l, t->name, why);
+}
+
 bool build_place(Fb *fb, JPath jp, const OxPlace *pl, PlaceV *out)
 {
 	uint32_t l = pl->local;
 	if (!fb->slot[l]) {
-		fb_error(fb, OX_UNSUPPORTED, "local _%u of type `%s` has no layout (unsized values and unnamed types cannot be "
-		         "stored in a kernel's locals)", l, fb->lty[l]->name);
+		fb_error_no_layout(fb, l, fb->lty[l]);
 		return false;
 	}
 	PlaceV p = { fb->lty[l], fb->slot[l], NULL, -1, type_align(fb->lty[l]) };

@@ -83,6 +83,8 @@ Value *val_in_memory(Fb *fb, Val v);
 Value *field_addr(Fb *fb, Value *base, RType *t, uint32_t variant, uint32_t i);
 bool field_has_offset(RType *t, uint32_t variant, uint32_t i);
 bool build_place(Fb *fb, JPath jp, const OxPlace *pl, PlaceV *out);
+/* The error for local `l` of type `t`, which has no layout. */
+void fb_error_no_layout(Fb *fb, uint32_t l, const RType *t);
 Op *build_mark(Fb *fb);
 void place_claim_align(Fb *fb, Op *mark, const PlaceV *p);
 uint32_t align_at(uint32_t align, uint64_t off);

@@ -30,8 +30,7 @@ static bool read_locals(Fb *fb, OxFunc *ox)
 		fb->lty[i] = fb_rtype(fb, ox->locals[i].ty);
 		if (!fb->lty[i]->has_layout && (i == 0 || i <= ox->arg_count)) {
 			fb_set_span(fb, ox->locals[i].span);
-			fb_error(fb, OX_UNSUPPORTED, "local _%u of type `%s` has no layout (unsized values and unnamed "
-			         "types cannot be stored in a kernel's locals)", i, fb->lty[i]->name);
+			fb_error_no_layout(fb, i, fb->lty[i]);
 			return false;
 		}
 	}

@@ -107,6 +107,7 @@ struct OxType {
 	OxVariant *variants;     /* RT_ADT; RT_TUPLE and RT_CLOSURE: variants[0] */
 	uint32_t nvariant;
 	bool has_layout;
+	const char *layout_error; /* no layout: why, as mir-export says (oxide-mir "layout_error"), or NULL */
 	OxLayout layout;
 };
 

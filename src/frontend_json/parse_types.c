@@ -303,6 +303,9 @@ static void fill_type(Arena *a, JPath p, PFile *f, OxType *t, cJSON *j)
 		parse_layout(a, jpath_field(a, p, "layout"), &t->layout, l);
 		check_prim_layout(p, t);
 	}
+	cJSON *why = json_get_opt(j, "layout_error");
+	if (cJSON_IsString(why))
+		t->layout_error = arena_strdup(a, why->valuestring);
 }
 
 /* ------------------------------------------------- same definition?

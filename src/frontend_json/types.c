@@ -85,6 +85,7 @@ static void fill_type(Module *m, RType *r, OxType *t)
 	r->path = t->path;
 	fill_variants(m, r, t);
 	r->has_layout = t->has_layout;
+	r->layout_error = t->layout_error;
 	r->align = 1;
 	r->abi = ABI_MEMORY;
 	if (t->has_layout)

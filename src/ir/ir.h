@@ -207,6 +207,7 @@ struct RType {
 	uint32_t nvariant;
 	/* layout (has_layout false: unsized, or rustc gave none) */
 	bool has_layout;
+	const char *layout_error; /* !has_layout: why, when mir-export says (oxide-mir "layout_error") */
 	uint64_t size;
 	uint32_t align;
 	AbiKind abi;

@@ -78,6 +78,37 @@ struct Found {
     decl: AdtDecl,
     /// `#[derive(.., Copy, ..)]` on it.
     derive_copy: bool,
+    /// Declared inside a function body: the innermost block around it
+    /// (`AdtTable::blocks`), and the byte offset of its keyword (two
+    /// declarations of one name in one function are two types).
+    local: Option<(usize, usize)>,
+}
+
+/// A `{ .. }` inside a function body (the body itself included): where a
+/// type declared there can be named.
+#[derive(Clone, Debug)]
+struct Block {
+    /// In the kernel crate's root file (`add_file("", "", ..)`).
+    in_root_file: bool,
+    /// Byte offset of the `{` in that file.
+    open: usize,
+    /// The block around it, within the same function body or an outer one.
+    parent: Option<usize>,
+    /// A `mod m { .. }` body: the names of the blocks around it are not
+    /// in scope inside it.
+    is_mod: bool,
+}
+
+/// A type declared inside a function body, which no path from the crate
+/// root names (`misc_local_types::Local`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LocalType {
+    /// The innermost block around the declaration (`AdtTable::blocks`).
+    pub block: usize,
+    /// Its name there.
+    pub name: String,
+    /// The function (or module in one) it is declared in, as a path.
+    pub scope: String,
 }
 
 #[derive(Default)]
@@ -93,6 +124,8 @@ pub struct AdtTable {
     copy_impls: Vec<(String, String, String)>,
     /// The crates added (for splitting a path into crate and module).
     crates: Vec<String>,
+    /// Every `{ .. }` inside a function body, the bodies included.
+    blocks: Vec<Block>,
 }
 
 impl AdtTable {
@@ -114,8 +147,15 @@ impl AdtTable {
         if !self.crates.iter().any(|c| c == krate) {
             self.crates.push(krate.to_string());
         }
-        let toks = scan(src);
+        let (toks, offs) = scan(src);
+        // open scopes that name items: `mod m {` and `fn f(..) {` bodies,
+        // as (name, depth); a type declared in `fn f` of module `a` is
+        // printed `a::f::Local`
         let mut mods: Vec<(String, i32)> = Vec::new();
+        // per open `{`: its entry in `self.blocks` when inside a function
+        let mut open: Vec<Option<usize>> = Vec::new();
+        // the token index of the next function body's `{`, and the name
+        let mut fn_body: Option<(usize, String)> = None;
         let mut depth = 0i32;
         let mut pending_copy = false;
         let mut repr_c = false;
@@ -130,19 +170,33 @@ impl AdtTable {
                 repr = false;
             }
             match t {
-                "{" => depth += 1,
+                "{" => {
+                    let body = fn_body.take_if(|f| f.0 == i).map(|f| f.1);
+                    let block = self.open_block(krate, module, offs[i], &open, body.is_some(), false);
+                    if let Some(name) = body {
+                        mods.push((name, depth));
+                    }
+                    open.push(block);
+                    depth += 1;
+                }
                 "}" => {
                     depth -= 1;
+                    open.pop();
                     if mods.last().is_some_and(|m| m.1 == depth) {
                         mods.pop();
                     }
                 }
                 "mod" if toks.get(i + 2).map(String::as_str) == Some("{") => {
+                    open.push(self.open_block(krate, module, offs[i + 2], &open, false, true));
                     mods.push((toks[i + 1].clone(), depth));
                     depth += 1;
                     i += 3;
                     pending_copy = false;
                     continue;
+                }
+                "fn" if toks.get(i + 1).is_some_and(|n| is_ident(n)) => {
+                    pending_copy = false;
+                    fn_body = fn_body_open(&toks, i + 2).map(|j| (j, toks[i + 1].clone()));
                 }
                 "#" if toks.get(i + 1).map(String::as_str) == Some("[") => {
                     let end = skip_balanced(&toks, i + 1, "[", "]");
@@ -177,9 +231,10 @@ impl AdtTable {
                     if let Some((mut decl, next)) = read_decl(&toks, i + 2, kind) {
                         decl.repr_c = c;
                         decl.repr = r;
-                        let f = Found { krate: krate.to_string(), module: here(), decl, derive_copy: copy };
+                        let local = open.last().copied().flatten().map(|b| (b, offs[i]));
+                        let f = Found { krate: krate.to_string(), module: here(), decl, derive_copy: copy, local };
                         let list = self.by_name.entry(name).or_default();
-                        if !list.iter().any(|o| o.krate == f.krate && o.module == f.module && o.decl == f.decl) {
+                        if !list.iter().any(|o| o.krate == f.krate && o.module == f.module && o.decl == f.decl && o.local == f.local) {
                             list.push(f);
                         }
                         i = next;
@@ -191,6 +246,73 @@ impl AdtTable {
             }
             i += 1;
         }
+    }
+
+    /// Records a `{` at byte `at` of the file when it is a function body or
+    /// inside one (`open`: the blocks open around it); its index.
+    fn open_block(
+        &mut self,
+        krate: &str,
+        file: &str,
+        at: usize,
+        open: &[Option<usize>],
+        fn_body: bool,
+        is_mod: bool,
+    ) -> Option<usize> {
+        let parent = open.last().copied().flatten();
+        if !fn_body && parent.is_none() {
+            return None;
+        }
+        let in_root_file = krate.is_empty() && file.is_empty();
+        self.blocks.push(Block { in_root_file, open: at, parent, is_mod });
+        Some(self.blocks.len() - 1)
+    }
+
+    /// The type declared inside a function body that a path without
+    /// generics names (`misc_local_types::Local`), `None` for a type that
+    /// is not (or not declared in a source file read). `Err` as `lookup`.
+    /// The declaration found must be in a function (or module) of the name
+    /// the path prints last before the type's, closures aside: a function
+    /// body's `fn m` is printed `S::m` in `impl S`, its closure's
+    /// `m::{closure#0}`.
+    pub fn local_type(&self, path: &str) -> Result<Option<LocalType>, String> {
+        let Some(f) = self.find(path)? else { return Ok(None) };
+        let Some((block, _)) = f.local else { return Ok(None) };
+        let (parent, name) = path.rsplit_once("::").unwrap_or(("", path));
+        let printed_scope = parent.rsplit("::").find(|s| !s.starts_with("{closure#"));
+        if printed_scope != f.module.rsplit("::").next() {
+            return Ok(None);
+        }
+        Ok(Some(LocalType { block, name: name.to_string(), scope: f.module.clone() }))
+    }
+
+    /// The block, of `blocks`, where all of them are in scope: the
+    /// innermost one, when each other one encloses it with no `mod` body
+    /// in between (a module does not see the names of the blocks around
+    /// it). `None` when there is none.
+    pub fn common_block(&self, blocks: &[usize]) -> Option<usize> {
+        let chain = |b: usize| std::iter::successors(Some(b), |&b| self.blocks[b].parent);
+        // the innermost: the one whose chain of enclosing blocks is longest
+        let inner = *blocks.iter().max_by_key(|&&b| chain(b).count())?;
+        let visible: Vec<usize> = {
+            let mut v = Vec::new();
+            for b in chain(inner) {
+                v.push(b);
+                if self.blocks[b].is_mod {
+                    break;
+                }
+            }
+            v
+        };
+        blocks.iter().all(|b| visible.contains(b)).then_some(inner)
+    }
+
+    /// The byte offset of a block's `{` when it is in the kernel crate's
+    /// root file (`add_file("", "", ..)`), where the layout probe can
+    /// insert into it.
+    pub fn root_file_offset(&self, block: usize) -> Option<usize> {
+        let b = &self.blocks[block];
+        b.in_root_file.then_some(b.open)
     }
 
     /// (crate, module, name) of a printed type path without generics:
@@ -218,6 +340,11 @@ impl AdtTable {
             ([one], _) => Ok(Some(one)),
             ([], []) => Ok(None),
             ([], [one]) => Ok(Some(one)),
+            (many, _) if many.len() > 1 && many.iter().all(|f| f.local.is_some()) => Err(format!(
+                "`{path}` names {} types declared in blocks of one function body (rustc prints them alike): give them \
+                 different names",
+                many.len()
+            )),
             _ => {
                 let mut at: Vec<String> = in_crate.iter().map(|f| display_path(f, name)).collect();
                 at.dedup();
@@ -385,10 +512,11 @@ fn split_top_level(toks: &[String]) -> Vec<Vec<String>> {
 
 /// Identifiers and single punctuation characters of Rust source, without
 /// comments, strings and char literals (`->` and `=>` are dropped so that
-/// their `>` does not unbalance generics).
-fn scan(src: &str) -> Vec<String> {
+/// their `>` does not unbalance generics), and the byte offset of each.
+fn scan(src: &str) -> (Vec<String>, Vec<usize>) {
     let b = src.as_bytes();
     let mut toks = Vec::new();
+    let mut offs = Vec::new();
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -401,6 +529,8 @@ fn scan(src: &str) -> Vec<String> {
             i = find(i + 2, b"*/").map_or(b.len(), |n| i + n + 4);
         } else if c == b'"' {
             i = skip_string(b, i + 1);
+        } else if let Some(end) = raw_string_end(b, i) {
+            i = end;
         } else if c == b'\'' && b.get(i + 1 + utf8_len(b.get(i + 1).copied().unwrap_or(0))) == Some(&b'\'') {
             i += 2 + utf8_len(b[i + 1]);
         } else if c == b'\'' && b.get(i + 1) == Some(&b'\\') {
@@ -411,16 +541,62 @@ fn scan(src: &str) -> Vec<String> {
                 i += 1;
             }
             toks.push(src[start..i].to_string());
+            offs.push(start);
         } else if (c == b'-' || c == b'=') && b.get(i + 1) == Some(&b'>') {
             i += 2;
         } else {
             if !c.is_ascii_whitespace() && c.is_ascii() {
                 toks.push((c as char).to_string());
+                offs.push(i);
             }
             i += 1;
         }
     }
-    toks
+    (toks, offs)
+}
+
+/// Where a raw string literal that starts at `i` (`r"..."`, `br#"..."#`)
+/// ends, if one does.
+fn raw_string_end(b: &[u8], i: usize) -> Option<usize> {
+    if i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_') {
+        return None;
+    }
+    let r = i + (b[i] == b'b') as usize;
+    if b.get(r) != Some(&b'r') {
+        return None;
+    }
+    let hashes = b[r + 1..].iter().take_while(|&&c| c == b'#').count();
+    if b.get(r + 1 + hashes) != Some(&b'"') {
+        return None;
+    }
+    let mut close = vec![b'"'];
+    close.extend(std::iter::repeat_n(b'#', hashes));
+    let body = r + 2 + hashes;
+    let n = b[body.min(b.len())..].windows(close.len()).position(|w| w == close.as_slice())?;
+    Some(body + n + close.len())
+}
+
+/// Whether a token is an identifier (not punctuation).
+fn is_ident(t: &str) -> bool {
+    t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+}
+
+/// The token index of a function's body `{`, scanning from after its name
+/// over the generics, parameters, return type and where clause; `None`
+/// for a function without a body (`fn f();`).
+fn fn_body_open(toks: &[String], mut i: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    while i < toks.len() {
+        match toks[i].as_str() {
+            "(" | "[" => depth += 1,
+            ")" | "]" => depth -= 1,
+            "{" if depth == 0 => return Some(i),
+            ";" if depth == 0 => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Length of the UTF-8 character whose first byte is `lead`.
@@ -518,6 +694,47 @@ mod tests {
         assert!(t.lookup("crc32fast::State").is_err());
         assert_eq!(t.lookup("other::State").unwrap(), None);
         assert!(t.is_copy("b::Mixed") && !t.is_copy("a::Mixed"));
+    }
+
+    #[test]
+    fn types_declared_in_function_bodies() {
+        // two functions with an `L` each, a nested function's, one in a
+        // block and one in a closure; raw strings do not unbalance braces
+        let src = r##"fn a() { struct L(u8); }
+fn b() -> u8 { let s = r#"}{"#; #[derive(Clone, Copy)] struct L(u64); impl Copy for L {} { struct M { y: L } } 1 }
+fn d() { fn inner(x: u8) -> [u8; 2] { struct L(u16, u8); [x; 2] } let c = || { enum E { P } }; }
+mod m { pub fn f() { mod deep { pub struct N; } } }
+struct Top; fn sig(f: fn(u8) -> u8); "##;
+        let mut t = AdtTable::new();
+        t.add_source(src);
+        let local = |p: &str| t.local_type(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+        let (a, b) = (local("a::L").unwrap(), local("b::L").unwrap());
+        assert_eq!(t.lookup("a::L").unwrap().unwrap().fields, ["0"]);
+        assert_eq!((a.name.as_str(), a.scope.as_str(), b.scope.as_str()), ("L", "a", "b"));
+        assert_eq!(t.root_file_offset(a.block), Some(src.find('{').unwrap()));
+        assert_eq!(t.root_file_offset(b.block), Some(src.find("-> u8 {").unwrap() + 6));
+        assert!(t.is_copy("b::L") && !t.is_copy("a::L"));
+        // `M` in a block of `b`'s body: that block, which sees `b`'s `L`
+        let m = local("b::M").unwrap();
+        assert_eq!(t.root_file_offset(m.block), Some(src.find("{ struct M").unwrap()));
+        assert_eq!(t.common_block(&[b.block, m.block]), Some(m.block));
+        assert_eq!(t.common_block(&[a.block, b.block]), None);
+        assert_eq!(local("d::inner::L").unwrap().scope, "d::inner");
+        // a closure's type: printed `d::{closure#0}::E`, declared in `d`
+        assert_eq!(local("d::{closure#0}::E").unwrap().scope, "d");
+        // a module inside a function body does not see the body's names
+        let n = local("m::f::deep::N").unwrap();
+        assert_eq!(n.scope, "m::f::deep");
+        assert_eq!(t.common_block(&[n.block]), Some(n.block));
+        assert_eq!(t.common_block(&[n.block, a.block]), None);
+        // not declared in a body; a path that names another scope
+        assert_eq!(local("Top"), None);
+        assert_eq!(local("z::M"), None);
+        // two `L`s in blocks of one body print alike: refused
+        let mut two = AdtTable::new();
+        two.add_source("fn f() { { struct L(u8); } { struct L(u64); } { struct K; } { struct K; } }");
+        assert!(two.lookup("f::L").unwrap_err().contains("2 types declared in blocks of one function body"));
+        assert!(two.lookup("f::K").is_err());
     }
 
     #[test]

@@ -335,8 +335,9 @@ pub fn write_atomically(path: &Path, text: &str) -> DResult<()> {
     })
 }
 
-/// Asks rustc for the layouts of `names` (types spelled from the crate
-/// root) by compiling a copy of the crate root with probe aliases appended.
+/// Asks rustc for the layouts of `names` (probe names:
+/// `layout::probe_source`) by compiling a copy of the crate root with
+/// probe aliases appended, or inserted in function bodies.
 pub struct LayoutProbe<'a> {
     pub cmd: &'a RustcCommand,
     pub rustc: &'a RustcInfo,
@@ -346,35 +347,35 @@ pub struct LayoutProbe<'a> {
 
 impl LayoutProbe<'_> {
     pub fn run(&self, names: &[String]) -> DResult<Vec<Result<Layout, String>>> {
-        let (stderr, first_line) = self.probe(rustc_compat::layout_attr(self.rustc.minor), names)?;
-        Ok(layout::read_probe_output(&stderr, names.len(), first_line, self.rustc.minor))
+        let (stderr, probe) = self.probe(rustc_compat::layout_attr(self.rustc.minor), names)?;
+        Ok(layout::read_probe_output(&stderr, &probe, self.rustc.minor))
     }
 
     /// The vtable layouts of trait object types `names` (`dyn Shape`),
     /// through `#[rustc_dump_vtable]` (vtable.rs).
     pub fn run_vtables(&self, names: &[String]) -> DResult<Vec<Result<Vec<vtable::Entry>, String>>> {
-        let (stderr, first_line) = self.probe(vtable::ATTR, names)?;
-        Ok(vtable::read_probe_output(&stderr, names.len(), first_line))
+        let (stderr, probe) = self.probe(vtable::ATTR, names)?;
+        Ok(vtable::read_probe_output(&stderr, &probe))
     }
 
-    /// Compiles the crate root with one `#[attr]` alias per name appended;
-    /// rustc's stderr and the line of the first alias.
-    fn probe(&self, attr: &str, names: &[String]) -> DResult<(String, usize)> {
+    /// Compiles the crate root with one `#[attr]` alias per name
+    /// (`layout::probe_source`); rustc's stderr and the probe's source.
+    fn probe(&self, attr: &str, names: &[String]) -> DResult<(String, layout::ProbeSource)> {
         let root_index = self.cmd.root_index().ok_or_else(|| Diag::new(Code::Export, "cannot find the crate root in rustc's arguments"))?;
         let root = self.cmd.cwd.join(&self.cmd.args[root_index]);
         let src = fs::read_to_string(&root).map_err(|e| io_err(&root, e))?;
-        let (text, first_line) = layout::probe_source(&src, attr, names);
-        let cache = ProbeCache::new(self.cmd, self.rustc, attr, &text);
+        let probe = layout::probe_source(&src, attr, names);
+        let cache = ProbeCache::new(self.cmd, self.rustc, attr, &probe.text);
         if let Some((stderr, file)) = cache.as_ref().and_then(|c| c.read().map(|t| (t, &c.file))) {
             if self.verbose {
                 eprintln!("mir-export: layout probe answered from {}", file.display());
             }
-            return Ok((stderr, first_line));
+            return Ok((stderr, probe));
         }
         // The probe must sit next to the root so that `mod x;` resolves.
         let probe_file = root.with_file_name(format!(".oxide-layout-probe-{}.rs", std::process::id()));
         let out_dir = self.cmd.out_dir().join(format!("oxide-layout-probe-{}", std::process::id()));
-        fs::write(&probe_file, text).map_err(|e| io_err(&probe_file, e))?;
+        fs::write(&probe_file, &probe.text).map_err(|e| io_err(&probe_file, e))?;
         let result = self.compile(root_index, &probe_file, &out_dir);
         if self.keep_temps {
             eprintln!("mir-export: kept the layout probe {}", probe_file.display());
@@ -386,7 +387,7 @@ impl LayoutProbe<'_> {
         if let Some(cache) = cache {
             cache.write(&stderr);
         }
-        Ok((stderr, first_line))
+        Ok((stderr, probe))
     }
 
     /// Compiles the probe with the recorded arguments; returns stderr

@@ -4,7 +4,8 @@
 //! MIR text carries no layouts. rustc prints a type's full layout as an
 //! error when a type alias carries `#[rustc_layout(debug)]` (renamed
 //! `#[rustc_dump_layout(debug)]` in 1.96). The probe is a copy of the crate
-//! root with one such alias per type appended, compiled with the crate's own
+//! root with one such alias per type appended (or, for a type declared in a
+//! function body, inserted in its block), compiled with the crate's own
 //! rustc arguments; each diagnostic is the `{:#?}` of a `LayoutData`:
 //!
 //! ```text
@@ -168,30 +169,87 @@ fn offsets_json(offsets: &[u64]) -> Json {
 
 // ---- the probe ------------------------------------------------------------
 
-/// The crate root followed by one `type __oxide_layout_N = T;` per type,
-/// and the 1-based line of the first of them. `names[i]` must be nameable
-/// from the crate root (full paths, `'static`), or be a `struct_probe_name`:
-/// then the line declares that struct too.
-pub fn probe_source(root_src: &str, attr: &str, names: &[String]) -> (String, usize) {
-    let mut s = root_src.to_string();
+/// The probe's source, and where each name's alias is in it (byte
+/// ranges, which rustc's diagnostics point into), or why it has none.
+pub struct ProbeSource {
+    pub text: String,
+    pub aliases: Vec<Result<std::ops::Range<usize>, String>>,
+}
+
+/// The crate root with one `#[attr] type __oxide_layout_N = T;` per type.
+/// `names[i]` must be nameable from the crate root (full paths,
+/// `'static`): its alias is appended, one line each. Or it is an
+/// `in_block_probe_name`: its alias goes just inside that block, on the
+/// line of its `{`, so that no line of the file moves. A
+/// `struct_probe_name` (alone or in a block) declares that struct too.
+pub fn probe_source(root_src: &str, attr: &str, names: &[String]) -> ProbeSource {
+    let placed: Vec<(Option<usize>, &str)> = names.iter().map(|n| split_in_block(n)).collect();
+    let mut aliases: Vec<Result<std::ops::Range<usize>, String>> = vec![Ok(0..0); names.len()];
+    let mut in_blocks: Vec<(usize, usize)> = Vec::new();
+    for (i, (at, _)) in placed.iter().enumerate() {
+        match at {
+            Some(at) if root_src.as_bytes().get(*at) == Some(&b'{') => in_blocks.push((*at, i)),
+            Some(at) => aliases[i] = Err(format!("the layout probe expected a `{{` at byte {at} of the crate root (did it change?)")),
+            None => {}
+        }
+    }
+    in_blocks.sort();
+    let mut s = String::new();
+    let mut copied = 0;
+    for (at, i) in in_blocks {
+        s.push_str(&root_src[copied..=at]);
+        copied = at + 1;
+        let start = s.len();
+        s.push_str(&alias_item(i, attr, placed[i].1));
+        aliases[i] = Ok(start..s.len());
+    }
+    s.push_str(&root_src[copied..]);
     if !s.ends_with('\n') {
         s.push('\n');
     }
     s.push_str("// --- appended by mir-export: layout probe ---\n");
-    let first_line = s.matches('\n').count() + 1;
-    let allow = "#[allow(non_camel_case_types, dead_code)]";
-    for (i, name) in names.iter().enumerate() {
-        match name.strip_prefix(STRUCT_PROBE).and_then(|f| f.strip_suffix(')')) {
-            Some(fields) => s.push_str(&format!(
-                "#[{attr}] {allow} type __oxide_layout_{i} = __oxide_struct_{i}; {allow} struct __oxide_struct_{i}({fields});\n"
-            )),
-            None => s.push_str(&format!("#[{attr}] {allow} type __oxide_layout_{i} = {name};\n")),
+    for (i, (at, name)) in placed.iter().enumerate() {
+        if at.is_none() {
+            let start = s.len();
+            s.push_str(&alias_item(i, attr, name));
+            aliases[i] = Ok(start..s.len());
+            s.push('\n');
         }
     }
-    (s, first_line)
+    ProbeSource { text: s, aliases }
+}
+
+/// `#[attr] type __oxide_layout_I = NAME;`, declaring the struct of a
+/// `struct_probe_name` after it.
+fn alias_item(i: usize, attr: &str, name: &str) -> String {
+    let allow = "#[allow(non_camel_case_types, dead_code)]";
+    match name.strip_prefix(STRUCT_PROBE).and_then(|f| f.strip_suffix(')')) {
+        Some(fields) => {
+            format!("#[{attr}] {allow} type __oxide_layout_{i} = __oxide_struct_{i}; {allow} struct __oxide_struct_{i}({fields});")
+        }
+        None => format!("#[{attr}] {allow} type __oxide_layout_{i} = {name};"),
+    }
 }
 
 const STRUCT_PROBE: &str = "struct (";
+const IN_BLOCK: &str = "in the block at byte ";
+
+/// The probe name of `name` (a probe name spelled for that block) to be
+/// probed inside the block whose `{` is at byte `at` of the crate root:
+/// a type that mentions a type declared in a function body, which no path
+/// from the crate root names (`misc_local_types::Local` is `Local` in
+/// `misc_local_types`'s body).
+pub fn in_block_probe_name(at: usize, name: &str) -> String {
+    format!("{IN_BLOCK}{at}: {name}")
+}
+
+fn split_in_block(name: &str) -> (Option<usize>, &str) {
+    let parsed = name.strip_prefix(IN_BLOCK).and_then(|r| r.split_once(": ")).and_then(|(at, n)| Some((at.parse().ok()?, n)));
+    match parsed {
+        Some((at, n)) => (Some(at), n),
+        None => (None, name),
+    }
+}
 
 /// The probe name of a tuple struct of `fields` (probe names, in order)
 /// that the probe declares (`struct (&'static mut ::arrayvec::ArrayVec<u32,
@@ -206,29 +264,26 @@ pub fn struct_probe_name(fields: &[String]) -> String {
 }
 
 /// Reads the probe's JSON diagnostics: `result[i]` is the layout of
-/// `names[i]`, or the first error rustc gave for that line.
-pub fn read_probe_output(stderr: &str, count: usize, first_line: usize, minor: u32) -> Vec<Result<Layout, String>> {
-    read_probe_diags(stderr, count, first_line, "layout", |msg| {
-        msg.starts_with("layout_of(").then(|| parse_layout_message(msg, minor))
-    })
+/// `names[i]`, or the first error rustc gave for its alias.
+pub fn read_probe_output(stderr: &str, probe: &ProbeSource, minor: u32) -> Vec<Result<Layout, String>> {
+    read_probe_diags(stderr, probe, "layout", |msg| msg.starts_with("layout_of(").then(|| parse_layout_message(msg, minor)))
 }
 
-/// A probe's answer per appended line (the layout probe's and the vtable
+/// A probe's answer per alias (the layout probe's and the vtable
 /// probe's): what `parse` makes of the first message it reads (None: not
-/// its message), else the first error rustc gave for that line, else
+/// its message), else the first error rustc gave for that alias, else
 /// "rustc printed no WHAT".
 pub fn read_probe_diags<T: Clone>(
     stderr: &str,
-    count: usize,
-    first_line: usize,
+    probe: &ProbeSource,
     what: &str,
     parse: impl Fn(&str) -> Option<Result<T, String>>,
 ) -> Vec<Result<T, String>> {
-    let mut out: Vec<Option<Result<T, String>>> = vec![None; count];
+    let mut out: Vec<Option<Result<T, String>>> = vec![None; probe.aliases.len()];
     for line in stderr.lines().filter(|l| l.starts_with('{')) {
         let Ok(diag) = json::parse(line) else { continue };
         let Some(Json::Str(msg)) = diag.get("message") else { continue };
-        let Some(i) = probe_index(&diag, first_line).filter(|&i| i < count) else { continue };
+        let Some(i) = probe_index(&diag, &probe.aliases) else { continue };
         let result = match parse(msg) {
             Some(r) => r,
             None if matches!(diag.get("level"), Some(Json::Str(l)) if l == "error") => Err(msg.clone()),
@@ -238,14 +293,23 @@ pub fn read_probe_diags<T: Clone>(
             out[i] = Some(result);
         }
     }
-    out.into_iter().map(|r| r.unwrap_or_else(|| Err(format!("rustc printed no {what}")))).collect()
+    let unplaced = probe.aliases.iter().map(|a| a.as_ref().err().cloned());
+    out.into_iter()
+        .zip(unplaced)
+        .map(|(r, unplaced)| match (r, unplaced) {
+            (_, Some(e)) => Err(e),
+            (Some(r), None) => r,
+            (None, None) => Err(format!("rustc printed no {what}")),
+        })
+        .collect()
 }
 
-/// Which appended line a diagnostic points at.
-pub fn probe_index(diag: &Json, first_line: usize) -> Option<usize> {
+/// Which alias a diagnostic points into (by its first span's byte offset).
+pub fn probe_index(diag: &Json, aliases: &[Result<std::ops::Range<usize>, String>]) -> Option<usize> {
     let Some(Json::Arr(spans)) = diag.get("spans") else { return None };
-    let Some(Json::Int(line)) = spans.first()?.get("line_start") else { return None };
-    (*line as usize).checked_sub(first_line)
+    let Some(Json::Int(at)) = spans.first()?.get("byte_start") else { return None };
+    let at = usize::try_from(*at).ok()?;
+    aliases.iter().position(|a| a.as_ref().is_ok_and(|r| r.contains(&at)))
 }
 
 /// One `layout_of(T) = Layout { .. }` message of rustc 1.`minor`.
@@ -666,19 +730,62 @@ mod tests {
     #[test]
     fn struct_probes_declare_their_struct() {
         let names = vec!["u8".to_string(), struct_probe_name(&["u8".into(), "&'static mut ::a::B<u32, 16>".into()]), struct_probe_name(&[])];
-        let (src, first) = probe_source("fn main() {}", "rustc_layout(debug)", &names);
-        let lines: Vec<&str> = src.lines().collect();
-        assert_eq!(first, 3);
-        assert!(lines[2].ends_with("type __oxide_layout_0 = u8;"), "{src}");
-        assert!(lines[3].contains("type __oxide_layout_1 = __oxide_struct_1; #[allow(non_camel_case_types, dead_code)] struct __oxide_struct_1(u8, &'static mut ::a::B<u32, 16>);"), "{src}");
-        assert!(lines[4].ends_with("type __oxide_layout_2 = __oxide_struct_2; #[allow(non_camel_case_types, dead_code)] struct __oxide_struct_2();"), "{src}");
+        let p = probe_source("fn main() {}", "rustc_layout(debug)", &names);
+        let lines: Vec<&str> = p.text.lines().collect();
+        assert!(lines[2].ends_with("type __oxide_layout_0 = u8;"), "{}", p.text);
+        assert!(lines[3].contains("type __oxide_layout_1 = __oxide_struct_1; #[allow(non_camel_case_types, dead_code)] struct __oxide_struct_1(u8, &'static mut ::a::B<u32, 16>);"), "{}", p.text);
+        assert!(lines[4].ends_with("type __oxide_layout_2 = __oxide_struct_2; #[allow(non_camel_case_types, dead_code)] struct __oxide_struct_2();"), "{}", p.text);
+        let at = |i: usize| p.aliases[i].clone().unwrap();
+        assert!(p.text[at(0)].starts_with("#[rustc_layout(debug)]") && p.text[at(0)].ends_with("= u8;"));
+        assert!(p.text[at(1)].ends_with("&'static mut ::a::B<u32, 16>);"));
     }
 
     #[test]
-    fn probe_lines_map_to_types() {
-        let stderr = r#"{"$message_type":"diagnostic","message":"cannot find type `Zip` in module `core::iter::adapters`","level":"error","spans":[{"line_start":12}]}
-{"$message_type":"diagnostic","message":"layout_of(u8) = Layout { size: Size(1 bytes), align: AbiAlign { abi: Align(1 bytes) }, backend_repr: Memory { sized: true }, fields: Primitive, uninhabited: false, variants: Single { index: 0 } }","level":"error","spans":[{"line_start":11}]}"#;
-        let r = read_probe_output(stderr, 2, 11, 95);
+    fn block_probes_go_inside_their_block_on_its_line() {
+        // `fn a() { struct L(u8); }` and `fn b` with its own `L`: each
+        // alias inside its function's body, where `L` is that body's
+        let src = "fn a() { struct L(u8); }\nfn b() {\n    struct L(u64);\n}\n";
+        let (a, b) = (src.find('{').unwrap(), src.rfind("() {").unwrap() + 3);
+        let names = vec![
+            in_block_probe_name(b, "L"),
+            "u8".to_string(),
+            in_block_probe_name(a, "[L; 2]"),
+            in_block_probe_name(a, &struct_probe_name(&["L".into()])),
+            in_block_probe_name(5, "L"),
+        ];
+        let p = probe_source(src, "rustc_layout(debug)", &names);
+        let lines: Vec<&str> = p.text.lines().collect();
+        assert!(lines[0].starts_with("fn a() {#[rustc_layout(debug)] #[allow(non_camel_case_types, dead_code)] type __oxide_layout_2 = [L; 2];"), "{}", p.text);
+        assert!(lines[0].ends_with("struct __oxide_struct_3(L); struct L(u8); }"), "{}", p.text);
+        assert!(lines[1].starts_with("fn b() {#[rustc_layout(debug)]") && lines[1].ends_with("type __oxide_layout_0 = L;"), "{}", p.text);
+        assert_eq!((lines[2], lines[3]), ("    struct L(u64);", "}"));
+        assert!(lines[5].ends_with("type __oxide_layout_1 = u8;"), "{}", p.text);
+        for (i, ends) in [(0, "= L;"), (1, "= u8;"), (2, "= [L; 2];"), (3, "(L);")] {
+            let r = p.aliases[i].clone().unwrap();
+            assert!(p.text[r.clone()].starts_with("#[rustc_layout(debug)]") && p.text[r].ends_with(ends), "{i}: {}", p.text);
+        }
+        assert!(p.aliases[4].as_ref().unwrap_err().contains("expected a `{` at byte 5"));
+        // rustc's answers by byte offset: the alias of `b`'s `L` is on line 2
+        let b_alias = p.aliases[0].clone().unwrap();
+        let stderr = format!(
+            "{{\"message\":\"layout_of(b::L) = Layout {{ size: Size(8 bytes), align: AbiAlign {{ abi: Align(8 bytes) }}, backend_repr: Memory {{ sized: true }}, fields: Primitive, uninhabited: false, variants: Single {{ index: 0 }} }}\",\"level\":\"error\",\"spans\":[{{\"byte_start\":{},\"line_start\":2}}]}}\n\
+             {{\"message\":\"unused variable\",\"level\":\"error\",\"spans\":[{{\"byte_start\":{},\"line_start\":2}}]}}",
+            b_alias.start + 24,
+            b_alias.end + 1
+        );
+        let r = read_probe_output(&stderr, &p, 95);
+        assert_eq!(r[0].as_ref().unwrap().size, 8);
+        assert_eq!(r[1].as_ref().unwrap_err(), "rustc printed no layout");
+        assert!(r[4].as_ref().unwrap_err().contains("expected a `{`"));
+    }
+
+    #[test]
+    fn probe_aliases_map_to_types() {
+        let p = probe_source("fn main() {}", "rustc_layout(debug)", &["u8".to_string(), "::core::iter::adapters::Zip".to_string()]);
+        let (a0, a1) = (p.aliases[0].clone().unwrap(), p.aliases[1].clone().unwrap());
+        let stderr = format!(r#"{{"$message_type":"diagnostic","message":"cannot find type `Zip` in module `core::iter::adapters`","level":"error","spans":[{{"byte_start":{},"line_start":4}}]}}
+{{"$message_type":"diagnostic","message":"layout_of(u8) = Layout {{ size: Size(1 bytes), align: AbiAlign {{ abi: Align(1 bytes) }}, backend_repr: Memory {{ sized: true }}, fields: Primitive, uninhabited: false, variants: Single {{ index: 0 }} }}","level":"error","spans":[{{"byte_start":{},"line_start":3}}]}}"#, a1.end - 5, a0.start);
+        let r = read_probe_output(&stderr, &p, 95);
         assert_eq!(r[0].as_ref().unwrap().size, 1);
         assert!(r[1].as_ref().unwrap_err().contains("cannot find"));
     }

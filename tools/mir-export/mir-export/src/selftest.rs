@@ -142,13 +142,13 @@ fn run(info: &RustcInfo, work: &Path, verbose: bool) -> DResult<Vec<String>> {
     diffs.extend(check_mir(&plain, &verbose_text));
     // the layouts
     let names: Vec<String> = EXPECTED_LAYOUTS.iter().map(|(t, _)| t.to_string()).collect();
-    let (text, first_line) = layout::probe_source(PROBE, rustc_compat::layout_attr(info.minor), &names);
+    let probe = layout::probe_source(PROBE, rustc_compat::layout_attr(info.minor), &names);
     let lsrc = work.join("layouts.rs");
-    fs::write(&lsrc, text).map_err(|e| io_err(&lsrc, e))?;
+    fs::write(&lsrc, &probe.text).map_err(|e| io_err(&lsrc, e))?;
     let args = ["--emit=metadata", "--error-format=json", "-Zcrate-attr=feature(rustc_attrs)"].map(String::from);
     let out = rustc(info, work, &lsrc, &args, verbose)?;
     let stderr = String::from_utf8_lossy(&out.stderr);
-    diffs.extend(check_layouts(&layout::read_probe_output(&stderr, names.len(), first_line, info.minor)));
+    diffs.extend(check_layouts(&layout::read_probe_output(&stderr, &probe, info.minor)));
     Ok(diffs)
 }
 

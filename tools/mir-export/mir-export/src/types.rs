@@ -118,6 +118,9 @@ impl TypeTable {
         let mut j = obj!["name" => e.ty.to_string()];
         self.kind_fields(e, &mut j);
         j.push("layout", e.layout.as_ref().map(Layout::to_json));
+        if let (None, Some(why)) = (&e.layout, &e.layout_error) {
+            j.push("layout_error", why.as_str());
+        }
         j
     }
 
@@ -391,23 +394,46 @@ fn pointer_layout(ty: &Ty, pointee: &Ty) -> Layout {
 /// `ty` spelled so that it resolves from the crate root: local paths get
 /// `crate::`, extern ones `::`, and erased regions become `'static`.
 pub fn probe_name(ty: &Ty, extern_crates: &[String]) -> String {
+    probe_name_in(ty, extern_crates, &|_| None)
+}
+
+/// `probe_name` in a block of a function body, where `local(p)` is the
+/// name there of an ADT declared inside a function body (`Local` for
+/// `misc_local_types::Local`), `None` for the others.
+pub fn probe_name_in(ty: &Ty, extern_crates: &[String], local: &dyn Fn(&Path) -> Option<String>) -> String {
+    let name = |t: &Ty| probe_name_in(t, extern_crates, local);
     match ty {
-        Ty::Ref { mutable, pointee } => {
-            format!("&'static {}{}", if *mutable { "mut " } else { "" }, probe_name(pointee, extern_crates))
-        }
-        Ty::Ptr { mutable, pointee } => {
-            format!("*{} {}", if *mutable { "mut" } else { "const" }, probe_name(pointee, extern_crates))
-        }
-        Ty::Tuple(v) if v.len() == 1 => format!("({},)", probe_name(&v[0], extern_crates)),
-        Ty::Tuple(v) => format!("({})", v.iter().map(|t| probe_name(t, extern_crates)).collect::<Vec<_>>().join(", ")),
-        Ty::Array(t, n) => format!("[{}; {n}]", probe_name(t, extern_crates)),
-        Ty::Slice(t) => format!("[{}]", probe_name(t, extern_crates)),
-        Ty::Adt(p) => probe_path(p, extern_crates),
+        Ty::Ref { mutable, pointee } => format!("&'static {}{}", if *mutable { "mut " } else { "" }, name(pointee)),
+        Ty::Ptr { mutable, pointee } => format!("*{} {}", if *mutable { "mut" } else { "const" }, name(pointee)),
+        Ty::Tuple(v) if v.len() == 1 => format!("({},)", name(&v[0])),
+        Ty::Tuple(v) => format!("({})", v.iter().map(name).collect::<Vec<_>>().join(", ")),
+        Ty::Array(t, n) => format!("[{}; {n}]", name(t)),
+        Ty::Slice(t) => format!("[{}]", name(t)),
+        Ty::Adt(p) => probe_path(p, extern_crates, local),
         _ => ty.to_string(),
     }
 }
 
-fn probe_path(p: &Path, extern_crates: &[String]) -> String {
+fn probe_path(p: &Path, extern_crates: &[String], local: &dyn Fn(&Path) -> Option<String>) -> String {
+    let args_of = |s: &crate::mirparse::ast::Segment| -> String {
+        if s.args.is_empty() {
+            return String::new();
+        }
+        let args: Vec<String> = s
+            .args
+            .iter()
+            .map(|a| match a {
+                GenericArg::Lifetime => "'static".to_string(),
+                GenericArg::Type(t) => probe_name_in(t, extern_crates, local),
+                GenericArg::Const(c) => format!("{{ {c} }}"),
+            })
+            .collect();
+        format!("<{}>", args.join(", "))
+    };
+    if let Some(name) = local(p) {
+        // declared in a non-generic function: only its own arguments
+        return format!("{name}{}", p.segments.last().map(args_of).unwrap_or_default());
+    }
     let first = p.segments.first().map_or("", |s| s.name.as_str());
     let is_extern = ["core", "alloc", "std"].contains(&first) || extern_crates.iter().any(|c| c == first);
     let mut out = String::from(if is_extern { "::" } else { "crate::" });
@@ -416,18 +442,7 @@ fn probe_path(p: &Path, extern_crates: &[String]) -> String {
             out.push_str("::");
         }
         out.push_str(&s.name);
-        if !s.args.is_empty() {
-            let args: Vec<String> = s
-                .args
-                .iter()
-                .map(|a| match a {
-                    GenericArg::Lifetime => "'static".to_string(),
-                    GenericArg::Type(t) => probe_name(t, extern_crates),
-                    GenericArg::Const(c) => format!("{{ {c} }}"),
-                })
-                .collect();
-            out.push_str(&format!("<{}>", args.join(", ")));
-        }
+        out.push_str(&args_of(s));
     }
     out
 }

@@ -39,9 +39,9 @@ pub enum Entry {
 pub const ATTR: &str = "rustc_dump_vtable";
 
 /// Reads the probe's JSON diagnostics: `result[i]` is the vtable of
-/// `names[i]`, or the first error rustc gave for that line.
-pub fn read_probe_output(stderr: &str, count: usize, first_line: usize) -> Vec<Result<Vec<Entry>, String>> {
-    crate::layout::read_probe_diags(stderr, count, first_line, "vtable", |msg| {
+/// `names[i]`, or the first error rustc gave for its alias.
+pub fn read_probe_output(stderr: &str, probe: &crate::layout::ProbeSource) -> Vec<Result<Vec<Entry>, String>> {
+    crate::layout::read_probe_diags(stderr, probe, "vtable", |msg| {
         msg.strip_prefix("vtable entries: ").map(parse_entries)
     })
 }

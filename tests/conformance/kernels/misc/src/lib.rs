@@ -102,6 +102,94 @@ pub fn misc_local_types(input: &[u64], mut out: DisjointSlice<u64>) {
     put(&mut out, idx, h);
 }
 
+// Two functions that each declare a `L` and an `E` of their own: rustc
+// prints them `local_a::L` and `local_b::L`, told apart by full path.
+#[inline(always)]
+fn local_a(w: u64) -> u64 {
+    #[derive(Clone, Copy)]
+    struct L(u8, u32);
+    #[derive(Clone, Copy)]
+    enum E {
+        P(L),
+        Q(u16),
+    }
+    let xs = [E::P(L(w as u8, (w >> 8) as u32)), E::Q((w >> 40) as u16), E::P(L((w >> 56) as u8, w as u32))];
+    let mut h = H0;
+    for k in 0..3 {
+        h = mix(h, match xs[(k + w as usize) % 3] {
+            E::P(l) => l.0 as u64 ^ (l.1 as u64) << 8,
+            E::Q(q) => q as u64,
+        });
+    }
+    h
+}
+
+#[inline(never)]
+fn local_b(w: u64) -> u64 {
+    #[derive(Clone, Copy)]
+    struct L(u64, u8, u16);
+    #[derive(Clone, Copy)]
+    enum E {
+        P(u8),
+        Q(L),
+        R,
+    }
+    let l = L(w.rotate_left(7), (w >> 3) as u8, (w >> 17) as u16);
+    let e = if w & 1 == 0 { E::Q(l) } else if w & 2 == 0 { E::P(w as u8) } else { E::R };
+    let inner = {
+        // declared in a block of the body, not the body itself
+        struct M {
+            x: u32,
+            y: L,
+        }
+        let ms = [M { x: w as u32, y: l }, M { x: 5, y: L(w, 1, 2) }];
+        let m = &ms[(w >> 9) as usize & 1];
+        m.x as u64 + m.y.2 as u64 + m.y.0
+    };
+    mix(inner, match e {
+        E::P(p) => p as u64,
+        E::Q(q) => q.0 ^ q.1 as u64 ^ (q.2 as u64) << 8,
+        E::R => 7,
+    })
+}
+
+// A generic function's own `E`: printed `local_g::E`, without `T`.
+#[inline(never)]
+fn local_g<T: Into<u64> + Copy>(t: T) -> u64 {
+    #[derive(Clone, Copy)]
+    enum E {
+        A(u64, u8),
+        B,
+    }
+    let w: u64 = t.into();
+    let es = [E::A(w ^ 0x55, w as u8), E::B, E::A(w >> 3, 1)];
+    match es[(w % 3) as usize] {
+        E::A(x, y) => x.wrapping_add(y as u64),
+        E::B => 11,
+    }
+}
+
+/// Same-named types local to different functions (`local_a::L` and
+/// `local_b::L`, enums `E` too, a nested function's `inner::L`, a generic
+/// function's `local_g::E` at two instances), and one declared in a block
+/// inside a function body.
+#[kernel]
+pub fn misc_local_types_same_name(input: &[u64], mut out: DisjointSlice<u64>) {
+    #[inline(never)]
+    fn inner(w: u64) -> u64 {
+        #[derive(Clone, Copy)]
+        struct L(u16, u8);
+        let ls = [L(w as u16, 1), L((w >> 16) as u16, 2), L((w >> 32) as u16, 3)];
+        let l = ls[(w % 3) as usize];
+        l.0 as u64 * l.1 as u64
+    }
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let h = mix(local_a(w), local_b(at(input, i + 1)));
+    let g = mix(local_g(w as u32), local_g(w as u8));
+    put(&mut out, idx, mix(mix(h, inner(w)), g));
+}
+
 trait Score {
     fn base(&self) -> u64;
     #[inline(always)]

@@ -18,6 +18,7 @@ mod drops;
 mod dyncall;
 mod impls;
 mod mono;
+mod probe_names;
 pub(crate) mod spans;
 mod special;
 
@@ -31,7 +32,7 @@ use crate::layout::Layout;
 use crate::mirparse::ast::{Alloc, Body, BodyKind, ConstItem, ConstVal, MirFile, SrcSpan, Ty};
 use crate::obj;
 use crate::toolchain::RustcInfo;
-use crate::types::{probe_name, TypeTable};
+use crate::types::TypeTable;
 
 use callee::CalleeResolver;
 use spans::SpanTable;
@@ -324,37 +325,46 @@ impl<'a> Exporter<'a> {
         // order): a tuple struct of those types, declared by the probe
         // (`layout::struct_probe_name`), is probed in their place. A closure
         // that captures nothing is laid out like `()`.
-        let stand_ins: Vec<(usize, String)> = (0..self.types.entries.len())
-            .filter_map(|i| {
-                let e = self.types.get(i);
-                let fields = match &e.ty {
-                    Ty::Closure(_) => e.upvars.as_ref(),
-                    Ty::Adt(p) if p.declared_in_generic() => e.local_fields.as_ref(),
-                    _ => None,
-                };
-                let fields = fields.filter(|f| e.layout.is_none() && !f.is_empty())?;
-                let tys: Vec<&Ty> = fields.iter().map(|&u| &self.types.get(u).ty).collect();
-                if tys.iter().any(|t| t.is_unnameable()) {
-                    return None; // (a closure that captures a closure: not yet)
-                }
-                let names: Vec<String> = tys.iter().map(|t| probe_name(t, self.input.extern_crates)).collect();
-                Some((i, crate::layout::struct_probe_name(&names)))
-            })
-            .collect();
+        let mut stand_ins: Vec<(usize, String)> = Vec::new();
+        for i in 0..self.types.entries.len() {
+            let e = self.types.get(i);
+            let fields = match &e.ty {
+                Ty::Closure(_) => e.upvars.as_ref(),
+                Ty::Adt(p) if p.declared_in_generic() => e.local_fields.as_ref(),
+                _ => None,
+            };
+            let Some(fields) = fields.filter(|f| e.layout.is_none() && !f.is_empty()) else { continue };
+            let tys: Vec<&Ty> = fields.iter().map(|&u| &self.types.get(u).ty).collect();
+            if tys.iter().any(|t| t.is_unnameable()) {
+                continue; // (a closure that captures a closure: not yet)
+            }
+            match probe_names::struct_probe_name_of(&tys, self.input.adts, self.input.extern_crates) {
+                Ok(name) => stand_ins.push((i, name)),
+                Err(why) => self.types.entries[i].layout_error = Some(why),
+            }
+        }
         for i in 0..self.types.entries.len() {
             let e = self.types.get(i);
             if matches!(e.ty, Ty::Closure(_)) && e.layout.is_none() && e.upvars.as_ref().is_some_and(Vec::is_empty) {
                 self.types.entries[i].layout = Some(Layout::memory(0, 1));
             }
         }
+        // a type that mentions one declared inside a function body is
+        // named inside that body (probe_names.rs)
+        let mut probed: Vec<(usize, String)> = Vec::new();
         let wanted: Vec<usize> = (0..self.types.entries.len()).filter(|&i| self.types.needs_probe(i)).collect();
-        if !wanted.is_empty() || !stand_ins.is_empty() {
-            let mut names: Vec<String> =
-                wanted.iter().map(|&i| probe_name(&self.types.get(i).ty, self.input.extern_crates)).collect();
-            names.extend(stand_ins.iter().map(|s| s.1.clone()));
+        for i in wanted {
+            match probe_names::probe_name_of(&self.types.get(i).ty, self.input.adts, self.input.extern_crates) {
+                Ok(name) => probed.push((i, name)),
+                Err(why) => self.types.entries[i].layout_error = Some(why),
+            }
+        }
+        probed.extend(stand_ins);
+        if !probed.is_empty() {
+            let names: Vec<String> = probed.iter().map(|p| p.1.clone()).collect();
             let results = probe(&names)?;
-            for (i, r) in wanted.iter().copied().chain(stand_ins.iter().map(|s| s.0)).zip(results) {
-                let e = &mut self.types.entries[i];
+            for ((i, _), r) in probed.iter().zip(results) {
+                let e = &mut self.types.entries[*i];
                 match r {
                     Ok(l) => e.layout = Some(l),
                     Err(msg) => e.layout_error = Some(msg),
