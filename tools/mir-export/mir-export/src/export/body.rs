@@ -147,6 +147,13 @@ impl<'a> Exporter<'a> {
     }
 
     pub(super) fn err(&self, ctx: Ctx, code: Code, msg: impl Into<String>) -> Diag {
+        let mut msg = msg.into();
+        // a projection the message names that assoc.rs could not normalize
+        let mut unread: Vec<(&String, &String)> = self.unread_projections.iter().filter(|(p, _)| msg.contains(p.as_str())).collect();
+        unread.sort();
+        if let Some((p, why)) = unread.first() {
+            msg.push_str(&format!("; `{p}` is not normalized: {why}"));
+        }
         Diag::at(self.loc(ctx.body, ctx.scope, ctx.span), code, msg)
     }
 
