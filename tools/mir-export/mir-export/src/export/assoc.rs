@@ -73,7 +73,8 @@ impl<'a> Exporter<'a> {
         // every impl of the crate's source (one without methods has no
         // `<impl at ..>` body in its MIR)
         let mut found = Vec::new();
-        for (file, line, col, header) in super::implty::impl_headers(&names, &krate_name).unwrap_or_default() {
+        for (file, line, col, marked) in super::implty::impl_headers(&names, &krate_name).unwrap_or_default() {
+            let header = marked.strip_suffix(" #[cfg]").unwrap_or(&marked).to_string();
             if impl_header(&header, None) != want {
                 continue;
             }
@@ -81,10 +82,13 @@ impl<'a> Exporter<'a> {
             let self_ty = super::implty::with_defaults(&names, &krate_name, &file, &pattern, &self_ty);
             let mut bound = std::collections::HashMap::new();
             if super::impls::unify(&pattern, &self_ty, &params, &mut bound) {
-                found.push((file, line, col, header, params, bound));
+                found.push((file, line, col, header, params, bound, marked.ends_with(" #[cfg]")));
             }
         }
-        let [(path, line, col, header, params, bound)] = found.as_slice() else { return Ok(None) };
+        let [(path, line, col, header, params, bound, under_cfg)] = found.as_slice() else { return Ok(None) };
+        if *under_cfg {
+            return Err(format!("the impl at {}:{line} is under a `#[cfg(..)]`, which mir-export does not evaluate", path.display()));
+        }
         let Ok(file) = std::fs::read_to_string(path) else { return Ok(None) };
         let Some(written) = assoc_type_in_impl(&file, *line, *col, name) else { return Ok(None) };
         let what = || format!("`type {name} = {written};` of the impl at {}:{line}", path.display());

@@ -31,8 +31,9 @@ pub(super) struct ImplSite<'h> {
 }
 
 /// The trait impls of crate `krate`'s source files: (file, line, column
-/// of `impl`, the header with its `where` clause on one line), a macro's
-/// (`impl Tr for $t`) left out.
+/// of `impl`, the header with its `where` clause on one line, ending in
+/// ` #[cfg]` when a `#[cfg(..)]` attribute is on it), a macro's (`impl Tr
+/// for $t`) left out.
 pub(super) fn impl_headers(names: &SrcNames, krate: &str) -> Result<Vec<(std::path::PathBuf, u32, u32, String)>, String> {
     let mut out = Vec::new();
     for f in names.crate_files(krate)? {
@@ -49,6 +50,11 @@ pub(super) fn impl_headers(names: &SrcNames, krate: &str) -> Result<Vec<(std::pa
             if head.contains('$') || !head.contains(" for ") {
                 continue;
             }
+            // an impl under `#[cfg(..)]` may not be compiled: its
+            // header is kept with a mark that refuses it
+            let attrs = text.lines().take(i).collect::<Vec<_>>();
+            let under_cfg = attrs.iter().rev().map(|a| a.trim()).take_while(|a| a.starts_with("#[") || a.starts_with("//")).any(|a| a.contains("cfg"));
+            let head = if under_cfg { format!("{head} #[cfg]") } else { head };
             out.push((f.clone(), i as u32 + 1, col as u32, head));
         }
     }
@@ -381,7 +387,8 @@ mod tests {
             (
                 "sha2/src/core_api.rs",
                 "use digest::{block_buffer::Eager, core_api::{BufferKindUser}};\npub struct Sha256VarCore;\n\
-                 impl BufferKindUser for Sha256VarCore {\n    type BufferKind = Eager;\n}\n",
+                 impl BufferKindUser for Sha256VarCore {\n    type BufferKind = Eager;\n}\n\
+                 #[cfg(feature = \"asm\")]\nimpl BufferKindUser for AsmCore {\n    type BufferKind = Eager;\n}\n",
             ),
         ];
         for (f, text) in files {
@@ -444,6 +451,9 @@ mod tests {
         let site = ImplSite { module, header: &header, params: &params };
         assert_eq!(kernel_type(&names, &site, &ty("Eager")).unwrap().to_string(), "sha2::digest::block_buffer::Eager");
         assert_eq!(kernel_type(&names, &site, &ty("[&Eager; 2]")).unwrap().to_string(), "[&sha2::digest::block_buffer::Eager; 2]");
+        // an impl under `#[cfg(..)]` is marked (assoc.rs refuses it)
+        let hs = impl_headers(&names, "sha2").unwrap();
+        assert!(hs.iter().any(|h| h.3 == "impl BufferKindUser for AsmCore #[cfg]"), "{hs:?}");
         // a trait is not a type; an unknown name is an error
         assert!(kernel_type(&names, &site, &ty("BufferKindUser")).unwrap_err().contains("`trait` item"));
         assert!(kernel_type(&names, &site, &ty("Lazy")).unwrap_err().contains("not declared or imported"));
