@@ -91,6 +91,32 @@ pub(super) fn with_defaults(names: &SrcNames, krate: &str, file: &std::path::Pat
     filled().unwrap_or_else(|_| ty.clone())
 }
 
+/// Type `ty` of crate `krate` (its name; `in_crate`, its path's segments
+/// after the crate's prefix) with the defaults of the trailing parameters
+/// that rustc does not print put in, read from the type's declaration
+/// (`CtVariableCoreWrapper<Sha512VarCore, U64>` is `<.., NoOid>`); None
+/// when none is missing or the declaration is not read.
+pub(super) fn declared_defaults(names: &SrcNames, krate: &str, in_crate: &[String], ty: &Path) -> Option<Path> {
+    let given = ty.segments.last()?.args.iter().filter(|a| !matches!(a, GenericArg::Lifetime)).count();
+    let root = names.root(krate).ok()?;
+    let Named::Item { module, name, kind } = names.resolve(&root, in_crate).ok()? else { return None };
+    if !matches!(kind.as_str(), "struct" | "enum" | "union") {
+        return None;
+    }
+    let defaults = names.param_defaults(&module, &name).ok()?;
+    if defaults.len() <= given {
+        return None;
+    }
+    let site = ImplSite { module, header: "", params: &[] };
+    let mut out = ty.clone();
+    let last = out.segments.last_mut()?;
+    for d in &defaults[given..] {
+        let t = crate::mirparse::parser::parse_str(d.as_ref()?, |x| x.ty()).ok()?;
+        last.args.push(GenericArg::Type(kernel_type(names, &site, &t).ok()?));
+    }
+    Some(out)
+}
+
 /// `written` (the `T` of `type NAME = T;`) in the kernel's spelling.
 pub(super) fn kernel_type(names: &SrcNames, site: &ImplSite, written: &Ty) -> Result<Ty, String> {
     Ok(match written {
@@ -446,6 +472,13 @@ mod tests {
         let (_, _, pattern) = super::super::impls::impl_self_pattern(&header).unwrap();
         let full = with_defaults(&names, "digest", &file, &pattern, &printed);
         assert_eq!(full.to_string(), "sha2::digest::core_api::CtVariableCoreWrapper<sha2::Sha256VarCore, u8, sha2::digest::core_api::ct_variable::NoOid>");
+        // the same from the type's declaration alone, found through
+        // core_api's `pub use ct_variable::CtVariableCoreWrapper`
+        let Ty::Adt(printed_path) = &printed else { panic!() };
+        let segs = ["core_api".to_string(), "CtVariableCoreWrapper".to_string()];
+        assert_eq!(declared_defaults(&names, "digest", &segs, printed_path).map(|p| p.to_string()), Some(full.to_string()));
+        let Ty::Adt(all) = &full else { panic!() };
+        assert!(declared_defaults(&names, "digest", &segs, all).is_none());
         // sha2's `Eager`, imported through `digest::block_buffer`
         let (module, header, params, _) = impl_of(&names, "sha2", "Sha256VarCore");
         let site = ImplSite { module, header: &header, params: &params };
