@@ -742,6 +742,26 @@ impl<'r> Libraries<'r> {
         self.loaded.borrow().iter().filter_map(|(_, r)| r.as_ref().ok()).find(|l| l.owns_alloc(id))
     }
 
+    /// The crate a kernel spelling names (`sha2::digest` → `digest`), else
+    /// `key` itself.
+    pub fn crate_name<'k>(&'k self, key: &'k str) -> &'k str {
+        self.deps.paths.crate_named(key)
+    }
+
+    /// The root source file of dependency `krate` (its name), from the
+    /// rustc command that built it.
+    pub fn root_source(&self, krate: &str) -> Option<PathBuf> {
+        let cmd = self.deps.get(krate)?.as_ref().ok()?;
+        Some(cmd.cwd.join(&cmd.args[cmd.root_index()?]))
+    }
+
+    /// The crate that name `name` at the root of crate `from`'s source
+    /// stands for: one of its `--extern`s, or a crate its root
+    /// re-exports (`digest`'s `typenum`).
+    pub fn crate_in_scope(&self, from: &str, name: &str) -> Option<String> {
+        self.deps.paths.resolve(from, name, 0).or_else(|| self.deps.paths.exported_crate(from, name, 0))
+    }
+
     /// Whether `name` is a library crate an export may read.
     pub fn is_library(&self, name: &str) -> bool {
         name == "core" || self.deps.get(self.deps.paths.crate_named(name)).is_some()
@@ -893,7 +913,7 @@ pub struct RootItems {
 
 /// Tokens of `src`: identifiers and single punctuation characters, with
 /// the nesting depth of each.
-fn tokens(src: &str) -> Vec<(String, i32)> {
+pub(crate) fn tokens(src: &str) -> Vec<(String, i32)> {
     let b = src.as_bytes();
     let mut out = Vec::new();
     let mut depth = 0i32;
@@ -1326,6 +1346,20 @@ impl Library {
         Ok(body)
     }
 
+    /// Item `path` of the crate (the crate's spelling, as its own MIR
+    /// prints it: `core_api::Wrapper`, a root item `Eager`) as the kernel
+    /// spells it: through the crate's root re-export of a private module's
+    /// item (`arrayvec::arrayvec::ArrayVec` → `arrayvec::ArrayVec`), else
+    /// under the crate's prefix.
+    pub fn kernel_item_path(&self, path: &str) -> String {
+        let segs: Vec<&str> = path.split("::").collect();
+        let hit = (2..=segs.len()).rev().find_map(|n| self.index.reexports.get(&segs[..n].join("::")).map(|name| (n, name)));
+        match hit {
+            Some((n, name)) => [vec![self.krate.as_str(), name.as_str()], segs[n..].to_vec()].concat().join("::"),
+            None => format!("{}::{path}", self.krate),
+        }
+    }
+
     /// The crate this is the MIR of (`core`, `libm`).
     pub fn krate(&self) -> &str {
         &self.krate
@@ -1380,14 +1414,6 @@ impl Library {
     pub fn impl_methods(&self, method: &str) -> Vec<String> {
         let tail = format!(">::{method}");
         let mut v: Vec<String> = self.index.fns.keys().filter(|n| undup(n).ends_with(&tail) && n.contains("<impl at ")).cloned().collect();
-        v.sort();
-        v
-    }
-
-    /// Every trait or inherent impl item of the crate (`<impl at ..>::f`
-    /// bodies and their constants, `@@K` kept), sorted.
-    pub fn impl_keys(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.index.fns.keys().filter(|n| n.contains("<impl at ")).cloned().collect();
         v.sort();
         v
     }

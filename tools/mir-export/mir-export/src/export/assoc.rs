@@ -29,7 +29,11 @@ impl<'a> Exporter<'a> {
             let Some((start, end, ty, tr, name)) = first_projection(&text, from) else { break };
             let with = match (name.as_str(), tr.rsplit("::").next()) {
                 ("Item" | "IntoIter", Some("Iterator" | "IntoIterator")) => self.projection(&ty, &tr, &name, ctx)?,
-                _ => self.impl_assoc_type(&ty, &tr, &name),
+                _ => self.impl_assoc_type(&ty, &tr, &name).unwrap_or_else(|why| {
+                    // not read: said where the projection is met again
+                    self.unread_projections.entry(format!("<{ty} as {tr}>::{name}")).or_insert(why);
+                    None
+                }),
             };
             let Some(with) = with else {
                 // not read: left as it is (the instance's parse names
@@ -49,46 +53,55 @@ impl<'a> Exporter<'a> {
     /// `<ty as tr>::name` for a type of a dependency (`<rand_xoshiro::
     /// Xoshiro256PlusPlus as SeedableRng>::Seed`): the `type NAME = T;` of
     /// the one impl of the trait for that type in the type's crate, read
-    /// from its source, when `T` is written without paths (primitives,
-    /// arrays of literal length, tuples, references, slices) after the
-    /// impl's parameters are put in. None when no impl or several match,
-    /// or the type names a path (a source path is not resolved here).
-    fn impl_assoc_type(&mut self, ty: &str, tr: &str, name: &str) -> Option<String> {
-        use super::callee::{impl_header, split_impl_item, ty_last_name};
+    /// from its source, its paths resolved through the impl's module and
+    /// `P::Name` on an impl parameter made a projection (implty.rs), then
+    /// the impl's parameters put in. Ok(None) when no impl or several
+    /// match; Err when the one impl's type is not read (why).
+    fn impl_assoc_type(&mut self, ty: &str, tr: &str, name: &str) -> Result<Option<String>, String> {
+        use super::callee::{impl_header, ty_last_name};
         if tr.contains('<') {
-            return None;
+            return Ok(None);
         }
-        let self_ty = crate::mirparse::parser::parse_str(ty, |p| p.ty()).ok()?;
+        let Ok(self_ty) = crate::mirparse::parser::parse_str(ty, |p| p.ty()) else { return Ok(None) };
         // core's own are macros' and are not read this way
-        let krate = super::impls::self_type_crate_in(self.input.library, &self_ty).filter(|k| k != "core")?;
-        let lib = self.input.library.get(&krate)?.ok()?;
+        let Some(krate) = super::impls::self_type_crate_in(self.input.library, &self_ty).filter(|k| k != "core") else { return Ok(None) };
+        let Some(Ok(_)) = self.input.library.get(&krate) else { return Ok(None) };
+        let names = super::srcnames::SrcNames { libs: self.input.library };
+        let krate_name = self.input.library.crate_name(&krate).to_string();
         let trait_last = tr.rsplit("::").next().unwrap_or(tr);
         let want = (Some(trait_last.to_string()), ty_last_name(&self_ty));
-        let keys = lib.impl_keys();
-        let spans: std::collections::BTreeSet<&str> = keys.iter().filter_map(|k| split_impl_item(crate::library::undup(k)).map(|(_, span, _)| span)).collect();
+        // every impl of the crate's source (one without methods has no
+        // `<impl at ..>` body in its MIR)
         let mut found = Vec::new();
-        for span in spans {
-            let Some(s) = crate::mirparse::items::parse_span(span) else { continue };
-            let Some(header) = self.spans.source_text(&s) else { continue };
-            let header = header.strip_prefix("unsafe ").unwrap_or(&header).to_string();
+        for (file, line, col, marked) in super::implty::impl_headers(&names, &krate_name).unwrap_or_default() {
+            let header = marked.strip_suffix(" #[cfg]").unwrap_or(&marked).to_string();
             if impl_header(&header, None) != want {
                 continue;
             }
-            let Ok((params, _, pattern)) = super::impls::impl_self_pattern(&header) else { return None };
+            let Ok((params, _, pattern)) = super::impls::impl_self_pattern(&header) else { continue };
+            let self_ty = super::implty::with_defaults(&names, &krate_name, &file, &pattern, &self_ty);
             let mut bound = std::collections::HashMap::new();
             if super::impls::unify(&pattern, &self_ty, &params, &mut bound) {
-                found.push((s, params, bound));
+                found.push((file, line, col, header, params, bound, marked.ends_with(" #[cfg]")));
             }
         }
-        let [(s, params, bound)] = found.as_slice() else { return None };
-        let file = std::fs::read_to_string(&s.file).ok()?;
-        let written = assoc_type_in_impl(&file, s.line, s.col, name)?;
-        let args = params.iter().map(|p| bound.get(p).cloned()).collect::<Option<Vec<_>>>()?;
-        let decl = format!("fn f() -> () {{\nlet _1: {written};\n}}\n");
-        let decl = super::mono::substitute(&decl, "f", params, &args).ok()?;
-        let t = decl.lines().nth(1)?.strip_prefix("let _1: ")?.strip_suffix(';')?;
-        let t = crate::mirparse::parser::parse_str(t, |p| p.ty()).ok()?;
-        path_free(&t).then(|| t.to_string())
+        let [(path, line, col, header, params, bound, under_cfg)] = found.as_slice() else { return Ok(None) };
+        if *under_cfg {
+            return Err(format!("the impl at {}:{line} is under a `#[cfg(..)]`, which mir-export does not evaluate", path.display()));
+        }
+        let Ok(file) = std::fs::read_to_string(path) else { return Ok(None) };
+        let Some(written) = assoc_type_in_impl(&file, *line, *col, name) else { return Ok(None) };
+        let what = || format!("`type {name} = {written};` of the impl at {}:{line}", path.display());
+        let written_ty = crate::mirparse::parser::parse_str(&written, |p| p.ty()).map_err(|e| format!("{}: {e}", what()))?;
+        let module = names.module_of_file(&krate_name, path).map_err(|e| format!("{}: {e}", what()))?;
+        let site = super::implty::ImplSite { module, header, params };
+        let t = super::implty::kernel_type(&names, &site, &written_ty).map_err(|e| format!("{}: {e}", what()))?;
+        let args = params.iter().map(|p| bound.get(p).cloned()).collect::<Option<Vec<_>>>().ok_or_else(|| format!("{}: an impl parameter is not bound", what()))?;
+        let decl = format!("fn f() -> () {{\nlet _1: {t};\n}}\n");
+        let decl = super::mono::substitute(&decl, "f", params, &args).map_err(|e| format!("{}: {e}", what()))?;
+        let t = decl.lines().nth(1).and_then(|l| l.strip_prefix("let _1: ")).and_then(|l| l.strip_suffix(';')).unwrap_or_default();
+        let t = crate::mirparse::parser::parse_str(t, |p| p.ty()).map_err(|e| format!("{}: {e}", what()))?;
+        Ok(Some(t.to_string()))
     }
 
     /// The type `<ty as tr>::name` is, or None when it is not read.
@@ -137,16 +150,21 @@ impl<'a> Exporter<'a> {
     }
 }
 
-/// Whether `t` names no path: primitives and arrays (of a literal
-/// length), slices, tuples, references and pointers of them.
-fn path_free(t: &Ty) -> bool {
-    match t {
-        Ty::Bool | Ty::Char | Ty::Int { .. } | Ty::Float(_) => true,
-        Ty::Array(e, n) => n.trim_end_matches("_usize").chars().all(|c| c.is_ascii_digit()) && path_free(e),
-        Ty::Slice(e) | Ty::Ref { pointee: e, .. } | Ty::Ptr { pointee: e, .. } => path_free(e),
-        Ty::Tuple(v) => v.iter().all(path_free),
-        _ => false,
+/// The header of the impl block that starts at `line`:`col` (1-based) of
+/// source `file`, its `where` clause included: the text up to its `{`.
+pub(super) fn impl_head_in_file(file: &str, line: u32, col: u32) -> Option<String> {
+    let mut text = String::new();
+    for (i, l) in file.lines().enumerate().skip(line as usize - 1) {
+        let l = if i == line as usize - 1 { l.get(col as usize - 1..)? } else { l };
+        let l = l.split("//").next().unwrap_or(l);
+        if let Some(k) = l.find('{') {
+            text.push_str(&l[..k]);
+            return Some(text);
+        }
+        text.push_str(l);
+        text.push('\n');
     }
+    None
 }
 
 /// The text `T` of `type NAME = T;` directly inside the impl block whose
@@ -294,10 +312,5 @@ mod tests {
         assert_eq!(assoc_type_in_impl(src, 2, 1, "Out").as_deref(), Some("(u8, u16)"));
         assert_eq!(assoc_type_in_impl(src, 2, 1, "Late"), None);
         assert_eq!(assoc_type_in_impl(src, 2, 1, "Se"), None);
-        let ty = |s: &str| crate::mirparse::parser::parse_str(s, |p| p.ty()).unwrap();
-        assert!(path_free(&ty("[u8; 32]")));
-        assert!(path_free(&ty("(&[u16], *mut u8)")));
-        assert!(!path_free(&ty("[u8; N]")));
-        assert!(!path_free(&ty("Wrapping<u64>")));
     }
 }

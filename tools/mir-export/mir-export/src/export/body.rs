@@ -147,6 +147,13 @@ impl<'a> Exporter<'a> {
     }
 
     pub(super) fn err(&self, ctx: Ctx, code: Code, msg: impl Into<String>) -> Diag {
+        let mut msg = msg.into();
+        // a projection the message names that assoc.rs could not normalize
+        let mut unread: Vec<(&String, &String)> = self.unread_projections.iter().filter(|(p, _)| msg.contains(p.as_str())).collect();
+        unread.sort();
+        if let Some((p, why)) = unread.first() {
+            msg.push_str(&format!("; `{p}` is not normalized: {why}"));
+        }
         Diag::at(self.loc(ctx.body, ctx.scope, ctx.span), code, msg)
     }
 
@@ -1001,6 +1008,9 @@ impl<'a> Exporter<'a> {
         use super::callee::{impl_header, split_impl_item, ty_last_name};
         let inst = path.to_string();
         let q = path.qself.as_ref().expect("a qualified path");
+        // the self type with the defaulted parameters rustc leaves out
+        let with_defaults = self.with_type_defaults(&q.self_ty);
+        let q = &QSelf { self_ty: Box::new(with_defaults), trait_: q.trait_.clone() };
         let want = (q.trait_.as_ref().map(|t| t.last_name().to_string()), ty_last_name(&q.self_ty));
         let method = path.last_name();
         let mut found = Vec::new();
@@ -1061,6 +1071,26 @@ impl<'a> Exporter<'a> {
             false => self.bind_impl_params(header, &q.self_ty, q.trait_.as_ref(), &fail, ctx)?,
         };
         Ok(Pick::Impl(cand.clone(), params, args))
+    }
+
+    /// `ty` (a dependency's type, or a reference or pointer to one) with
+    /// the defaults of the trailing type parameters that rustc does not
+    /// print put in (implty.rs `declared_defaults`); else `ty` itself.
+    pub(super) fn with_type_defaults(&self, ty: &Ty) -> Ty {
+        match ty {
+            Ty::Ref { mutable, pointee } => Ty::Ref { mutable: *mutable, pointee: Box::new(self.with_type_defaults(pointee)) },
+            Ty::Ptr { mutable, pointee } => Ty::Ptr { mutable: *mutable, pointee: Box::new(self.with_type_defaults(pointee)) },
+            Ty::Adt(p) if p.qself.is_none() => {
+                let libs = self.input.library;
+                let bare = p.bare();
+                let Some(key) = libs.crate_key(&bare).filter(|k| *k != "core" && bare.len() > k.len()) else { return ty.clone() };
+                let krate = libs.crate_name(key).to_string();
+                let in_crate: Vec<String> = bare[key.len() + 2..].split("::").map(str::to_string).collect();
+                let names = super::srcnames::SrcNames { libs };
+                super::implty::declared_defaults(&names, &krate, &in_crate, p).map_or_else(|| ty.clone(), Ty::Adt)
+            }
+            _ => ty.clone(),
+        }
     }
 
     /// An impl's type parameters (its header `impl<T, E> Result<T, E>`)

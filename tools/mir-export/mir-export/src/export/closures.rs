@@ -29,24 +29,33 @@ impl<'a> Exporter<'a> {
         let Ok(Ty::Adt(path)) = crate::mirparse::parser::parse_str(parent, |p| p.ty()) else { return Ok(None) };
         // the parent function's generic arguments are its last segment's
         let own_args = Path { qself: None, segments: path.segments.last().cloned().into_iter().collect() };
-        let (lib, name, full) = match &path.qself {
+        // the parent's impl's parameters and their types, when the parent
+        // is a trait impl's method (`<CoreWrapper<T> as Update>::update`)
+        let (lib, name, full, mut params, mut args) = match &path.qself {
             None => {
                 let bare = path.bare();
                 let Some((Ok(lib), name)) = self.input.library.for_path(&bare) else { return Ok(None) };
-                (lib, name.to_string(), bare)
+                (lib, name.to_string(), bare, Vec::new(), Vec::new())
             }
             // a fn nested in an impl's method (`<TakeWhile<I, P> as
             // Iterator>::try_fold::check`): under that method's impl
             Some(q) => {
-                let Some(krate) = q.trait_.as_ref().map(|t| t.bare()).and_then(|t| t.split("::").next().map(str::to_string)) else { return Ok(None) };
+                // the trait's crate, as the kernel spells it (`sha2::digest`
+                // of `sha2::digest::Update`)
+                let Some(krate) = q.trait_.as_ref().map(|t| t.bare()).and_then(|t| self.input.library.crate_key(&t).map(str::to_string)) else { return Ok(None) };
                 let Some(Ok(lib)) = self.input.library.get(&krate) else { return Ok(None) };
                 let Some(first) = path.segments.first() else { return Ok(None) };
                 let method = Path { qself: path.qself.clone(), segments: vec![first.clone()] };
-                let super::impls::Pick::Impl(cand, _, _) = self.library_impl_pick(lib, &method, ctx)? else { return Ok(None) };
+                let super::impls::Pick::Impl(cand, impl_params, impl_args) = self.library_impl_pick(lib, &method, ctx)? else { return Ok(None) };
+                // a fn nested in the method has generics of its own only
+                let (impl_params, impl_args) = match path.segments.len() {
+                    1 => (impl_params, impl_args),
+                    _ => (Vec::new(), Vec::new()),
+                };
                 let rest: Vec<&str> = path.segments[1..].iter().map(|s| s.name.as_str()).collect();
                 let name = std::iter::once(crate::library::undup(&cand)).chain(rest).collect::<Vec<_>>().join("::");
                 let full = format!("{}::{name}", lib.krate());
-                (lib, name, full)
+                (lib, name, full, impl_params, impl_args)
             }
         };
         let fail = |why: String| format!("{}'s closure `{closure}` could not be instantiated ({why})", lib.krate());
@@ -59,14 +68,19 @@ impl<'a> Exporter<'a> {
         };
         let sig = self.signature_source(&parent_body, 8).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its parent's source is not readable".into())))?;
         let impls = super::body::impl_trait_params(&parent_body);
-        let mut params = match mono::generic_params(&sig, path.last_name()) {
+        let own_call_args = mono::call_args(&own_args);
+        let own_params = match mono::generic_params(&sig, path.last_name()) {
             Some(p) => p,
             None if !impls.is_empty() => Vec::new(),
+            // an impl's method without parameters of its own
+            None if !params.is_empty() && own_call_args.is_empty() => Vec::new(),
             None => return Err(self.err(ctx, Code::Unsupported, fail(format!("no generic parameter list after `fn {}`", path.last_name())))),
         };
+        params.extend(own_params);
         params.extend(impls);
+        args.extend(own_call_args);
         let own = super::body::text_fn_name(&text).ok_or_else(|| self.err(ctx, Code::Export, fail("no `fn` line".into())))?;
-        let text = mono::substitute(&text, &own, &params, &mono::call_args(&own_args)).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        let text = mono::substitute(&text, &own, &params, &args).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         let Some(spelled) = own_closure_type(&text) else { return Err(self.err(ctx, Code::Unsupported, fail("its first parameter is not its closure".into()))) };
         let text = text.replace(&spelled, closure);
         let text = self.normalize_projections(&text, ctx)?;

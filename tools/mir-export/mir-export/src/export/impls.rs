@@ -116,14 +116,17 @@ pub(super) fn impl_trait_text(header: &str) -> Option<&str> {
 /// The module (the crate's spelling) and self type of a call of an
 /// inherent method: `core::slice::<impl [u8]>::f` → (`slice`, `[u8]`),
 /// `core::result::Result::<u8, E>::f` → (`result`, `Result<u8, E>`). None
-/// for a path that names no type (`core::ptr::read`).
+/// for a path that names no type (`core::ptr::read`). `krate` is the
+/// kernel's spelling of the crate, whole (`sha2::digest` for digest).
 pub(super) fn inherent_self(path: &Path, krate: &str) -> Option<(String, Ty)> {
     let n = path.segments.len();
-    if path.qself.is_some() || n < 3 || path.segments[0].name != krate {
+    let prefix: Vec<&str> = krate.split("::").collect();
+    let k = prefix.len();
+    if path.qself.is_some() || n < k + 2 || path.segments[..k].iter().zip(&prefix).any(|(s, p)| s.name != *p || !s.args.is_empty()) {
         return None;
     }
     let ty_seg = &path.segments[n - 2];
-    let module: Vec<&str> = path.segments[1..n - 2].iter().map(|s| s.name.as_str()).collect();
+    let module: Vec<&str> = path.segments[k..n - 2].iter().map(|s| s.name.as_str()).collect();
     let ty = match ty_seg.name.strip_prefix("<impl ").and_then(|t| t.strip_suffix('>')) {
         Some(t) => crate::mirparse::parser::parse_str(t, |p| p.ty()).ok()?,
         None if ty_seg.name.starts_with(|c: char| c.is_ascii_uppercase()) => {
@@ -284,6 +287,19 @@ mod tests {
         let mut bound = HashMap::new();
         assert!(unify(&ty("[T; CAP]"), &ty("[u8; 32]"), &params, &mut bound));
         assert_eq!(bound["CAP"], "32");
+    }
+
+    #[test]
+    fn inherent_methods_of_a_reexported_crate() {
+        let path = |s: &str| crate::mirparse::parser::parse_str(s, |p| p.path(true)).unwrap();
+        let p = path("sha2::digest::block_buffer::BlockBuffer::<u8, sha2::digest::block_buffer::Eager>::get_pos");
+        let (module, ty) = inherent_self(&p, "sha2::digest::block_buffer").unwrap();
+        assert_eq!((module.as_str(), ty.to_string().as_str()), ("", "sha2::digest::block_buffer::BlockBuffer<u8, sha2::digest::block_buffer::Eager>"));
+        // the whole prefix is compared, not its first segment
+        assert!(inherent_self(&p, "sha2::digest::typenum").is_none());
+        assert!(inherent_self(&p, "sha2::digest::block_buffer::BlockBuffer").is_none());
+        let (module, ty) = inherent_self(&path("core::slice::<impl [u8]>::len"), "core").unwrap();
+        assert_eq!((module.as_str(), ty.to_string().as_str()), ("slice", "[u8]"));
     }
 
     #[test]

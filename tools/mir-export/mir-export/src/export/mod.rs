@@ -17,10 +17,12 @@ mod consts;
 mod drops;
 mod dyncall;
 mod impls;
+mod implty;
 mod mono;
 mod probe_names;
 pub(crate) mod spans;
 mod special;
+mod srcnames;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::Path as FsPath;
@@ -136,6 +138,9 @@ pub struct Exporter<'a> {
     /// Bodies taken from core's MIR (library.rs) → where the kernel crate
     /// first called them (their statements have no spans of their own).
     library_bodies: HashMap<String, String>,
+    /// Projections of library instances that were not normalized
+    /// (assoc.rs) → why, said in an error that names one.
+    unread_projections: HashMap<String, String>,
 }
 
 impl<'a> Exporter<'a> {
@@ -164,6 +169,7 @@ impl<'a> Exporter<'a> {
             vcalls: Vec::new(),
             vt_layouts: HashMap::new(),
             library_bodies: HashMap::new(),
+            unread_projections: HashMap::new(),
         }
     }
 
