@@ -39,7 +39,7 @@ if [ -z "${OTHER_RUSTCS+x}" ]; then
 	fi
 fi
 SAMPLE=${SAMPLE:-vecadd const_lookup math stencil2d wgmma_forms}
-CONF_SAMPLE=${CONF_SAMPLE-enums consts_statics}
+CONF_SAMPLE=${CONF_SAMPLE-enums consts_statics iterators}
 seen=" $("$default_rustc" -vV | sed -n 's/^release: //p') "
 
 # export NAME RUSTC VER: mir-export + oxidec + ptxas + the kernels' entries;
