@@ -992,7 +992,9 @@ pub fn root_items(src: &str) -> RootItems {
             }
             "use" if is_pub => {
                 let end = (k..t.len()).find(|&j| t[j].0 == ";" && t[j].1 == 0).unwrap_or(t.len());
-                let text: String = t[k + 1..end].iter().map(|x| x.0.as_str()).collect();
+                // tokens joined without spaces, but ` as ` kept whole
+                // (`Hash` must not read as `H as h`)
+                let text: String = t[k + 1..end].iter().map(|x| if x.0 == "as" { " as " } else { x.0.as_str() }).collect();
                 use_tree("", &text, &mut r.uses, &mut r.crates);
                 k = end;
             }
@@ -1011,7 +1013,7 @@ pub fn root_items(src: &str) -> RootItems {
 }
 
 /// The re-exports of a use tree (`crate::a::{B, c::D as E}`, spaces
-/// removed), under `prefix`: paths of two segments or more into `out`,
+/// removed but around `as`), under `prefix`: paths of two segments or more into `out`,
 /// and into `crates` too, with the one-segment ones and `X::{self}`, which
 /// may name a crate.
 fn use_tree(prefix: &str, text: &str, out: &mut Vec<(String, String)>, crates: &mut Vec<(String, String)>) {
@@ -1037,8 +1039,8 @@ fn use_tree(prefix: &str, text: &str, out: &mut Vec<(String, String)>, crates: &
         }
         return;
     }
-    let (path, alias) = match text.split_once("as") {
-        Some((p, a)) if !p.is_empty() && p.ends_with(|c: char| c.is_alphanumeric() || c == '_') && a.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && !p.ends_with("::") => (p, Some(a)),
+    let (path, alias) = match text.split_once(" as ") {
+        Some((p, a)) if !p.is_empty() && !a.is_empty() => (p, Some(a)),
         _ => (text, None),
     };
     let full = format!("{prefix}{path}");
@@ -1795,7 +1797,7 @@ alloc7 (static: unicode::n::T, size: 2, align: 1) {
     fn root_items_and_reexports() {
         let src = "//! doc { not code }\n#![no_std]\nmod arrayvec;\npub mod float;\n\
                    pub use crate::arrayvec::{ArrayVec, IntoIter as Iter, inner::{Deep}};\n\
-                   pub use float::Float;\npub(crate) use x::Hidden;\n\
+                   pub use float::Float;\npub(crate) use x::Hidden;\npub use core::hash::Hash;\npub use a::{Base as Cascade, b::Hash as Hs};\n\
                    pub struct Hasher { state: u32 }\nstatic mut COUNT: u32 = 0;\npub const fn combine() {}\n\
                    impl Hasher { fn inner() { struct NotRoot; } }\nconst S: &str = \"mod fake;\";\n";
         let r = root_items(src);
@@ -1808,6 +1810,9 @@ alloc7 (static: unicode::n::T, size: 2, align: 1) {
                 ("Iter".to_string(), "arrayvec::IntoIter".to_string()),
                 ("Deep".to_string(), "arrayvec::inner::Deep".to_string()),
                 ("Float".to_string(), "float::Float".to_string()),
+                ("Hash".to_string(), "core::hash::Hash".to_string()),
+                ("Cascade".to_string(), "a::Base".to_string()),
+                ("Hs".to_string(), "a::b::Hash".to_string()),
             ]
         );
     }
