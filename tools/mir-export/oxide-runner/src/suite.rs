@@ -333,8 +333,8 @@ pub fn tsv_lookup<'a>(text: &'a str, key: &str, n: usize) -> Option<&'a str> {
 /// (code, message substring) of each of its lines. A kernel has several
 /// when toolchains stop it at different points (rustc 1.95 without core's
 /// library bodies, 1.96 with them); its error must match one of them. A
-/// line with a fourth field `rustc RELEASE` is only for the exports of a
-/// rustc whose release starts with RELEASE (`release`, the group's JSON
+/// line with a fourth field `rustc RELEASE..` is only for the exports of a
+/// rustc whose release starts with one of them (`release`, the group's JSON
 /// `rustc.release`; None: unknown, every line counts): a kernel that
 /// compiles through one toolchain and stops through another.
 pub fn expected_for<'a>(text: &'a str, key: &str, release: Option<&str>) -> Vec<(&'a str, &'a str)> {
@@ -343,7 +343,7 @@ pub fn expected_for<'a>(text: &'a str, key: &str, release: Option<&str>) -> Vec<
         .filter(|l| {
             let only = l.split('\t').nth(3).and_then(|f| f.strip_prefix("rustc "));
             match (only, release) {
-                (Some(want), Some(have)) => have.starts_with(want.trim()),
+                (Some(want), Some(have)) => want.split_whitespace().any(|w| have.starts_with(w)),
                 _ => true,
             }
         })
@@ -623,6 +623,9 @@ mod tests {
         assert_eq!(expected_for(t3, "a/b", Some("1.95.0")), vec![("OX0200", "inliner"), ("OX0200", "layout")]);
         assert_eq!(expected_for(t3, "a/b", Some("1.96.0")), vec![("OX0200", "layout")]);
         assert_eq!(expected_for(t3, "a/b", None), vec![("OX0200", "inliner"), ("OX0200", "layout")]);
+        let t4 = "a/b\tOX0200\tinliner\trustc 1.95 1.97\n";
+        assert_eq!(expected_for(t4, "a/b", Some("1.97.0-nightly")), vec![("OX0200", "inliner")]);
+        assert_eq!(expected_for(t4, "a/b", Some("1.96.0")), vec![]);
         let j = r#"{"format":1,"rustc":{"release": "1.96.0","host":"x"},"types":[]}"#;
         assert_eq!(json_rustc_release(j), Some("1.96.0"));
         assert_eq!(json_rustc_release("{}"), None);
