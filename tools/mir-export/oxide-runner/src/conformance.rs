@@ -237,7 +237,7 @@ fn export_one(c: &Conf, g: &str) {
 
 /// The verdict of kernel `k` of group `g` from its result file, printed
 /// and counted; whether it passed (not as an expected error).
-fn verdict(r: &mut Run, expected: &str, g: &str, k: &str) -> bool {
+fn verdict(r: &mut Run, expected: &str, release: Option<&str>, g: &str, k: &str) -> bool {
     let gk = format!("{g}/{k}");
     let res = r.c.w.join(g).join(format!("{k}.result"));
     if !res.is_file() {
@@ -247,7 +247,7 @@ fn verdict(r: &mut Run, expected: &str, g: &str, k: &str) -> bool {
     }
     let text = read_lossy(&res);
     let first = text.lines().next().unwrap_or("");
-    let wants = suite::expected_for(expected, &gk);
+    let wants = suite::expected_for(expected, &gk, release);
     if !wants.is_empty() {
         let shown: Vec<String> = wants.iter().map(|(code, sub)| format!("error[{code}]: ... {sub}")).collect();
         let matches = |(code, sub): &(&str, &str)| {
@@ -284,6 +284,9 @@ fn verdicts(r: &mut Run) {
     let listed = read_lossy(&r.c.w.join("kernels.list"));
     for g in r.groups.clone() {
         let json = r.c.w.join(format!("{g}.mir.json"));
+        // the rustc that exported the group (expected-errors.txt lines
+        // for one toolchain: suite::expected_for)
+        let release = json.is_file().then(|| read_lossy(&json)).and_then(|t| suite::json_rustc_release(&t).map(str::to_string));
         if json.is_file() {
             // kernels mir-export found that the CPU reference does not know
             let out = Command::new(r.c.tool("mirsplit")).arg("--list").arg(&json).output();
@@ -297,7 +300,7 @@ fn verdicts(r: &mut Run) {
         }
         let mut passed = Vec::new();
         for k in r.c.kernels_of(&g) {
-            if verdict(r, &expected, &g, &k) {
+            if verdict(r, &expected, release.as_deref(), &g, &k) {
                 passed.push(k);
             }
         }

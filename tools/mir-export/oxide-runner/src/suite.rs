@@ -332,16 +332,37 @@ pub fn tsv_lookup<'a>(text: &'a str, key: &str, n: usize) -> Option<&'a str> {
 /// The expected errors listed for kernel `key` in an expected-errors.txt:
 /// (code, message substring) of each of its lines. A kernel has several
 /// when toolchains stop it at different points (rustc 1.95 without core's
-/// library bodies, 1.96 with them); its error must match one of them.
-pub fn expected_for<'a>(text: &'a str, key: &str) -> Vec<(&'a str, &'a str)> {
+/// library bodies, 1.96 with them); its error must match one of them. A
+/// line with a fourth field `rustc RELEASE..` is only for the exports of a
+/// rustc whose release starts with one of them (`release`, the group's JSON
+/// `rustc.release`; None: unknown, every line counts): a kernel that
+/// compiles through one toolchain and stops through another.
+pub fn expected_for<'a>(text: &'a str, key: &str, release: Option<&str>) -> Vec<(&'a str, &'a str)> {
     text.lines()
         .filter(|l| l.split('\t').next() == Some(key))
+        .filter(|l| {
+            let only = l.split('\t').nth(3).and_then(|f| f.strip_prefix("rustc "));
+            match (only, release) {
+                (Some(want), Some(have)) => want.split_whitespace().any(|w| have.starts_with(w)),
+                _ => true,
+            }
+        })
         .map(|l| {
             let mut f = l.split('\t').skip(1);
             (f.next().unwrap_or(""), f.next().unwrap_or(""))
         })
         .filter(|(_, sub)| !sub.is_empty())
         .collect()
+}
+
+/// The `"release"` of the `"rustc"` that exported a group's JSON (its
+/// text): `1.96.0`.
+pub fn json_rustc_release(json: &str) -> Option<&str> {
+    let at = json.find("\"rustc\"")?;
+    let rest = &json[at..];
+    let r = rest.find("\"release\"")?;
+    let value = rest[r + "\"release\"".len()..].trim_start().strip_prefix(':')?.trim_start().strip_prefix('"')?;
+    value.split('"').next()
 }
 
 /// tests/conformance/expected-errors.txt (CONF_SUITE's): kernels that use
@@ -596,8 +617,18 @@ mod tests {
         assert_eq!(tsv_lookup(t, "a/c", 2), Some(""));
         assert_eq!(tsv_lookup(t, "a/d", 1), None);
         let t2 = "a/b\tOX0200\tone\n# a/b\tOX0200\tcomment\na/c\tOX0200\tx\na/b\tOX1004\ttwo\n";
-        assert_eq!(expected_for(t2, "a/b"), vec![("OX0200", "one"), ("OX1004", "two")]);
-        assert_eq!(expected_for(t, "a/c"), vec![]);
+        assert_eq!(expected_for(t2, "a/b", None), vec![("OX0200", "one"), ("OX1004", "two")]);
+        assert_eq!(expected_for(t, "a/c", None), vec![]);
+        let t3 = "a/b\tOX0200\tinliner\trustc 1.95\na/b\tOX0200\tlayout\n";
+        assert_eq!(expected_for(t3, "a/b", Some("1.95.0")), vec![("OX0200", "inliner"), ("OX0200", "layout")]);
+        assert_eq!(expected_for(t3, "a/b", Some("1.96.0")), vec![("OX0200", "layout")]);
+        assert_eq!(expected_for(t3, "a/b", None), vec![("OX0200", "inliner"), ("OX0200", "layout")]);
+        let t4 = "a/b\tOX0200\tinliner\trustc 1.95 1.97\n";
+        assert_eq!(expected_for(t4, "a/b", Some("1.97.0-nightly")), vec![("OX0200", "inliner")]);
+        assert_eq!(expected_for(t4, "a/b", Some("1.96.0")), vec![]);
+        let j = r#"{"format":1,"rustc":{"release": "1.96.0","host":"x"},"types":[]}"#;
+        assert_eq!(json_rustc_release(j), Some("1.96.0"));
+        assert_eq!(json_rustc_release("{}"), None);
         assert_eq!(variant_parts("O3/ptx"), ("O3", "ptx"));
     }
 }

@@ -107,6 +107,11 @@ impl<'a> Exporter<'a> {
             let decl = decl.as_ref().ok_or_else(|| Diag::new(Code::Export, format!("`{}`: local _{n} is not declared", body.name)))?;
             let ctx = Ctx { body, scope: decl.scope, span: decl.span.as_ref(), const_comments: &[] };
             let ty = self.ty(&decl.ty, ctx)?;
+            // a library closure no aggregate here builds (a zero-sized
+            // local only projected): its captures from its parent's body
+            if let Ty::Closure(cl) = &decl.ty {
+                self.note_closure_captures(ty, cl, false, ctx)?;
+            }
             let name = body.debug_names.iter().find(|(_, l)| *l as usize == n).map(|(s, _)| s.as_str());
             let span = self.span_json(ctx);
             out.push(obj!["ty" => ty, "mutable" => decl.mutable, "name" => name, "span" => span]);
@@ -328,15 +333,8 @@ impl<'a> Exporter<'a> {
             Operand::Const(c) => {
                 let ty = self.const_ty(c, ctx)?;
                 let ti = self.ty(&ty, ctx)?;
-                // `const ZeroSized: {closure@..}`: a zero-sized closure, so
-                // its captures are zero-sized values; when its body reads
-                // no field of its environment it captures nothing and is
-                // laid out as `()` (else it keeps no layout: a captured
-                // zero-sized value may have alignment and drop glue)
                 if let (ConstVal::ZeroSized, Ty::Closure(cl)) = (&c.val, &ty) {
-                    if self.types.get(ti).upvars.is_none() && self.closure_captures_nothing(cl) {
-                        self.types.entries[ti].upvars = Some(Vec::new());
-                    }
+                    self.note_closure_captures(ti, cl, true, ctx)?;
                 }
                 let value = self.const_json(c, &ty, ctx)?;
                 let span = self.span_json(ctx);
@@ -1344,6 +1342,41 @@ impl<'a> Exporter<'a> {
             },
         }
         Ok(out)
+    }
+
+    /// What closure `closure` (type `ti`) captures, when no aggregate in
+    /// the exported MIR said it. `zero_sized`: it is a `const ZeroSized`
+    /// (or captured by one), so its captures are zero-sized values; then,
+    /// when its body reads no field of its environment, it captures
+    /// nothing and is laid out as `()`. A library closure's captures are
+    /// read from the aggregate in its parent's body (`min_by_key::key`'s
+    /// closure captures the user's closure), and each captured closure is
+    /// noted the same way (zst_closures.rs lays out a closure of fieldless
+    /// closures and fn items as `()`). Else it keeps no layout: a captured
+    /// zero-sized value may have alignment and drop glue.
+    pub(super) fn note_closure_captures(&mut self, ti: usize, closure: &str, zero_sized: bool, ctx: Ctx) -> DResult<()> {
+        let ups = match self.types.get(ti).upvars.clone() {
+            Some(ups) => ups,
+            None if zero_sized && self.closure_captures_nothing(closure) => Vec::new(),
+            None => {
+                let Some(captures) = self.library_closure_captures(closure, ctx) else { return Ok(()) };
+                let mut ups = Vec::new();
+                for t in &captures {
+                    ups.push(self.ty(t, ctx)?);
+                }
+                ups
+            }
+        };
+        self.types.entries[ti].upvars = Some(ups.clone());
+        // its captured closures (zero-sized too, when it is)
+        for ui in ups {
+            if let Ty::Closure(inner) = self.types.get(ui).ty.clone() {
+                if ui != ti {
+                    self.note_closure_captures(ui, &inner, zero_sized, ctx)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A closure whose body never projects a field of its environment

@@ -25,6 +25,44 @@ impl<'a> Exporter<'a> {
         if let Some(b) = self.callees.closure_body(closure) {
             return Ok(Some(b.to_string()));
         }
+        let Some(g) = self.closure_generics(closure, ctx)? else { return Ok(None) };
+        let fail = |why: String| format!("{}'s closure `{closure}` could not be instantiated ({why})", g.lib.krate());
+        let Some(text) = g.lib.body_text(&g.key) else { return Ok(None) };
+        let own = super::body::text_fn_name(&text).ok_or_else(|| self.err(ctx, Code::Export, fail("no `fn` line".into())))?;
+        let text = mono::substitute(&text, &own, &g.params, &g.args).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        let Some(spelled) = own_closure_type(&text) else { return Err(self.err(ctx, Code::Unsupported, fail("its first parameter is not its closure".into()))) };
+        let text = text.replace(&spelled, closure);
+        let text = self.normalize_projections(&text, ctx)?;
+        let inst = g.inst;
+        self.add_instance_text(&text, &inst, &fail, ctx)?;
+        self.callees.add_closure(closure, &inst);
+        Ok(Some(inst))
+    }
+
+    /// The captured types of library closure `closure` (named by its
+    /// parent's path), from the aggregate that builds it in its parent's
+    /// body, instantiated with the parent's arguments (`key`'s `{closure@..}
+    /// { f: move _1 }` of `min_by_key::key<&u64, u64, F>`: `[F]`). None when
+    /// the closure is not named by path, or its parent builds it other than
+    /// by one aggregate of locals.
+    /// Any failure to instantiate the parent leaves them unknown (the
+    /// closure then has no layout, and a local of it is the clear error).
+    pub(super) fn library_closure_captures(&mut self, closure: &str, ctx: Ctx) -> Option<Vec<Ty>> {
+        let g = self.closure_generics(closure, ctx).ok()??;
+        let (Some(own_text), Some(parent_text)) = (g.lib.body_text(&g.key), g.lib.body_text(&g.name)) else { return None };
+        // the closure's type as its library prints it: its body's first
+        // parameter (generic: no argument is substituted into a span)
+        let spelled = own_closure_type(&own_text)?;
+        let parent_fn = super::body::text_fn_name(&parent_text)?;
+        let text = mono::substitute(&parent_text, &parent_fn, &g.params, &g.args).ok()?;
+        let text = self.normalize_projections(&text, ctx).ok()?;
+        let parent = mono::parse_instance(&text, &g.full).ok()?;
+        aggregate_captures(&parent, &spelled)
+    }
+
+    /// A library closure's parent function, its library and the parent's
+    /// generic parameters bound to the arguments that `closure` names.
+    fn closure_generics(&mut self, closure: &str, ctx: Ctx) -> DResult<Option<ClosureGenerics<'a>>> {
         let Some((parent, n)) = closure_parent(closure) else { return Ok(None) };
         let Ok(Ty::Adt(path)) = crate::mirparse::parser::parse_str(parent, |p| p.ty()) else { return Ok(None) };
         // the parent function's generic arguments are its last segment's
@@ -60,7 +98,9 @@ impl<'a> Exporter<'a> {
         };
         let fail = |why: String| format!("{}'s closure `{closure}` could not be instantiated ({why})", lib.krate());
         let key = format!("{name}::{{closure#{n}}}");
-        let Some(text) = lib.body_text(&key) else { return Ok(None) };
+        if lib.body_text(&key).is_none() {
+            return Ok(None);
+        }
         let parent_body = match lib.body(&name, &full) {
             Some(Ok(b)) => b,
             Some(Err((code, m))) => return Err(self.err(ctx, code, fail(m))),
@@ -79,19 +119,54 @@ impl<'a> Exporter<'a> {
         params.extend(own_params);
         params.extend(impls);
         args.extend(own_call_args);
-        let own = super::body::text_fn_name(&text).ok_or_else(|| self.err(ctx, Code::Export, fail("no `fn` line".into())))?;
-        let text = mono::substitute(&text, &own, &params, &args).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
-        let Some(spelled) = own_closure_type(&text) else { return Err(self.err(ctx, Code::Unsupported, fail("its first parameter is not its closure".into()))) };
-        let text = text.replace(&spelled, closure);
-        let text = self.normalize_projections(&text, ctx)?;
         // `core::iter::adapters::map::map_try_fold::<'_, A, ..>::{closure#0}`
         let own_text = own_args.to_string();
         let generics = own_text.strip_prefix(path.last_name()).unwrap_or("");
         let inst = format!("{full}{}{generics}::{{closure#{n}}}", if generics.is_empty() { "" } else { "::" });
-        self.add_instance_text(&text, &inst, &fail, ctx)?;
-        self.callees.add_closure(closure, &inst);
-        Ok(Some(inst))
+        Ok(Some(ClosureGenerics { lib, name, full, key, params, args, inst }))
     }
+}
+
+/// What `closure_generics` finds: the library, the parent's name in it
+/// (`iter::traits::iterator::Iterator::min_by_key::key`), its full path,
+/// the closure body's name there, the parent's parameters and their
+/// arguments, and the closure body's instance name.
+struct ClosureGenerics<'a> {
+    lib: &'a crate::library::Library,
+    name: String,
+    full: String,
+    key: String,
+    params: Vec<String>,
+    args: Vec<String>,
+    inst: String,
+}
+
+/// The operand types of the one aggregate of closure type `spelled` in
+/// `parent` (locals moved or copied whole): the closure's captures. None
+/// when there is no such aggregate, more than one, or an operand is a
+/// constant or a projection.
+fn aggregate_captures(parent: &crate::mirparse::ast::Body, spelled: &str) -> Option<Vec<Ty>> {
+    use crate::mirparse::ast::{AggregateKind, Operand, Rvalue, StatementKind};
+    let mut found: Vec<&Vec<Operand>> = Vec::new();
+    for b in &parent.blocks {
+        for s in &b.statements {
+            if let StatementKind::Assign(_, Rvalue::Aggregate { kind: AggregateKind::Closure(c), fields }) = &s.kind {
+                if c == spelled {
+                    found.push(fields);
+                }
+            }
+        }
+    }
+    let [fields] = found.as_slice() else { return None };
+    fields
+        .iter()
+        .map(|f| match f {
+            Operand::Move(p) | Operand::Copy(p) if p.proj.is_empty() => {
+                parent.locals.get(p.local as usize)?.as_ref().map(|l| l.ty.clone())
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// `{closure@core::iter::Iterator::find::check<A, B>::{closure#0}}` →

@@ -23,6 +23,7 @@ mod probe_names;
 pub(crate) mod spans;
 mod special;
 mod srcnames;
+mod zst_closures;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::Path as FsPath;
@@ -330,7 +331,20 @@ impl<'a> Exporter<'a> {
         // their field types (the captures; the fields in declaration
         // order): a tuple struct of those types, declared by the probe
         // (`layout::struct_probe_name`), is probed in their place. A closure
-        // that captures nothing is laid out like `()`.
+        // that captures nothing, or only such closures, is laid out like
+        // `()`, and stands in as `()` in the types that contain it
+        // (zst_closures.rs).
+        let mut stand_in_errors: Vec<(usize, String)> = Vec::new();
+        let fieldless = zst_closures::fieldless_closures(&self.types);
+        for (i, &f) in fieldless.iter().enumerate() {
+            if f && self.types.get(i).layout.is_none() {
+                // its captures, all zero-sized, are at offset 0
+                let mut layout = Layout::memory(0, 1);
+                layout.fields = vec![0; self.types.get(i).upvars.as_ref().map_or(0, Vec::len)];
+                self.types.entries[i].layout = Some(layout);
+            }
+        }
+        let is_fieldless = |t: &Ty| self.types.lookup(t).is_some_and(|i| fieldless[i]);
         let mut stand_ins: Vec<(usize, String)> = Vec::new();
         for i in 0..self.types.entries.len() {
             let e = self.types.get(i);
@@ -340,19 +354,15 @@ impl<'a> Exporter<'a> {
                 _ => None,
             };
             let Some(fields) = fields.filter(|f| e.layout.is_none() && !f.is_empty()) else { continue };
-            let tys: Vec<&Ty> = fields.iter().map(|&u| &self.types.get(u).ty).collect();
-            if tys.iter().any(|t| t.is_unnameable()) {
-                continue; // (a closure that captures a closure: not yet)
-            }
+            let tys: Option<Vec<Ty>> =
+                fields.iter().map(|&u| zst_closures::with_unit_for_closures(&self.types.get(u).ty, &is_fieldless)).collect();
+            let Some(tys) = tys else {
+                continue; // (a closure that captures a closure with fields: not yet)
+            };
+            let tys: Vec<&Ty> = tys.iter().collect();
             match probe_names::struct_probe_name_of(&tys, self.input.adts, self.input.extern_crates) {
                 Ok(name) => stand_ins.push((i, name)),
-                Err(why) => self.types.entries[i].layout_error = Some(why),
-            }
-        }
-        for i in 0..self.types.entries.len() {
-            let e = self.types.get(i);
-            if matches!(e.ty, Ty::Closure(_)) && e.layout.is_none() && e.upvars.as_ref().is_some_and(Vec::is_empty) {
-                self.types.entries[i].layout = Some(Layout::memory(0, 1));
+                Err(why) => stand_in_errors.push((i, why)),
             }
         }
         // a type that mentions one declared inside a function body is
@@ -362,8 +372,25 @@ impl<'a> Exporter<'a> {
         for i in wanted {
             match probe_names::probe_name_of(&self.types.get(i).ty, self.input.adts, self.input.extern_crates) {
                 Ok(name) => probed.push((i, name)),
-                Err(why) => self.types.entries[i].layout_error = Some(why),
+                Err(why) => stand_in_errors.push((i, why)),
             }
+        }
+        // a type that contains fieldless zero-sized closures: probed with
+        // `()` in their place (zst_closures.rs)
+        for i in 0..self.types.entries.len() {
+            let e = self.types.get(i);
+            let probed_kind = matches!(&e.ty, Ty::Adt(p) if !p.declared_in_generic()) || matches!(e.ty, Ty::Tuple(_) | Ty::Array(..));
+            if e.layout.is_some() || !probed_kind || !e.ty.is_unnameable() {
+                continue;
+            }
+            let Some(stand_in) = zst_closures::with_unit_for_closures(&e.ty, &is_fieldless) else { continue };
+            match probe_names::probe_name_of(&stand_in, self.input.adts, self.input.extern_crates) {
+                Ok(name) => probed.push((i, name)),
+                Err(why) => stand_in_errors.push((i, why)),
+            }
+        }
+        for (i, why) in stand_in_errors {
+            self.types.entries[i].layout_error = Some(why);
         }
         probed.extend(stand_ins);
         if !probed.is_empty() {
