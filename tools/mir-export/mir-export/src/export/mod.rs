@@ -21,6 +21,7 @@ mod implty;
 mod mono;
 mod probe_names;
 pub(crate) mod spans;
+mod spanclosures;
 mod special;
 mod srcnames;
 
