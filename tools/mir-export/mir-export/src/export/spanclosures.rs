@@ -11,24 +11,29 @@
 //! inlined the parent (`scope 1 (inlined <Enumerate<I> as
 //! Iterator>::try_fold::enumerate::<'_, T, Acc, R, Fold>)`, its arguments
 //! substituted with the instance's). closures.rs then finds its body
-//! (`library_closure`) like any closure of a library named by path.
+//! (`library_closure`) like any closure of a library named by path. A
+//! closure whose parent is inlined in two scopes with different arguments
+//! keeps its span name (no one name is right; a call of it stays
+//! unresolved, saying so).
 
 /// `text` (library instance `inst`'s substituted MIR) with each closure
 /// it builds that is printed by an absolute span renamed after its
-/// parent's instance. `Err` when a closure's parent is inlined in two
-/// scopes with different arguments (no one name is right).
-pub fn rename_span_closures(text: &str, inst: &str) -> Result<String, String> {
+/// parent's instance.
+pub fn rename_span_closures(text: &str, inst: &str) -> String {
     let mut out = text.to_string();
-    for (closure, parent_last, n) in built_span_closures(text) {
-        let Some(parent) = parent_instance(text, inst, &parent_last)? else { continue };
+    for (closure, parent_tail, n) in built_span_closures(text) {
+        let Some(parent) = parent_instance(text, inst, &parent_tail) else { continue };
         let name = format!("{{closure@{}::{{closure#{n}}}}}", without_turbofish(&parent));
         out = out.replace(&closure, &name);
     }
-    Ok(out)
+    out
 }
 
-/// (closure type as printed, its parent's last path segment, N) of each
-/// aggregate of a span-printed library closure in `text`.
+/// (closure type as printed, its parent's path tail, N) of each aggregate
+/// of a span-printed library closure in `text`: the tail is the parent's
+/// last two segments, or those after an `{impl#K}` (`try_fold::enumerate`
+/// of `..::enumerate::{impl#1}::try_fold::enumerate`: `fold` has an
+/// `enumerate` of its own).
 fn built_span_closures(text: &str) -> Vec<(String, String, u32)> {
     let mut found: Vec<(String, String, u32)> = Vec::new();
     let lines: Vec<&str> = text.lines().collect();
@@ -42,41 +47,43 @@ fn built_span_closures(text: &str) -> Vec<(String, String, u32)> {
         let Some(def_path) = def.and_then(|d| d.split_once(" ~ ")).map(|(_, p)| p.trim_end_matches(')')) else { continue };
         let Some((parent, n)) = def_path.rsplit_once("::{closure#") else { continue };
         let Some(n) = n.strip_suffix('}').and_then(|n| n.parse().ok()) else { continue };
-        let last = parent.rsplit("::").next().unwrap_or(parent).to_string();
-        if last.starts_with('{') || found.iter().any(|f| f.0 == closure) {
+        let segs: Vec<&str> = parent.rsplit("::").take_while(|s| !s.starts_with('{')).take(2).collect();
+        if segs.is_empty() || found.iter().any(|f| f.0 == closure) {
             continue; // a closure inside a closure or a constant: not yet
         }
-        found.push((closure.to_string(), last, n));
+        let tail = segs.into_iter().rev().collect::<Vec<_>>().join("::");
+        found.push((closure.to_string(), tail, n));
     }
     found
 }
 
-/// The instance of the closure's parent (last segment `last`): the one
-/// scope of `text` that inlined it, else `inst` when that is the parent.
-fn parent_instance(text: &str, inst: &str, last: &str) -> Result<Option<String>, String> {
+/// The instance of the closure's parent (path tail `tail`): the one scope
+/// of `text` that inlined it, else `inst` when that is the parent; None
+/// when neither, or when two scopes inlined it with different arguments.
+fn parent_instance(text: &str, inst: &str, tail: &str) -> Option<String> {
     let mut scopes: Vec<&str> = text
         .lines()
         .filter_map(|l| l.split_once("(inlined ").map(|(_, r)| r))
         .filter_map(|r| r.rfind(") {").map(|e| &r[..e]))
-        .filter(|p| last_name(p) == last)
+        .filter(|p| names(p, tail))
         .collect();
     scopes.sort_unstable();
     scopes.dedup();
     match scopes.as_slice() {
-        [one] => Ok(Some(one.to_string())),
-        [] => Ok((last_name(inst) == last).then(|| inst.to_string())),
-        more => Err(format!("the closures of `{last}` are built in {} inlined instances of it ({})", more.len(), more.join(", "))),
+        [one] => Some(one.to_string()),
+        [] => names(inst, tail).then(|| inst.to_string()),
+        _ => None,
     }
 }
 
-/// The last segment's name of a printed path (`<A as T>::f::g::<'_, u8>`
-/// → `g`).
-fn last_name(path: &str) -> &str {
+/// Whether printed path `path` (`<A as T>::f::g::<'_, u8>`) names a
+/// function whose path ends with `tail` (`f::g`).
+fn names(path: &str, tail: &str) -> bool {
     let head = match last_turbofish(path) {
         Some(i) => &path[..i],
         None => path,
     };
-    head.rsplit("::").next().unwrap_or(head)
+    head == tail || head.ends_with(&format!("::{tail}"))
 }
 
 /// Where the generic arguments of a printed path's last segment start
@@ -153,7 +160,7 @@ mod tests {
     fn a_closure_built_in_an_inlined_parent_is_named_by_that_instance() {
         let parent = "<core::iter::Enumerate<core::slice::Iter<'_, u64>> as core::iter::Iterator>::try_fold::enumerate::<'_, &u64, (), core::ops::ControlFlow<u8>, {closure@src/lib.rs:3:4: 3:9}>";
         let text = try_fold_text(&[parent]);
-        let out = rename_span_closures(&text, "<core::iter::Enumerate<core::slice::Iter<'_, u64>> as core::iter::Iterator>::try_fold::<(), F, R>").unwrap();
+        let out = rename_span_closures(&text, "<core::iter::Enumerate<core::slice::Iter<'_, u64>> as core::iter::Iterator>::try_fold::<(), F, R>");
         let name = "{closure@<core::iter::Enumerate<core::slice::Iter<'_, u64>> as core::iter::Iterator>::try_fold::enumerate<'_, &u64, (), core::ops::ControlFlow<u8>, {closure@src/lib.rs:3:4: 3:9}>::{closure#0}}";
         assert!(!out.contains(SPAN), "{out}");
         assert_eq!(out.matches(name).count(), 3, "{out}");
@@ -166,14 +173,20 @@ mod tests {
         // not inlined: the instance is the parent
         let text = try_fold_text(&[]);
         let inst = "<core::iter::Enumerate<I> as core::iter::Iterator>::try_fold::enumerate::<'_, u8, (), R, fn() -> u8>";
-        let out = rename_span_closures(&text, inst).unwrap();
+        let out = rename_span_closures(&text, inst);
         assert!(out.contains("{closure@<core::iter::Enumerate<I> as core::iter::Iterator>::try_fold::enumerate<'_, u8, (), R, fn() -> u8>::{closure#0}} {"), "{out}");
-        // neither: left as it is (the call stays unresolved, saying so)
-        assert_eq!(rename_span_closures(&text, "core::iter::other::<u8>").unwrap(), text);
-        // two instances of the parent inlined: no one name
-        let text = try_fold_text(&["a::enumerate::<u8>", "a::enumerate::<u16>"]);
-        assert!(rename_span_closures(&text, "x").unwrap_err().contains("2 inlined instances"));
-        assert_eq!(last_name("<A<u8> as T>::f::g::<'_, fn(u8) -> u8, b::c::<u8>>"), "g");
+        // neither: left as it is (a call of it stays unresolved, saying so)
+        assert_eq!(rename_span_closures(&text, "core::iter::other::<u8>"), text);
+        // `fold`'s own `enumerate` is another function
+        assert_eq!(rename_span_closures(&text, "<core::iter::Enumerate<I> as core::iter::Iterator>::fold::enumerate::<u8>"), text);
+        // two instances of the parent inlined: no one name, left as it is
+        let text2 = try_fold_text(&["<E as I>::try_fold::enumerate::<u8>", "<E as I>::try_fold::enumerate::<u16>"]);
+        assert_eq!(rename_span_closures(&text2, "x"), text2);
+        // one of them and `fold`'s: the one of `try_fold`
+        let text3 = try_fold_text(&["<E as I>::try_fold::enumerate::<u8>", "<E as I>::fold::enumerate::<u16>"]);
+        assert!(rename_span_closures(&text3, "x").contains("{closure@<E as I>::try_fold::enumerate<u8>::{closure#0}} {"));
+        assert!(names("<A<u8> as T>::f::g::<'_, fn(u8) -> u8, b::c::<u8>>", "f::g"));
+        assert!(!names("<A<u8> as T>::h::g::<'_, u8>", "f::g"));
         assert_eq!(without_turbofish("a::b::<c::d::<u8>, fn() -> u8>"), "a::b<c::d::<u8>, fn() -> u8>");
     }
 }
