@@ -223,6 +223,12 @@ pub fn probe_source(root_src: &str, attr: &str, names: &[String]) -> ProbeSource
 /// `struct_probe_name` after it.
 fn alias_item(i: usize, attr: &str, name: &str) -> String {
     let allow = "#[allow(non_camel_case_types, dead_code)]";
+    if let Some((ty, structs)) = split_stand_ins(name) {
+        let ty = ty.replace(STAND_IN, &format!("{STAND_IN}{i}_"));
+        let decls: Vec<String> =
+            structs.iter().enumerate().map(|(j, f)| format!("{allow} struct {STAND_IN}{i}_{j}({f});")).collect();
+        return format!("#[{attr}] {allow} type __oxide_layout_{i} = {ty}; {}", decls.join(" "));
+    }
     match name.strip_prefix(STRUCT_PROBE).and_then(|f| f.strip_suffix(')')) {
         Some(fields) => {
             format!("#[{attr}] {allow} type __oxide_layout_{i} = __oxide_struct_{i}; {allow} struct __oxide_struct_{i}({fields});")
@@ -232,6 +238,11 @@ fn alias_item(i: usize, attr: &str, name: &str) -> String {
 }
 
 const STRUCT_PROBE: &str = "struct (";
+const WITH_STAND_INS: &str = "with stand-ins ";
+/// The name of stand-in `J` in a `stand_ins_probe_name`'s type.
+pub const STAND_IN: &str = "__oxide_standin_";
+const STRUCT_SEP: char = '\u{1f}';
+const TYPE_SEP: char = '\u{1e}';
 const IN_BLOCK: &str = "in the block at byte ";
 
 /// The probe name of `name` (a probe name spelled for that block) to be
@@ -261,6 +272,26 @@ fn split_in_block(name: &str) -> (Option<usize>, &str) {
 /// offsets 10, 0, 8, 16 where the struct has 18, 0, 16, 8.
 pub fn struct_probe_name(fields: &[String]) -> String {
     format!("{STRUCT_PROBE}{})", fields.join(", "))
+}
+
+/// The probe name of a type that contains closures (`TakeWhile<Iter<'_,
+/// u64>, {closure@..}>`), which no Rust source names: `ty` is its probe
+/// name with the `J`-th closure written `__oxide_standin_J` (`STAND_IN`),
+/// `structs[J]` that closure's capture types (probe names, joined by `, `).
+/// The probe declares `struct __oxide_standin_I_J(CAPTURES);` beside the
+/// alias (`I` its index) and asks for `ty` with those structs: a closure
+/// and the tuple struct of its capture types have one layout
+/// (`struct_probe_name`; the same field types, so the same offsets and the
+/// same niches), and so do the types that contain them.
+pub fn stand_ins_probe_name(ty: &str, structs: &[String]) -> String {
+    let joined: Vec<&str> = structs.iter().map(String::as_str).collect();
+    format!("{WITH_STAND_INS}{}{TYPE_SEP}{ty}", joined.join(&STRUCT_SEP.to_string()))
+}
+
+/// `(ty, structs)` of a `stand_ins_probe_name`.
+fn split_stand_ins(name: &str) -> Option<(&str, Vec<&str>)> {
+    let (structs, ty) = name.strip_prefix(WITH_STAND_INS)?.split_once(TYPE_SEP)?;
+    Some((ty, structs.split(STRUCT_SEP).collect()))
 }
 
 /// Reads the probe's JSON diagnostics: `result[i]` is the layout of

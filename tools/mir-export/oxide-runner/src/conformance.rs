@@ -38,7 +38,8 @@ For every group crate under tests/conformance/kernels/ (or each GROUP):
      it and listed in MODULE.failed).
   auto (default): host when oxidec knows --target=host, else compile.
 A kernel listed in tests/conformance/expected-errors.txt passes only when
-it fails with the error given there.
+it fails with the error given there (a line with a fourth field, `rustc
+1.95`, only when the group was exported by that rustc release).
 
 Prints \"PASS group/name\" or \"FAIL group/name: why\" (with the differing
 words or the compiler's message), then the failures grouped by message
@@ -284,9 +285,6 @@ fn verdicts(r: &mut Run) {
     let listed = read_lossy(&r.c.w.join("kernels.list"));
     for g in r.groups.clone() {
         let json = r.c.w.join(format!("{g}.mir.json"));
-        // the rustc that exported the group (expected-errors.txt lines
-        // for one toolchain: suite::expected_for)
-        let release = json.is_file().then(|| read_lossy(&json)).and_then(|t| suite::json_rustc_release(&t).map(str::to_string));
         if json.is_file() {
             // kernels mir-export found that the CPU reference does not know
             let out = Command::new(r.c.tool("mirsplit")).arg("--list").arg(&json).output();
@@ -298,6 +296,9 @@ fn verdicts(r: &mut Run) {
                 }
             }
         }
+        // the rustc that exported the group (expected-errors.txt lines
+        // for one toolchain: suite::expected_for)
+        let release = suite::export_release(&r.c, &g);
         let mut passed = Vec::new();
         for k in r.c.kernels_of(&g) {
             if verdict(r, &expected, release.as_deref(), &g, &k) {

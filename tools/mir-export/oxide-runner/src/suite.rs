@@ -329,24 +329,19 @@ pub fn tsv_lookup<'a>(text: &'a str, key: &str, n: usize) -> Option<&'a str> {
     Some(line.split('\t').nth(n).unwrap_or(""))
 }
 
-/// The expected errors listed for kernel `key` in an expected-errors.txt:
-/// (code, message substring) of each of its lines. A kernel has several
-/// when toolchains stop it at different points (rustc 1.95 without core's
+/// The expected errors listed for kernel `key` in an expected-errors.txt
+/// for an export by rustc `release` (`1.96.0`; None: not known): (code,
+/// message substring) of each of its lines. A kernel has several when
+/// toolchains stop it at different points (rustc 1.95 without core's
 /// library bodies, 1.96 with them); its error must match one of them. A
-/// line with a fourth field `rustc RELEASE..` is only for the exports of a
-/// rustc whose release starts with one of them (`release`, the group's JSON
-/// `rustc.release`; None: unknown, every line counts): a kernel that
-/// compiles through one toolchain and stops through another.
+/// line with a fourth field (`rustc 1.95`: releases, space-separated, each
+/// a release or its prefix at a `.`) is for an export by those releases
+/// only: through another, the kernel must compile and match unless another
+/// of its lines is for that release.
 pub fn expected_for<'a>(text: &'a str, key: &str, release: Option<&str>) -> Vec<(&'a str, &'a str)> {
     text.lines()
         .filter(|l| l.split('\t').next() == Some(key))
-        .filter(|l| {
-            let only = l.split('\t').nth(3).and_then(|f| f.strip_prefix("rustc "));
-            match (only, release) {
-                (Some(want), Some(have)) => want.split_whitespace().any(|w| have.starts_with(w)),
-                _ => true,
-            }
-        })
+        .filter(|l| line_is_for(l.split('\t').nth(3), release))
         .map(|l| {
             let mut f = l.split('\t').skip(1);
             (f.next().unwrap_or(""), f.next().unwrap_or(""))
@@ -355,14 +350,25 @@ pub fn expected_for<'a>(text: &'a str, key: &str, release: Option<&str>) -> Vec<
         .collect()
 }
 
-/// The `"release"` of the `"rustc"` that exported a group's JSON (its
-/// text): `1.96.0`.
-pub fn json_rustc_release(json: &str) -> Option<&str> {
-    let at = json.find("\"rustc\"")?;
-    let rest = &json[at..];
-    let r = rest.find("\"release\"")?;
-    let value = rest[r + "\"release\"".len()..].trim_start().strip_prefix(':')?.trim_start().strip_prefix('"')?;
-    value.split('"').next()
+/// Whether a line whose release field is `only` applies to an export by
+/// rustc `release`.
+fn line_is_for(only: Option<&str>, release: Option<&str>) -> bool {
+    let (Some(only), Some(release)) = (only, release) else { return true };
+    let releases = only.strip_prefix("rustc ").unwrap_or(only).split_whitespace();
+    releases.into_iter().any(|r| release == r || release.strip_prefix(r).is_some_and(|rest| rest.starts_with('.')))
+}
+
+/// The release of the rustc that exported group `g` (`"release"` in the
+/// `rustc` object at the top of $W/GROUP.mir.json), if its JSON was
+/// written.
+pub fn export_release(c: &Conf, g: &str) -> Option<String> {
+    use std::io::Read;
+    let mut head = [0u8; 4096];
+    let n = File::open(c.w.join(format!("{g}.mir.json"))).and_then(|mut f| f.read(&mut head)).ok()?;
+    let text = String::from_utf8_lossy(&head[..n]);
+    let rustc = &text[text.find("\"rustc\":")?..];
+    let value = rustc[rustc.find("\"release\":")? + 10..].trim_start().strip_prefix('"')?;
+    Some(value[..value.find('"')?].to_string())
 }
 
 /// tests/conformance/expected-errors.txt (CONF_SUITE's): kernels that use
@@ -619,16 +625,15 @@ mod tests {
         let t2 = "a/b\tOX0200\tone\n# a/b\tOX0200\tcomment\na/c\tOX0200\tx\na/b\tOX1004\ttwo\n";
         assert_eq!(expected_for(t2, "a/b", None), vec![("OX0200", "one"), ("OX1004", "two")]);
         assert_eq!(expected_for(t, "a/c", None), vec![]);
-        let t3 = "a/b\tOX0200\tinliner\trustc 1.95\na/b\tOX0200\tlayout\n";
-        assert_eq!(expected_for(t3, "a/b", Some("1.95.0")), vec![("OX0200", "inliner"), ("OX0200", "layout")]);
-        assert_eq!(expected_for(t3, "a/b", Some("1.96.0")), vec![("OX0200", "layout")]);
-        assert_eq!(expected_for(t3, "a/b", None), vec![("OX0200", "inliner"), ("OX0200", "layout")]);
-        let t4 = "a/b\tOX0200\tinliner\trustc 1.95 1.97\n";
-        assert_eq!(expected_for(t4, "a/b", Some("1.97.0-nightly")), vec![("OX0200", "inliner")]);
-        assert_eq!(expected_for(t4, "a/b", Some("1.96.0")), vec![]);
-        let j = r#"{"format":1,"rustc":{"release": "1.96.0","host":"x"},"types":[]}"#;
-        assert_eq!(json_rustc_release(j), Some("1.96.0"));
-        assert_eq!(json_rustc_release("{}"), None);
+        // a line for some releases only
+        let t3 = "a/b\tOX0200\tone\trustc 1.95\na/b\tOX1004\ttwo\trustc 1.96 1.97.0\na/c\tOX0200\tall\n";
+        assert_eq!(expected_for(t3, "a/b", Some("1.95.0")), vec![("OX0200", "one")]);
+        assert_eq!(expected_for(t3, "a/b", Some("1.96.1")), vec![("OX1004", "two")]);
+        assert_eq!(expected_for(t3, "a/b", Some("1.97.0")), vec![("OX1004", "two")]);
+        assert_eq!(expected_for(t3, "a/b", Some("1.9.0")), vec![]);
+        assert_eq!(expected_for(t3, "a/b", Some("1.951.0")), vec![]);
+        assert_eq!(expected_for(t3, "a/b", None).len(), 2);
+        assert_eq!(expected_for(t3, "a/c", Some("1.96.0")), vec![("OX0200", "all")]);
         assert_eq!(variant_parts("O3/ptx"), ("O3", "ptx"));
     }
 }

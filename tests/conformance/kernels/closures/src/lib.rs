@@ -185,3 +185,59 @@ pub fn closures_fold_like(input: &[u64], mut out: DisjointSlice<u64>) {
     let s = fold(&input[i..i + 16], H0, |a, x| mix(a, x ^ salt));
     put(&mut out, idx, s);
 }
+
+/// A struct of the crate's, generic over what it holds.
+struct Tagged<F> {
+    tag: u8,
+    f: F,
+    n: u16,
+}
+
+/// Byte offset of `field` in the value at `base` (a pointer difference,
+/// never an absolute address).
+#[inline(always)]
+fn offset_in<T, U>(base: &T, field: &U) -> u64 {
+    (field as *const U as usize).wrapping_sub(base as *const T as usize) as u64
+}
+
+/// Calls the closure in `o` when there is one: reads the `Option`'s
+/// discriminant through its layout (a niche in the captured reference).
+#[inline(never)]
+fn call_some<F: Fn(u64) -> u64>(o: &Option<F>, x: u64) -> u64 {
+    match o {
+        Some(f) => f(x),
+        None => x ^ 0x55,
+    }
+}
+
+/// Types that hold a closure capturing references, laid out with it
+/// (size, field offsets, the references' niche): `Option<{closure}>`, a
+/// tuple and a generic struct of the crate's holding one, an array of
+/// `Option`s of them; sizes by `size_of_val`, offsets by pointer
+/// differences, the `Option`s read in a function of their own.
+#[kernel]
+pub fn closures_in_containers(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let k = at(input, i);
+    let m = at(input, i + 1) | 1;
+    let f = |x: u64| x.wrapping_mul(m) ^ k;
+    let opt = if k & 3 == 0 { None } else { Some(f) };
+    let pair = (k as u8, f, (m >> 7) as u16);
+    let arr = [Some(f), None, opt];
+    let t = Tagged { tag: m as u8, f, n: k as u16 };
+    let mut h = H0;
+    h = mix(h, core::mem::size_of_val(&opt) as u64);
+    h = mix(h, core::mem::size_of_val(&pair) as u64);
+    h = mix(h, core::mem::size_of_val(&arr) as u64);
+    h = mix(h, core::mem::size_of_val(&t) as u64);
+    h = mix(h, core::mem::align_of_val(&t) as u64);
+    h = mix(h, offset_in(&pair, &pair.0) ^ offset_in(&pair, &pair.1) << 8 ^ offset_in(&pair, &pair.2) << 16);
+    h = mix(h, offset_in(&t, &t.tag) ^ offset_in(&t, &t.f) << 8 ^ offset_in(&t, &t.n) << 16);
+    h = mix(h, offset_in(&arr, &arr[2]));
+    h = mix(h, call_some(&opt, i as u64));
+    for o in &arr {
+        h = mix(h, call_some(o, k));
+    }
+    h = mix(h, (pair.1)(pair.0 as u64 + pair.2 as u64) ^ (t.f)(t.tag as u64 ^ t.n as u64));
+    put(&mut out, idx, h);
+}

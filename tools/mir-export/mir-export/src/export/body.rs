@@ -1209,6 +1209,7 @@ impl<'a> Exporter<'a> {
         let own = text_fn_name(text).unwrap_or_else(|| full.to_string());
         let text = mono::substitute(text, &own, &params, &args).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         let text = self.normalize_projections(&text, ctx)?;
+        let text = super::spanclosures::rename_span_closures(&text, &inst);
         self.add_instance_text(&text, &inst, fail, ctx)?;
         Ok(inst)
     }

@@ -21,6 +21,7 @@ mod implty;
 mod mono;
 mod probe_names;
 pub(crate) mod spans;
+mod spanclosures;
 mod special;
 mod srcnames;
 mod zst_closures;
@@ -389,6 +390,10 @@ impl<'a> Exporter<'a> {
                 Err(why) => stand_in_errors.push((i, why)),
             }
         }
+        // a type that contains closures with captures: probed with their
+        // stand-in structs in their place
+        let taken: BTreeSet<usize> = probed.iter().map(|p| p.0).collect();
+        stand_ins.extend(self.closure_container_probe_names(&taken));
         for (i, why) in stand_in_errors {
             self.types.entries[i].layout_error = Some(why);
         }
@@ -407,6 +412,42 @@ impl<'a> Exporter<'a> {
         self.unknown_local_struct_layouts();
         self.unnameable_array_layouts();
         Ok(())
+    }
+
+    /// A type that contains closures (`TakeWhile<Iter<'_, u64>,
+    /// {closure@..}>`, `Option<{closure@..}>`, a tuple of them) is probed
+    /// with each closure replaced by its stand-in struct, the tuple struct
+    /// of its capture types (`layout::stand_ins_probe_name`): the same
+    /// field types, so the same size, alignment, field offsets and niches
+    /// (a captured `&T` is non-null in both). A closure whose captures are
+    /// not known, or that captures what the probe cannot name, leaves the
+    /// type without a layout, with that reason.
+    fn closure_container_probe_names(&mut self, taken: &BTreeSet<usize>) -> Vec<(usize, String)> {
+        let mut named = Vec::new();
+        let mut refused = Vec::new();
+        for i in 0..self.types.entries.len() {
+            let e = self.types.get(i);
+            let container = matches!(&e.ty, Ty::Tuple(_)) || matches!(&e.ty, Ty::Adt(p) if !p.declared_in_generic());
+            if e.layout.is_some() || taken.contains(&i) || !container || !e.ty.is_unnameable() {
+                continue;
+            }
+            let types = &self.types;
+            let captures = |c: &str| -> Result<Vec<&Ty>, String> {
+                let upvars = types.lookup(&Ty::Closure(c.to_string())).and_then(|k| types.get(k).upvars.as_ref());
+                let upvars = upvars.ok_or_else(|| {
+                    format!("the captures of `{c}` are not known (no aggregate in the exported MIR builds it), so no struct stands in for it")
+                })?;
+                Ok(upvars.iter().map(|&u| &types.get(u).ty).collect())
+            };
+            match probe_names::stand_ins_probe_name_of(&e.ty, &captures, self.input.adts, self.input.extern_crates) {
+                Ok(name) => named.push((i, name)),
+                Err(why) => refused.push((i, why)),
+            }
+        }
+        for (i, why) in refused {
+            self.types.entries[i].layout_error = Some(why);
+        }
+        named
     }
 
     /// A struct declared inside a generic function that no aggregate

@@ -5,8 +5,8 @@
 //! `layout::in_block_probe_name`.
 
 use crate::adts::{AdtTable, LocalType};
-use crate::layout::{in_block_probe_name, struct_probe_name};
-use crate::mirparse::ast::{GenericArg, Ty};
+use crate::layout::{in_block_probe_name, stand_ins_probe_name, struct_probe_name, STAND_IN};
+use crate::mirparse::ast::{GenericArg, Path, Ty};
 use crate::types::{probe_name, probe_name_in};
 
 /// The probe name of `ty`; `Err` says why no place in the crate root file
@@ -20,6 +20,73 @@ pub fn probe_name_of(ty: &Ty, adts: &AdtTable, extern_crates: &[String]) -> Resu
 pub fn struct_probe_name_of(fields: &[&Ty], adts: &AdtTable, extern_crates: &[String]) -> Result<String, String> {
     let (block, names) = spell(fields, adts, extern_crates)?;
     Ok(placed(block, &struct_probe_name(&names)))
+}
+
+/// The probe name of `ty`, which contains closures, each written as its
+/// stand-in struct (`layout::stand_ins_probe_name`); `captures(c)` is the
+/// capture types of closure `c` (its fields, in order), or why they are
+/// not known. `Err` also when `ty` has another part no probe can name.
+pub fn stand_ins_probe_name_of<'t>(
+    ty: &Ty,
+    captures: &dyn Fn(&str) -> Result<Vec<&'t Ty>, String>,
+    adts: &AdtTable,
+    extern_crates: &[String],
+) -> Result<String, String> {
+    let mut closures: Vec<String> = Vec::new();
+    let named = with_stand_ins(ty, &mut closures)?;
+    let mut fields: Vec<Vec<&Ty>> = Vec::new();
+    for c in &closures {
+        let tys = captures(c)?;
+        if let Some(t) = tys.iter().find(|t| t.is_unnameable()) {
+            return Err(format!("`{c}` captures a `{t}`, which the layout probe cannot name"));
+        }
+        fields.push(tys);
+    }
+    let mut all: Vec<&Ty> = vec![&named];
+    all.extend(fields.iter().flatten().copied());
+    let (block, names) = spell(&all, adts, extern_crates)?;
+    let mut rest = names[1..].iter();
+    let structs: Vec<String> = fields.iter().map(|f| rest.by_ref().take(f.len()).cloned().collect::<Vec<_>>().join(", ")).collect();
+    Ok(placed(block, &stand_ins_probe_name(&names[0], &structs)))
+}
+
+/// `ty` with its `J`-th distinct closure written `__oxide_standin_J`
+/// (`closures[J]`); `Err` for a part that has no stand-in (a struct
+/// declared in a generic function, a `dyn` over a closure).
+fn with_stand_ins(ty: &Ty, closures: &mut Vec<String>) -> Result<Ty, String> {
+    let mut sub = |t: &Ty| with_stand_ins(t, closures);
+    Ok(match ty {
+        Ty::Closure(c) => {
+            let j = closures.iter().position(|k| k == c).unwrap_or_else(|| {
+                closures.push(c.clone());
+                closures.len() - 1
+            });
+            Ty::Closure(format!("{STAND_IN}{j}"))
+        }
+        Ty::Tuple(v) => Ty::Tuple(v.iter().map(sub).collect::<Result<_, _>>()?),
+        Ty::Array(t, n) => Ty::Array(Box::new(sub(t)?), n.clone()),
+        Ty::Slice(t) => Ty::Slice(Box::new(sub(t)?)),
+        Ty::Ref { mutable, pointee } => Ty::Ref { mutable: *mutable, pointee: Box::new(sub(pointee)?) },
+        Ty::Ptr { mutable, pointee } => Ty::Ptr { mutable: *mutable, pointee: Box::new(sub(pointee)?) },
+        Ty::Adt(p) if p.declared_in_generic() => {
+            return Err(format!("it contains `{ty}`, declared inside a generic function, which the layout probe cannot name"))
+        }
+        Ty::Adt(p) => Ty::Adt(path_with_stand_ins(p, closures)?),
+        t if t.is_unnameable() => return Err(format!("it contains `{t}`, which the layout probe cannot name")),
+        t => t.clone(),
+    })
+}
+
+fn path_with_stand_ins(p: &Path, closures: &mut Vec<String>) -> Result<Path, String> {
+    let mut out = p.clone();
+    for seg in &mut out.segments {
+        for a in &mut seg.args {
+            if let GenericArg::Type(t) = a {
+                *t = with_stand_ins(t, closures)?;
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn placed(block: Option<usize>, name: &str) -> String {
@@ -92,5 +159,55 @@ fn local_types(ty: &Ty, adts: &AdtTable, out: &mut Vec<(String, LocalType)>) -> 
             })
         }
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mirparse::parser::parse_str;
+
+    fn ty(s: &str) -> Ty {
+        parse_str(s, |p| p.ty()).unwrap()
+    }
+
+    #[test]
+    fn closures_in_a_type_become_their_stand_ins() {
+        let adts = AdtTable::new();
+        let (a, b) = ("{closure@src/lib.rs:101:34: 101:37}", "{closure@src/lib.rs:7:1: 7:9}");
+        let outer = ty(&format!("(core::iter::TakeWhile<core::slice::Iter<'_, u64>, {a}>, core::option::Option<{b}>, [{a}; 2])"));
+        let (ref_u64, unit) = (ty("&u64"), ty("(u8, *mut f32)"));
+        let captures = |c: &str| -> Result<Vec<&Ty>, String> {
+            Ok(if c == a { vec![&ref_u64] } else { vec![&unit, &ref_u64] })
+        };
+        let name = stand_ins_probe_name_of(&outer, &captures, &adts, &[]).unwrap();
+        // one stand-in per distinct closure, numbered in order of appearance
+        let want = stand_ins_probe_name(
+            "(::core::iter::TakeWhile<::core::slice::Iter<'static, u64>, __oxide_standin_0>, \
+             ::core::option::Option<__oxide_standin_1>, [__oxide_standin_0; 2])",
+            &["&'static u64".into(), "(u8, *mut f32), &'static u64".into()],
+        );
+        assert_eq!(name, want);
+        // the probe declares them beside the alias, named by its index
+        let p = crate::layout::probe_source("fn main() {}", "rustc_layout(debug)", &["u8".into(), name]);
+        let line = p.text.lines().nth(3).unwrap();
+        assert!(line.contains("type __oxide_layout_1 = (::core::iter::TakeWhile<::core::slice::Iter<'static, u64>, __oxide_standin_1_0>, ::core::option::Option<__oxide_standin_1_1>, [__oxide_standin_1_0; 2]);"), "{line}");
+        assert!(line.ends_with("struct __oxide_standin_1_0(&'static u64); #[allow(non_camel_case_types, dead_code)] struct __oxide_standin_1_1((u8, *mut f32), &'static u64);"), "{line}");
+        assert_eq!(p.text[p.aliases[1].clone().unwrap()], *line);
+    }
+
+    #[test]
+    fn a_closure_without_a_stand_in_is_refused() {
+        let adts = AdtTable::new();
+        let c = "{closure@src/lib.rs:1:1: 1:5}";
+        let unknown = |_: &str| -> Result<Vec<&Ty>, String> { Err("not known".into()) };
+        let opt = ty(&format!("core::option::Option<{c}>"));
+        assert_eq!(stand_ins_probe_name_of(&opt, &unknown, &adts, &[]).unwrap_err(), "not known");
+        let inner = ty(&format!("&{c}"));
+        let captures_closure = |_: &str| -> Result<Vec<&Ty>, String> { Ok(vec![&inner]) };
+        assert!(stand_ins_probe_name_of(&opt, &captures_closure, &adts, &[]).unwrap_err().contains("cannot name"));
+        let local = ty(&format!("core::option::Option<(a::Outer<T>::Local<u8>, {c})>"));
+        let nothing = |_: &str| -> Result<Vec<&Ty>, String> { Ok(vec![]) };
+        assert!(stand_ins_probe_name_of(&local, &nothing, &adts, &[]).unwrap_err().contains("declared inside a generic function"));
     }
 }
