@@ -18,7 +18,7 @@ trap 'rm -f "$tmp" "$tmp.log"' EXIT
 for arg; do
 	if [ -d "$arg" ]; then find "$arg" -type f; else echo "$arg"; fi
 done | while read -r f; do
-	ASAN_OPTIONS=fast_unwind_on_malloc=0 "$BIN" -runs=1 "$f" >"$tmp.log" 2>&1   # whole leak stacks
+	ASAN_OPTIONS=fast_unwind_on_malloc=0 "$BIN" -runs=1 -rss_limit_mb=0 "$f" >"$tmp.log" 2>&1   # whole leak stacks
 	printf '%s\t%s\n' "$(fuzz_signature "$tmp.log")" "$f"
 done | tee "$tmp"
 echo
