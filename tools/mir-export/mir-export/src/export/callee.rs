@@ -15,6 +15,7 @@ use crate::mirparse::ast::{Body, GenericArg, Path, Ty};
 use crate::diag::Code;
 use crate::rustc_compat;
 use crate::mirparse::items::parse_span;
+use crate::mirparse::lexer::matching_close;
 
 use super::spans::SpanTable;
 
@@ -428,21 +429,7 @@ fn short_path(text: &str) -> String {
         }
         if rest.starts_with("{closure@") {
             // to the matching `}` (closures of closures nest braces)
-            let mut nest = 0usize;
-            let mut end = rest.len();
-            for (k, ch) in rest.char_indices() {
-                match ch {
-                    '{' => nest += 1,
-                    '}' => {
-                        nest -= 1;
-                        if nest == 0 {
-                            end = k + 1;
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
+            let end = matching_close(rest, '{', '}').unwrap_or(rest.len());
             if depth <= 2 {
                 out.push_str("{closure}");
             }
@@ -574,20 +561,7 @@ pub(super) fn skip_generics(s: &str) -> &str {
     if !s.starts_with('<') {
         return s;
     }
-    let mut depth = 0;
-    for (i, c) in s.char_indices() {
-        match c {
-            '<' => depth += 1,
-            '>' => {
-                depth -= 1;
-                if depth == 0 {
-                    return s[i + 1..].trim_start();
-                }
-            }
-            _ => {}
-        }
-    }
-    s
+    matching_close(s, '<', '>').map_or(s, |n| s[n..].trim_start())
 }
 
 /// Splits `Trait<X> for Type` at the ` for ` outside angle brackets.

@@ -11,6 +11,7 @@
 //! in its turn. Anything not read is an error naming it.
 
 use crate::mirparse::ast::{GenericArg, Path, QSelf, Segment, Ty};
+use crate::mirparse::lexer::matching_close;
 
 use super::srcnames::{Module, Named, SrcNames};
 
@@ -286,20 +287,7 @@ fn supertraits(head: &str) -> Vec<Vec<String>> {
 
 /// The text after the `<..>` that `s` starts with.
 fn skip_angles(s: &str) -> &str {
-    let mut depth = 0i32;
-    for (i, c) in s.char_indices() {
-        match c {
-            '<' => depth += 1,
-            '>' => {
-                depth -= 1;
-                if depth == 0 {
-                    return &s[i + 1..];
-                }
-            }
-            _ => {}
-        }
-    }
-    ""
+    matching_close(s, '<', '>').map_or("", |n| &s[n..])
 }
 
 /// `s` split at each `sep` outside `<..>`, `(..)` and `[..]`.

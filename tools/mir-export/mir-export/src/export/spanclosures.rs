@@ -16,6 +16,8 @@
 //! keeps its span name (no one name is right; a call of it stays
 //! unresolved, saying so).
 
+use crate::mirparse::lexer::matching_close;
+
 /// `text` (library instance `inst`'s substituted MIR) with each closure
 /// it builds that is printed by an absolute span renamed after its
 /// parent's instance.
@@ -122,20 +124,7 @@ fn without_turbofish(path: &str) -> String {
 
 /// The `{..}` at the start of `s`, braces balanced.
 fn balanced(s: &str) -> Option<&str> {
-    let mut depth = 0;
-    for (i, c) in s.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(&s[..=i]);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    matching_close(s, '{', '}').map(|n| &s[..n])
 }
 
 #[cfg(test)]

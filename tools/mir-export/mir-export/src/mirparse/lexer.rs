@@ -304,9 +304,12 @@ fn is_segment_start(s: &str) -> bool {
         && !s.starts_with("transmute")
 }
 
-/// Length of `s` up to and including the bracket that closes `s[0]`.
-fn matching_close(s: &str, open: char, close: char) -> Option<usize> {
-    let mut depth = 0usize;
+/// Length of `s` up to and including the bracket that closes the first
+/// `open` (`s[0]` in the lexer); None when none does. The one bracket
+/// matcher of the exporter's text walks (export/implty.rs, callee.rs,
+/// spanclosures.rs).
+pub(crate) fn matching_close(s: &str, open: char, close: char) -> Option<usize> {
+    let mut depth = 0isize;
     for (i, c) in s.char_indices() {
         if c == open {
             depth += 1;
