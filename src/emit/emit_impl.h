@@ -45,6 +45,11 @@ typedef struct {
 	uint32_t sp_file;
 } FuncEmit;
 
+/* atomics.c: after the pass pipeline, each NVPTX atomicrmw whose ordering
+ * or scope LLVM's back end would drop as PTX's own `atom`; false after a
+ * diag_error */
+bool emit_nvptx_atomics(EmitCtx *e);
+
 /* loops.c: the loop hints of fe (llir.loop_hint) as llvm.loop metadata on
  * the latches of the innermost loop around each, once the body is built */
 bool emit_loop_hints(FuncEmit *fe);

@@ -269,6 +269,8 @@ bool emit_optimize(EmitCtx *e)
 		LLVMDisposeErrorMessage(msg);
 		return false;
 	}
+	if (!emit_nvptx_atomics(e))
+		return false;
 	char *vmsg = NULL;
 	if (e->opt.verify_each && LLVMVerifyModule(e->mod, LLVMReturnStatusAction, &vmsg)) {
 		diag_error(OX_BACKEND, "oxidec", "LLVM module invalid after %s (LLVM bug?): %s", pipeline, vmsg);

@@ -116,6 +116,27 @@ bool prim_arch_fits(const char *need, const char *arch)
 	return ns == 'a' ? n == a && as == 'a' : a >= n;
 }
 
+const char *ptx_atom_op(AtomicRmw rmw, unsigned bits, bool ptr, char *ty)
+{
+	if ((bits != 32 && bits != 64) || (ptr && rmw != RMW_XCHG))
+		return NULL;
+	switch (rmw) {
+	case RMW_ADD: case RMW_SUB: *ty = 'u'; return "add";   /* wrapping: one add for both signs */
+	case RMW_FADD: *ty = 'f'; return "add";
+	case RMW_XCHG: *ty = 'b'; return "exch";
+	case RMW_AND: *ty = 'b'; return "and";
+	case RMW_OR: *ty = 'b'; return "or";
+	case RMW_XOR: *ty = 'b'; return "xor";
+	case RMW_MAX: *ty = 's'; return "max";
+	case RMW_MIN: *ty = 's'; return "min";
+	case RMW_UMAX: *ty = 'u'; return "max";
+	case RMW_UMIN: *ty = 'u'; return "min";
+	case RMW_UINC_WRAP: *ty = 'u'; return bits == 32 ? "inc" : NULL;
+	case RMW_UDEC_WRAP: *ty = 'u'; return bits == 32 ? "dec" : NULL;
+	default: return NULL;
+	}
+}
+
 /* A kernel with #[kernel(cluster(..))] (.reqnctapercluster) needs sm_90. */
 static bool cluster_fits(const Func *f, const Module *m, const char *arch)
 {
@@ -125,6 +146,23 @@ static bool cluster_fits(const Func *f, const Module *m, const char *arch)
 	diag_error(OX_GPU, ir_loc_string(m, f->loc, where, sizeof where),
 	           "kernel `%s` has cluster(%u, %u, %u): thread-block clusters need --arch=sm_90 or later "
 	           "(compiling for %s)", f->name, f->cluster[0], f->cluster[1], f->cluster[2], arch);
+	return false;
+}
+
+/* An ordered atomic load, store or compare-exchange needs PTX's .sem
+ * (sm_70): LLVM 22 refuses them before (its read-modify-writes are
+ * fenced, its fences membar). */
+static bool atomic_fits(const Op *op, const Module *m, const char *arch)
+{
+	const Intrinsic *in = op->code == OP_MIR_INTRINSIC ? intrinsic_find(op->sym) : NULL;
+	if (!in || !in->atomic || (in->kind != AK_LOAD && in->kind != AK_STORE && in->kind != AK_CXCHG) ||
+	    (op->attr.atomic.order == AO_RELAXED && (in->kind != AK_CXCHG || op->attr.atomic.fail_order == AO_RELAXED)) ||
+	    prim_arch_fits("sm_70", arch))
+		return true;
+	char where[512];
+	diag_error(OX_GPU, ir_loc_string(m, op->loc, where, sizeof where),
+	           "atomic `%s` with an ordering other than Relaxed needs --arch=sm_70 or later (compiling for %s)",
+	           op->sym, arch);
 	return false;
 }
 
@@ -138,6 +176,7 @@ bool prims_check_arch(const Module *m, const char *arch)
 			for (const Op *op = b->first; op; op = op->next) {
 				const DevicePrim *p = op->code == OP_MIR_DEVICE ? prim_find(op->sym) : NULL;
 				const char *need = p ? prim_required_arch(p) : NULL;
+				ok = atomic_fits(op, m, arch) && ok;
 				if (!need || prim_arch_fits(need, arch))
 					continue;
 				char where[512];

@@ -101,6 +101,13 @@ const char *intrinsic_check(const Intrinsic *in, const Op *op, char *buf, size_t
 /* The architecture a primitive needs on NVPTX ("sm_80", "sm_90a"), or NULL
  * (prims.def, REQUIRES). */
 const char *prim_required_arch(const DevicePrim *p);
+/* PTX's `atom` operation for a read-modify-write rmw of a `bits`-bit
+ * value (ptr: a pointer), and in *ty its type letter (u s b f); NULL when
+ * no single `atom` does it: nand (LLVM's compare-and-swap loop), 8 and 16
+ * bits, inc/dec on 64 bits, a pointer other than exchanged.  Stage 5
+ * (llir_nvptx.c) and the NVPTX atomics rewrite (emit/atomics.c) agree
+ * through it on which atomicrmw becomes one `atom`. */
+const char *ptx_atom_op(AtomicRmw rmw, unsigned bits, bool ptr, char *ty);
 /* Whether arch ("sm_90", "sm_90a", ...) can run what needs `need`: the
  * same or a later number, and for an arch-specific need ("sm_90a") that
  * very target. */

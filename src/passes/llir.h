@@ -38,12 +38,9 @@ struct LlirHooks {
 	Value *(*prim)(Lower *l, Op *op, const DevicePrim *p);   /* nvvm.prim, p its registry row */
 	Value *(*float_rem)(Lower *l, Value *a, Value *b, Type *t);   /* Rust's % on floats */
 	const char *(*syncscope)(AtomicScope s);   /* LLVM syncscope; NULL: system */
-	bool (*atomicrmw_fenced)(AtomicOrd o);     /* relaxed atomicrmw between fences */
-	/* a read-modify-write of *p with v at scope s and ordering o by the
-	 * target's own instruction, when its atomicrmw would not keep the
-	 * scope or the ordering; NULL: atomicrmw (between fences when
-	 * atomicrmw_fenced says so) */
-	Value *(*scoped_rmw)(Lower *l, AtomicRmw rmw, AtomicScope s, AtomicOrd o, Value *p, Value *v, Type *rt);
+	/* whether the target's code for an atomicrmw of rmw on a value of type
+	 * t keeps ordering o; false: a relaxed one between fences */
+	bool (*atomicrmw_ordered)(const Lower *l, AtomicRmw rmw, AtomicOrd o, const Type *t);
 };
 
 extern const LlirHooks llir_nvptx, llir_host;

@@ -15,24 +15,20 @@ void llir_fence(Lower *l, AtomicOrd o, const char *syncscope)
 	f->sym = syncscope;
 }
 
-/* The read-modify-write of op as an atomicrmw of ordering ord; where the
- * target says so (NVPTX), a relaxed one between fences: before it unless
- * acquire, after it unless release (the target's relaxed instruction
- * when its atomicrmw would not keep the scope). */
-static Value *fenced_rmw(Lower *l, Op *op, const Intrinsic *in, AtomicOrd ord, Type *t)
+/* The read-modify-write of op as an atomicrmw of ordering ord at op's
+ * scope; where the target's atomicrmw would not keep the ordering, a
+ * relaxed one between fences: before it unless acquire, after it unless
+ * release. */
+static Value *rmw(Lower *l, Op *op, const Intrinsic *in, AtomicOrd ord, Type *t)
 {
-	AtomicScope s = op->attr.atomic.scope;
-	const char *scope = l->hooks->syncscope(s);
-	bool fenced = l->hooks->atomicrmw_fenced(ord);
+	const char *scope = l->hooks->syncscope(op->attr.atomic.scope);
+	bool fenced = !l->hooks->atomicrmw_ordered(l, in->rmw, ord, t);
 	if (fenced && ord != AO_ACQUIRE)
 		llir_fence(l, ord == AO_SEQ_CST ? AO_SEQ_CST : AO_RELEASE, scope);
-	Value *r = fenced ? l->hooks->scoped_rmw(l, in->rmw, s, AO_RELAXED, op->opd[0], op->opd[1], t) : NULL;
-	if (!r) {
-		r = emit2(l, OP_LLIR_ATOMICRMW, t, op->opd[0], op->opd[1]);
-		r->def->attr.atomic.rmw = in->rmw;
-		r->def->attr.atomic.order = fenced ? AO_RELAXED : ord;
-		r->def->sym = scope;
-	}
+	Value *r = emit2(l, OP_LLIR_ATOMICRMW, t, op->opd[0], op->opd[1]);
+	r->def->attr.atomic.rmw = in->rmw;
+	r->def->attr.atomic.order = fenced ? AO_RELAXED : ord;
+	r->def->sym = scope;
 	if (fenced && ord != AO_RELEASE)
 		llir_fence(l, AO_ACQUIRE, scope);
 	return r;
@@ -62,14 +58,9 @@ Value *lower_atomic(Lower *l, Op *op, const Intrinsic *in)
 		st->sym = scope;
 		return NULL;
 	}
-	case AK_RMW: {
-		/* the target's own ordered, scoped instruction first */
-		Type *t = rt ? rt : op->opd[1]->type;
-		r = l->hooks->scoped_rmw(l, in->rmw, op->attr.atomic.scope, ord, op->opd[0], op->opd[1], t);
-		if (!r)
-			r = fenced_rmw(l, op, in, ord, t);
+	case AK_RMW:
+		r = rmw(l, op, in, ord, rt ? rt : op->opd[1]->type);
 		return op->nres ? r : NULL;
-	}
 	case AK_CXCHG: {
 		Type *ts[2] = { op->res[0].type, ir_type_bool(l->m) };
 		Op *x = ir_build(&l->b, OP_LLIR_CMPXCHG, 2, ts, 3, op->opd, 0);

@@ -62,18 +62,11 @@ static const char *syncscope(AtomicScope s)
 	return NULL;
 }
 
-static bool atomicrmw_fenced(AtomicOrd o)
-{
-	(void)o;
-	return false;
-}
-
 /* one thread runs at a time: atomicrmw (any scope) is exact */
-static Value *scoped_rmw(Lower *l, AtomicRmw rmw, AtomicScope s, AtomicOrd o, Value *p, Value *v, Type *rt)
+static bool atomicrmw_ordered(const Lower *l, AtomicRmw rmw, AtomicOrd o, const Type *t)
 {
-	(void)l, (void)rmw, (void)s, (void)o, (void)p, (void)v, (void)rt;
-	return NULL;
+	(void)l, (void)rmw, (void)o, (void)t;
+	return true;
 }
 
-const LlirHooks llir_host = { sreg, barrier, trap, libdevice, prim, float_rem, syncscope, atomicrmw_fenced,
-                              scoped_rmw };
+const LlirHooks llir_host = { sreg, barrier, trap, libdevice, prim, float_rem, syncscope, atomicrmw_ordered };

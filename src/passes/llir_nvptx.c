@@ -223,87 +223,23 @@ static const char *syncscope(AtomicScope s)
 	}
 }
 
-/* LLVM 22's NVPTX backend emits every atomicrmw as a relaxed `atom`
- * whatever its ordering (cmpxchg, loads and stores keep theirs).  Where
- * scoped_rmw cannot write the ordered `atom` (before sm_70; nand), a
- * relaxed one between fences instead, the PTX memory model's fence
- * mapping (fence.sc / fence.acq_rel around a relaxed atom). */
-static bool atomicrmw_fenced(AtomicOrd o)
+/* LLVM 22's NVPTX back end emits every atomicrmw as a relaxed `atom` at
+ * PTX's default scope (.gpu), whatever its ordering and syncscope (cmpxchg,
+ * loads and stores keep theirs).  An atomicrmw that one `atom` can do
+ * (ptx_atom_op) keeps its ordering and scope in the IR all the same:
+ * emit/atomics.c writes it as that `atom`, with its semantics and scope,
+ * after LLVM's pipeline, once address-space inference has found its
+ * pointer's state space.  An ordered one needs sm_70 (PTX's .sem); before
+ * that, and for what no `atom` does (nand, 8 and 16 bits: LLVM's
+ * compare-and-swap loop, whose cmpxchg keeps the scope), a relaxed one
+ * between fences, the PTX memory model's fence mapping. */
+static bool atomicrmw_ordered(const Lower *l, AtomicRmw rmw, AtomicOrd o, const Type *t)
 {
-	return o != AO_RELAXED;
+	char ty;
+	if (o == AO_RELAXED)
+		return true;
+	return ptx_atom_op(rmw, t->kind == TY_PTR ? 64 : t->bits, t->kind == TY_PTR, &ty) &&
+	       prim_arch_fits("sm_70", l->m->arch ? l->m->arch : "sm_90");
 }
 
-/* PTX's atom operation and type letter of a read-modify-write; NULL: none
- * (nand: LLVM's compare-and-swap loop, whose cmpxchg keeps the scope) */
-static const char *atom_op(AtomicRmw rmw, char *ty)
-{
-	switch (rmw) {
-	case RMW_ADD: case RMW_SUB: *ty = 'u'; return "add";   /* wrapping: one add for both signs */
-	case RMW_FADD: *ty = 'f'; return "add";
-	case RMW_XCHG: *ty = 'b'; return "exch";
-	case RMW_AND: *ty = 'b'; return "and";
-	case RMW_OR: *ty = 'b'; return "or";
-	case RMW_XOR: *ty = 'b'; return "xor";
-	case RMW_MAX: *ty = 's'; return "max";
-	case RMW_MIN: *ty = 's'; return "min";
-	case RMW_UMAX: *ty = 'u'; return "max";
-	case RMW_UMIN: *ty = 'u'; return "min";
-	case RMW_UINC_WRAP: *ty = 'u'; return "inc";
-	case RMW_UDEC_WRAP: *ty = 'u'; return "dec";
-	default: return NULL;
-	}
-}
-
-/* PTX's scope and (sm_70 on) semantics of an atom: seq_cst is
- * fence.sc, then an acquire atom, as nvcc's <cuda/atomic> and LLVM's own
- * cmpxchg write it */
-static const char *ptx_scope(AtomicScope s)
-{
-	return s == ATOMIC_SCOPE_SYSTEM ? ".sys" : s == ATOMIC_SCOPE_BLOCK ? ".cta" : ".gpu";
-}
-
-static const char *ptx_sem(AtomicOrd o)
-{
-	static const char *sem[] = { "", ".acquire", ".release", ".acq_rel", ".acquire" };
-	return sem[o];
-}
-
-/* LLVM 22's NVPTX backend emits every atomicrmw as a relaxed `atom` at
- * PTX's default scope (.gpu), whatever its ordering and syncscope.  A
- * relaxed one at block scope is only stronger (and LLVM infers the state
- * space: `atom.shared.add`), so it stays an atomicrmw; a relaxed
- * system-scope one would not be atomic with the host's and other GPUs'
- * accesses, and an ordered one needs its ordering: those are inline PTX
- * with the scope and semantics (`atom.sys.add.u32`,
- * `atom.acq_rel.gpu.global.add.u32`: one instruction, as nvcc writes
- * them, not two fences around a relaxed atom), in the pointer's state
- * space when its type has one; sub adds the negation. */
-static Value *scoped_rmw(Lower *l, AtomicRmw rmw, AtomicScope s, AtomicOrd o, Value *p, Value *v, Type *rt)
-{
-	char ty = 0;
-	const char *name = atom_op(rmw, &ty);
-	unsigned bits = rt->kind == TY_PTR ? 64 : rt->bits, as = p->type->addrspace;
-	if (o == AO_RELAXED ? s != ATOMIC_SCOPE_SYSTEM : !prim_arch_fits("sm_70", l->m->arch ? l->m->arch : "sm_90"))
-		return NULL;
-	if (!name || (bits != 32 && bits != 64) || (rt->kind == TY_PTR && rmw != RMW_XCHG) ||
-	    ((rmw == RMW_UINC_WRAP || rmw == RMW_UDEC_WRAP) && bits != 32) ||
-	    (as != AS_GLOBAL && as != AS_SHARED && as != AS_GENERIC))
-		return NULL;
-	if (rmw == RMW_SUB)
-		v = emit2(l, OP_LLIR_SUB, v->type, iconst(l, v->type, 0, 0), v);
-	if (o == AO_SEQ_CST)
-		llir_fence(l, AO_SEQ_CST, syncscope(s));
-	const char *space = as == AS_GLOBAL ? ".global" : as == AS_SHARED ? ".shared" : "";
-	char *t = arena_alloc(l->m->arena, 80), *cons = arena_alloc(l->m->arena, 32);
-	snprintf(t, 80, "atom%s%s%s.%s.%c%u $0, [$1], $2;", ptx_sem(o), ptx_scope(s), space, name, ty, bits);
-	snprintf(cons, 32, "=%c,%c,%c,~{memory}", asm_letter(rt), asm_letter(p->type), asm_letter(v->type));
-	Value *ins[2] = { p, v };
-	Op *a = ir_build(&l->b, OP_LLIR_ASM, 1, &rt, 2, ins, 0);
-	a->sym = t;
-	a->attr.inline_asm.constraints = cons;
-	a->attr.inline_asm.pure = false;
-	return &a->res[0];
-}
-
-const LlirHooks llir_nvptx = { sreg, barrier, trap, libdevice, prim, float_rem, syncscope, atomicrmw_fenced,
-                               scoped_rmw };
+const LlirHooks llir_nvptx = { sreg, barrier, trap, libdevice, prim, float_rem, syncscope, atomicrmw_ordered };
