@@ -783,7 +783,20 @@ impl<'a> Exporter<'a> {
         }
         // the self type of a `Fn*` call (`<F as FnMut<(A,)>>::call_mut`),
         // whose arguments are the callee, then the tuple of the real ones
-        let fn_self = super::callee::fn_trait_call(path).and(path.qself.as_ref()).map(|q| (*q.self_ty).clone());
+        let mut fn_self = super::callee::fn_trait_call(path).and(path.qself.as_ref()).map(|q| (*q.self_ty).clone());
+        // `<&mut {closure} as FnMut<..>>::call_mut` (core's `impl FnMut
+        // for &mut F`, which calls `F`): a call of the closure itself
+        let by_ref = match fn_self.as_ref().and_then(super::callee::closure_behind_refs) {
+            Some(c) => Some(self.closure_through_refs(path, c, args, ctx)?),
+            None => None,
+        };
+        let (path, args) = match &by_ref {
+            Some((p, a)) => {
+                fn_self = p.qself.as_ref().map(|q| (*q.self_ty).clone());
+                (p, a.as_slice())
+            }
+            None => (path, args),
+        };
         let mut call_args = match &fn_self {
             Some(t) => self.spread_fn_call_args(t, args, ctx)?,
             None => args.to_vec(),
@@ -1022,8 +1035,6 @@ impl<'a> Exporter<'a> {
             let header = crate::mirparse::items::parse_span(span).and_then(|s| self.spans.source_text(&s)).unwrap_or_default();
             let header = header.strip_prefix("unsafe ").map_or(header.clone(), str::to_string);
             let (tr, ty) = impl_header(&header, None);
-            // `impl const Step for $u_narrower`
-            let tr = tr.map(|t| t.strip_prefix("const ").map_or(t.clone(), str::to_string));
             if !header.starts_with("impl") || tr.as_deref().is_some_and(|t| t.contains('$')) {
                 // a header not read may be the impl for this type
                 unread = true;
@@ -1081,7 +1092,7 @@ impl<'a> Exporter<'a> {
             Ty::Adt(p) if p.qself.is_none() => {
                 let libs = self.input.library;
                 let bare = p.bare();
-                let Some(key) = libs.crate_key(&bare).filter(|k| *k != "core" && bare.len() > k.len()) else { return ty.clone() };
+                let Some(key) = libs.crate_key(&bare).filter(|k| bare.len() > k.len()) else { return ty.clone() };
                 let krate = libs.crate_name(key).to_string();
                 let in_crate: Vec<String> = bare[key.len() + 2..].split("::").map(str::to_string).collect();
                 let names = super::srcnames::SrcNames { libs };
@@ -1120,18 +1131,31 @@ impl<'a> Exporter<'a> {
 
     /// `core::result::Result::<u8, E>::unwrap`, `core::slice::<impl
     /// [u8]>::split_at_unchecked`: a method of an inherent impl of the
-    /// crate (`impl<T, E> Result<T, E>`, `impl<T> [T]`, their headers read
-    /// from the crate's source) in the module the call names or below it,
-    /// the one impl whose self type matches the call's (`unify`) binding
-    /// its parameters; the method's own from the call. None when the path
-    /// names no type's method; an error when not exactly one impl matches
-    /// or a header is not read.
+    /// crate (`library_inherent_pick`), instantiated for the call; its
+    /// name. None when the path names no type's method.
     fn library_inherent_instance(&mut self, lib: &crate::library::Library, path: &Path, ctx: Ctx) -> DResult<Option<String>> {
-        use super::callee::{impl_header, split_impl_item};
         let inst = path.to_string();
         if self.bodies.contains_key(inst.as_str()) {
             return Ok(Some(inst));
         }
+        let Some((cand, params, args)) = self.library_inherent_pick(lib, path, ctx)? else { return Ok(None) };
+        let fail = |why: String| format!("{}'s `{cand}` for the call `{inst}` could not be instantiated ({why})", lib.krate());
+        let full = format!("{}::{}", lib.krate(), crate::library::undup(&cand));
+        let text = lib.body_text(&cand).ok_or_else(|| self.err(ctx, Code::Export, fail("no text".into())))?;
+        self.add_library_instance(&text, &full, params, args, path, &fail, ctx).map(Some)
+    }
+
+    /// The inherent impl method that `path` (`core::result::Result::<u8,
+    /// E>::unwrap`) names: the one `<impl at ..>` method of that name of
+    /// the crate (its header `impl<T, E> Result<T, E>` read from the
+    /// crate's source) in the module the path names or below it whose
+    /// self type matches the path's (`unify`); its index key, its impl's
+    /// parameters and what they stand for. None when the path names no
+    /// type's method or no impl matches; an error when several do or the
+    /// parameters do not bind.
+    pub(super) fn library_inherent_pick(&mut self, lib: &crate::library::Library, path: &Path, ctx: Ctx) -> DResult<Option<(String, Vec<String>, Vec<String>)>> {
+        use super::callee::{impl_header, split_impl_item};
+        let inst = path.to_string();
         let Some((module, self_ty)) = inherent_self(path, lib.krate()) else { return Ok(None) };
         let method = path.last_name();
         let mut found = Vec::new();
@@ -1173,9 +1197,7 @@ impl<'a> Exporter<'a> {
             true => macro_impl_binding(lib, &cand, &header, &self_ty).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its body's type does not match".into())))?,
             false => self.bind_impl_params(&header, &self_ty, None, &fail, ctx)?,
         };
-        let full = format!("{}::{}", lib.krate(), crate::library::undup(&cand));
-        let text = lib.body_text(&cand).ok_or_else(|| self.err(ctx, Code::Export, fail("no text".into())))?;
-        self.add_library_instance(&text, &full, params, args, path, &fail, ctx).map(Some)
+        Ok(Some((cand, params, args)))
     }
 
     /// Instance `path` of library body `full` (its MIR `text`): `params`
@@ -1312,6 +1334,34 @@ impl<'a> Exporter<'a> {
         let fail = |why: String| format!("the default method `{full}` for the call `{inst}` could not be instantiated ({why})");
         let (params, args) = (vec!["Self".to_string()], vec![q.self_ty.to_string()]);
         self.add_library_instance(&text, &full, params, args, path, &fail, ctx).map(Some)
+    }
+
+    /// `<&mut C as FnMut<A>>::call_mut(r, args)` for closure type `c`
+    /// behind one or more references (`self_ty`): core's impls of the
+    /// `Fn*` traits for `&F` and `&mut F` call `F` with `(**self)`, so the
+    /// call is `<C as Trait<A>>::method` with the first argument
+    /// dereferenced down to the one reference to the closure that its
+    /// body takes as its environment (`&C` or `&mut C`; a closure behind
+    /// a reference implements `Fn` or `FnMut`, never `FnOnce` alone).
+    fn closure_through_refs(&mut self, path: &Path, c: &str, args: &[Operand], ctx: Ctx) -> DResult<(Path, Vec<Operand>)> {
+        let mut direct = path.clone();
+        if let Some(q) = direct.qself.as_mut() {
+            q.self_ty = Box::new(Ty::Closure(c.to_string()));
+        }
+        let Some(Operand::Copy(first) | Operand::Move(first)) = args.first() else {
+            return Err(self.err(ctx, Code::Unsupported, format!("`{path}` of a constant")));
+        };
+        let mut env = first.clone();
+        loop {
+            match self.place_json(&env, ctx)?.1 {
+                Ty::Ref { pointee, .. } if matches!(*pointee, Ty::Ref { .. }) => env.proj.push(Proj::Deref),
+                Ty::Ref { pointee, .. } if matches!(&*pointee, Ty::Closure(x) if x == c) => break,
+                t => return Err(self.err(ctx, Code::Export, format!("`{path}` called with a `{t}`, not a reference to the closure"))),
+            }
+        }
+        let mut out = vec![Operand::Copy(env)];
+        out.extend(args[1..].iter().cloned());
+        Ok((direct, out))
     }
 
     /// `Fn::call(f, (a, b))` as the body is called: a closure's body takes

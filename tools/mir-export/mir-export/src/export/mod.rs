@@ -358,7 +358,17 @@ impl<'a> Exporter<'a> {
             let tys: Option<Vec<Ty>> =
                 fields.iter().map(|&u| zst_closures::with_unit_for_closures(&self.types.get(u).ty, &is_fieldless)).collect();
             let Some(tys) = tys else {
-                continue; // (a closure that captures a closure with fields: not yet)
+                // a closure that captures a closure with fields (enumerate's
+                // around find's `check` around the user's): its stand-in
+                // struct, the captured closures' written as theirs
+                if let Ty::Closure(_) = &e.ty {
+                    let captures = |c: &str| capture_types(&self.types, c);
+                    match probe_names::stand_ins_probe_name_of(&e.ty, &captures, self.input.adts, self.input.extern_crates) {
+                        Ok(name) => stand_ins.push((i, name)),
+                        Err(why) => stand_in_errors.push((i, why)),
+                    }
+                }
+                continue;
             };
             let tys: Vec<&Ty> = tys.iter().collect();
             match probe_names::struct_probe_name_of(&tys, self.input.adts, self.input.extern_crates) {
@@ -432,13 +442,7 @@ impl<'a> Exporter<'a> {
                 continue;
             }
             let types = &self.types;
-            let captures = |c: &str| -> Result<Vec<&Ty>, String> {
-                let upvars = types.lookup(&Ty::Closure(c.to_string())).and_then(|k| types.get(k).upvars.as_ref());
-                let upvars = upvars.ok_or_else(|| {
-                    format!("the captures of `{c}` are not known (no aggregate in the exported MIR builds it), so no struct stands in for it")
-                })?;
-                Ok(upvars.iter().map(|&u| &types.get(u).ty).collect())
-            };
+            let captures = |c: &str| capture_types(types, c);
             match probe_names::stand_ins_probe_name_of(&e.ty, &captures, self.input.adts, self.input.extern_crates) {
                 Ok(name) => named.push((i, name)),
                 Err(why) => refused.push((i, why)),
@@ -759,6 +763,16 @@ impl<'a> Exporter<'a> {
 }
 
 /// `m::__OXIDE_KERNEL_k` → (`m`, `k`).
+/// The capture types of closure `c` (its `upvars`), in order, for its
+/// stand-in struct; why not, when no aggregate said what they are.
+fn capture_types<'t>(types: &'t crate::types::TypeTable, c: &str) -> Result<Vec<&'t Ty>, String> {
+    let upvars = types.lookup(&Ty::Closure(c.to_string())).and_then(|k| types.get(k).upvars.as_ref());
+    let upvars = upvars.ok_or_else(|| {
+        format!("the captures of `{c}` are not known (no aggregate in the exported MIR builds it), so no struct stands in for it")
+    })?;
+    Ok(upvars.iter().map(|&u| &types.get(u).ty).collect())
+}
+
 fn marker_kernel(const_name: &str) -> Option<(&str, &str)> {
     let (module, last) = match const_name.rsplit_once("::") {
         Some((m, l)) => (m, l),
