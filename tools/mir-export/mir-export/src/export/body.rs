@@ -12,7 +12,7 @@ use crate::obj;
 
 use super::callee::{PrimOp, Resolved};
 use super::mono;
-use super::impls::{impl_self_pattern, impl_trait_text, impl_src_root, inherent_self, macro_impl_binding, marker_bounds_hold, self_param_matches, self_type_crate_in, structural_impl_for, unify, Pick};
+use super::impls::{derived_impl_header, impl_self_pattern, impl_trait_text, impl_src_root, inherent_self, macro_impl_binding, marker_bounds_hold, self_param_matches, self_type_crate_in, structural_impl_for, unify, Pick};
 use super::Exporter;
 
 /// Where a statement or terminator is: for types, errors and spans.
@@ -1034,6 +1034,12 @@ impl<'a> Exporter<'a> {
             }
             let header = crate::mirparse::items::parse_span(span).and_then(|s| self.spans.source_text(&s)).unwrap_or_default();
             let header = header.strip_prefix("unsafe ").map_or(header.clone(), str::to_string);
+            // a derive's impl (its span is the trait's name): its header
+            // from the type its method's `self` points to
+            let header = match header.starts_with("impl") || want.0.as_deref() != Some(header.trim()) {
+                true => header,
+                false => library_first_param(lib, &cand).and_then(|t| derived_impl_header(&header, &t)).unwrap_or(header),
+            };
             let (tr, ty) = impl_header(&header, None);
             if !header.starts_with("impl") || tr.as_deref().is_some_and(|t| t.contains('$')) {
                 // a header not read may be the impl for this type
@@ -1430,14 +1436,12 @@ impl<'a> Exporter<'a> {
         Ok(())
     }
 
-    /// A closure whose body never projects a field of its environment
-    /// (`(*_1).0`, `(_1.0: T)`): it captures nothing.
+    /// A closure of the kernel crate whose body captures nothing
+    /// (`body_captures_nothing`).
     pub(super) fn closure_captures_nothing(&self, closure: &str) -> bool {
         let Some(body) = self.callees.closure_body(closure) else { return false };
-        match super::mono::body_text(self.input.mir_text, body) {
-            Some(text) => !text.contains("(*_1).") && !text.contains("(_1."),
-            None => false,
-        }
+        let Some(params) = self.bodies.get(body).map(|b| b.arg_count as usize) else { return false };
+        super::mono::body_text(self.input.mir_text, body).is_some_and(|text| body_captures_nothing(&text, params))
     }
 
     /// `_0 = copy _1(move _2)`: a call through a function pointer.
@@ -1531,6 +1535,31 @@ pub(super) fn text_fn_name(text: &str) -> Option<String> {
     text.lines().find_map(|l| l.strip_prefix("fn ")?.split_once('(').map(|(n, _)| n.to_string()))
 }
 
+/// The type of the first parameter of library body `cand` (an index key).
+fn library_first_param(lib: &crate::library::Library, cand: &str) -> Option<Ty> {
+    let text = lib.body_text(cand)?;
+    let b = crate::mirparse::parse_mir_file(&text).ok()?.bodies.into_iter().next()?;
+    (b.arg_count >= 1).then(|| b.locals.get(1)?.as_ref().map(|l| l.ty.clone()))?
+}
+
+/// Whether closure body `text` (rustc's MIR; `params` its arguments, the
+/// environment `_1` included) captures nothing: it never
+/// projects a field of its environment (`(*_1).0`, `(_1.0: T)`), and each
+/// `debug` line of its outermost scope names a parameter (`debug v =>
+/// _2;`, `debug a => (_2.0: u64);`). rustc gives every captured variable
+/// such a line, whatever its value became (`debug z => const [];` for a
+/// captured `[u64; 0]`, which has alignment 8 and no read left).
+pub(super) fn body_captures_nothing(text: &str, params: usize) -> bool {
+    if text.contains("(*_1).") || text.contains("(_1.") {
+        return false;
+    }
+    text.lines().filter_map(|l| l.strip_prefix("    debug ")).all(|d| {
+        let value = d.split_once(" => ").map_or("", |(_, v)| v).trim_start_matches(['(', '*']);
+        let local = value.strip_prefix('_').map(|r| r.split(|c: char| !c.is_ascii_digit()).next().unwrap_or(""));
+        local.and_then(|n| n.parse::<usize>().ok()).is_some_and(|k| k >= 2 && k <= params)
+    })
+}
+
 /// The argument-position `impl Trait` types of a generic body, in order
 /// (the parser makes each a one-segment path named by its text).
 pub(super) fn impl_trait_params(b: &Body) -> Vec<String> {
@@ -1549,4 +1578,20 @@ pub(super) fn impl_trait_params(b: &Body) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closure_captures_nothing_only_when_its_debug_lines_are_parameters() {
+        let body = |debug: &str| format!("fn k::{{closure#0}}(_1: &{{closure@a.rs:7:18: 7:26}}, _2: (u64, u8)) -> u64 {{\n    debug v => _2;\n{debug}    let mut _0: u64;\n\n    bb0: {{\n        _0 = copy (_2.0: u64);\n        return;\n    }}\n}}\n");
+        assert!(body_captures_nothing(&body(""), 2));
+        assert!(body_captures_nothing(&body("    debug a => (_2.1: u8);\n        debug inner => const 3_u64;\n"), 2));
+        // a captured `[u64; 0]` whose read was optimized away
+        assert!(!body_captures_nothing(&body("    debug z => const [];\n"), 2));
+        assert!(!body_captures_nothing(&body("    debug r => (*((*_1).0: &u64));\n"), 2));
+        assert!(!body_captures_nothing(&body("    debug w => _3;\n"), 2));
+    }
 }

@@ -336,6 +336,19 @@ impl<'a> Exporter<'a> {
         // `()`, and stands in as `()` in the types that contain it
         // (zst_closures.rs).
         let mut stand_in_errors: Vec<(usize, String)> = Vec::new();
+        // a closure of the crate that nothing built (zero-sized, optimized
+        // away: `array::map`'s `Wrapped<u64, u32, {closure@..}>`) whose
+        // body captures nothing
+        let mut closures = Vec::new();
+        for e in &self.types.entries {
+            zst_closures::closures_in(&e.ty, &mut closures);
+        }
+        for c in closures {
+            let i = self.types.intern(&Ty::Closure(c.clone()));
+            if self.types.get(i).upvars.is_none() && self.closure_captures_nothing(&c) {
+                self.types.entries[i].upvars = Some(Vec::new());
+            }
+        }
         let fieldless = zst_closures::fieldless_closures(&self.types);
         for (i, &f) in fieldless.iter().enumerate() {
             if f && self.types.get(i).layout.is_none() {
