@@ -833,6 +833,9 @@ impl<'a> Exporter<'a> {
         if let Resolved::Function(name) = &resolved {
             self.check_drop_impl(path, name, ctx)?;
         }
+        if let (Resolved::Function(name), Some(Ty::Closure(c))) = (&resolved, &fn_self) {
+            self.check_closure_env(name, c, &call_args, ctx)?;
+        }
         let callee = match resolved {
             Resolved::Function(name) => {
                 // `[]` (a `[T; 0]` argument) prints without its type: the
@@ -1340,6 +1343,26 @@ impl<'a> Exporter<'a> {
         let fail = |why: String| format!("the default method `{full}` for the call `{inst}` could not be instantiated ({why})");
         let (params, args) = (vec!["Self".to_string()], vec![q.self_ty.to_string()]);
         self.add_library_instance(&text, &full, params, args, path, &fail, ctx).map(Some)
+    }
+
+    /// A `Fn*` call of closure `c` through body `name`: its environment
+    /// argument must be what the body takes. `FnOnce::call_once` passes
+    /// the closure by value; a closure inferred `Fn` or `FnMut` (called by
+    /// reference first, then passed where `FnOnce` is expected) takes a
+    /// reference to it, which rustc's `call_once` shim makes and this
+    /// export does not yet: refused, never the value passed as the pointer.
+    fn check_closure_env(&mut self, name: &str, c: &str, call_args: &[Operand], ctx: Ctx) -> DResult<()> {
+        let Some(env) = self.bodies.get(name).and_then(|b| b.locals.get(1)).and_then(|l| l.as_ref()).map(|l| l.ty.clone()) else { return Ok(()) };
+        let Some(first) = call_args.first() else { return Ok(()) };
+        let passed = self.operand_ty(first, ctx)?;
+        let by_value = matches!(&passed, Ty::Closure(x) if x == c);
+        if by_value && matches!(&env, Ty::Ref { pointee, .. } if matches!(&**pointee, Ty::Closure(x) if x == c)) {
+            return Err(self.err(ctx, Code::Unsupported, format!(
+                "calling the closure `{c}` through `FnOnce::call_once` (by value) while its body takes `{env}` (it is \
+                 also called as `Fn`/`FnMut`) is not supported yet; pass `&c` or `&mut c` where the `FnOnce` is expected"
+            )));
+        }
+        Ok(())
     }
 
     /// `<&mut C as FnMut<A>>::call_mut(r, args)` for closure type `c`
