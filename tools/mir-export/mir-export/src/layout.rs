@@ -226,7 +226,7 @@ fn alias_item(i: usize, attr: &str, name: &str) -> String {
     if let Some((ty, structs)) = split_stand_ins(name) {
         let ty = ty.replace(STAND_IN, &format!("{STAND_IN}{i}_"));
         let decls: Vec<String> =
-            structs.iter().enumerate().map(|(j, f)| format!("{allow} struct {STAND_IN}{i}_{j}({f});")).collect();
+            structs.iter().enumerate().map(|(j, f)| format!("{allow} struct {STAND_IN}{i}_{j}({});", f.replace(STAND_IN, &format!("{STAND_IN}{i}_")))).collect();
         return format!("#[{attr}] {allow} type __oxide_layout_{i} = {ty}; {}", decls.join(" "));
     }
     match name.strip_prefix(STRUCT_PROBE).and_then(|f| f.strip_suffix(')')) {
@@ -277,7 +277,8 @@ pub fn struct_probe_name(fields: &[String]) -> String {
 /// The probe name of a type that contains closures (`TakeWhile<Iter<'_,
 /// u64>, {closure@..}>`), which no Rust source names: `ty` is its probe
 /// name with the `J`-th closure written `__oxide_standin_J` (`STAND_IN`),
-/// `structs[J]` that closure's capture types (probe names, joined by `, `).
+/// `structs[J]` that closure's capture types (probe names, joined by `, `;
+/// a captured closure written as its own stand-in, `__oxide_standin_K`).
 /// The probe declares `struct __oxide_standin_I_J(CAPTURES);` beside the
 /// alias (`I` its index) and asks for `ty` with those structs: a closure
 /// and the tuple struct of its capture types have one layout

@@ -749,8 +749,15 @@ impl<'r> Libraries<'r> {
     }
 
     /// The root source file of dependency `krate` (its name), from the
-    /// rustc command that built it.
+    /// rustc command that built it; core's `lib.rs` in the rustc's
+    /// library sources.
     pub fn root_source(&self, krate: &str) -> Option<PathBuf> {
+        if krate == "core" {
+            return match find_source(self.rustc) {
+                Source::Found(lib) => Some(lib.join("core/src/lib.rs")),
+                Source::Missing(_) => None,
+            };
+        }
         let cmd = self.deps.get(krate)?.as_ref().ok()?;
         Some(cmd.cwd.join(&cmd.args[cmd.root_index()?]))
     }

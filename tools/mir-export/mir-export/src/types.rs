@@ -170,9 +170,10 @@ impl TypeTable {
                 j.push("path", c.as_str());
                 if let Some(u) = &e.upvars {
                     j.push("upvars", u.iter().map(|&t| Json::from(t)).collect::<Vec<_>>());
-                    // captures by reference or of scalars: dropping the
-                    // closure (an `impl FnMut` argument's end) does nothing
-                    if u.iter().all(|&t| plain_no_drop_glue(&self.entries[t].ty)) {
+                    // captures by reference or of scalars (or closures
+                    // that are such): dropping the closure (an `impl
+                    // FnMut` argument's end) does nothing
+                    if self.captures_drop_nothing(u, 0) {
                         j.push("drop_noop", true);
                     }
                 }
@@ -478,6 +479,25 @@ mod tests {
     }
 
     #[test]
+    fn closures_of_glue_free_closures_drop_nothing() {
+        let mut t = TypeTable::default();
+        let user = t.intern(&ty("{closure@src/lib.rs:1:1: 1:5}"));
+        let check = t.intern(&ty("{closure@core::iter::Iterator::find::check<u64, &mut {closure@src/lib.rs:1:1: 1:5}>::{closure#0}}"));
+        let outer = t.intern(&ty("{closure@src/lib.rs:2:1: 2:5}"));
+        let unknown = t.intern(&ty("{closure@src/lib.rs:3:1: 3:5}"));
+        let over_unknown = t.intern(&ty("{closure@src/lib.rs:4:1: 4:5}"));
+        let (usize_ref, user_ref) = (t.intern(&ty("&mut usize")), t.intern(&ty("&mut {closure@src/lib.rs:1:1: 1:5}")));
+        t.entries[user].upvars = Some(vec![usize_ref]);
+        t.entries[check].upvars = Some(vec![user_ref]);
+        t.entries[outer].upvars = Some(vec![check, usize_ref]);
+        t.entries[over_unknown].upvars = Some(vec![unknown, usize_ref]);
+        let noop = |t: &TypeTable, i: usize| t.to_json(i).get("drop_noop") == Some(&Json::from(true));
+        assert!(noop(&t, check) && noop(&t, outer));
+        // a captured closure whose captures are not known may need a drop
+        assert!(!noop(&t, unknown) && !noop(&t, over_unknown));
+    }
+
+    #[test]
     fn interning_and_primitive_layouts() {
         let mut t = TypeTable::default();
         let s = t.intern(&ty("&[f32]"));
@@ -490,6 +510,20 @@ mod tests {
         assert_eq!(j.get("pointee"), Some(&Json::from(1)));
         let b = t.intern(&Ty::Bool);
         assert_eq!(t.get(b).layout.as_ref().unwrap().scalars[0].valid_end, 1);
+    }
+}
+
+impl TypeTable {
+    /// Whether captures `upvars` have no drop glue: plain types, and
+    /// closures whose own captures are such (core's adapter closures
+    /// around the user's), to a depth no closure nests beyond.
+    fn captures_drop_nothing(&self, upvars: &[usize], depth: u32) -> bool {
+        depth < 16
+            && upvars.iter().all(|&t| {
+                let e = &self.entries[t];
+                plain_no_drop_glue(&e.ty)
+                    || matches!(e.ty, Ty::Closure(_)) && e.upvars.as_ref().is_some_and(|u| self.captures_drop_nothing(u, depth + 1))
+            })
     }
 }
 

@@ -241,3 +241,21 @@ pub fn closures_in_containers(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, (pair.1)(pair.0 as u64 + pair.2 as u64) ^ (t.f)(t.tag as u64 ^ t.n as u64));
     put(&mut out, idx, h);
 }
+
+#[inline(never)]
+fn apply_once_to<F: FnOnce(u64) -> u64>(f: F, x: u64) -> u64 {
+    f(x)
+}
+
+/// A closure inferred `Fn` (called first by reference) then passed by
+/// value where `FnOnce` is expected: `call_once` takes the closure by
+/// value, its body a reference to it.
+#[kernel]
+pub fn closures_fn_called_once(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let k = at(input, i);
+    let r = &k;
+    let c = |x: u64| x ^ *r;
+    let a = c(1);
+    put(&mut out, idx, mix(apply_once_to(c, 5), a));
+}

@@ -137,3 +137,301 @@ pub fn library_adapter_chains(input: &[u64], mut out: DisjointSlice<u64>) {
         .fold(0u64, |acc, v| acc.wrapping_add(v >> 3));
     put(&mut out, idx, mix(h, c));
 }
+
+/// `chunks_exact` with its remainder, `windows`, `rchunks`.
+#[kernel]
+pub fn library_chunks_windows(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let n = 13 + i % 11;
+    let s = &input[i..i + n];
+    let mut h = H0;
+    let mut it = s.chunks_exact(4);
+    for c in it.by_ref() {
+        h = mix(h, c[0] ^ c[3].rotate_left(7));
+    }
+    for x in it.remainder() {
+        h = mix(h, *x);
+    }
+    for w in s.windows(3) {
+        h = mix(h, w[0].wrapping_add(w[1]).wrapping_sub(w[2]));
+    }
+    for c in s.rchunks(5) {
+        h = mix(h, c.len() as u64 ^ c[0]);
+    }
+    put(&mut out, idx, h);
+}
+
+/// `zip` with a reversed iterator, `step_by`, `rev().step_by()`.
+#[kernel]
+pub fn library_zip_rev_step(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let a = &input[i..i + 17];
+    let b = &input[i + 200..i + 230];
+    let mut h = H0;
+    for (x, y) in a.iter().zip(b.iter().rev()).step_by(3) {
+        h = mix(h, x ^ y.rotate_right(11));
+    }
+    for x in a.iter().rev().step_by(4) {
+        h = mix(h, *x >> 5);
+    }
+    for (k, x) in (0..a.len()).step_by(5).zip(b.iter().skip(1)) {
+        h = mix(h, *x ^ k as u64);
+    }
+    put(&mut out, idx, h);
+}
+
+#[inline(never)]
+fn checked_sum(s: &[u64], shift: u32) -> Option<u64> {
+    let mut acc = 0u64;
+    for x in s {
+        acc = acc.checked_add(x >> shift)?;
+    }
+    Some(acc)
+}
+
+/// Sum with overflow detection: `try_fold` with `checked_add`, and `?` on
+/// `Option` inside a helper.
+#[kernel]
+pub fn library_try_fold_option(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let s = &input[i..i + 12];
+    let shift = (i % 5) as u32;
+    let a = s.iter().try_fold(0u64, |acc, x| acc.checked_add(x >> shift));
+    let b = checked_sum(s, shift);
+    let c = s.iter().fold(0u64, |acc, x| acc.wrapping_mul(31).wrapping_add(*x));
+    let code = |o: Option<u64>| o.map_or(0x5555, |v| v ^ 1);
+    put(&mut out, idx, mix(mix(mix(H0, code(a)), code(b)), c));
+}
+
+/// `iter().rposition`, `position`, `rfind`, `any` / `all`.
+#[kernel]
+pub fn library_rposition(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let s = &input[i..i + 30];
+    let m = 3 + (i as u64 % 7);
+    let rp = s.iter().rposition(|x| x % m == 0).map_or(99, |p| p as u64);
+    let p = s.iter().position(|x| x % m == 1).map_or(99, |p| p as u64);
+    let rf = s.iter().rfind(|x| **x & 0xf == 3).copied().unwrap_or(7);
+    let any = s.iter().any(|x| *x == 0) as u64;
+    let all = s.iter().all(|x| *x > 1000) as u64;
+    put(&mut out, idx, mix(mix(mix(mix(H0, rp), p), rf), any << 1 | all));
+}
+
+/// `split_at`, `rotate_left` / `rotate_right`, `swap`, `reverse` on arrays.
+#[kernel]
+pub fn library_split_rotate(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut a = [0u32; 16];
+    for (k, x) in a.iter_mut().enumerate() {
+        *x = at(input, i + k) as u32;
+    }
+    a.rotate_left(i % 16);
+    a.swap(1, 14);
+    a[3..11].reverse();
+    a.rotate_right(3);
+    let (l, r) = a.split_at(i % 17);
+    let mut h = mix(H0, l.len() as u64);
+    for x in l {
+        h = mix(h, *x as u64);
+    }
+    for x in r.iter().rev() {
+        h = mix(h, (*x as u64) << 1);
+    }
+    put(&mut out, idx, h);
+}
+
+/// `core::str::from_utf8` on bytes, then `u32::from_str_radix`.
+#[kernel]
+pub fn library_from_str_radix(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let alphabet = b"0123456789abcdefgZ+-";
+    let n = 1 + (w % 9) as usize;
+    let mut buf = [b'0'; 9];
+    for (k, b) in buf.iter_mut().enumerate() {
+        *b = alphabet[((w >> (6 + 5 * k)) % 20) as usize];
+    }
+    let mut h = H0;
+    for radix in [10u32, 16, 36] {
+        let v = match core::str::from_utf8(&buf[..n]) {
+            Ok(s) => match u32::from_str_radix(s, radix) {
+                Ok(v) => v as u64,
+                Err(e) => 0x1_0000_0000 + *e.kind() as u64,
+            },
+            Err(_) => 0xdead,
+        };
+        h = mix(h, v);
+    }
+    put(&mut out, idx, h);
+}
+
+/// `char::to_digit(36)`, `char::from_digit`, ASCII classes, `len_utf8`
+/// and `encode_utf8`.
+#[kernel]
+pub fn library_char_digits(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut h = H0;
+    for k in 0..6 {
+        let w = at(input, i + k);
+        let c = char::from_u32((w as u32) % 0x800).unwrap_or('x');
+        let d = c.to_digit(36).map_or(64, |d| d as u64);
+        let back = char::from_digit((w >> 40) as u32 % 40, 36).map_or(0, |c| c as u64);
+        let classes = (c.is_ascii_hexdigit() as u64)
+            | (c.is_ascii_punctuation() as u64) << 1
+            | (c.is_ascii_graphic() as u64) << 2
+            | (c.eq_ignore_ascii_case(&'q') as u64) << 3;
+        let mut buf = [0u8; 4];
+        let e = c.encode_utf8(&mut buf);
+        let enc = e.as_bytes().iter().fold(0u64, |a, b| a << 8 | *b as u64);
+        h = mix(mix(mix(h, d), back), classes | (c.len_utf8() as u64) << 8 | enc << 16);
+    }
+    put(&mut out, idx, h);
+}
+
+/// `i32::checked_pow`, `isqrt`, `ilog2`, `checked_ilog10`, `abs_diff`.
+#[kernel]
+pub fn library_int_math(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let b = (w as i32) >> 26;
+    let e = (w >> 40) as u32 % 12;
+    let p = b.checked_pow(e).map_or(0x7777, |v| v as u32 as u64);
+    let s = (w >> 1).isqrt();
+    let l = (w | 1).ilog2() as u64;
+    let t = (w as u32).checked_ilog10().map_or(99, |v| v as u64);
+    let d = (w as i64 >> 3).abs_diff(-(w as i64 >> 5));
+    put(&mut out, idx, mix(mix(mix(mix(mix(H0, p), s), l), t), d));
+}
+
+/// `f32::total_cmp` with `min_by`, `f64::clamp`, `max` by fold.
+#[kernel]
+pub fn library_float_order(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut f = [0f64; 10];
+    for (k, x) in f.iter_mut().enumerate() {
+        *x = f64::from_bits(at(input, i + 50 + k));
+    }
+    let mn = f.iter().copied().min_by(|a, b| a.total_cmp(b)).unwrap_or(0.0);
+    let g: [f32; 10] = core::array::from_fn(|k| f[k] as f32);
+    let mx = g.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
+    let c = f[0].clamp(-1.5, 1e10);
+    let lt = g.iter().filter(|x| x.total_cmp(&0.0).is_lt()).count() as u64;
+    put(&mut out, idx, mix(mix(mix(mix(H0, mn.to_bits()), canon32(mx)), c.to_bits()), lt));
+}
+
+/// `core::iter::successors` (a Collatz sequence), `take_while`, `count`.
+#[kernel]
+pub fn library_successors(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let start = at(input, i) % 10_000 + 1;
+    let seq = core::iter::successors(Some(start), |&v| match v {
+        1 => None,
+        v if v % 2 == 0 => Some(v / 2),
+        v => Some(3 * v + 1),
+    });
+    let mut h = H0;
+    let mut n = 0u64;
+    for v in seq.take(60) {
+        h = mix(h, v);
+        n += 1;
+    }
+    let pow2 = core::iter::successors(Some(1u32), |v| v.checked_mul(3)).count() as u64;
+    put(&mut out, idx, mix(mix(h, n), pow2));
+}
+
+/// `fill_with`, `fill`, `copy_from_slice`, `copy_within`.
+#[kernel]
+pub fn library_fill_copy(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut a = [0u64; 20];
+    let mut k = at(input, i);
+    a.fill_with(|| {
+        k = k.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        k >> 17
+    });
+    a[15..].fill(i as u64);
+    a[2..8].copy_from_slice(&input[i + 3..i + 9]);
+    a.copy_within(0..6, 11);
+    let mut h = H0;
+    for x in a {
+        h = mix(h, x);
+    }
+    put(&mut out, idx, h);
+}
+
+/// `[T; N]::map`, `array::from_fn` with the index, `sum` and `product`.
+#[kernel]
+pub fn library_array_map(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let a: [u32; 8] = core::array::from_fn(|k| at(input, i + k) as u32);
+    let b = a.map(|x| (x % 251) as u64 + 1);
+    let sum: u64 = b.iter().sum();
+    let prod = b.iter().fold(1u64, |p, x| p.wrapping_mul(*x));
+    let c = b.map(|x| x as u8 as char);
+    let cs = c.iter().filter(|c| c.is_ascii_alphabetic()).count() as u64;
+    put(&mut out, idx, mix(mix(mix(H0, sum), prod), cs));
+}
+
+/// `scan`, `chain`, `cycle().take()`.
+#[kernel]
+pub fn library_scan_chain(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let s = &input[i..i + 8];
+    let mut h = H0;
+    for v in s.iter().scan(0u64, |st, x| {
+        *st = st.wrapping_add(*x >> 3);
+        Some(*st)
+    }) {
+        h = mix(h, v);
+    }
+    for v in s[..2].iter().chain(s[6..].iter()).cycle().take(11) {
+        h = mix(h, *v);
+    }
+    put(&mut out, idx, h);
+}
+
+/// `flat_map` to arrays (an `array::IntoIter` per element).
+#[kernel]
+pub fn library_flat_map_arrays(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let s = &input[i..i + 5];
+    let mut h = H0;
+    for v in s.iter().flat_map(|x| [*x as u8, (*x >> 8) as u8]) {
+        h = mix(h, v as u64);
+    }
+    put(&mut out, idx, h);
+}
+
+/// Lexicographic comparison of iterators (`cmp`, `lt`), `is_sorted`,
+/// `max` / `min`.
+#[kernel]
+pub fn library_iter_compare(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let a: [u8; 6] = core::array::from_fn(|k| (at(input, i + k) % 4) as u8);
+    let b: [u8; 6] = core::array::from_fn(|k| (at(input, i + 9 + k) % 4) as u8);
+    let ord = a.iter().cmp(b.iter()) as i8 as u64;
+    let lt = a.iter().lt(b.iter()) as u64;
+    let sorted = a.is_sorted() as u64 | (b.is_sorted() as u64) << 1;
+    let mx = a.iter().max().copied().unwrap_or(9) as u64;
+    let mn = b.iter().min().copied().unwrap_or(9) as u64;
+    put(&mut out, idx, mix(mix(mix(H0, ord), lt), sorted << 8 | mx << 4 | mn));
+}
+
+/// `is_sorted_by_key` on an iterator.
+#[kernel]
+pub fn library_is_sorted_by_key(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let b: [u8; 6] = core::array::from_fn(|k| (at(input, i + k) % 4) as u8);
+    let sorted = b.iter().is_sorted_by_key(|x| 3 - *x) as u64;
+    put(&mut out, idx, mix(H0, sorted));
+}
+
+/// `Iterator::eq` against a reversed iterator.
+#[kernel]
+pub fn library_iter_eq(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let a: [u8; 6] = core::array::from_fn(|k| (at(input, i + k) % 2) as u8);
+    let b: [u8; 6] = core::array::from_fn(|k| (at(input, i + 9 + k) % 2) as u8);
+    let eq = a.iter().eq(b.iter().rev()) as u64;
+    put(&mut out, idx, mix(H0, eq));
+}

@@ -63,8 +63,7 @@ impl<'a> Exporter<'a> {
             return Ok(None);
         }
         let Ok(self_ty) = crate::mirparse::parser::parse_str(ty, |p| p.ty()) else { return Ok(None) };
-        // core's own are macros' and are not read this way
-        let Some(krate) = super::impls::self_type_crate_in(self.input.library, &self_ty).filter(|k| k != "core") else { return Ok(None) };
+        let Some(krate) = super::impls::self_type_crate_in(self.input.library, &self_ty) else { return Ok(None) };
         let Some(Ok(_)) = self.input.library.get(&krate) else { return Ok(None) };
         let names = super::srcnames::SrcNames { libs: self.input.library };
         let krate_name = self.input.library.crate_name(&krate).to_string();

@@ -15,7 +15,7 @@ use crate::mirparse::ast::{Body, GenericArg, Path, Ty};
 use crate::diag::Code;
 use crate::rustc_compat;
 use crate::mirparse::items::parse_span;
-use crate::mirparse::lexer::matching_close;
+use crate::mirparse::lexer::{is_arrow_head, matching_close};
 
 use super::spans::SpanTable;
 
@@ -549,7 +549,10 @@ pub(crate) fn impl_header(text: &str, first_param: Option<&Ty>) -> (Option<Strin
     let Some(rest) = text.strip_prefix("impl") else {
         return (Some(text.trim().to_string()), first_param.map(ty_last_name).unwrap_or_default());
     };
+    // a const trait impl (`impl<T> const Try for NeverShortCircuit<T>`)
+    // implements the trait as any other does
     let rest = skip_generics(rest.trim_start());
+    let rest = rest.strip_prefix("const ").unwrap_or(rest);
     let rest = rest.split(" where ").next().unwrap_or(rest);
     match split_for(rest) {
         Some((tr, ty)) => (Some(last_segment(tr)), last_segment(ty)),
@@ -570,7 +573,7 @@ pub(super) fn split_for(s: &str) -> Option<(&str, &str)> {
     for (i, c) in s.char_indices() {
         match c {
             '<' => depth += 1,
-            '>' => depth -= 1,
+            '>' if !is_arrow_head(s, i) => depth -= 1,
             _ if depth == 0 && s[i..].starts_with(" for ") => return Some((&s[..i], &s[i + 5..])),
             _ => {}
         }
@@ -593,12 +596,32 @@ mod tests {
     fn impl_headers() {
         assert_eq!(impl_header("impl P", None), (None, "P".into()));
         assert_eq!(impl_header("impl Tr for P", None), (Some("Tr".into()), "P".into()));
+        // const trait impls, with and without a path to the trait
+        assert_eq!(impl_header("impl<T> const Try for NeverShortCircuit<T>", None), (Some("Try".into()), "NeverShortCircuit".into()));
+        assert_eq!(impl_header("impl<B, C> const ops::Try for ControlFlow<B, C>", None), (Some("Try".into()), "ControlFlow".into()));
+        // an arrow in a bound closes no bracket
+        assert_eq!(
+            impl_header("impl<A, F: FnMut() -> A> Iterator for RepeatWith<F>", None),
+            (Some("Iterator".into()), "RepeatWith".into())
+        );
         assert_eq!(
             impl_header("impl<T: Copy> ops::Add<T> for geo::Vec2<T> where T: Clone", None),
             (Some("Add".into()), "Vec2".into())
         );
         let pt = Ty::Adt(Path { qself: None, segments: vec![] });
         assert_eq!(impl_header("Clone", Some(&pt)).0.as_deref(), Some("Clone"));
+    }
+
+    #[test]
+    fn closures_behind_references() {
+        let t = |s: &str| crate::mirparse::parser::parse_str(s, |p| p.ty()).unwrap();
+        let c = "{closure@src/lib.rs:24:17: 24:25}";
+        assert_eq!(closure_behind_refs(&t(&format!("&mut {c}"))), Some(c));
+        assert_eq!(closure_behind_refs(&t(&format!("&&mut {c}"))), Some(c));
+        // the closure itself is called as it is; a pointer is no reference
+        assert_eq!(closure_behind_refs(&t(c)), None);
+        assert_eq!(closure_behind_refs(&t(&format!("*mut {c}"))), None);
+        assert_eq!(closure_behind_refs(&t("&mut fn(u8) -> u8")), None);
     }
 
     #[test]
@@ -634,6 +657,17 @@ pub fn fn_item_behind_refs(t: &Ty) -> Option<&Ty> {
         Ty::FnDef { .. } => Some(t),
         Ty::Ref { pointee, .. } => fn_item_behind_refs(pointee),
         _ => None,
+    }
+}
+
+/// The closure type behind one or more references (`&mut &{closure@..}`):
+/// a `Fn*` call of it is one of the closure (core's impls for `&F` and
+/// `&mut F`). None for a closure itself or anything else.
+pub fn closure_behind_refs(t: &Ty) -> Option<&str> {
+    let Ty::Ref { pointee, .. } = t else { return None };
+    match &**pointee {
+        Ty::Closure(c) => Some(c),
+        inner => closure_behind_refs(inner),
     }
 }
 

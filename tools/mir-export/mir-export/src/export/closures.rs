@@ -73,7 +73,17 @@ impl<'a> Exporter<'a> {
             None => {
                 let bare = path.bare();
                 let Some((Ok(lib), name)) = self.input.library.for_path(&bare) else { return Ok(None) };
-                (lib, name.to_string(), bare, Vec::new(), Vec::new())
+                match lib.body_text(name) {
+                    Some(_) => (lib, name.to_string(), bare, Vec::new(), Vec::new()),
+                    // an inherent impl's method (`NeverShortCircuit<u64>::
+                    // wrap_mut_2`): under that impl, its parameters bound
+                    None => {
+                        let Some((cand, impl_params, impl_args)) = self.library_inherent_pick(lib, &path, ctx)? else { return Ok(None) };
+                        let name = crate::library::undup(&cand).to_string();
+                        let full = format!("{}::{name}", lib.krate());
+                        (lib, name, full, impl_params, impl_args)
+                    }
+                }
             }
             // a fn nested in an impl's method (`<TakeWhile<I, P> as
             // Iterator>::try_fold::check`): under that method's impl

@@ -104,6 +104,36 @@ pub(super) fn impl_self_pattern(header: &str) -> Result<(Vec<String>, String, Ty
     Ok((params, self_text.to_string(), pattern))
 }
 
+/// Traits whose `#[derive(..)]` writes an impl for the type's own
+/// parameters (`impl<B: PartialEq, C: PartialEq> PartialEq for
+/// ControlFlow<B, C>`).
+const DERIVABLE: [&str; 9] = ["Clone", "Copy", "Debug", "Default", "Eq", "Hash", "Ord", "PartialEq", "PartialOrd"];
+
+/// The header of the impl a `#[derive(Trait)]` writes, whose span (the
+/// `<impl at ..>` of its methods) is the trait's name: `impl<P..> Trait
+/// for Self<P..>`, `Self<P..>` the type its method's `self` points to
+/// (`first_param`, `&ControlFlow<B, C>`). None for a trait not derived so,
+/// or a self type whose arguments are not all plain type parameters (a
+/// const parameter needs its type).
+pub(super) fn derived_impl_header(derive: &str, first_param: &Ty) -> Option<String> {
+    let derive = derive.trim();
+    if !DERIVABLE.contains(&derive) {
+        return None;
+    }
+    let Ty::Ref { pointee, .. } = first_param else { return None };
+    let Ty::Adt(p) = &**pointee else { return None };
+    let mut params = Vec::new();
+    for a in p.segments.last()?.args.iter() {
+        match a {
+            GenericArg::Lifetime => {}
+            GenericArg::Type(Ty::Adt(q)) if q.qself.is_none() && q.segments.len() == 1 && q.segments[0].args.is_empty() => params.push(q.segments[0].name.clone()),
+            _ => return None,
+        }
+    }
+    let generics = if params.is_empty() { String::new() } else { format!("<{}>", params.join(", ")) };
+    Some(format!("impl{generics} {derive} for {p}"))
+}
+
 /// The trait of an impl's header (`AsRef<U>` of `impl<T: ?Sized, U:
 /// ?Sized> const AsRef<U> for &T where T: [const] AsRef<U>`, without a
 /// `const`); None for an inherent impl.
@@ -260,6 +290,28 @@ mod tests {
 
     fn ty(s: &str) -> Ty {
         crate::mirparse::parser::parse_str(s, |p| p.ty()).unwrap()
+    }
+
+    #[test]
+    fn derived_impls_have_the_types_parameters() {
+        let t = |s: &str| crate::mirparse::parser::parse_str(s, |p| p.ty()).unwrap();
+        assert_eq!(
+            derived_impl_header("PartialEq", &t("&core::ops::ControlFlow<B, C>")).as_deref(),
+            Some("impl<B, C> PartialEq for core::ops::ControlFlow<B, C>")
+        );
+        assert_eq!(derived_impl_header("Clone", &t("&core::cmp::Ordering")).as_deref(), Some("impl Clone for core::cmp::Ordering"));
+        assert_eq!(derived_impl_header("Hash", &t("&core::iter::Iter<'_, T>")).as_deref(), Some("impl<T> Hash for core::iter::Iter<'_, T>"));
+        // not a derive, not a reference to a type, an argument not a parameter
+        assert_eq!(derived_impl_header("Iterator", &t("&core::ops::ControlFlow<B, C>")), None);
+        assert_eq!(derived_impl_header("PartialEq", &t("u8")), None);
+        assert_eq!(derived_impl_header("PartialEq", &t("&core::a::A<u8>")), None);
+        // the impl parses as one written out would
+        let h = derived_impl_header("PartialEq", &t("&core::ops::ControlFlow<B, C>")).unwrap();
+        let (params, _, pattern) = impl_self_pattern(&h).unwrap();
+        assert_eq!(params, vec!["B".to_string(), "C".to_string()]);
+        let mut bound = HashMap::new();
+        assert!(unify(&pattern, &t("core::ops::ControlFlow<(), u8>"), &params, &mut bound));
+        assert_eq!(bound.get("C").map(String::as_str), Some("u8"));
     }
 
     #[test]

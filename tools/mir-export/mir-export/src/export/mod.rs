@@ -336,6 +336,19 @@ impl<'a> Exporter<'a> {
         // `()`, and stands in as `()` in the types that contain it
         // (zst_closures.rs).
         let mut stand_in_errors: Vec<(usize, String)> = Vec::new();
+        // a closure of the crate that nothing built (zero-sized, optimized
+        // away: `array::map`'s `Wrapped<u64, u32, {closure@..}>`) whose
+        // body captures nothing
+        let mut closures = Vec::new();
+        for e in &self.types.entries {
+            zst_closures::closures_in(&e.ty, &mut closures);
+        }
+        for c in closures {
+            let i = self.types.intern(&Ty::Closure(c.clone()));
+            if self.types.get(i).upvars.is_none() && self.closure_captures_nothing(&c) {
+                self.types.entries[i].upvars = Some(Vec::new());
+            }
+        }
         let fieldless = zst_closures::fieldless_closures(&self.types);
         for (i, &f) in fieldless.iter().enumerate() {
             if f && self.types.get(i).layout.is_none() {
@@ -358,7 +371,17 @@ impl<'a> Exporter<'a> {
             let tys: Option<Vec<Ty>> =
                 fields.iter().map(|&u| zst_closures::with_unit_for_closures(&self.types.get(u).ty, &is_fieldless)).collect();
             let Some(tys) = tys else {
-                continue; // (a closure that captures a closure with fields: not yet)
+                // a closure that captures a closure with fields (enumerate's
+                // around find's `check` around the user's): its stand-in
+                // struct, the captured closures' written as theirs
+                if let Ty::Closure(_) = &e.ty {
+                    let captures = |c: &str| capture_types(&self.types, c);
+                    match probe_names::stand_ins_probe_name_of(&e.ty, &captures, self.input.adts, self.input.extern_crates) {
+                        Ok(name) => stand_ins.push((i, name)),
+                        Err(why) => stand_in_errors.push((i, why)),
+                    }
+                }
+                continue;
             };
             let tys: Vec<&Ty> = tys.iter().collect();
             match probe_names::struct_probe_name_of(&tys, self.input.adts, self.input.extern_crates) {
@@ -432,13 +455,7 @@ impl<'a> Exporter<'a> {
                 continue;
             }
             let types = &self.types;
-            let captures = |c: &str| -> Result<Vec<&Ty>, String> {
-                let upvars = types.lookup(&Ty::Closure(c.to_string())).and_then(|k| types.get(k).upvars.as_ref());
-                let upvars = upvars.ok_or_else(|| {
-                    format!("the captures of `{c}` are not known (no aggregate in the exported MIR builds it), so no struct stands in for it")
-                })?;
-                Ok(upvars.iter().map(|&u| &types.get(u).ty).collect())
-            };
+            let captures = |c: &str| capture_types(types, c);
             match probe_names::stand_ins_probe_name_of(&e.ty, &captures, self.input.adts, self.input.extern_crates) {
                 Ok(name) => named.push((i, name)),
                 Err(why) => refused.push((i, why)),
@@ -759,6 +776,16 @@ impl<'a> Exporter<'a> {
 }
 
 /// `m::__OXIDE_KERNEL_k` → (`m`, `k`).
+/// The capture types of closure `c` (its `upvars`), in order, for its
+/// stand-in struct; why not, when no aggregate said what they are.
+fn capture_types<'t>(types: &'t crate::types::TypeTable, c: &str) -> Result<Vec<&'t Ty>, String> {
+    let upvars = types.lookup(&Ty::Closure(c.to_string())).and_then(|k| types.get(k).upvars.as_ref());
+    let upvars = upvars.ok_or_else(|| {
+        format!("the captures of `{c}` are not known (no aggregate in the exported MIR builds it), so no struct stands in for it")
+    })?;
+    Ok(upvars.iter().map(|&u| &types.get(u).ty).collect())
+}
+
 fn marker_kernel(const_name: &str) -> Option<(&str, &str)> {
     let (module, last) = match const_name.rsplit_once("::") {
         Some((m, l)) => (m, l),

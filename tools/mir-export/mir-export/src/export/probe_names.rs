@@ -22,10 +22,16 @@ pub fn struct_probe_name_of(fields: &[&Ty], adts: &AdtTable, extern_crates: &[St
     Ok(placed(block, &struct_probe_name(&names)))
 }
 
+/// Stand-in structs a probe name may declare: more means a closure that
+/// (through others) captures itself, which no type does.
+const MAX_STAND_INS: usize = 64;
+
 /// The probe name of `ty`, which contains closures, each written as its
 /// stand-in struct (`layout::stand_ins_probe_name`); `captures(c)` is the
 /// capture types of closure `c` (its fields, in order), or why they are
-/// not known. `Err` also when `ty` has another part no probe can name.
+/// not known. A closure among the captures (an adapter's closure that
+/// captures the user's) is written as its own stand-in in turn. `Err`
+/// also when `ty` has another part no probe can name.
 pub fn stand_ins_probe_name_of<'t>(
     ty: &Ty,
     captures: &dyn Fn(&str) -> Result<Vec<&'t Ty>, String>,
@@ -34,16 +40,20 @@ pub fn stand_ins_probe_name_of<'t>(
 ) -> Result<String, String> {
     let mut closures: Vec<String> = Vec::new();
     let named = with_stand_ins(ty, &mut closures)?;
-    let mut fields: Vec<Vec<&Ty>> = Vec::new();
-    for c in &closures {
-        let tys = captures(c)?;
-        if let Some(t) = tys.iter().find(|t| t.is_unnameable()) {
-            return Err(format!("`{c}` captures a `{t}`, which the layout probe cannot name"));
+    let mut fields: Vec<Vec<Ty>> = Vec::new();
+    while fields.len() < closures.len() {
+        if closures.len() > MAX_STAND_INS {
+            return Err(format!("`{ty}` nests more than {MAX_STAND_INS} closures in its closures' captures"));
+        }
+        let c = closures[fields.len()].clone();
+        let mut tys = Vec::new();
+        for t in captures(&c)? {
+            tys.push(with_stand_ins(t, &mut closures).map_err(|why| format!("`{c}` captures a `{t}`, which the layout probe cannot name: {why}"))?);
         }
         fields.push(tys);
     }
     let mut all: Vec<&Ty> = vec![&named];
-    all.extend(fields.iter().flatten().copied());
+    all.extend(fields.iter().flatten());
     let (block, names) = spell(&all, adts, extern_crates)?;
     let mut rest = names[1..].iter();
     let structs: Vec<String> = fields.iter().map(|f| rest.by_ref().take(f.len()).cloned().collect::<Vec<_>>().join(", ")).collect();
@@ -197,15 +207,50 @@ mod tests {
     }
 
     #[test]
+    fn captured_closures_become_stand_ins_in_turn() {
+        let adts = AdtTable::new();
+        // enumerate's closure captures find's `check` closure, which
+        // captures the user's closure by reference
+        let (outer, check, user) = ("{closure@core::a::enumerate::{closure#0}}", "{closure@core::a::check::{closure#0}}", "{closure@src/lib.rs:5:1: 5:9}");
+        let (check_t, count, user_ref, user_field) = (ty(check), ty("&mut usize"), ty(&format!("&mut {user}")), ty("u32"));
+        let captures = |k: &str| -> Result<Vec<&Ty>, String> {
+            Ok(match k {
+                _ if k == outer => vec![&check_t, &count],
+                _ if k == check => vec![&user_ref],
+                _ => vec![&user_field],
+            })
+        };
+        let name = stand_ins_probe_name_of(&ty(outer), &captures, &adts, &[]).unwrap();
+        let want = stand_ins_probe_name(
+            "__oxide_standin_0",
+            &["__oxide_standin_1, &'static mut usize".into(), "&'static mut __oxide_standin_2".into(), "u32".into()],
+        );
+        assert_eq!(name, want);
+        // the probe names each stand-in by its alias's index, in the
+        // structs' fields too
+        let p = crate::layout::probe_source("fn main() {}", "rustc_layout(debug)", &[name]);
+        let line = p.text.lines().nth(2).unwrap();
+        assert!(line.contains("type __oxide_layout_0 = __oxide_standin_0_0;"), "{line}");
+        assert!(line.contains("struct __oxide_standin_0_0(__oxide_standin_0_1, &'static mut usize);"), "{line}");
+        assert!(line.contains("struct __oxide_standin_0_1(&'static mut __oxide_standin_0_2);"), "{line}");
+        assert!(line.ends_with("struct __oxide_standin_0_2(u32);"), "{line}");
+    }
+
+    #[test]
     fn a_closure_without_a_stand_in_is_refused() {
         let adts = AdtTable::new();
         let c = "{closure@src/lib.rs:1:1: 1:5}";
         let unknown = |_: &str| -> Result<Vec<&Ty>, String> { Err("not known".into()) };
         let opt = ty(&format!("core::option::Option<{c}>"));
         assert_eq!(stand_ins_probe_name_of(&opt, &unknown, &adts, &[]).unwrap_err(), "not known");
-        let inner = ty(&format!("&{c}"));
-        let captures_closure = |_: &str| -> Result<Vec<&Ty>, String> { Ok(vec![&inner]) };
-        assert!(stand_ins_probe_name_of(&opt, &captures_closure, &adts, &[]).unwrap_err().contains("cannot name"));
+        // a captured closure whose own captures are not known
+        let (inner_c, inner) = ("{closure@src/lib.rs:2:1: 2:5}", ty("&{closure@src/lib.rs:2:1: 2:5}"));
+        let inner_unknown = |k: &str| -> Result<Vec<&Ty>, String> { if k == c { Ok(vec![&inner]) } else { Err(format!("{k} not known")) } };
+        assert_eq!(stand_ins_probe_name_of(&opt, &inner_unknown, &adts, &[]).unwrap_err(), format!("{inner_c} not known"));
+        // a capture no probe can name (a `dyn` over a closure)
+        let dyn_closure = ty(&format!("&dyn core::ops::Fn() -> {c}"));
+        let captures_dyn = |_: &str| -> Result<Vec<&Ty>, String> { Ok(vec![&dyn_closure]) };
+        assert!(stand_ins_probe_name_of(&opt, &captures_dyn, &adts, &[]).unwrap_err().contains("cannot name"));
         let local = ty(&format!("core::option::Option<(a::Outer<T>::Local<u8>, {c})>"));
         let nothing = |_: &str| -> Result<Vec<&Ty>, String> { Ok(vec![]) };
         assert!(stand_ins_probe_name_of(&local, &nothing, &adts, &[]).unwrap_err().contains("declared inside a generic function"));

@@ -81,6 +81,27 @@ pub fn with_unit_for_closures(ty: &Ty, fieldless: &dyn Fn(&Ty) -> bool) -> Optio
     })
 }
 
+/// The closures `ty` mentions (in its arguments, fields, pointees), each
+/// once, added to `out`.
+pub fn closures_in(ty: &Ty, out: &mut Vec<String>) {
+    match ty {
+        Ty::Closure(c) => {
+            if !out.contains(c) {
+                out.push(c.clone());
+            }
+        }
+        Ty::Tuple(v) => v.iter().for_each(|t| closures_in(t, out)),
+        Ty::Array(t, _) | Ty::Slice(t) => closures_in(t, out),
+        Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => closures_in(pointee, out),
+        Ty::Adt(p) => p.type_args().for_each(|a| {
+            if let GenericArg::Type(t) = a {
+                closures_in(t, out);
+            }
+        }),
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +131,15 @@ mod tests {
         assert!(known[user] && known[key] && known[fn_item] && known[over_fn_item]);
         // captures not known, or a zero-sized capture that may have alignment
         assert!(!known[unknown] && !known[over_unknown] && !known[over_array] && !known[zst_array]);
+    }
+
+    #[test]
+    fn closures_mentioned_by_a_type() {
+        let (a, b) = ("{closure@src/lib.rs:1:1: 1:2}", "{closure@src/lib.rs:3:1: 3:2}");
+        let t = ty(&format!("(core::ops::try_trait::Wrapped<u64, u32, {a}>, &[{b}; 2], core::option::Option<{a}>)"));
+        let mut found = Vec::new();
+        closures_in(&t, &mut found);
+        assert_eq!(found, vec![a.to_string(), b.to_string()]);
     }
 
     #[test]

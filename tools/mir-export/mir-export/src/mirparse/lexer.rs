@@ -307,13 +307,14 @@ fn is_segment_start(s: &str) -> bool {
 /// Length of `s` up to and including the bracket that closes the first
 /// `open` (`s[0]` in the lexer); None when none does. The one bracket
 /// matcher of the exporter's text walks (export/implty.rs, callee.rs,
-/// spanclosures.rs).
+/// spanclosures.rs). The `>` of an arrow (`impl<F: FnMut() -> A>`) closes
+/// nothing.
 pub(crate) fn matching_close(s: &str, open: char, close: char) -> Option<usize> {
     let mut depth = 0isize;
     for (i, c) in s.char_indices() {
         if c == open {
             depth += 1;
-        } else if c == close {
+        } else if c == close && !is_arrow_head(s, i) {
             depth -= 1;
             if depth == 0 {
                 return Some(i + 1);
@@ -323,9 +324,22 @@ pub(crate) fn matching_close(s: &str, open: char, close: char) -> Option<usize> 
     None
 }
 
+/// Whether the `>` at byte `i` of `s` ends an arrow (`->`).
+pub(crate) fn is_arrow_head(s: &str, i: usize) -> bool {
+    s[..i].ends_with('-') && s[i..].starts_with('>')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_arrow_closes_no_angle_bracket() {
+        let s = "<A, F: FnMut() -> A> Iterator for RepeatWith<F>";
+        assert_eq!(matching_close(s, '<', '>'), Some("<A, F: FnMut() -> A>".len()));
+        assert_eq!(matching_close("<fn(u8) -> u8, (u8, u8)> x", '<', '>'), Some(24));
+        assert_eq!(matching_close("(a -> b) c", '(', ')'), Some(8));
+    }
 
     fn toks(s: &str) -> Vec<String> {
         lex_line(s).unwrap().toks.iter().map(|t| t.to_string()).collect()
