@@ -42,6 +42,9 @@ impl<'a> Exporter<'a> {
             _ => {}
         }
         if let ConstVal::Path { path, fields } = &c.val {
+            if let Some((query, _)) = reflect_const(path).filter(|_| fields.is_empty()) {
+                return Ok(query.ty());
+            }
             if fields.is_empty() {
                 if let Some(t) = self.named_const_ty(path) {
                     return Ok(t);
@@ -266,6 +269,9 @@ impl<'a> Exporter<'a> {
             }
             return Ok(obj!["kind" => "fn", "function" => f]);
         }
+        if let Some((query, of)) = reflect_const(path).filter(|_| fields.is_empty()) {
+            return self.reflect_placeholder(query, of, ctx);
+        }
         let mut name = self.const_item_name(path);
         if fields.is_empty() && !self.bodies.contains_key(name.as_str()) && self.import_library_const(path, ctx)? {
             name = path.to_string();
@@ -376,7 +382,7 @@ impl<'a> Exporter<'a> {
     }
 
     /// A fresh allocation holding a string literal's bytes.
-    fn string_alloc(&mut self, bytes: &[u8]) -> u32 {
+    pub(super) fn string_alloc(&mut self, bytes: &[u8]) -> u32 {
         if let Some(a) = self.string_allocs.iter().find(|a| a.bytes.iter().map(|b| b.unwrap_or(0)).eq(bytes.iter().copied())) {
             return a.id;
         }
@@ -400,6 +406,25 @@ impl<'a> Exporter<'a> {
     pub(super) fn size_of(&mut self, ty: &Ty) -> Option<u64> {
         let i = self.types.intern(ty);
         self.types.get(i).layout.as_ref().map(|l| l.size)
+    }
+}
+
+/// `core::any::TypeId::of::<T>::{constant#0}` and
+/// `core::any::type_name::<T>::{constant#0}`, core's inline constants
+/// that rustc leaves unevaluated (reflect.rs): which, and T.
+fn reflect_const(path: &Path) -> Option<(super::reflect::Query, &Ty)> {
+    let n = path.segments.len();
+    if path.qself.is_some() || n < 2 || path.segments[n - 1].name != "{constant#0}" {
+        return None;
+    }
+    let query = match path.parent().bare().as_str() {
+        "core::any::TypeId::of" => super::reflect::Query::TypeId,
+        "core::any::type_name" => super::reflect::Query::TypeName,
+        _ => return None,
+    };
+    match path.segments[n - 2].args.as_slice() {
+        [GenericArg::Type(t)] => Some((query, t)),
+        _ => None,
     }
 }
 
