@@ -245,6 +245,11 @@ impl<'a> Exporter<'a> {
             self.enqueue(&body);
             return Ok(Ok(self.symbol(&body)));
         }
+        if is_any_trait(trait_) && name == "type_id" {
+            let body = self.any_type_id_body(concrete, ctx)?;
+            self.enqueue(&body);
+            return Ok(Ok(self.symbol(&body)));
+        }
         let text = format!("<{concrete} as {trait_}>::{name}");
         let path = match parse_str(&text, |p| p.path(true)) {
             Ok(p) => p,
@@ -266,6 +271,34 @@ impl<'a> Exporter<'a> {
         };
         self.enqueue(&body);
         Ok(Ok(self.symbol(&body)))
+    }
+
+    /// `<T as core::any::Any>::type_id`, the body of core's blanket impl
+    /// (`impl<T: 'static + ?Sized> Any for T { fn type_id(&self) -> TypeId
+    /// { TypeId::of::<T>() } }`, the same in 1.95 and 1.96), written as MIR
+    /// text for `concrete`: the kernel crate's MIR has no body of core's,
+    /// and the constant is asked of rustc like any other (reflect.rs).
+    fn any_type_id_body(&mut self, concrete: &Ty, ctx: Ctx<'a>) -> DResult<String> {
+        let name = format!("<{concrete} as core::any::Any>::type_id");
+        if self.bodies.contains_key(name.as_str()) {
+            return Ok(name);
+        }
+        let span = match ctx.body.locals.first().and_then(|l| l.as_ref()).and_then(|l| l.span.as_ref()) {
+            Some(s) => format!(" // scope 0 at {s}"),
+            None => String::new(),
+        };
+        let text = format!(
+            "fn __oxide_any_type_id(_1: &{concrete}) -> core::any::TypeId {{\n    let mut _0: core::any::TypeId;\n\n    \
+             bb0: {{\n        _0 = const core::any::TypeId::of::<{concrete}>::{{constant#0}};{span}\n        return;{span}\n    }}\n}}\n"
+        );
+        let file = crate::mirparse::items::parse_mir_file(&text)
+            .map_err(|e| self.err(ctx, Code::Export, format!("the body of `{name}` does not parse: {}", e.msg)))?;
+        let mut body = file.bodies.into_iter().next().ok_or_else(|| self.err(ctx, Code::Export, "no `type_id` body"))?;
+        body.name = name.clone();
+        let body: &'a Body = Box::leak(Box::new(body));
+        let key: &'a str = Box::leak(name.clone().into_boxed_str());
+        self.bodies.insert(key, body);
+        Ok(name)
     }
 
     /// `m::<impl at src/lib.rs:9:1: 9:40>::f` where the impl's header at
@@ -388,4 +421,9 @@ fn patch_slots(j: &mut Json, slots: &[usize]) {
         }
         _ => {}
     }
+}
+
+/// `core::any::Any` as the vtable dump prints it.
+fn is_any_trait(trait_: &str) -> bool {
+    matches!(trait_, "core::any::Any" | "Any" | "any::Any")
 }
