@@ -407,6 +407,9 @@ impl<'a> Exporter<'a> {
                 ]
             }
             Rvalue::Cast { kind, operand, ty } if Self::is_dyn_coercion(kind, ty) => {
+                if let Some(from) = self.upcast_source(operand, ctx)? {
+                    return self.upcast_json(&from, operand, ty, ctx);
+                }
                 let vt = self.coercion_vtable(operand, ty, ctx)?;
                 obj![
                     "kind" => "cast",

@@ -145,6 +145,8 @@ pub struct Exporter<'a> {
     string_allocs: Vec<Alloc>,
     /// The vtables of the unsize coercions to trait objects (dyncall.rs).
     vtables: Vec<dyncall::VtableReq>,
+    /// Dyn upcasting coercions, checked against rustc's vtable layouts.
+    upcasts: Vec<dyncall::Upcast>,
     /// Calls through vtables, waiting for their slots.
     vcalls: Vec<dyncall::VirtualCall>,
     /// rustc's vtable layout of each trait object type met.
@@ -182,6 +184,7 @@ impl<'a> Exporter<'a> {
             static_types: HashMap::new(),
             string_allocs: Vec::new(),
             vtables: Vec::new(),
+            upcasts: Vec::new(),
             vcalls: Vec::new(),
             vt_layouts: HashMap::new(),
             library_bodies: HashMap::new(),
