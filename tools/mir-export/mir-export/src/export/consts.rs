@@ -383,12 +383,12 @@ impl<'a> Exporter<'a> {
 
     /// A fresh allocation holding a string literal's bytes.
     pub(super) fn string_alloc(&mut self, bytes: &[u8]) -> u32 {
-        if let Some(a) = self.string_allocs.iter().find(|a| a.bytes.iter().map(|b| b.unwrap_or(0)).eq(bytes.iter().copied())) {
+        if let Some(a) = self.string_allocs.iter().find(|a| a.relocs.is_empty() && a.size == bytes.len() as u64 && a.bytes.iter().map(|b| b.unwrap_or(0)).eq(bytes.iter().copied())) {
             return a.id;
         }
         // (core's allocations, imported, are numbered apart: library.rs)
         let max_rustc = self.allocs.keys().filter(|&&k| k < crate::library::ALLOC_BASE).max().copied().unwrap_or(0);
-        let id = max_rustc.max(self.string_allocs.last().map_or(0, |a| a.id)) + 1;
+        let id = max_rustc.max(self.string_allocs.iter().map(|a| a.id).max().unwrap_or(0)) + 1;
         self.string_allocs.push(Alloc {
             id,
             static_name: None,
@@ -398,6 +398,15 @@ impl<'a> Exporter<'a> {
             relocs: Vec::new(),
             vtable: None,
         });
+        self.used_allocs.insert(id);
+        id
+    }
+
+    /// A fresh allocation of no bytes yet, filled in later (caller.rs).
+    pub(super) fn reserve_alloc(&mut self) -> u32 {
+        let max_rustc = self.allocs.keys().filter(|&&k| k < crate::library::ALLOC_BASE).max().copied().unwrap_or(0);
+        let id = max_rustc.max(self.string_allocs.iter().map(|a| a.id).max().unwrap_or(0)) + 1;
+        self.string_allocs.push(Alloc { id, static_name: None, size: 0, align: 1, bytes: Vec::new(), relocs: Vec::new(), vtable: None });
         self.used_allocs.insert(id);
         id
     }

@@ -10,6 +10,7 @@
 
 mod assoc;
 mod body;
+mod caller;
 pub(crate) mod callee;
 mod closures;
 mod consteval;
@@ -105,6 +106,7 @@ pub fn export(
                 ex.note_discriminants()?;
                 ex.types.attach_decls(input.adts).map_err(|m| Diag::new(Code::Export, m))?;
                 ex.fill_layouts(probe)?;
+                ex.fill_locations()?;
                 let bad = ex.check_kernel_params(&kernels);
                 if bad.is_empty() {
                     ex.fill_uninit()?;
@@ -159,6 +161,13 @@ pub struct Exporter<'a> {
     unread_projections: HashMap<String, String>,
     /// The types whose TypeId or name a body needs (reflect.rs).
     reflect_wanted: Vec<reflect::Wanted>,
+    /// The copies of `#[track_caller]` functions: copy → (function, its
+    /// caller's location) (caller.rs).
+    tc_copies: HashMap<String, (String, caller::CallerLoc)>,
+    /// The caller's location of the copy being exported.
+    caller_loc: Option<caller::CallerLoc>,
+    /// `Location` allocations, written once layouts are known.
+    loc_allocs: Vec<caller::LocAlloc>,
 }
 
 impl<'a> Exporter<'a> {
@@ -190,6 +199,9 @@ impl<'a> Exporter<'a> {
             library_bodies: HashMap::new(),
             unread_projections: HashMap::new(),
             reflect_wanted: Vec::new(),
+            tc_copies: HashMap::new(),
+            caller_loc: None,
+            loc_allocs: Vec::new(),
         }
     }
 
@@ -229,8 +241,20 @@ impl<'a> Exporter<'a> {
         while let Some(name) = self.queue.pop_front() {
             let body = self.bodies[name.as_str()];
             let kernel = kernels.contains(&name).then_some(name.as_str());
-            let j = self.body_json(body, kernel)?;
-            self.functions.push(j);
+            // a `#[track_caller]` function's copy for one caller (caller.rs)
+            self.caller_loc = self.copy_location(&name);
+            let mut j = self.body_json(body, kernel);
+            if let (Some(_), Ok(Json::Obj(fields))) = (self.caller_loc.take(), &mut j) {
+                let symbol = self.symbol(&name);
+                for (k, v) in fields.iter_mut() {
+                    match k.as_str() {
+                        "name" => *v = Json::from(name.as_str()),
+                        "symbol" => *v = Json::from(symbol.as_str()),
+                        _ => {}
+                    }
+                }
+            }
+            self.functions.push(j?);
         }
         Ok(())
     }
