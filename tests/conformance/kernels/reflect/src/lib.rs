@@ -122,7 +122,7 @@ fn probe(a: &dyn Any) -> u64 {
 }
 
 /// `dyn Any`: `downcast_ref`, `is` and `type_id` through the vtable, the
-/// object picked by the input.
+/// object picked by the input; `&dyn Animal` upcast to `&dyn Any`.
 #[kernel]
 pub fn reflect_any_downcast(input: &[u64], mut out: DisjointSlice<u64>) {
     let (idx, i) = tid();
@@ -139,6 +139,9 @@ pub fn reflect_any_downcast(input: &[u64], mut out: DisjointSlice<u64>) {
     let an = animals[(x >> 3) as usize % 2];
     h = mix(h, an.legs());
     h = mix(h, probe(an.as_any()));
+    // upcasting to the supertrait `Any`, then downcasting
+    let up: &dyn Any = an;
+    h = mix(h, probe(up) ^ (up.type_id() == TypeId::of::<Dog>()) as u64);
     put(&mut out, idx, h);
 }
 
@@ -177,9 +180,19 @@ fn plain() -> u64 {
     where_am_i()
 }
 
+impl Local {
+    #[track_caller]
+    #[inline(never)]
+    fn at(&self, k: u64) -> u64 {
+        mix(where_am_i() ^ k, self.0 as u64)
+    }
+}
+
 /// `Location::caller()` through `#[track_caller]` functions: direct calls,
 /// calls through inlined and not inlined `#[track_caller]` callers (the
-/// location is the outermost untracked call's), and a plain caller.
+/// location is the outermost untracked call's), a plain caller, and
+/// `#[track_caller]` methods called as methods (the location is the
+/// method name's).
 #[kernel]
 pub fn reflect_caller_location(input: &[u64], mut out: DisjointSlice<u64>) {
     let (idx, i) = tid();
@@ -190,6 +203,10 @@ pub fn reflect_caller_location(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, plain());
     let l = core::panic::Location::caller();
     h = mix(h, l.line() as u64 ^ (l.column() as u64) << 32);
+    let loc = Local(x as u32);
+    h = mix(h, loc.at(1));
+    h = mix(h, loc . at(2) ^ Local(7).at(x));
+    h = mix(h, if x & 1 == 0 { where_am_i() } else { outer_never(x) });
     put(&mut out, idx, h);
 }
 
