@@ -121,12 +121,14 @@ impl<'a> Exporter<'a> {
     }
 
     /// The location of the call `ctx` to a `#[track_caller]` function, or
-    /// of a `caller_location()` call; `None` while exporting a copy that
-    /// has no caller (an error).
+    /// of a `caller_location()` call (`method_call`: `ctx` may be written
+    /// `x.f(..)`). A tracked function exported without a caller (not as
+    /// a copy) has none: an error.
     fn call_location(&self, ctx: Ctx, method_call: bool) -> Result<CallerLoc, String> {
         let span = ctx.span.ok_or("the call has no span")?;
-        let span = if method_call { self.method_fn_span(span)? } else { span.clone() };
-        match self.caller_site(ctx.body, ctx.scope, &span)? {
+        match self.caller_site(ctx.body, ctx.scope, span)? {
+            // the walk ended at the call itself: its `fn_span`
+            Site::Span(s) if method_call && s == *span => self.span_location(&self.method_fn_span(span)?),
             Site::Span(s) => self.span_location(&s),
             Site::Implicit => self.caller_loc.clone().ok_or_else(|| {
                 format!("`{}` is `#[track_caller]` and is exported without a caller", ctx.body.name)
