@@ -135,13 +135,17 @@ typedef struct {
 
 /* A vtable ("vtables"): `ty` as the trait object `dyn_`, rustc's layout
  * word by word (drop_in_place, size, align, then the methods); entries[k]
- * the function of word k, NULL for the metadata words and vacant slots. */
+ * the function of word k, NULL for the metadata words and vacant slots.
+ * `also`: the trait objects of supertraits that dyn upcasting coercions
+ * make of a `dyn_` (their layouts are prefixes of this one). */
 typedef struct {
 	OxType *ty, *dyn_;
 	uint64_t size;
 	uint32_t align;
 	OxFunc **entries;
 	uint32_t nentry;         /* at least 3 */
+	OxType **also;           /* the supertrait objects upcasts make of it */
+	uint32_t nalso;
 } OxVtable;
 
 /* ------------------------------------------------------------ places */

@@ -181,6 +181,29 @@ static bool parse_allocs(PState *s, PFile *f)
 
 /* ------------------------------------------------------------ vtables */
 
+/* "also" (optional): the supertrait objects a vtable is reached as
+ * through dyn upcasting coercions, each an `opaque` type. */
+static bool parse_vtable_also(PState *s, PFile *f, JPath p, cJSON *j, OxVtable *vt)
+{
+	cJSON *arr = json_get_opt(j, "also"), *e;
+	if (!arr)
+		return true;
+	if (!cJSON_IsArray(arr))
+		return fe_error(jpath_field(s->a, p, "also"), "must be an array"), false;
+	vt->nalso = (uint32_t)cJSON_GetArraySize(arr);
+	vt->also = arena_new_array(s->a, OxType *, vt->nalso);
+	uint32_t i = 0, t;
+	cJSON_ArrayForEach(e, arr) {
+		if (!json_index_value(p, "also", e, f->ntype, &t))
+			return false;
+		vt->also[i] = f->types[t];
+		if (vt->also[i]->kind != RT_OPAQUE)
+			return fe_error(jpath_field(s->a, p, "also"), "`%s` is no trait object", vt->also[i]->name), false;
+		i++;
+	}
+	return true;
+}
+
 /* One vtable: its types, the concrete type's size and alignment, and the
  * function of each word (null: a metadata word or a vacant slot). */
 static bool parse_vtable(PState *s, PFile *f, JPath p, cJSON *j, OxVtable *vt)
@@ -216,7 +239,7 @@ static bool parse_vtable(PState *s, PFile *f, JPath p, cJSON *j, OxVtable *vt)
 			return fe_error(q, "`%s` is no device function of the inputs", e->valuestring), false;
 		vt->entries[i++] = d->fn;
 	}
-	return true;
+	return parse_vtable_also(s, f, p, j, vt);
 }
 
 static bool parse_vtables(PState *s, PFile *f)

@@ -260,6 +260,18 @@ static bool call_pointer(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	return true;
 }
 
+/* Whether a trait object of type `obj` may hold vtable `vt`: one made as
+ * `obj`, or as a subtrait object that upcasts turned into `obj`. */
+static bool vtable_reaches(Fb *fb, const OxVtable *vt, RType *obj)
+{
+	if (fb_rtype(fb, vt->dyn_) == obj)
+		return true;
+	for (uint32_t i = 0; i < vt->nalso; i++)
+		if (fb_rtype(fb, vt->also[i]) == obj)
+			return true;
+	return false;
+}
+
 /* `<dyn T as Tr>::m(self, args..)` (callee kind virtual): the function in
  * word `slot` of the trait object's vtable, called with the data pointer
  * as `&self` / `&mut self` (the thin pointer the method's body takes) and
@@ -280,7 +292,7 @@ static bool call_virtual(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
 	uint32_t nvt = 0;
 	for (uint32_t k = 0; k < fb->in->nvtable; k++) {
 		const OxVtable *vt = &fb->in->vtables[k];
-		if (fb_rtype(fb, vt->dyn_) != self.ty->pointee)
+		if (!vtable_reaches(fb, vt, self.ty->pointee))
 			continue;
 		nvt++;
 		if (t->callee.slot >= vt->nentry || !vt->entries[t->callee.slot])

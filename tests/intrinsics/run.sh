@@ -7,6 +7,9 @@
 # each `#[rustc_intrinsic]` fn; the simd module is not for kernels). Each is
 #   supported  a row of src/ir/prims.def (INTRINSIC / ATOMIC_INTRINSIC), or
 #              a spelling mir-export maps to one (mapped.txt: NAME ROW);
+#   exported   replaced by mir-export with rustc's own values before
+#              oxidec sees them (exported.txt: NAME, the conformance
+#              kernel that checks them, how; the kernel must exist);
 #   lowered    replaced by rustc's own MIR passes before the MIR is printed
 #              (a `sym::NAME` of compiler/rustc_mir_transform's
 #              lower_intrinsics.rs, when the compiler source is there, and
@@ -49,6 +52,17 @@ grep -v '^#' $T/mapped.txt | awk 'NF { print $1 }' | sort -u >"$TMP/mapped"
 	[ -f "$f" ] && grep -o 'sym::[a-z_0-9]*' "$f" | sed 's/sym:://'
 } | sort -u >"$TMP/lowered"
 
+grep -v '^#' $T/exported.txt | awk 'NF { print $1 }' | sort -u >"$TMP/exported"
+# every exported name's conformance kernel must exist
+grep -v '^#' $T/exported.txt | awk 'NF { print $1, $2 }' | while read -r name kernel; do
+	grep -qs "pub fn $kernel(" tests/conformance/kernels/*/src/lib.rs || echo "$name ($kernel)"
+done >"$TMP/badexp"
+if [ -s "$TMP/badexp" ]; then
+	fail=$((fail + 1)); echo "FAIL exported.txt names kernels the conformance suite lacks: $(tr '\n' ' ' <"$TMP/badexp")"
+else
+	pass=$((pass + 1))
+fi
+
 # every mapped name must reach a real row
 grep -v '^#' $T/mapped.txt | awk 'NF { print $2 }' | sort -u | while read -r row; do
 	grep -qx "$row" "$TMP/rows" || echo "$row"
@@ -61,7 +75,7 @@ fi
 
 # the template: a kernel whose one intrinsic call is `copysign`
 tmpl=tests/golden/bad_intrinsic_arity.mir.json
-nsup=0 nlow=0 nref=0 nwide=0
+nsup=0 nexp=0 nlow=0 nref=0 nwide=0
 while read -r full; do
 	# as mir-export (callee.rs canonical_intrinsic): a float type suffix
 	# becomes the generic argument (`sqrtf32` is `sqrt` of f32)
@@ -69,6 +83,9 @@ while read -r full; do
 	case $full in *f16|*f128) [ "$name" != "$full" ] && { nwide=$((nwide + 1)); continue; } ;; esac
 	if grep -qx "$name" "$TMP/rows" || grep -qx "$name" "$TMP/mapped"; then
 		nsup=$((nsup + 1)); continue
+	fi
+	if grep -qx "$name" "$TMP/exported"; then
+		nexp=$((nexp + 1)); continue
 	fi
 	if grep -qx "$full" "$TMP/lowered"; then
 		nlow=$((nlow + 1)); continue
@@ -86,6 +103,6 @@ while read -r full; do
 	rm -f "$TMP/k.ptx"
 done <"$TMP/all"
 echo "intrinsics: $nwide f16/f128 variants of float intrinsics not checked (oxidec has no f16/f128 arithmetic)"
-echo "intrinsics: $(wc -l <"$TMP/all") in core: $nsup supported, $nlow lowered by rustc, $nref refused, $nwide f16/f128"
+echo "intrinsics: $(wc -l <"$TMP/all") in core: $nsup supported, $nexp replaced by mir-export, $nlow lowered by rustc, $nref refused, $nwide f16/f128"
 echo "intrinsics: $pass passed, $fail failed"
 [ $fail -eq 0 ]

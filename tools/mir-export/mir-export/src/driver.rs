@@ -22,6 +22,7 @@ use crate::diag::{Code, DResult, Diag};
 use crate::layout::{self, Layout};
 use crate::rustc_compat;
 use crate::toolchain::RustcInfo;
+use crate::reflect;
 use crate::vtable;
 
 /// Set in the environment of cargo; tells the wrapper where to record.
@@ -356,6 +357,72 @@ impl LayoutProbe<'_> {
     pub fn run_vtables(&self, names: &[String]) -> DResult<Vec<Result<Vec<vtable::Entry>, String>>> {
         let (stderr, probe) = self.probe(vtable::ATTR, names)?;
         Ok(vtable::read_probe_output(&stderr, &probe))
+    }
+
+    /// rustc's TypeId and type name of each type of `names` (probe names
+    /// that the crate root can spell: reflect.rs), read from the LLVM IR of
+    /// the crate root with the probe's functions appended.
+    pub fn run_reflect(&self, names: &[String]) -> DResult<Vec<Result<reflect::Reflected, String>>> {
+        let root_index = self.cmd.root_index().ok_or_else(|| Diag::new(Code::Export, "cannot find the crate root in rustc's arguments"))?;
+        let root = self.cmd.cwd.join(&self.cmd.args[root_index]);
+        let mut text = fs::read_to_string(&root).map_err(|e| io_err(&root, e))?;
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&reflect::probe_items(names));
+        let cache = ProbeCache::new(self.cmd, self.rustc, "reflect-llvm-ir", &text);
+        let ir = match cache.as_ref().and_then(|c| c.read()) {
+            Some(ir) => ir,
+            None => {
+                let ir = self.compile_ir(root_index, &root, &text)?;
+                if let Some(cache) = cache {
+                    cache.write(&ir);
+                }
+                ir
+            }
+        };
+        Ok(reflect::read_ir(&ir, names.len()))
+    }
+
+    /// The LLVM IR (-O2) of the crate root replaced by `text`, compiled
+    /// with the recorded arguments less cross-crate inlining (which would
+    /// leave the probe's functions uncompiled) and with function merging
+    /// off (which could make one an alias of another).
+    fn compile_ir(&self, root_index: usize, root: &Path, text: &str) -> DResult<String> {
+        let probe_file = root.with_file_name(format!(".oxide-reflect-probe-{}.rs", std::process::id()));
+        let out_dir = self.cmd.out_dir().join(format!("oxide-reflect-probe-{}", std::process::id()));
+        fs::write(&probe_file, text).map_err(|e| io_err(&probe_file, e))?;
+        let mut args: Vec<String> = self
+            .cmd
+            .rerun_args()
+            .into_iter()
+            .filter(|(_, a)| !a.starts_with("-Zcross-crate-inline-threshold") && !a.starts_with("-Zdump-mir"))
+            .map(|(i, a)| if i == root_index { probe_file.to_string_lossy().into_owned() } else { a.clone() })
+            .collect();
+        args.extend(["--emit=llvm-ir".into(), "-Copt-level=2".into(), "-Zmerge-functions=disabled".into(), "-Awarnings".into()]);
+        args.push(format!("--out-dir={}", out_dir.display()));
+        let mut cmd = Command::new(&self.rustc.path);
+        cmd.current_dir(&self.cmd.cwd).args(&args).env("RUSTC_BOOTSTRAP", "1").envs(self.cmd.env.iter().cloned());
+        if self.verbose {
+            eprintln!("mir-export: type identity probe: {cmd:?}");
+        }
+        let result = run_captured(cmd, self.verbose, "rustc failed on the type identity probe (TypeId::of, type_name)").and_then(|_| {
+            let ll = self.cmd.output_file("ll");
+            let ll = out_dir.join(ll.file_name().unwrap_or_default());
+            fs::read_to_string(&ll).map_err(|e| io_err(&ll, e))
+        });
+        // what reflect.rs reads: functions' `define` and `ret` lines, globals
+        let result = result.map(|ir| {
+            let kept = ir.lines().filter(|l| l.starts_with("define ") || l.trim_start().starts_with("ret ") || *l == "}" || l.starts_with('@'));
+            kept.collect::<Vec<_>>().join("\n")
+        });
+        if self.keep_temps {
+            eprintln!("mir-export: kept the type identity probe {}", probe_file.display());
+        } else {
+            let _ = fs::remove_file(&probe_file);
+            let _ = fs::remove_dir_all(&out_dir);
+        }
+        result
     }
 
     /// Compiles the crate root with one `#[attr]` alias per name

@@ -254,6 +254,13 @@ pub fn in_block_probe_name(at: usize, name: &str) -> String {
     format!("{IN_BLOCK}{at}: {name}")
 }
 
+/// Whether `name` is spelled from the crate root, as a type: not inside
+/// a block, not a declared struct or stand-ins (whose declarations only
+/// the layout probe writes).
+pub fn is_root_probe_name(name: &str) -> bool {
+    split_in_block(name).0.is_none() && !name.starts_with(STRUCT_PROBE) && split_stand_ins(name).is_none()
+}
+
 fn split_in_block(name: &str) -> (Option<usize>, &str) {
     let parsed = name.strip_prefix(IN_BLOCK).and_then(|r| r.split_once(": ")).and_then(|(at, n)| Some((at.parse().ok()?, n)));
     match parsed {

@@ -317,17 +317,16 @@ fn keep_going_leaves_out_the_kernels_in_error() {
         "#![no_std]
 use oxide_device::prelude::*;
 pub trait Tr { fn f(&self) -> u32; }
-pub trait Sub: Tr { fn g(&self) -> u32; }
 impl Tr for u32 { fn f(&self) -> u32 { *self } }
-impl Sub for u32 { fn g(&self) -> u32 { *self } }
+fn dbl(x: u32) -> u32 { x * 2 }
 #[inline(never)]
-fn call(t: &dyn Sub) -> u32 { let b: &dyn Tr = t; b.f() }
+fn call(v: u32) -> u32 { let f: &dyn Fn(u32) -> u32 = &dbl; f(v) }
 #[kernel]
-pub fn bad_a(out: &mut u32) { *out = call(&1u32); }
+pub fn bad_a(out: &mut u32) { *out = call(1); }
 #[kernel]
 pub fn good(out: &mut u32) { *out = 7; }
 #[kernel]
-pub fn bad_b(out: &mut u32) { *out = call(&2u32) + 1; }
+pub fn bad_b(out: &mut u32) { *out = call(2) + 1; }
 #[kernel]
 pub fn bad_dyn(t: &dyn Tr, out: &mut u32) { *out = t.f(); }
 ",

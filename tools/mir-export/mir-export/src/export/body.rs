@@ -129,6 +129,14 @@ impl<'a> Exporter<'a> {
         }
         let t = &b.terminator;
         let ctx = Ctx { body, scope: t.scope, span: t.span.as_ref(), const_comments: &t.const_comments };
+        // `Location::caller()`: the constant location (caller.rs)
+        if let TerminatorKind::Call { dest, callee: Callee::Path(path), args, target: Some(target) } = &t.kind {
+            if args.is_empty() && matches!(path.bare().as_str(), "caller_location" | "core::intrinsics::caller_location") {
+                let (stmt, term) = self.caller_location_json(dest, *target, ctx)?;
+                stmts.push(stmt);
+                return Ok(obj!["statements" => stmts, "terminator" => term, "cleanup" => b.cleanup]);
+            }
+        }
         // A core trait method on a primitive (in a generic instance) is one
         // assignment, then the call's return edge.
         if let TerminatorKind::Call { dest, callee: Callee::Path(path), args, target: Some(target) } = &t.kind {
@@ -407,6 +415,9 @@ impl<'a> Exporter<'a> {
                 ]
             }
             Rvalue::Cast { kind, operand, ty } if Self::is_dyn_coercion(kind, ty) => {
+                if let Some(from) = self.upcast_source(operand, ctx)? {
+                    return self.upcast_json(&from, operand, ty, ctx);
+                }
                 let vt = self.coercion_vtable(operand, ty, ctx)?;
                 obj![
                     "kind" => "cast",
@@ -513,7 +524,7 @@ impl<'a> Exporter<'a> {
 
     // ---- terminators -----------------------------------------------------------
 
-    fn terminator_json(&mut self, t: &TerminatorKind, ctx: Ctx) -> DResult<Json> {
+    pub(super) fn terminator_json(&mut self, t: &TerminatorKind, ctx: Ctx) -> DResult<Json> {
         Ok(match t {
             TerminatorKind::Goto(bb) => obj!["kind" => "goto", "target" => *bb],
             TerminatorKind::SwitchInt { discr, targets, otherwise } => {
@@ -849,6 +860,7 @@ impl<'a> Exporter<'a> {
                         }
                     }
                 }
+                let name = self.track_caller_callee(name, ctx)?;
                 self.enqueue(&name);
                 let symbol = self.symbol_for(&name);
                 obj!["kind" => "function", "name" => name, "symbol" => symbol]

@@ -42,6 +42,9 @@ impl<'a> Exporter<'a> {
             _ => {}
         }
         if let ConstVal::Path { path, fields } = &c.val {
+            if let Some((query, _)) = reflect_const(path).filter(|_| fields.is_empty()) {
+                return Ok(query.ty());
+            }
             if fields.is_empty() {
                 if let Some(t) = self.named_const_ty(path) {
                     return Ok(t);
@@ -266,6 +269,9 @@ impl<'a> Exporter<'a> {
             }
             return Ok(obj!["kind" => "fn", "function" => f]);
         }
+        if let Some((query, of)) = reflect_const(path).filter(|_| fields.is_empty()) {
+            return self.reflect_placeholder(query, of, ctx);
+        }
         let mut name = self.const_item_name(path);
         if fields.is_empty() && !self.bodies.contains_key(name.as_str()) && self.import_library_const(path, ctx)? {
             name = path.to_string();
@@ -376,13 +382,13 @@ impl<'a> Exporter<'a> {
     }
 
     /// A fresh allocation holding a string literal's bytes.
-    fn string_alloc(&mut self, bytes: &[u8]) -> u32 {
-        if let Some(a) = self.string_allocs.iter().find(|a| a.bytes.iter().map(|b| b.unwrap_or(0)).eq(bytes.iter().copied())) {
+    pub(super) fn string_alloc(&mut self, bytes: &[u8]) -> u32 {
+        if let Some(a) = self.string_allocs.iter().find(|a| a.relocs.is_empty() && a.size == bytes.len() as u64 && a.bytes.iter().map(|b| b.unwrap_or(0)).eq(bytes.iter().copied())) {
             return a.id;
         }
         // (core's allocations, imported, are numbered apart: library.rs)
         let max_rustc = self.allocs.keys().filter(|&&k| k < crate::library::ALLOC_BASE).max().copied().unwrap_or(0);
-        let id = max_rustc.max(self.string_allocs.last().map_or(0, |a| a.id)) + 1;
+        let id = max_rustc.max(self.string_allocs.iter().map(|a| a.id).max().unwrap_or(0)) + 1;
         self.string_allocs.push(Alloc {
             id,
             static_name: None,
@@ -396,10 +402,38 @@ impl<'a> Exporter<'a> {
         id
     }
 
+    /// A fresh allocation of no bytes yet, filled in later (caller.rs).
+    pub(super) fn reserve_alloc(&mut self) -> u32 {
+        let max_rustc = self.allocs.keys().filter(|&&k| k < crate::library::ALLOC_BASE).max().copied().unwrap_or(0);
+        let id = max_rustc.max(self.string_allocs.iter().map(|a| a.id).max().unwrap_or(0)) + 1;
+        self.string_allocs.push(Alloc { id, static_name: None, size: 0, align: 1, bytes: Vec::new(), relocs: Vec::new(), vtable: None });
+        self.used_allocs.insert(id);
+        id
+    }
+
     /// Size in bytes, where known without rustc's help or from its layout.
     pub(super) fn size_of(&mut self, ty: &Ty) -> Option<u64> {
         let i = self.types.intern(ty);
         self.types.get(i).layout.as_ref().map(|l| l.size)
+    }
+}
+
+/// `core::any::TypeId::of::<T>::{constant#0}` and
+/// `core::any::type_name::<T>::{constant#0}`, core's inline constants
+/// that rustc leaves unevaluated (reflect.rs): which, and T.
+fn reflect_const(path: &Path) -> Option<(super::reflect::Query, &Ty)> {
+    let n = path.segments.len();
+    if path.qself.is_some() || n < 2 || path.segments[n - 1].name != "{constant#0}" {
+        return None;
+    }
+    let query = match path.parent().bare().as_str() {
+        "core::any::TypeId::of" => super::reflect::Query::TypeId,
+        "core::any::type_name" => super::reflect::Query::TypeName,
+        _ => return None,
+    };
+    match path.segments[n - 2].args.as_slice() {
+        [GenericArg::Type(t)] => Some((query, t)),
+        _ => None,
     }
 }
 

@@ -39,6 +39,16 @@ pub(super) struct VtableReq {
     slots: Option<Vec<Result<String, String>>>,
 }
 
+/// A dyn upcasting coercion (`&dyn Sub` to `&dyn Super`), checked once
+/// both vtable layouts are known.
+pub(super) struct Upcast {
+    from: String,
+    to: String,
+    /// The type index of `dyn to`.
+    to_ty: usize,
+    loc: String,
+}
+
 /// A call through a vtable, waiting for its slot.
 pub(super) struct VirtualCall {
     dyn_: String,
@@ -67,6 +77,87 @@ impl<'a> Exporter<'a> {
     /// Whether `rv`'s cast is an unsize coercion to a trait object.
     pub(super) fn is_dyn_coercion(kind: &str, ty: &Ty) -> bool {
         kind.starts_with("PointerCoercion(Unsize") && dyn_pointee(ty).is_some()
+    }
+
+    /// `&dyn Sub as &dyn Super` (`PointerCoercion(Unsize)` of a trait
+    /// object): the trait object type it comes from, when it is one.
+    pub(super) fn upcast_source(&mut self, operand: &Operand, ctx: Ctx) -> DResult<Option<String>> {
+        Ok(dyn_pointee(&self.operand_ty(operand, ctx)?).map(str::to_string))
+    }
+
+    /// A dyn upcasting coercion from `from` to the trait object of `ty`:
+    /// rustc lays out a supertrait's vtable as a prefix of its subtrait's
+    /// when the supertrait is on the subtrait's first chain of
+    /// supertraits (its `vtable_trait_upcasting_coercion_new_vptr_slot`
+    /// is `None`), and the coercion then keeps the metadata: a pointer
+    /// cast. Whether it is a prefix is checked against both of rustc's
+    /// vtable layouts once they are probed (`check_upcasts`); a supertrait
+    /// reached through a `TraitVPtr` word is refused there.
+    pub(super) fn upcast_json(&mut self, from: &str, operand: &Operand, ty: &Ty, ctx: Ctx) -> DResult<Json> {
+        let to = dyn_pointee(ty).expect("is_dyn_coercion").to_string();
+        let loc = self.loc(ctx.body, ctx.scope, ctx.span);
+        let to_ty = self.ty(&Ty::Dyn(to.clone()), ctx)?;
+        if !self.upcasts.iter().any(|u| u.from == from && u.to == to) {
+            self.upcasts.push(Upcast { from: from.to_string(), to, to_ty, loc });
+        }
+        Ok(obj![
+            "kind" => "cast",
+            "cast" => "PtrToPtr",
+            "operand" => self.operand_json(operand, ctx)?,
+            "ty" => self.ty(ty, ctx)?,
+        ])
+    }
+
+    /// Every upcast's target layout must be a prefix of its source's, word
+    /// by word (the same metadata and the same methods of the same traits).
+    fn check_upcasts(&self) -> DResult<()> {
+        for u in &self.upcasts {
+            let layout = |d: &str| match self.vt_layouts.get(d) {
+                Some(Ok(e)) => Ok(e),
+                Some(Err(why)) => Err(why.clone()),
+                None => Err("not probed".to_string()),
+            };
+            let (from, to) = match (layout(&u.from), layout(&u.to)) {
+                (Ok(f), Ok(t)) => (f, t),
+                (Err(why), _) | (_, Err(why)) => {
+                    return Err(Diag::at(u.loc.clone(), Code::Export, format!(
+                        "trait upcasting (`{}` to `{}`): cannot learn rustc's vtable layouts: {why}", u.from, u.to
+                    )))
+                }
+            };
+            let same = |a: &Entry, b: &Entry| match (a, b) {
+                (Entry::Method { trait_: ta, name: na }, Entry::Method { trait_: tb, name: nb }) => na == nb && same_trait(ta, tb),
+                (Entry::TraitVPtr(_), _) | (_, Entry::TraitVPtr(_)) => false,
+                _ => a == b,
+            };
+            if to.len() > from.len() || !to.iter().zip(from.iter()).all(|(t, f)| same(t, f)) {
+                return Err(Diag::at(u.loc.clone(), Code::Unsupported, format!(
+                    "trait upcasting (`{}` to `{}`) is not supported here: rustc's vtable of `{}` is not a prefix of \
+                     the vtable of `{}` (the supertrait is not on the first chain of supertraits, so its vtable \
+                     pointer is a word of the subtrait's vtable, which oxidec does not make); call the method \
+                     through `{}` instead",
+                    u.from, u.to, u.to, u.from, u.from
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The trait object types whose vtables a `dyn_` object may have:
+    /// itself and, through upcasts, the subtraits' objects coerced to it.
+    fn reaching_dyns(&self, dyn_: &str) -> Vec<String> {
+        let mut out = vec![dyn_.to_string()];
+        let mut k = 0;
+        while k < out.len() {
+            let to = out[k].clone();
+            for u in self.upcasts.iter().filter(|u| u.to == to) {
+                if !out.contains(&u.from) {
+                    out.push(u.from.clone());
+                }
+            }
+            k += 1;
+        }
+        out
     }
 
     /// The index of the vtable of the coercion of `operand` to `ty`
@@ -166,7 +257,8 @@ impl<'a> Exporter<'a> {
     pub(super) fn finish_vtables(&mut self, kernels: &[String], probe: &mut super::VtableProbe) -> DResult<()> {
         loop {
             let mut want: Vec<String> = Vec::new();
-            for d in self.vtables.iter().map(|v| &v.dyn_).chain(self.vcalls.iter().map(|c| &c.dyn_)) {
+            let upcast_dyns = self.upcasts.iter().flat_map(|u| [&u.from, &u.to]);
+            for d in self.vtables.iter().map(|v| &v.dyn_).chain(self.vcalls.iter().map(|c| &c.dyn_)).chain(upcast_dyns) {
                 if !self.vt_layouts.contains_key(d) && !want.contains(d) {
                     want.push(d.clone());
                 }
@@ -191,6 +283,7 @@ impl<'a> Exporter<'a> {
             }
             self.export_bodies(kernels)?;
         }
+        self.check_upcasts()?;
         self.fill_slots()
     }
 
@@ -245,6 +338,11 @@ impl<'a> Exporter<'a> {
             self.enqueue(&body);
             return Ok(Ok(self.symbol(&body)));
         }
+        if is_any_trait(trait_) && name == "type_id" {
+            let body = self.any_type_id_body(concrete, ctx)?;
+            self.enqueue(&body);
+            return Ok(Ok(self.symbol(&body)));
+        }
         let text = format!("<{concrete} as {trait_}>::{name}");
         let path = match parse_str(&text, |p| p.path(true)) {
             Ok(p) => p,
@@ -266,6 +364,34 @@ impl<'a> Exporter<'a> {
         };
         self.enqueue(&body);
         Ok(Ok(self.symbol(&body)))
+    }
+
+    /// `<T as core::any::Any>::type_id`, the body of core's blanket impl
+    /// (`impl<T: 'static + ?Sized> Any for T { fn type_id(&self) -> TypeId
+    /// { TypeId::of::<T>() } }`, the same in 1.95 and 1.96), written as MIR
+    /// text for `concrete`: the kernel crate's MIR has no body of core's,
+    /// and the constant is asked of rustc like any other (reflect.rs).
+    fn any_type_id_body(&mut self, concrete: &Ty, ctx: Ctx<'a>) -> DResult<String> {
+        let name = format!("<{concrete} as core::any::Any>::type_id");
+        if self.bodies.contains_key(name.as_str()) {
+            return Ok(name);
+        }
+        let span = match ctx.body.locals.first().and_then(|l| l.as_ref()).and_then(|l| l.span.as_ref()) {
+            Some(s) => format!(" // scope 0 at {s}"),
+            None => String::new(),
+        };
+        let text = format!(
+            "fn __oxide_any_type_id(_1: &{concrete}) -> core::any::TypeId {{\n    let mut _0: core::any::TypeId;\n\n    \
+             bb0: {{\n        _0 = const core::any::TypeId::of::<{concrete}>::{{constant#0}};{span}\n        return;{span}\n    }}\n}}\n"
+        );
+        let file = crate::mirparse::items::parse_mir_file(&text)
+            .map_err(|e| self.err(ctx, Code::Export, format!("the body of `{name}` does not parse: {}", e.msg)))?;
+        let mut body = file.bodies.into_iter().next().ok_or_else(|| self.err(ctx, Code::Export, "no `type_id` body"))?;
+        body.name = name.clone();
+        let body: &'a Body = Box::leak(Box::new(body));
+        let key: &'a str = Box::leak(name.clone().into_boxed_str());
+        self.bodies.insert(key, body);
+        Ok(name)
     }
 
     /// `m::<impl at src/lib.rs:9:1: 9:40>::f` where the impl's header at
@@ -328,7 +454,8 @@ impl<'a> Exporter<'a> {
                     c.dyn_, c.dyn_, c.trait_, c.method, found.len()
                 )));
             };
-            for v in self.vtables.iter().filter(|v| v.dyn_ == c.dyn_) {
+            let reaching = self.reaching_dyns(&c.dyn_);
+            for v in self.vtables.iter().filter(|v| reaching.contains(&v.dyn_)) {
                 if let Some(Err(why)) = v.slots.as_ref().and_then(|s| s.get(*k)) {
                     return Err(Diag::at(c.loc.clone(), Code::Unsupported, format!(
                         "the call of `{}` through `{}` may reach `<{} as {}>::{}`, which cannot be exported: {why}",
@@ -358,13 +485,26 @@ impl<'a> Exporter<'a> {
             };
             let slots = v.slots.as_ref().expect("vtables are filled before the document");
             let entries: Vec<Json> = slots.iter().map(|s| s.as_ref().ok().map_or(Json::Null, |s| Json::from(s.as_str()))).collect();
-            out.push(obj![
+            // the supertrait objects it is also reached as, by upcasts
+            let mut also: Vec<usize> = Vec::new();
+            for u in self.upcasts.iter().filter(|u| u.to != v.dyn_ && self.reaching_dyns(&u.to).contains(&v.dyn_)) {
+                if !also.contains(&u.to_ty) {
+                    also.push(u.to_ty);
+                }
+            }
+            let mut j = obj![
                 "ty" => v.concrete_ty,
                 "dyn" => v.dyn_ty,
                 "size" => layout.size.to_string(),
                 "align" => layout.align as u32,
                 "entries" => entries,
-            ]);
+            ];
+            if !also.is_empty() {
+                if let Json::Obj(fields) = &mut j {
+                    fields.push(("also".into(), Json::Arr(also.into_iter().map(|t| Json::from(t as u32)).collect())));
+                }
+            }
+            out.push(j);
         }
         Ok(Json::Arr(out))
     }
@@ -388,4 +528,9 @@ fn patch_slots(j: &mut Json, slots: &[usize]) {
         }
         _ => {}
     }
+}
+
+/// `core::any::Any` as the vtable dump prints it.
+fn is_any_trait(trait_: &str) -> bool {
+    matches!(trait_, "core::any::Any" | "Any" | "any::Any")
 }

@@ -10,6 +10,7 @@
 
 mod assoc;
 mod body;
+mod caller;
 pub(crate) mod callee;
 mod closures;
 mod consteval;
@@ -20,6 +21,7 @@ mod impls;
 mod implty;
 mod mono;
 mod probe_names;
+mod reflect;
 pub(crate) mod spans;
 mod spanclosures;
 mod special;
@@ -69,6 +71,10 @@ pub type Probe<'p> = dyn FnMut(&[String]) -> DResult<Vec<Result<Layout, String>>
 /// Asks rustc for the vtable layouts of trait object types (`dyn Shape`).
 pub type VtableProbe<'p> = dyn FnMut(&[String]) -> DResult<Vec<Result<Vec<crate::vtable::Entry>, String>>> + 'p;
 
+/// Asks rustc for the TypeId and type name of types spelled as in the
+/// crate root (crate::reflect).
+pub type ReflectProbe<'p> = dyn FnMut(&[String]) -> DResult<Vec<Result<crate::reflect::Reflected, String>>> + 'p;
+
 /// Told of a kernel left out (`--keep-going`) with the error that made it so.
 pub type LeftOut<'r> = dyn FnMut(&str, &Diag) + 'r;
 
@@ -80,12 +86,19 @@ pub type LeftOut<'r> = dyn FnMut(&str, &Diag) + 'r;
 /// an export of the crate without those kernels). An error that no kernel
 /// can be blamed for still ends the export, as does leaving out every
 /// kernel.
-pub fn export(input: &ExportInput, probe: &mut Probe, vprobe: &mut VtableProbe, mut left_out: Option<&mut LeftOut>) -> DResult<Json> {
+pub fn export(
+    input: &ExportInput,
+    probe: &mut Probe,
+    vprobe: &mut VtableProbe,
+    rprobe: &mut ReflectProbe,
+    mut left_out: Option<&mut LeftOut>,
+) -> DResult<Json> {
     let mut skip: Vec<String> = Vec::new();
     loop {
         let mut ex = Exporter::new(input);
         let kernels = ex.find_kernels(&skip)?;
-        let bad = match ex.export_bodies(&kernels).and_then(|()| ex.finish_vtables(&kernels, vprobe)) {
+        let exported = ex.export_bodies(&kernels).and_then(|()| ex.finish_vtables(&kernels, vprobe));
+        let bad = match exported.and_then(|()| ex.finish_reflect(rprobe)) {
             Err(d) if left_out.is_some() => Exporter::failing_kernels(input, &kernels, d)?,
             r => {
                 r?;
@@ -93,6 +106,7 @@ pub fn export(input: &ExportInput, probe: &mut Probe, vprobe: &mut VtableProbe, 
                 ex.note_discriminants()?;
                 ex.types.attach_decls(input.adts).map_err(|m| Diag::new(Code::Export, m))?;
                 ex.fill_layouts(probe)?;
+                ex.fill_locations()?;
                 let bad = ex.check_kernel_params(&kernels);
                 if bad.is_empty() {
                     ex.fill_uninit()?;
@@ -133,6 +147,8 @@ pub struct Exporter<'a> {
     string_allocs: Vec<Alloc>,
     /// The vtables of the unsize coercions to trait objects (dyncall.rs).
     vtables: Vec<dyncall::VtableReq>,
+    /// Dyn upcasting coercions, checked against rustc's vtable layouts.
+    upcasts: Vec<dyncall::Upcast>,
     /// Calls through vtables, waiting for their slots.
     vcalls: Vec<dyncall::VirtualCall>,
     /// rustc's vtable layout of each trait object type met.
@@ -143,6 +159,15 @@ pub struct Exporter<'a> {
     /// Projections of library instances that were not normalized
     /// (assoc.rs) → why, said in an error that names one.
     unread_projections: HashMap<String, String>,
+    /// The types whose TypeId or name a body needs (reflect.rs).
+    reflect_wanted: Vec<reflect::Wanted>,
+    /// The copies of `#[track_caller]` functions: copy → (function, its
+    /// caller's location) (caller.rs).
+    tc_copies: HashMap<String, (String, caller::CallerLoc)>,
+    /// The caller's location of the copy being exported.
+    caller_loc: Option<caller::CallerLoc>,
+    /// `Location` allocations, written once layouts are known.
+    loc_allocs: Vec<caller::LocAlloc>,
 }
 
 impl<'a> Exporter<'a> {
@@ -168,10 +193,15 @@ impl<'a> Exporter<'a> {
             static_types: HashMap::new(),
             string_allocs: Vec::new(),
             vtables: Vec::new(),
+            upcasts: Vec::new(),
             vcalls: Vec::new(),
             vt_layouts: HashMap::new(),
             library_bodies: HashMap::new(),
             unread_projections: HashMap::new(),
+            reflect_wanted: Vec::new(),
+            tc_copies: HashMap::new(),
+            caller_loc: None,
+            loc_allocs: Vec::new(),
         }
     }
 
@@ -211,8 +241,20 @@ impl<'a> Exporter<'a> {
         while let Some(name) = self.queue.pop_front() {
             let body = self.bodies[name.as_str()];
             let kernel = kernels.contains(&name).then_some(name.as_str());
-            let j = self.body_json(body, kernel)?;
-            self.functions.push(j);
+            // a `#[track_caller]` function's copy for one caller (caller.rs)
+            self.caller_loc = self.copy_location(&name);
+            let mut j = self.body_json(body, kernel);
+            if let (Some(_), Ok(Json::Obj(fields))) = (self.caller_loc.take(), &mut j) {
+                let symbol = self.symbol(&name);
+                for (k, v) in fields.iter_mut() {
+                    match k.as_str() {
+                        "name" => *v = Json::from(name.as_str()),
+                        "symbol" => *v = Json::from(symbol.as_str()),
+                        _ => {}
+                    }
+                }
+            }
+            self.functions.push(j?);
         }
         Ok(())
     }
