@@ -20,6 +20,7 @@ mod rustc_compat;
 mod selftest;
 mod toolchain;
 mod types;
+mod usetree;
 mod vtable;
 
 use std::fs;
