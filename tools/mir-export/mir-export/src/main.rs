@@ -127,7 +127,13 @@ fn export_crate(
         library: &library,
     };
     let probe = LayoutProbe { cmd: &cmd, rustc: info, keep_temps: opts.keep_temps, verbose: opts.verbose };
-    export::export(&input, &mut |names| probe.run(names), &mut |names| probe.run_vtables(names), left_out)
+    export::export(
+        &input,
+        &mut |names| probe.run(names),
+        &mut |names| probe.run_vtables(names),
+        &mut |names| probe.run_counts(names),
+        left_out,
+    )
 }
 
 /// The MIR text with the bits of its NaN constants (nanbits.rs), taken from

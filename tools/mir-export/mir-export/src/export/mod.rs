@@ -20,6 +20,7 @@ mod impls;
 mod implty;
 mod mono;
 mod probe_names;
+mod probed_consts;
 pub(crate) mod spans;
 mod spanclosures;
 mod special;
@@ -69,6 +70,8 @@ pub type Probe<'p> = dyn FnMut(&[String]) -> DResult<Vec<Result<Layout, String>>
 /// Asks rustc for the vtable layouts of trait object types (`dyn Shape`).
 pub type VtableProbe<'p> = dyn FnMut(&[String]) -> DResult<Vec<Result<Vec<crate::vtable::Entry>, String>>> + 'p;
 
+pub use probed_consts::CountProbe;
+
 /// Told of a kernel left out (`--keep-going`) with the error that made it so.
 pub type LeftOut<'r> = dyn FnMut(&str, &Diag) + 'r;
 
@@ -80,12 +83,19 @@ pub type LeftOut<'r> = dyn FnMut(&str, &Diag) + 'r;
 /// an export of the crate without those kernels). An error that no kernel
 /// can be blamed for still ends the export, as does leaving out every
 /// kernel.
-pub fn export(input: &ExportInput, probe: &mut Probe, vprobe: &mut VtableProbe, mut left_out: Option<&mut LeftOut>) -> DResult<Json> {
+pub fn export(
+    input: &ExportInput,
+    probe: &mut Probe,
+    vprobe: &mut VtableProbe,
+    cprobe: &mut CountProbe,
+    mut left_out: Option<&mut LeftOut>,
+) -> DResult<Json> {
     let mut skip: Vec<String> = Vec::new();
     loop {
         let mut ex = Exporter::new(input);
         let kernels = ex.find_kernels(&skip)?;
-        let bad = match ex.export_bodies(&kernels).and_then(|()| ex.finish_vtables(&kernels, vprobe)) {
+        let done = ex.export_bodies(&kernels).and_then(|()| ex.finish_vtables(&kernels, vprobe)).and_then(|()| ex.fill_probed_consts(cprobe));
+        let bad = match done {
             Err(d) if left_out.is_some() => Exporter::failing_kernels(input, &kernels, d)?,
             r => {
                 r?;
@@ -143,6 +153,8 @@ pub struct Exporter<'a> {
     /// Projections of library instances that were not normalized
     /// (assoc.rs) → why, said in an error that names one.
     unread_projections: HashMap<String, String>,
+    /// Associated constants rustc is asked for (probed_consts.rs).
+    probed_consts: Vec<probed_consts::ProbedConst>,
 }
 
 impl<'a> Exporter<'a> {
@@ -172,6 +184,7 @@ impl<'a> Exporter<'a> {
             vt_layouts: HashMap::new(),
             library_bodies: HashMap::new(),
             unread_projections: HashMap::new(),
+            probed_consts: Vec::new(),
         }
     }
 
