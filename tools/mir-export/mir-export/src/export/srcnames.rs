@@ -4,11 +4,12 @@
 //! through the trait of T's bounds that declares it). A module's scope is
 //! read from its file's top level: its items, its `mod`s and its `use`
 //! items; paths start at `crate`, `self`, `super`, the module's scope, or
-//! a crate the module's crate depends on or re-exports (CratePaths). A
-//! glob import, a module without a file of its own (`mod m { .. }`,
-//! `#[path]`), a macro's item, core's items and anything else not read is
-//! an error saying which name was not resolved: a name is never guessed
-//! by its last segment.
+//! a crate the module's crate depends on or re-exports (CratePaths), or
+//! a glob import (`use` items read by usetree.rs; a glob is searched for
+//! types, traits and modules the importing module may name). A module
+//! without a file of its own (`mod m { .. }`, `#[path]`), a macro's item,
+//! core's items and anything else not read is an error saying which name
+//! was not resolved: a name is never guessed by its last segment.
 
 use std::path::{Path as FsPath, PathBuf};
 
