@@ -96,7 +96,7 @@ pub fn export(
         let kernels = ex.find_kernels(&skip)?;
         let done = ex.export_bodies(&kernels).and_then(|()| ex.finish_vtables(&kernels, vprobe)).and_then(|()| ex.fill_probed_consts(cprobe));
         let bad = match done {
-            Err(d) if left_out.is_some() => Exporter::failing_kernels(input, &kernels, d)?,
+            Err(d) if left_out.is_some() => Exporter::failing_kernels(input, &kernels, cprobe, d)?,
             r => {
                 r?;
                 ex.note_static_types();
@@ -230,13 +230,15 @@ impl<'a> Exporter<'a> {
         Ok(())
     }
 
-    /// The kernels whose bodies fail to export alone, each with its first
-    /// error (a helper that fails fails every kernel that reaches it).
-    /// `err`, the error of the export of them all, when none does alone.
-    fn failing_kernels(input: &'a ExportInput<'a>, kernels: &[String], err: Diag) -> DResult<Vec<(String, Diag)>> {
+    /// The kernels whose bodies, or the constants rustc is asked for
+    /// (probed_consts.rs), fail to export alone, each with its first error
+    /// (a helper that fails fails every kernel that reaches it). `err`,
+    /// the error of the export of them all, when none does alone.
+    fn failing_kernels(input: &'a ExportInput<'a>, kernels: &[String], cprobe: &mut CountProbe, err: Diag) -> DResult<Vec<(String, Diag)>> {
         let mut bad = Vec::new();
         for k in kernels {
-            if let Err(d) = Exporter::new(input).export_bodies(std::slice::from_ref(k)) {
+            let mut ex = Exporter::new(input);
+            if let Err(d) = ex.export_bodies(std::slice::from_ref(k)).and_then(|()| ex.fill_probed_consts(cprobe)) {
                 bad.push((k.clone(), d));
             }
         }

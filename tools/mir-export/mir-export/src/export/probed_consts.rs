@@ -13,7 +13,8 @@
 //! words), a float its `to_bits()`. The operand's JSON is a placeholder
 //! until `fill_probed_consts` has the answers, asked once for all of the
 //! export's constants. A constant rustc cannot evaluate is its error,
-//! at the first place the constant is used; nothing is guessed.
+//! at the first place the constant is used (with `--keep-going`, the
+//! kernels that reach it are left out); nothing is guessed.
 
 use crate::diag::{Code, DResult, Diag};
 use crate::json::Json;
