@@ -352,6 +352,13 @@ impl LayoutProbe<'_> {
         Ok(layout::read_probe_output(&stderr, &probe, self.rustc.minor))
     }
 
+    /// The element counts of array types `names` (`[(); N]`): the values
+    /// of constants `N` (export/probed_consts.rs).
+    pub fn run_counts(&self, names: &[String]) -> DResult<Vec<Result<u64, String>>> {
+        let (stderr, probe) = self.probe_as("counts", rustc_compat::layout_attr(self.rustc.minor), names)?;
+        Ok(layout::read_probe_counts(&stderr, &probe))
+    }
+
     /// The vtable layouts of trait object types `names` (`dyn Shape`),
     /// through `#[rustc_dump_vtable]` (vtable.rs).
     pub fn run_vtables(&self, names: &[String]) -> DResult<Vec<Result<Vec<vtable::Entry>, String>>> {
@@ -428,11 +435,17 @@ impl LayoutProbe<'_> {
     /// Compiles the crate root with one `#[attr]` alias per name
     /// (`layout::probe_source`); rustc's stderr and the probe's source.
     fn probe(&self, attr: &str, names: &[String]) -> DResult<(String, layout::ProbeSource)> {
+        self.probe_as(attr, attr, names)
+    }
+
+    /// `probe`, its answer cached under `what` (one cache slot per kind
+    /// of probe).
+    fn probe_as(&self, what: &str, attr: &str, names: &[String]) -> DResult<(String, layout::ProbeSource)> {
         let root_index = self.cmd.root_index().ok_or_else(|| Diag::new(Code::Export, "cannot find the crate root in rustc's arguments"))?;
         let root = self.cmd.cwd.join(&self.cmd.args[root_index]);
         let src = fs::read_to_string(&root).map_err(|e| io_err(&root, e))?;
         let probe = layout::probe_source(&src, attr, names);
-        let cache = ProbeCache::new(self.cmd, self.rustc, attr, &probe.text);
+        let cache = ProbeCache::new(self.cmd, self.rustc, what, &probe.text);
         if let Some((stderr, file)) = cache.as_ref().and_then(|c| c.read().map(|t| (t, &c.file))) {
             if self.verbose {
                 eprintln!("mir-export: layout probe answered from {}", file.display());

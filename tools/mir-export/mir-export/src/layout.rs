@@ -308,6 +308,24 @@ pub fn read_probe_output(stderr: &str, probe: &ProbeSource, minor: u32) -> Vec<R
     read_probe_diags(stderr, probe, "layout", |msg| msg.starts_with("layout_of(").then(|| parse_layout_message(msg, minor)))
 }
 
+/// The element counts of the probe's `[(); N]` types (`fields: Array {
+/// stride: Size(0 bytes), count: N }`): rustc's value of each `N`
+/// (export/probed_consts.rs).
+pub fn read_probe_counts(stderr: &str, probe: &ProbeSource) -> Vec<Result<u64, String>> {
+    read_probe_diags(stderr, probe, "layout", |msg| msg.starts_with("layout_of(").then(|| array_count(msg)))
+}
+
+fn array_count(msg: &str) -> Result<u64, String> {
+    let body = msg.split_once(" = ").ok_or("unexpected layout message")?.1;
+    let tree = DebugParser { s: body, pos: 0 }.value()?;
+    let fields = tree.field("fields")?;
+    if fields.name() != "Array" {
+        return Err("the probe's type is not an array".into());
+    }
+    let n = fields.field("count")?.uint()?;
+    u64::try_from(n).map_err(|_| format!("array count {n} out of range"))
+}
+
 /// A probe's answer per alias (the layout probe's and the vtable
 /// probe's): what `parse` makes of the first message it reads (None: not
 /// its message), else the first error rustc gave for that alias, else
@@ -740,6 +758,24 @@ mod tests {
     unadjusted_abi_align: Align(8 bytes),
     randomization_seed: 1,
 }";
+
+    /// rustc 1.96's answer for `[(); (<<sha2::Sha256VarCore as
+    /// BlockSizeUser>::BlockSize as Unsigned>::USIZE) as usize]` and for
+    /// typenum's `N3::I8 as usize` (-3).
+    #[test]
+    fn array_counts_are_constant_values() {
+        let msg = |n: &str| {
+            format!(
+                "layout_of([(); {n}]) = Layout {{\n    size: Size(0 bytes),\n    align: AbiAlign {{\n        abi: Align(1 bytes),\n    }},\n    \
+                 backend_repr: Memory {{\n        sized: true,\n    }},\n    fields: Array {{\n        stride: Size(0 bytes),\n        count: {n},\n    }},\n    \
+                 largest_niche: None,\n    uninhabited: false,\n    variants: Single {{\n        index: 0,\n    }},\n    max_repr_align: None,\n    \
+                 unadjusted_abi_align: Align(1 bytes),\n    randomization_seed: 64,\n}}"
+            )
+        };
+        assert_eq!(array_count(&msg("64")), Ok(64));
+        assert_eq!(array_count(&msg("18446744073709551613")), Ok((-3i64) as u64));
+        assert!(array_count(OPTION_REF).is_err(), "not an array");
+    }
 
     #[test]
     fn niche_option() {

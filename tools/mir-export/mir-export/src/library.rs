@@ -999,10 +999,10 @@ pub fn root_items(src: &str) -> RootItems {
             }
             "use" if is_pub => {
                 let end = (k..t.len()).find(|&j| t[j].0 == ";" && t[j].1 == 0).unwrap_or(t.len());
-                // tokens joined without spaces, but ` as ` kept whole
-                // (`Hash` must not read as `H as h`)
-                let text: String = t[k + 1..end].iter().map(|x| if x.0 == "as" { " as " } else { x.0.as_str() }).collect();
-                use_tree("", &text, &mut r.uses, &mut r.crates);
+                let toks: Vec<&str> = t[k + 1..end].iter().map(|x| x.0.as_str()).collect();
+                for e in crate::usetree::parse_use(&toks) {
+                    reexport(&e, &mut r.uses, &mut r.crates);
+                }
                 k = end;
             }
             // `pub extern crate typenum;`, `pub extern crate a as b;`
@@ -1019,46 +1019,25 @@ pub fn root_items(src: &str) -> RootItems {
     r
 }
 
-/// The re-exports of a use tree (`crate::a::{B, c::D as E}`, spaces
-/// removed but around `as`), under `prefix`: paths of two segments or more into `out`,
-/// and into `crates` too, with the one-segment ones and `X::{self}`, which
-/// may name a crate.
-fn use_tree(prefix: &str, text: &str, out: &mut Vec<(String, String)>, crates: &mut Vec<(String, String)>) {
-    let text = text.strip_prefix("crate::").or_else(|| text.strip_prefix("self::")).unwrap_or(text);
-    if let Some(k) = text.find('{') {
-        let base = format!("{prefix}{}", &text[..k]);
-        let inner = text[k + 1..].strip_suffix('}').unwrap_or(&text[k + 1..]);
-        let mut depth = 0;
-        let mut start = 0;
-        for (i, c) in inner.char_indices().chain([(inner.len(), ',')]) {
-            match c {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                ',' if depth == 0 => {
-                    let part = &inner[start..i];
-                    if !part.is_empty() {
-                        use_tree(&base, part, out, crates);
-                    }
-                    start = i + 1;
-                }
-                _ => {}
-            }
-        }
-        return;
-    }
-    let (path, alias) = match text.split_once(" as ") {
-        Some((p, a)) if !p.is_empty() && !a.is_empty() => (p, Some(a)),
-        _ => (text, None),
+/// One entry of a root's `pub use` (`crate::a::{B, c::D as E}`), its
+/// path from the root (`crate::` and `self::` taken off): into `crates`
+/// (it may name a crate: `pub use digest;`, `digest::{self}`), and into
+/// `uses` too when it has two segments or more and is no group's `self`.
+/// A glob is not followed.
+fn reexport(e: &crate::usetree::UseEntry, uses: &mut Vec<(String, String)>, crates: &mut Vec<(String, String)>) {
+    let (Some(name), false) = (e.name(), e.glob) else { return };
+    let target = e.target();
+    let target = match target.first().map(String::as_str) {
+        Some("crate" | "self") => &target[1..],
+        _ => target,
     };
-    let full = format!("{prefix}{path}");
-    let full = full.strip_suffix("::self").unwrap_or(&full);
-    if full.ends_with('*') || full.is_empty() {
+    if target.is_empty() {
         return;
     }
-    let name = alias.unwrap_or_else(|| full.rsplit("::").next().unwrap_or(""));
-    crates.push((name.to_string(), full.to_string()));
-    if full.contains("::") && path != "self" && !path.ends_with("::self") {
-        out.push((name.to_string(), full.to_string()));
+    let full = target.join("::");
+    crates.push((name.to_string(), full.clone()));
+    if target.len() > 1 && !e.is_self() {
+        uses.push((name.to_string(), full));
     }
 }
 

@@ -21,6 +21,7 @@ mod selftest;
 mod toolchain;
 mod types;
 mod reflect;
+mod usetree;
 mod vtable;
 
 use std::fs;
@@ -132,6 +133,7 @@ fn export_crate(
         &mut |names| probe.run(names),
         &mut |names| probe.run_vtables(names),
         &mut |names| probe.run_reflect(names),
+        &mut |names| probe.run_counts(names),
         left_out,
     )
 }

@@ -431,6 +431,12 @@ fn probe_path(p: &Path, extern_crates: &[String], local: &dyn Fn(&Path) -> Optio
             .collect();
         format!("<{}>", args.join(", "))
     };
+    if let Some(q) = &p.qself {
+        // a projection (`<<S as Tr>::Out as Unsigned>::USIZE`): rustc normalizes it
+        let tr = q.trait_.as_ref().map(|t| format!(" as {}", probe_path(t, extern_crates, local))).unwrap_or_default();
+        let rest: Vec<String> = p.segments.iter().map(|s| format!("{}{}", s.name, args_of(s))).collect();
+        return format!("<{}{tr}>::{}", probe_name_in(&q.self_ty, extern_crates, local), rest.join("::"));
+    }
     if let Some(name) = local(p) {
         // declared in a non-generic function: only its own arguments
         return format!("{name}{}", p.segments.last().map(args_of).unwrap_or_default());
@@ -463,6 +469,10 @@ mod tests {
         assert_eq!(probe_name(&ty("core::option::Option<&mut f32>"), &ext), "::core::option::Option<&'static mut f32>");
         assert_eq!(probe_name(&ty("oxide_device::DisjointSlice<'_, f32>"), &ext), "::oxide_device::DisjointSlice<'static, f32>");
         assert_eq!(probe_name(&ty("(shapes::Pt, [u8; 3])"), &ext), "(crate::shapes::Pt, [u8; 3])");
+        // a projection, for rustc to normalize
+        let ext = vec!["sha2".to_string()];
+        let p = ty("<<sha2::Core as sha2::digest::BlockSizeUser>::BlockSize as sha2::typenum::Unsigned>::USIZE");
+        assert_eq!(probe_name(&p, &ext), "<<::sha2::Core as ::sha2::digest::BlockSizeUser>::BlockSize as ::sha2::typenum::Unsigned>::USIZE");
     }
 
     #[test]

@@ -41,6 +41,7 @@ impl<'a> Exporter<'a> {
             }
             _ => {}
         }
+        let mut why = String::new();
         if let ConstVal::Path { path, fields } = &c.val {
             if let Some((query, _)) = reflect_const(path).filter(|_| fields.is_empty()) {
                 return Ok(query.ty());
@@ -49,9 +50,16 @@ impl<'a> Exporter<'a> {
                 if let Some(t) = self.named_const_ty(path) {
                     return Ok(t);
                 }
+                // a dependency trait's constant, evaluated by rustc
+                if path.qself.is_some() {
+                    match self.probed_const_ty(path) {
+                        Ok(t) => return Ok(t),
+                        Err(e) => why = format!(": {e}"),
+                    }
+                }
             }
         }
-        Err(self.err(ctx, Code::Unsupported, format!("cannot determine the type of constant `{}`", c.text)))
+        Err(self.err(ctx, Code::Unsupported, format!("cannot determine the type of constant `{}`{why}", c.text)))
     }
 
     /// The item a constant's path names: itself, or for an associated
@@ -298,6 +306,10 @@ impl<'a> Exporter<'a> {
                     true => hex_bits(u128::from(size == 0), 1),
                     false => hex_bits(u128::from(size), 8),
                 }]);
+            }
+            // a dependency trait's constant, for rustc to evaluate
+            if path.qself.is_some() && self.probed_const_ty(path).is_ok() {
+                return self.probed_const_json(&c.text, path, ty, ctx);
             }
         }
         if !matches!(ty, Ty::Adt(_)) {

@@ -350,29 +350,10 @@ pub(super) fn param_bounds(header: &str, param: &str) -> Vec<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::srcnames::fake::Fake;
     use super::*;
     use std::collections::HashMap;
     use std::path::PathBuf;
-
-    /// The crates of a test: their roots under `dir`, each one's
-    /// `--extern`s and crate re-exports, and its kernel prefix.
-    struct Fake {
-        dir: PathBuf,
-        scope: HashMap<&'static str, Vec<&'static str>>,
-        prefix: HashMap<&'static str, &'static str>,
-    }
-
-    impl super::super::srcnames::Crates for Fake {
-        fn root_source(&self, krate: &str) -> Option<PathBuf> {
-            self.prefix.contains_key(krate).then(|| self.dir.join(krate).join("src/lib.rs"))
-        }
-        fn crate_in_scope(&self, from: &str, name: &str) -> Option<String> {
-            self.scope.get(from)?.iter().find(|n| **n == name).map(|n| n.to_string())
-        }
-        fn kernel_item_path(&self, krate: &str, path: &str) -> Option<String> {
-            Some(format!("{}::{path}", self.prefix.get(krate)?))
-        }
-    }
 
     /// sha2 0.10's chain, cut down: digest's `CtVariableCoreWrapper`
     /// defines `type BufferKind = T::BufferKind;` (T: VariableOutputCore,
@@ -380,7 +361,6 @@ mod tests {
     /// down, sha2's `Sha256VarCore` defines `type BufferKind = Eager;` with
     /// `Eager` imported from `digest::block_buffer`.
     fn sha2_chain() -> Fake {
-        let dir = std::env::temp_dir().join(format!("mir-export-implty-{}", std::process::id()));
         let files = [
             ("digest/src/lib.rs", "#![no_std]\npub use block_buffer;\npub use crypto_common;\npub mod core_api;\n"),
             (
@@ -405,21 +385,17 @@ mod tests {
                  #[cfg(feature = \"asm\")]\nimpl BufferKindUser for AsmCore {\n    type BufferKind = Eager;\n}\n",
             ),
         ];
-        for (f, text) in files {
-            let f = dir.join(f);
-            std::fs::create_dir_all(f.parent().unwrap()).unwrap();
-            std::fs::write(f, text).unwrap();
-        }
-        Fake {
-            dir,
-            scope: HashMap::from([("sha2", vec!["digest"]), ("digest", vec!["block_buffer", "crypto_common"])]),
-            prefix: HashMap::from([
+        Fake::new(
+            "implty",
+            &files,
+            HashMap::from([("sha2", vec!["digest"]), ("digest", vec!["block_buffer", "crypto_common"])]),
+            HashMap::from([
                 ("sha2", "sha2"),
                 ("digest", "sha2::digest"),
                 ("block_buffer", "sha2::digest::block_buffer"),
                 ("crypto_common", "sha2::digest::crypto_common"),
             ]),
-        }
+        )
     }
 
     fn ty(s: &str) -> Ty {

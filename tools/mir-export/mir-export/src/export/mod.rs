@@ -22,6 +22,7 @@ mod implty;
 mod mono;
 mod probe_names;
 mod reflect;
+mod probed_consts;
 pub(crate) mod spans;
 mod spanclosures;
 mod special;
@@ -74,6 +75,7 @@ pub type VtableProbe<'p> = dyn FnMut(&[String]) -> DResult<Vec<Result<Vec<crate:
 /// Asks rustc for the TypeId and type name of types spelled as in the
 /// crate root (crate::reflect).
 pub type ReflectProbe<'p> = dyn FnMut(&[String]) -> DResult<Vec<Result<crate::reflect::Reflected, String>>> + 'p;
+pub use probed_consts::CountProbe;
 
 /// Told of a kernel left out (`--keep-going`) with the error that made it so.
 pub type LeftOut<'r> = dyn FnMut(&str, &Diag) + 'r;
@@ -91,15 +93,20 @@ pub fn export(
     probe: &mut Probe,
     vprobe: &mut VtableProbe,
     rprobe: &mut ReflectProbe,
+    cprobe: &mut CountProbe,
     mut left_out: Option<&mut LeftOut>,
 ) -> DResult<Json> {
     let mut skip: Vec<String> = Vec::new();
     loop {
         let mut ex = Exporter::new(input);
         let kernels = ex.find_kernels(&skip)?;
-        let exported = ex.export_bodies(&kernels).and_then(|()| ex.finish_vtables(&kernels, vprobe));
-        let bad = match exported.and_then(|()| ex.finish_reflect(rprobe)) {
-            Err(d) if left_out.is_some() => Exporter::failing_kernels(input, &kernels, d)?,
+        let done = ex
+            .export_bodies(&kernels)
+            .and_then(|()| ex.finish_vtables(&kernels, vprobe))
+            .and_then(|()| ex.finish_reflect(rprobe))
+            .and_then(|()| ex.fill_probed_consts(cprobe));
+        let bad = match done {
+            Err(d) if left_out.is_some() => Exporter::failing_kernels(input, &kernels, cprobe, d)?,
             r => {
                 r?;
                 ex.note_static_types();
@@ -168,6 +175,8 @@ pub struct Exporter<'a> {
     caller_loc: Option<caller::CallerLoc>,
     /// `Location` allocations, written once layouts are known.
     loc_allocs: Vec<caller::LocAlloc>,
+    /// Associated constants rustc is asked for (probed_consts.rs).
+    probed_consts: Vec<probed_consts::ProbedConst>,
 }
 
 impl<'a> Exporter<'a> {
@@ -202,6 +211,7 @@ impl<'a> Exporter<'a> {
             tc_copies: HashMap::new(),
             caller_loc: None,
             loc_allocs: Vec::new(),
+            probed_consts: Vec::new(),
         }
     }
 
@@ -259,13 +269,15 @@ impl<'a> Exporter<'a> {
         Ok(())
     }
 
-    /// The kernels whose bodies fail to export alone, each with its first
-    /// error (a helper that fails fails every kernel that reaches it).
-    /// `err`, the error of the export of them all, when none does alone.
-    fn failing_kernels(input: &'a ExportInput<'a>, kernels: &[String], err: Diag) -> DResult<Vec<(String, Diag)>> {
+    /// The kernels whose bodies, or the constants rustc is asked for
+    /// (probed_consts.rs), fail to export alone, each with its first error
+    /// (a helper that fails fails every kernel that reaches it). `err`,
+    /// the error of the export of them all, when none does alone.
+    fn failing_kernels(input: &'a ExportInput<'a>, kernels: &[String], cprobe: &mut CountProbe, err: Diag) -> DResult<Vec<(String, Diag)>> {
         let mut bad = Vec::new();
         for k in kernels {
-            if let Err(d) = Exporter::new(input).export_bodies(std::slice::from_ref(k)) {
+            let mut ex = Exporter::new(input);
+            if let Err(d) = ex.export_bodies(std::slice::from_ref(k)).and_then(|()| ex.fill_probed_consts(cprobe)) {
                 bad.push((k.clone(), d));
             }
         }

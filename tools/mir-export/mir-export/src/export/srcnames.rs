@@ -4,15 +4,17 @@
 //! through the trait of T's bounds that declares it). A module's scope is
 //! read from its file's top level: its items, its `mod`s and its `use`
 //! items; paths start at `crate`, `self`, `super`, the module's scope, or
-//! a crate the module's crate depends on or re-exports (CratePaths). A
-//! glob import, a module without a file of its own (`mod m { .. }`,
-//! `#[path]`), a macro's item, core's items and anything else not read is
-//! an error saying which name was not resolved: a name is never guessed
-//! by its last segment.
+//! a crate the module's crate depends on or re-exports (CratePaths), or
+//! a glob import (`use` items read by usetree.rs; a glob is searched for
+//! types, traits and modules the importing module may name). A module
+//! without a file of its own (`mod m { .. }`, `#[path]`), a macro's item,
+//! core's items and anything else not read is an error saying which name
+//! was not resolved: a name is never guessed by its last segment.
 
 use std::path::{Path as FsPath, PathBuf};
 
 use crate::library::{tokens, Libraries};
+use crate::usetree::parse_use;
 
 /// Steps through modules and `use` items before a name is given up.
 const DEPTH: u32 = 24;
@@ -35,16 +37,99 @@ pub(super) enum Named {
     Item { module: Module, kind: String, name: String },
 }
 
+/// Who may name a binding of a module, from its `pub`: anyone, the
+/// crate, or the module (a private binding) or its parent (`pub(super)`)
+/// and everything below it.
+#[derive(Clone, Debug, PartialEq)]
+enum Vis {
+    Pub,
+    Crate,
+    Private,
+    Super,
+    /// `pub(in crate::a::b)`: the module path in the crate.
+    In(Vec<String>),
+}
+
+impl Vis {
+    /// Whether module `from` may name a binding of this visibility that
+    /// module `owner` has.
+    fn visible(&self, owner: &Module, from: &Module) -> bool {
+        let within = |p: &[String]| from.krate == owner.krate && from.path.starts_with(p);
+        match self {
+            Vis::Pub => true,
+            Vis::Crate => from.krate == owner.krate,
+            Vis::Private => within(&owner.path),
+            Vis::Super => match owner.path.split_last() {
+                Some((_, up)) => within(up),
+                None => within(&owner.path),
+            },
+            Vis::In(p) => within(p),
+        }
+    }
+
+    /// The same visibility with `owner` (the module whose binding it is)
+    /// put in: `Private` and `Super` as `In`.
+    fn absolute(&self, owner: &Module) -> Vis {
+        match self {
+            Vis::Private => Vis::In(owner.path.clone()),
+            Vis::Super => Vis::In(owner.path.split_last().map_or(owner.path.clone(), |(_, up)| up.to_vec())),
+            v => v.clone(),
+        }
+    }
+
+    /// The narrower of two absolute visibilities in one crate: what a
+    /// glob import of visibility `self` makes of an item of visibility
+    /// `other` (never more visible than the item).
+    fn narrower(self, other: Vis) -> Vis {
+        match (self, other) {
+            (Vis::Pub, v) | (v, Vis::Pub) => v,
+            (Vis::Crate, v) | (v, Vis::Crate) => v,
+            (Vis::In(a), Vis::In(b)) => Vis::In(if a.len() >= b.len() { a } else { b }),
+            (a, _) => a,
+        }
+    }
+}
+
+/// The visibility of the item whose keyword is token `k` (`pub`,
+/// `pub(crate)` .. before it, past `const`, `unsafe`, `async`, `extern`
+/// and an ABI string).
+fn vis_at(t: &[(String, i32)], k: usize) -> Vis {
+    let word = |j: usize| t.get(j).filter(|x| x.1 == 0).map(|x| x.0.as_str());
+    let mut j = k;
+    while j > 0 && matches!(word(j - 1), Some("const" | "unsafe" | "async" | "extern" | "\"\"")) {
+        j -= 1;
+    }
+    match word(j.wrapping_sub(1)) {
+        Some("pub") => Vis::Pub,
+        Some(")") => {
+            let Some(open) = (0..j - 1).rev().find(|&i| t[i].1 == 0) else { return Vis::Private };
+            if t[open].0 != "(" || open == 0 || word(open - 1) != Some("pub") {
+                return Vis::Private;
+            }
+            let inner: Vec<&str> = t[open + 1..j - 1].iter().map(|x| x.0.as_str()).filter(|w| *w != ":").collect();
+            match inner.as_slice() {
+                ["crate"] => Vis::Crate,
+                ["super"] => Vis::Super,
+                ["in", "crate", rest @ ..] => Vis::In(rest.iter().map(|w| w.to_string()).collect()),
+                // `pub(self)`, and `pub(in ..)` from `self` or `super`:
+                // taken as the narrowest
+                _ => Vis::Private,
+            }
+        }
+        _ => Vis::Private,
+    }
+}
+
 /// The top level of a module's file: its items (keyword, name), `mod`s
-/// with a file of their own, `use` bindings (name, path) and whether it
-/// has glob imports.
+/// with a file of their own and inline ones, `use` bindings (name, path)
+/// and glob imports (the module's path), each with its visibility.
 #[derive(Default, Debug)]
 struct Scope {
-    items: Vec<(String, String)>,
-    file_mods: Vec<String>,
-    inline_mods: Vec<String>,
-    uses: Vec<(String, Vec<String>)>,
-    globs: bool,
+    items: Vec<(String, String, Vis)>,
+    file_mods: Vec<(String, Vis)>,
+    inline_mods: Vec<(String, Vis)>,
+    uses: Vec<(String, Vec<String>, Vis)>,
+    globs: Vec<(Vec<String>, Vis)>,
 }
 
 fn scope_of(src: &str) -> Scope {
@@ -62,9 +147,10 @@ fn scope_of(src: &str) -> Scope {
                 if let Some(n) = word(k + 1) {
                     // `#[path = ".."] mod m;` names another file
                     let path_attr = k >= 2 && word(k - 1) == Some("]") && (0..k).rev().take(8).any(|j| t[j].0 == "path");
+                    let m = (n.to_string(), vis_at(&t, k));
                     match word(k + 2) {
-                        Some(";") if !path_attr => s.file_mods.push(n.to_string()),
-                        _ => s.inline_mods.push(n.to_string()),
+                        Some(";") if !path_attr => s.file_mods.push(m),
+                        _ => s.inline_mods.push(m),
                     }
                 }
             }
@@ -75,23 +161,29 @@ fn scope_of(src: &str) -> Scope {
                 }
                 if let Some(name) = word(n).filter(|w| w.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && *w != "_") {
                     let kind = if t[k].0 == "const" && word(k + 1) == Some("fn") { "fn" } else { t[k].0.as_str() };
-                    if !s.items.iter().any(|(_, i)| i == name) {
-                        s.items.push((kind.to_string(), name.to_string()));
+                    if !s.items.iter().any(|(_, i, _)| i == name) {
+                        s.items.push((kind.to_string(), name.to_string(), vis_at(&t, k)));
                     }
                 }
             }
             "use" => {
                 let end = (k..t.len()).find(|&j| t[j].0 == ";" && t[j].1 == 0).unwrap_or(t.len());
                 let toks: Vec<&str> = t[k + 1..end].iter().map(|x| x.0.as_str()).collect();
-                let mut pos = 0;
-                use_tree(&toks, &mut pos, &[], &mut s.uses, &mut s.globs);
+                let vis = vis_at(&t, k);
+                for e in parse_use(&toks) {
+                    match e.name() {
+                        None => s.globs.push((e.path, vis.clone())),
+                        Some(name) if name != "_" && !e.target().is_empty() => s.uses.push((name.to_string(), e.target().to_vec(), vis.clone())),
+                        Some(_) => {}
+                    }
+                }
                 k = end;
             }
             // `extern crate typenum;`, `extern crate a as b;`
             "crate" if k > 0 && word(k - 1) == Some("extern") => {
                 if let Some(n) = word(k + 1) {
                     let alias = (word(k + 2) == Some("as")).then(|| word(k + 3)).flatten();
-                    s.uses.push((alias.unwrap_or(n).to_string(), vec![n.to_string()]));
+                    s.uses.push((alias.unwrap_or(n).to_string(), vec![n.to_string()], vis_at(&t, k - 1)));
                 }
             }
             _ => {}
@@ -99,63 +191,6 @@ fn scope_of(src: &str) -> Scope {
         k += 1;
     }
     s
-}
-
-/// The bindings of a use tree (tokens, `::` as two `:`) under `prefix`.
-fn use_tree(t: &[&str], pos: &mut usize, prefix: &[String], out: &mut Vec<(String, Vec<String>)>, globs: &mut bool) {
-    let mut path = prefix.to_vec();
-    // a leading `::`
-    while t.get(*pos) == Some(&":") {
-        *pos += 1;
-    }
-    loop {
-        match t.get(*pos).copied() {
-            Some("{") => {
-                *pos += 1;
-                while t.get(*pos).is_some_and(|x| *x != "}") {
-                    use_tree(t, pos, &path, out, globs);
-                    if t.get(*pos) == Some(&",") {
-                        *pos += 1;
-                    }
-                }
-                *pos += 1;
-                return;
-            }
-            Some("*") => {
-                *globs = true;
-                *pos += 1;
-                return;
-            }
-            Some(w) if w.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_') => {
-                path.push(w.to_string());
-                *pos += 1;
-                if t.get(*pos) == Some(&":") && t.get(*pos + 1) == Some(&":") {
-                    *pos += 2;
-                    continue;
-                }
-                let mut name = w.to_string();
-                if t.get(*pos) == Some(&"as") {
-                    name = t.get(*pos + 1).map_or(name, |a| a.to_string());
-                    *pos += 2;
-                }
-                if w == "self" {
-                    path.pop();
-                    name = match t.get(*pos - 1) {
-                        Some(&a) if a != "self" => a.to_string(),
-                        _ => path.last().cloned().unwrap_or_default(),
-                    };
-                }
-                if name != "_" && !path.is_empty() {
-                    out.push((name, path));
-                }
-                return;
-            }
-            _ => {
-                *pos = t.len();
-                return;
-            }
-        }
-    }
 }
 
 /// What name resolution needs to know of the crates: each one's root
@@ -223,8 +258,8 @@ impl SrcNames<'_> {
     /// Module `name` declared in `m` by `mod name;`.
     fn child(&self, m: &Module, name: &str) -> Result<Module, String> {
         let scope = self.scope(m)?;
-        if !scope.file_mods.iter().any(|x| x == name) {
-            let why = match scope.inline_mods.iter().any(|x| x == name) {
+        if !scope.file_mods.iter().any(|x| x.0 == name) {
+            let why = match scope.inline_mods.iter().any(|x| x.0 == name) {
                 true => "its items are not in a file of its own",
                 false => "it is not declared there",
             };
@@ -300,33 +335,85 @@ impl SrcNames<'_> {
     }
 
     /// What `name` is in module `m`: an item or module it declares, a
-    /// name it imports, or (at a crate's root) a crate it re-exports.
+    /// name it imports, (at a crate's root) a crate it re-exports, or a
+    /// type, trait or module of one of its glob imports.
     fn member(&self, m: &Module, name: &str, depth: u32) -> Result<Named, String> {
+        match self.binding(m, name, depth)? {
+            Some((n, _)) => Ok(n),
+            None => Err(format!("`{name}` is not declared or imported in {}", m.file.display())),
+        }
+    }
+
+    /// `member`, with the binding's visibility in `m`; None when `m`
+    /// surely has no such binding (every glob import read).
+    fn binding(&self, m: &Module, name: &str, depth: u32) -> Result<Option<(Named, Vis)>, String> {
+        if depth > DEPTH {
+            return Err(format!("`{name}` leads through too many `use` items"));
+        }
         let scope = self.scope(m)?;
-        if let Some((kind, _)) = scope.items.iter().find(|(_, n)| n == name) {
-            return Ok(Named::Item { module: m.clone(), kind: kind.clone(), name: name.to_string() });
+        if let Some((kind, _, vis)) = scope.items.iter().find(|(_, n, _)| n == name) {
+            return Ok(Some((Named::Item { module: m.clone(), kind: kind.clone(), name: name.to_string() }, vis.clone())));
         }
-        if scope.file_mods.iter().any(|n| n == name) || scope.inline_mods.iter().any(|n| n == name) {
-            return self.child(m, name).map(Named::Module);
+        if let Some((_, vis)) = scope.file_mods.iter().chain(&scope.inline_mods).find(|(n, _)| n == name) {
+            return Ok(Some((Named::Module(self.child(m, name)?), vis.clone())));
         }
-        let mut uses = scope.uses.iter().filter(|(n, _)| n == name);
-        if let Some((_, path)) = uses.next() {
+        let mut uses = scope.uses.iter().filter(|(n, _, _)| n == name);
+        if let Some((_, path, vis)) = uses.next() {
             // a name imported twice (a type and a function of one name)
             // is not told apart
             if uses.next().is_some() {
                 return Err(format!("`{name}` is imported twice in {}", m.file.display()));
             }
-            return self.resolve_at(m, path, depth + 1);
+            return Ok(Some((self.resolve_at(m, path, depth + 1)?, vis.clone())));
         }
         if m.path.is_empty() {
             if let Some(k) = self.libs.crate_in_scope(&m.krate, name) {
-                return Ok(Named::Module(self.root(&k)?));
+                return Ok(Some((Named::Module(self.root(&k)?), Vis::Private)));
             }
         }
-        Err(match scope.globs {
-            true => format!("`{name}` is not declared in {} and may come through a glob import, which mir-export does not follow", m.file.display()),
-            false => format!("`{name}` is not declared or imported in {}", m.file.display()),
-        })
+        self.glob_binding(m, &scope, name, depth)
+    }
+
+    /// `name` through the glob imports of `m` (typenum's `pub use
+    /// crate::marker_traits::*` brings `Unsigned`): the type, trait or
+    /// module of that name that one of the globbed modules lets `m` name
+    /// (rustc rejects a use of a name two globs bring). Globs that cannot
+    /// be read (an inline module, a generated file) do not stop the
+    /// others: a type that compiled is the one; when none is found and
+    /// one was not read, the error says which.
+    fn glob_binding(&self, m: &Module, scope: &Scope, name: &str, depth: u32) -> Result<Option<(Named, Vis)>, String> {
+        let mut found: Vec<(Named, Vis)> = Vec::new();
+        let mut unread: Vec<String> = Vec::new();
+        for (path, vis) in &scope.globs {
+            let glob = || format!("`use {}::*`", path.join("::"));
+            let target = match self.resolve_at(m, path, depth + 1) {
+                Ok(Named::Module(t)) => t,
+                // an enum's variants: no types
+                Ok(Named::Item { .. }) => continue,
+                Err(why) => {
+                    unread.push(format!("{} ({why})", glob()));
+                    continue;
+                }
+            };
+            match self.binding(&target, name, depth + 1) {
+                Ok(Some((n, v))) if v.visible(&target, m) && in_type_namespace(&n) => {
+                    if !found.iter().any(|f| f.0 == n) {
+                        found.push((n, vis.absolute(m).narrower(v.absolute(&target))));
+                    }
+                }
+                Ok(_) => {}
+                Err(why) => unread.push(format!("{} ({why})", glob())),
+            }
+        }
+        match (found.len(), unread.first()) {
+            (1, _) => Ok(found.pop()),
+            (0, None) => Ok(None),
+            (0, Some(why)) => Err(format!(
+                "`{name}` is not declared in {} and may come through a glob import that mir-export cannot read: {why}",
+                m.file.display()
+            )),
+            _ => Err(format!("`{name}` comes through two glob imports of {}", m.file.display())),
+        }
     }
 
     /// The kernel's spelling of item `name` of module `m`
@@ -348,6 +435,15 @@ impl SrcNames<'_> {
         let close = (open + 1..t.len()).find(|&j| t[j].0 == "}" && t[j].1 == 0).unwrap_or(t.len());
         let join = |r: &[(String, i32)]| r.iter().map(|x| x.0.as_str()).collect::<Vec<_>>().join(" ");
         Ok((join(&t[k + 1..open]), join(&t[open + 1..close])))
+    }
+}
+
+/// Whether `n` is a module or an item of the type namespace (what a
+/// glob import is searched for).
+fn in_type_namespace(n: &Named) -> bool {
+    match n {
+        Named::Module(_) => true,
+        Named::Item { kind, .. } => matches!(kind.as_str(), "struct" | "enum" | "union" | "trait" | "type"),
     }
 }
 
@@ -406,9 +502,57 @@ impl SrcNames<'_> {
     }
 }
 
+/// Crates of a test, written under a temporary directory.
+#[cfg(test)]
+pub(super) mod fake {
+    use std::collections::HashMap;
+    use std::path::PathBuf;
+
+    /// Their roots under `dir`, each one's `--extern`s and crate
+    /// re-exports, and its kernel prefix.
+    pub struct Fake {
+        pub dir: PathBuf,
+        pub scope: HashMap<&'static str, Vec<&'static str>>,
+        pub prefix: HashMap<&'static str, &'static str>,
+    }
+
+    impl Fake {
+        /// `files` (path under the directory, text) written to a
+        /// directory of its own for test `what`.
+        pub fn new(
+            what: &str,
+            files: &[(&str, &str)],
+            scope: HashMap<&'static str, Vec<&'static str>>,
+            prefix: HashMap<&'static str, &'static str>,
+        ) -> Fake {
+            let dir = std::env::temp_dir().join(format!("mir-export-{what}-{}", std::process::id()));
+            for (f, text) in files {
+                let f = dir.join(f);
+                std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+                std::fs::write(f, text).unwrap();
+            }
+            Fake { dir, scope, prefix }
+        }
+    }
+
+    impl super::Crates for Fake {
+        fn root_source(&self, krate: &str) -> Option<PathBuf> {
+            self.prefix.contains_key(krate).then(|| self.dir.join(krate).join("src/lib.rs"))
+        }
+        fn crate_in_scope(&self, from: &str, name: &str) -> Option<String> {
+            self.scope.get(from)?.iter().find(|n| **n == name).map(|n| n.to_string())
+        }
+        fn kernel_item_path(&self, krate: &str, path: &str) -> Option<String> {
+            Some(format!("{}::{path}", self.prefix.get(krate)?))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::fake::Fake;
     use super::*;
+    use std::collections::HashMap;
 
     #[test]
     fn scopes_of_module_files() {
@@ -416,13 +560,78 @@ mod tests {
                    pub struct Eager {}\nmod sealed;\nmod inner { pub struct Hidden; }\n#[path = \"o.rs\"]\nmod other;\n\
                    impl Foo for Bar { type Eager = u8; }\npub const fn f() {}\n";
         let s = scope_of(src);
-        let uses: Vec<(String, String)> = s.uses.iter().map(|(n, p)| (n.clone(), p.join("::"))).collect();
+        let uses: Vec<(String, String)> = s.uses.iter().map(|(n, p, _)| (n.clone(), p.join("::"))).collect();
         let want = [("A", "super::A"), ("C", "super::B"), ("d", "super::d"), ("E", "super::d::E"), ("fmt", "core::fmt"), ("tn", "typenum")];
         assert_eq!(uses, want.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect::<Vec<_>>());
-        assert!(s.globs);
-        assert_eq!(s.file_mods, vec!["sealed".to_string()]);
-        assert_eq!(s.inline_mods, vec!["inner".to_string(), "other".to_string()]);
+        assert_eq!(s.globs, vec![(vec!["crate".to_string(), "x".to_string()], Vis::Private)]);
+        let names = |v: &[(String, Vis)]| v.iter().map(|m| m.0.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&s.file_mods), ["sealed"]);
+        assert_eq!(names(&s.inline_mods), ["inner", "other"]);
         // the impl's `type Eager` is not a module item
-        assert_eq!(s.items, vec![("struct".to_string(), "Eager".to_string()), ("fn".to_string(), "f".to_string())]);
+        let items: Vec<(&str, &str)> = s.items.iter().map(|(k, n, _)| (k.as_str(), n.as_str())).collect();
+        assert_eq!(items, [("struct", "Eager"), ("fn", "f")]);
+    }
+
+    #[test]
+    fn visibilities() {
+        let src = "pub struct A;\nstruct B;\npub(crate) fn c() {}\npub(super) mod d;\npub(in crate::x) type E = u8;\n\
+                   pub unsafe extern \"C\" fn f() {}\npub(self) const G: u8 = 0;\npub use h::*;\npub extern crate tn;\n";
+        let s = scope_of(src);
+        let vis: Vec<(&str, Vis)> = s.items.iter().map(|(_, n, v)| (n.as_str(), v.clone())).collect();
+        let want = [("A", Vis::Pub), ("B", Vis::Private), ("c", Vis::Crate), ("E", Vis::In(vec!["x".to_string()])), ("f", Vis::Pub), ("G", Vis::Private)];
+        assert_eq!(vis, want);
+        assert_eq!(s.file_mods, vec![("d".to_string(), Vis::Super)]);
+        assert_eq!(s.globs, vec![(vec!["h".to_string()], Vis::Pub)]);
+        assert_eq!(s.uses, vec![("tn".to_string(), vec!["tn".to_string()], Vis::Pub)]);
+        let m = |k: &str, p: &[&str]| Module { krate: k.to_string(), path: p.iter().map(|s| s.to_string()).collect(), file: "f.rs".into() };
+        let owner = m("k", &["a", "b"]);
+        assert!(Vis::Private.visible(&owner, &m("k", &["a", "b", "c"])));
+        assert!(!Vis::Private.visible(&owner, &m("k", &["a"])));
+        assert!(Vis::Super.visible(&owner, &m("k", &["a"])));
+        assert!(!Vis::Crate.visible(&owner, &m("other", &[])));
+        assert!(Vis::In(vec!["a".to_string()]).visible(&owner, &m("k", &["a", "z"])));
+    }
+
+    /// typenum 1.16's root, cut down: `Unsigned` through `pub use
+    /// crate::{marker_traits::*, ..}`, `U64` through a glob of an inline
+    /// module whose items a build script generates.
+    #[test]
+    fn names_through_glob_imports() {
+        let files = [
+            (
+                "typenum/src/lib.rs",
+                "mod generated { include!(env!(\"TYPENUM_BUILD_CONSTS\")); }\npub mod marker_traits;\nmod private;\n\
+                 pub use crate::{generated::consts, marker_traits::*, private::*};\npub use consts::{B0, *};\n",
+            ),
+            ("typenum/src/marker_traits.rs", "pub trait Unsigned { const USIZE: usize; }\ntrait Hidden {}\npub fn Both() {}\n"),
+            ("typenum/src/private.rs", "pub(crate) trait Both {}\ntrait Hidden {}\n"),
+            ("user/src/lib.rs", "use typenum::*;\npub mod inner;\n"),
+            ("user/src/inner.rs", "use super::*;\n"),
+        ];
+        let fake = Fake::new("srcnames", &files, HashMap::from([("user", vec!["typenum"])]), HashMap::from([("typenum", "tn"), ("user", "user")]));
+        let names = SrcNames { libs: &fake };
+        let root = names.root("typenum").unwrap();
+        let name = |m: &Module, n: &str| names.resolve(m, &[n.to_string()]);
+        let Ok(Named::Item { module, kind, .. }) = name(&root, "Unsigned") else { panic!("{:?}", name(&root, "Unsigned")) };
+        assert_eq!((module.path.join("::").as_str(), kind.as_str()), ("marker_traits", "trait"));
+        // a private item of a globbed module is not imported; a
+        // `pub(crate)` one is, within the crate; `Both` the function is
+        // no type
+        let e = name(&root, "Hidden").unwrap_err();
+        assert!(e.contains("TYPENUM_BUILD") || e.contains("generated"), "{e}");
+        let Ok(Named::Item { module, .. }) = name(&root, "Both") else { panic!() };
+        assert_eq!(module.path, ["private"]);
+        // `U64` may only come through the generated module: said so
+        let e = name(&root, "U64").unwrap_err();
+        assert!(e.contains("glob import") && e.contains("generated"), "{e}");
+        // through globs of another crate and of a parent module
+        let user = names.root("user").unwrap();
+        let Ok(Named::Item { module, .. }) = name(&user, "Unsigned") else { panic!() };
+        assert_eq!(module.path, ["marker_traits"]);
+        assert!(name(&user, "Both").is_err(), "pub(crate) of typenum");
+        let inner = names.module_of_file("user", &fake.dir.join("user/src/inner.rs")).unwrap();
+        let Ok(Named::Item { module, .. }) = name(&inner, "Unsigned") else { panic!("{:?}", name(&inner, "Unsigned")) };
+        assert_eq!(module.krate, "typenum");
+        let _ = std::fs::remove_dir_all(&fake.dir);
     }
 }
