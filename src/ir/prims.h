@@ -25,7 +25,7 @@ typedef enum {
 	                   intrinsic) */
 } PrimClass;
 
-typedef enum { RT_VPRINTF, RT_ASSERTFAIL, RT_DYNAMIC_SHARED, RT_GRID_BARRIER_WORD } RuntimePrim;
+typedef enum { RT_VPRINTF, RT_ASSERTFAIL, RT_DYNAMIC_SHARED, RT_GRID_BARRIER_WORD, RT_MALLOC, RT_FREE } RuntimePrim;
 
 /* How the operands of an nvvm.prim map to its NVVM intrinsic.  At this
  * level predicates and bool results are u32 (0 / 1). */

@@ -25,6 +25,8 @@
  *
  * Requires: mir dialect (stage 2 or 3).  Preserves: everything else.
  */
+#include <stdio.h>
+
 #include "nvvm.h"
 #include "../ir/prims.h"
 
@@ -98,6 +100,22 @@ Func *nvvm_extern_func(Module *m, const char *sym, Type *ret, uint32_t n, Type *
 	return f;
 }
 
+/* The device heap: `mir.call @PREFIX malloc(size)` / `free(p)`, PREFIX the
+ * target's (CUDA's device-side functions, or the emulator's). */
+static Op *build_heap_call(Module *m, Builder *b, Op *op, RuntimePrim which)
+{
+	char sym[64];
+	const char *name = which == RT_MALLOC ? "malloc" : "free";
+	snprintf(sym, sizeof sym, "%s%s", m->target->nvvm->heap_prefix, name);
+	Type *ptr = ir_type_ptr(m, 0), *u64 = ir_type_int(m, 64, false);
+	Type *param = which == RT_MALLOC ? u64 : ptr;
+	Type *ret = which == RT_MALLOC ? ptr : ir_type_void(m);
+	Func *f = nvvm_extern_func(m, sym, ret, 1, &param);
+	Op *n = ir_build(b, OP_MIR_CALL, which == RT_MALLOC ? 1 : 0, &ret, op->nopd, op->opd, 0);
+	n->sym = f->symbol;
+	return n;
+}
+
 /* Primitives that are not instructions, each the target's hook:
  *   mir.device @__oxide_vprintf(fmt, args)  ==>  a call of the target's printf
  *   mir.device @__oxide_assertfail(...)     ==>  a call of the target's assert
@@ -123,6 +141,10 @@ static void lower_runtime_prim(Module *m, Op *op, RuntimePrim which)
 		break;
 	case RT_GRID_BARRIER_WORD:
 		n = h->grid_barrier(m, &b, op);
+		break;
+	case RT_MALLOC:
+	case RT_FREE:
+		n = build_heap_call(m, &b, op, which);
 		break;
 	}
 	if (op->nres && n->nres)

@@ -15,6 +15,8 @@ struct NvvmHooks {
 	Op *(*assertfail)(Module *m, Builder *b, Op *op);       /* __oxide_assertfail(msg, file, line, func) */
 	Op *(*dynamic_shared)(Module *m, Builder *b, Op *op);   /* __oxide_dynamic_shared() */
 	Op *(*grid_barrier)(Module *m, Builder *b, Op *op);     /* __oxide_grid_barrier_word() */
+	const char *heap_prefix;   /* __oxide_malloc / __oxide_free call PREFIX malloc / free:
+	                              "" CUDA's device heap, "__oxide_host_" the emulator's */
 };
 
 extern const NvvmHooks nvvm_nvptx, nvvm_host;

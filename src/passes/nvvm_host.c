@@ -10,6 +10,8 @@
  *                                         (reports and traps itself)
  *   mir.device @__oxide_dynamic_shared()    ==>  mir.call @__oxide_host_dynamic_shared()
  *   mir.device @__oxide_grid_barrier_word() ==>  mir.call @__oxide_host_grid_barrier_word()
+ *   mir.device @__oxide_malloc(size) / @__oxide_free(p)
+ *                                    ==>  mir.call @__oxide_host_malloc(size) / @__oxide_host_free(p)
  */
 #include "nvvm.h"
 
@@ -134,4 +136,4 @@ static Op *build_grid_barrier(Module *m, Builder *b, Op *op)
 }
 
 const NvvmHooks nvvm_host = { kernel_params, globals, build_vprintf, build_assertfail, build_dynamic_shared,
-                              build_grid_barrier };
+                              build_grid_barrier, "__oxide_host_" };

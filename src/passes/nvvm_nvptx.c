@@ -10,6 +10,9 @@
  *       (extern .shared .align 16 .b8 __oxide_dynamic_shared[])
  *   mir.device @__oxide_grid_barrier_word() ==>  mir.global_addr @__oxide_grid_barrier
  *       (.visible .global .align 4 .b8 __oxide_grid_barrier[4], zero at load)
+ *   mir.device @__oxide_malloc(size) / @__oxide_free(p)
+ *                                    ==>  mir.call @malloc(size) / @free(p): CUDA's device heap
+ *       (.extern .func (.param .b64 r) malloc (.param .b64 size), like vprintf)
  */
 #include "nvvm.h"
 
@@ -101,4 +104,4 @@ static Op *build_grid_barrier(Module *m, Builder *b, Op *op)
 }
 
 const NvvmHooks nvvm_nvptx = { kernel_params, globals, build_vprintf, build_assertfail, build_dynamic_shared,
-                               build_grid_barrier };
+                               build_grid_barrier, "" };

@@ -412,6 +412,24 @@ void *__oxide_host_dynamic_shared(void)
 	return oxemu_dyn_shared.buf != NULL ? oxemu_dyn_shared.buf : none;
 }
 
+/* The device heap (oxide_device::alloc::DeviceHeap): CUDA's malloc and
+ * free, here the C library's (blocks 16-byte aligned on the hosts oxidec
+ * supports, as the GPU's; null when out of memory). */
+void *__oxide_host_malloc(unsigned long long size)
+{
+	void *p = malloc(size);
+	if (p != NULL && ((uintptr_t)p & 15) != 0) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void __oxide_host_free(void *block)
+{
+	free(block);
+}
+
 /* The running block's Shared<T> statics (oxidec --target=host makes each
  * an offset in them). A kernel called directly gets one block's worth:
  * 48 KiB, the most static shared memory a GPU block has. */

@@ -36,7 +36,8 @@ extern const char __oxide_kernels[];
  *   assertfail: CUDA's __assertfail (device_assert!): prints CUDA's
  *     message and traps; the launch fails with CUDA_ERROR_ASSERT
  *   vprintf: CUDA's vprintf (printf!); dynamic_shared: the launch's
- *     dynamic shared memory
+ *     dynamic shared memory; malloc, free: CUDA's device heap, the C
+ *     library's (16-byte-aligned blocks, null when out of memory)
  *   warp operations: a rendezvous of the warp's lanes, like a barrier;
  *     barriers with a reduction; fences (no-ops); timers (host
  *     nanoseconds); barrier_{sync,arrive}_count id, threads: named

@@ -44,6 +44,22 @@ thread_local! {
     static CTAID: Cell<u32> = const { Cell::new(0) };
 }
 
+// the device heap (group `alloc`'s global allocator, oxide_device::alloc::
+// DeviceHeap, is this program's too): the C library's malloc and free,
+// 16-byte aligned on the hosts the suite runs on
+extern "C" {
+    fn malloc(size: usize) -> *mut u8;
+    fn free(block: *mut u8);
+}
+#[no_mangle]
+pub extern "C" fn __oxide_malloc(size: u64) -> *mut u8 {
+    unsafe { malloc(size as usize) }
+}
+#[no_mangle]
+pub extern "C" fn __oxide_free(block: *mut u8) {
+    unsafe { free(block) }
+}
+
 #[no_mangle]
 pub extern "C" fn __oxide_tid_x() -> u32 {
     TID.with(Cell::get)

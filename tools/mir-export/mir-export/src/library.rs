@@ -72,24 +72,59 @@ pub fn find_source(rustc: &RustcInfo) -> Source {
     }
 }
 
-/// The cache file of core's MIR for this rustc build and these flags.
-pub fn cache_file(rustc: &RustcInfo) -> PathBuf {
-    let dir = match std::env::var_os(ENV_CACHE) {
+/// A crate of the rustc's library sources whose MIR an export reads:
+/// core, and alloc (`extern crate alloc` in a kernel crate: `Vec`, `Box`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SysCrate {
+    Core,
+    Alloc,
+}
+
+impl SysCrate {
+    pub fn name(self) -> &'static str {
+        match self {
+            SysCrate::Core => "core",
+            SysCrate::Alloc => "alloc",
+        }
+    }
+
+    /// Its root source file under the library sources `lib`.
+    pub fn root(self, lib: &Path) -> PathBuf {
+        lib.join(self.name()).join("src/lib.rs")
+    }
+
+    /// Its allocation `N` is `alloc_base + N` in the export.
+    fn alloc_base(self) -> u32 {
+        match self {
+            SysCrate::Core => ALLOC_BASE,
+            SysCrate::Alloc => ALLOC_BASE + ALLOC_SPAN,
+        }
+    }
+}
+
+/// The directory of the cache files.
+fn cache_dir() -> PathBuf {
+    match std::env::var_os(ENV_CACHE) {
         Some(d) if !d.is_empty() => PathBuf::from(d),
         _ => match (std::env::var_os("XDG_CACHE_HOME"), std::env::var_os("HOME")) {
             (Some(x), _) if !x.is_empty() => PathBuf::from(x).join("oxide-mir-export"),
             (_, Some(h)) => PathBuf::from(h).join(".cache/oxide-mir-export"),
             _ => std::env::temp_dir().join("oxide-mir-export"),
         },
-    };
-    let commit: String = rustc.commit_hash.chars().take(12).collect();
-    dir.join(format!("core-{}-{commit}-{:016x}.mir", rustc.release, flags_hash(rustc)))
+    }
 }
 
-/// FNV-1a of everything that changes core's MIR besides the release:
-/// the target, the flags and the rustc's full `-vV`.
-fn flags_hash(rustc: &RustcInfo) -> u64 {
-    fnv1a(core_flags().iter().map(String::as_str).chain([rustc.verbose.as_str(), "strip-v2"]))
+/// The cache file of core's MIR for this rustc build and these flags.
+pub fn cache_file(rustc: &RustcInfo) -> PathBuf {
+    sys_cache_file(rustc, SysCrate::Core, &sys_flags(SysCrate::Core, None))
+}
+
+/// The cache file of a library crate's MIR built with `flags`: the crate,
+/// the release, the commit and a hash of the flags and the rustc's `-vV`.
+fn sys_cache_file(rustc: &RustcInfo, krate: SysCrate, flags: &[String]) -> PathBuf {
+    let commit: String = rustc.commit_hash.chars().take(12).collect();
+    let h = fnv1a(flags.iter().map(String::as_str).chain([rustc.verbose.as_str(), "strip-v2"]));
+    cache_dir().join(format!("{}-{}-{commit}-{h:016x}.mir", krate.name(), rustc.release))
 }
 
 /// FNV-1a of `parts`, each ended by a zero byte: a cache file's key.
@@ -115,15 +150,18 @@ fn write_cache(file: &Path, text: &str, index: &Index) -> DResult<()> {
     fs::rename(&tmp_idx, index_file(file)).map_err(|e| io_err(file, e))
 }
 
-/// core's rustc flags besides the sources and the output: the kernel
-/// crate's MIR flags, for the GPU target.
-fn core_flags() -> Vec<String> {
-    let mut f: Vec<String> = ["--edition=2024", "--crate-type=rlib", "--crate-name=core", "-Zforce-unstable-if-unmarked"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+/// A library crate's rustc flags besides the sources and the output: the
+/// kernel crate's MIR flags, for the GPU target. alloc is compiled against
+/// the device sysroot (`ensure_sysroot`: core's metadata for the target).
+fn sys_flags(krate: SysCrate, sysroot: Option<&Path>) -> Vec<String> {
+    let mut f: Vec<String> = ["--edition=2024", "--crate-type=rlib"].iter().map(|s| s.to_string()).collect();
+    f.push(format!("--crate-name={}", krate.name()));
+    f.push("-Zforce-unstable-if-unmarked".into());
     f.push(format!("--target={TARGET}"));
     f.extend(MIR_FLAGS.iter().map(|s| s.to_string()));
+    if let Some(root) = sysroot {
+        f.push(format!("--sysroot={}", root.display()));
+    }
     f
 }
 
@@ -137,9 +175,15 @@ fn index_file(mir: &Path) -> PathBuf {
     mir.with_extension("idx")
 }
 
-/// Builds core's MIR into the cache unless it is there; returns its path.
-fn ensure_built(rustc: &RustcInfo, lib: &Path, verbose: bool) -> DResult<PathBuf> {
-    let file = cache_file(rustc);
+/// Builds a library crate's MIR into the cache unless it is there;
+/// returns its path.
+fn ensure_built(rustc: &RustcInfo, lib: &Path, krate: SysCrate, verbose: bool) -> DResult<PathBuf> {
+    let sysroot = match krate {
+        SysCrate::Core => None,
+        SysCrate::Alloc => Some(ensure_sysroot(rustc, lib, verbose)?),
+    };
+    let flags = sys_flags(krate, sysroot.as_deref());
+    let file = sys_cache_file(rustc, krate, &flags);
     if file.is_file() && index_file(&file).is_file() {
         return Ok(file);
     }
@@ -147,15 +191,16 @@ fn ensure_built(rustc: &RustcInfo, lib: &Path, verbose: bool) -> DResult<PathBuf
     fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
     let work = dir.join(format!("build-{}", std::process::id()));
     fs::create_dir_all(&work).map_err(|e| io_err(&work, e))?;
-    let mir = work.join("core.mir");
+    let name = krate.name();
+    let mir = work.join(format!("{name}.mir"));
     let mut cmd = Command::new(&rustc.path);
-    cmd.args(core_flags().iter().filter(|a| *a != "--emit=mir"))
+    cmd.args(flags.iter().filter(|a| *a != "--emit=mir"))
         .arg(format!("--emit=mir={}", mir.display()))
-        .arg(lib.join("core/src/lib.rs"))
+        .arg(krate.root(lib))
         .arg("--out-dir")
         .arg(&work)
         .env("RUSTC_BOOTSTRAP", "1");
-    eprintln!("mir-export: building core's MIR for {TARGET} from {} (once per rustc; cached in {})", lib.display(), dir.display());
+    eprintln!("mir-export: building {name}'s MIR for {TARGET} from {} (once per rustc; cached in {})", lib.display(), dir.display());
     if verbose {
         eprintln!("mir-export: running {cmd:?}");
     }
@@ -165,7 +210,7 @@ fn ensure_built(rustc: &RustcInfo, lib: &Path, verbose: bool) -> DResult<PathBuf
             Ok(())
         } else {
             Err(Diag::new(Code::RustcFailed, format!(
-                "rustc {} could not compile core from {} for {TARGET} (do the sources belong to this rustc?):\n{}",
+                "rustc {} could not compile {name} from {} for {TARGET} (do the sources belong to this rustc?):\n{}",
                 rustc.release,
                 lib.display(),
                 stderr_head(&o)
@@ -288,43 +333,51 @@ enum Text {
     Memory(String),
 }
 
-/// The library, loaded the first time an export asks for it.
+/// A library crate of the rustc (core, alloc), loaded the first time an
+/// export asks for it.
 pub struct Lazy<'r> {
     rustc: &'r RustcInfo,
+    krate: SysCrate,
     verbose: bool,
     cell: std::cell::OnceCell<Result<Library, (Code, String)>>,
 }
 
 impl<'r> Lazy<'r> {
-    pub fn new(rustc: &'r RustcInfo, verbose: bool) -> Self {
-        Lazy { rustc, verbose, cell: std::cell::OnceCell::new() }
+    pub fn new(rustc: &'r RustcInfo, krate: SysCrate, verbose: bool) -> Self {
+        Lazy { rustc, krate, verbose, cell: std::cell::OnceCell::new() }
     }
 
-    /// core's MIR, or why there is none (with the code of the error).
+    /// The crate's MIR, or why there is none (with the code of the error).
     pub fn get(&self) -> Result<&Library, &(Code, String)> {
-        self.cell.get_or_init(|| load(self.rustc, self.verbose).map_err(|d| (d.code, d.msg))).as_ref()
+        self.cell.get_or_init(|| load(self.rustc, self.krate, self.verbose).map_err(|d| (d.code, d.msg))).as_ref()
+    }
+
+    /// The crate's MIR if an export has loaded it.
+    fn loaded(&self) -> Option<&Library> {
+        self.cell.get().and_then(|r| r.as_ref().ok())
     }
 }
 
-/// The library of this rustc, built if needed; `Err` when it has no
-/// sources (the reason) or the build failed.
-pub fn load(rustc: &RustcInfo, verbose: bool) -> Result<Library, Diag> {
+/// Library crate `krate` of this rustc, built if needed; `Err` when it has
+/// no sources (the reason) or the build failed.
+pub fn load(rustc: &RustcInfo, krate: SysCrate, verbose: bool) -> Result<Library, Diag> {
+    let name = krate.name();
     let lib = match find_source(rustc) {
         Source::Found(l) => l,
         Source::Missing(why) => return Err(Diag::new(Code::Unsupported, format!("{why}; {RUST_SRC_HINT}"))),
     };
-    let file = ensure_built(rustc, &lib, verbose)?;
+    let file = ensure_built(rustc, &lib, krate, verbose)?;
     let t = std::time::Instant::now();
     let idx = index_file(&file);
     let index = fs::read_to_string(&idx).ok().and_then(|t| Index::parse(&t));
-    let index = index.ok_or_else(|| Diag::new(Code::Io, format!("{}: not an index of core's MIR (remove it and {} to build them again)", idx.display(), file.display())))?;
+    let index = index.ok_or_else(|| Diag::new(Code::Io, format!("{}: not an index of {name}'s MIR (remove it and {} to build them again)", idx.display(), file.display())))?;
     let mut index = index;
-    index.reexports = core_visible_paths(&file, &lib.join("core/src"));
+    index.reexports = core_visible_paths(&file, &lib.join(name).join("src"));
     let f = fs::File::open(&file).map_err(|e| io_err(&file, e))?;
     if verbose {
-        eprintln!("mir-export: core's MIR {} ({} bodies, {} re-exported paths), index read in {:?}", file.display(), index.fns.len(), index.reexports.len(), t.elapsed());
+        eprintln!("mir-export: {name}'s MIR {} ({} bodies, {} re-exported paths), index read in {:?}", file.display(), index.fns.len(), index.reexports.len(), t.elapsed());
     }
-    Ok(Library { index, text: Text::File(f), krate: "core".into(), alloc_base: ALLOC_BASE, respell: Vec::new() })
+    Ok(Library { index, text: Text::File(f), krate: name.into(), alloc_base: krate.alloc_base(), respell: Vec::new() })
 }
 
 /// core's items defined in private modules by the paths other crates
@@ -455,21 +508,26 @@ fn sysroot_flags(krate: &str) -> Vec<String> {
 
 /// The sysroot directory for this rustc build, built once (about a
 /// minute) into the cache: `lib/rustlib/nvptx64-nvidia-cuda/lib/` with
-/// `libcore.rmeta` and `libcompiler_builtins.rmeta`. Built in a
+/// `libcore.rmeta`, `libcompiler_builtins.rmeta` and `liballoc.rmeta`
+/// (the last built, so its presence says the sysroot is whole). Built in a
 /// temporary directory and renamed, so a concurrent export never sees
 /// half of one.
 fn ensure_sysroot(rustc: &RustcInfo, lib: &Path, verbose: bool) -> DResult<PathBuf> {
-    let key = fnv1a(sysroot_flags("compiler_builtins").iter().map(String::as_str).chain([rustc.verbose.as_str(), "sysroot-v1"]));
+    let key = fnv1a(sysroot_flags("compiler_builtins").iter().map(String::as_str).chain([rustc.verbose.as_str(), "sysroot-v2"]));
     let dir = cache_file(rustc).parent().expect("a cache directory").to_path_buf();
     let root = dir.join(format!("sysroot-{}-{key:016x}", rustc.release));
     let libdir = |r: &Path| r.join("lib/rustlib").join(TARGET).join("lib");
-    if libdir(&root).join("libcompiler_builtins.rmeta").is_file() {
+    if libdir(&root).join("liballoc.rmeta").is_file() {
         return Ok(root);
     }
     let work = dir.join(format!("sysroot-build-{}", std::process::id()));
     fs::create_dir_all(libdir(&work)).map_err(|e| io_err(&work, e))?;
     eprintln!("mir-export: building core's metadata for {TARGET} from {} (once per rustc; cached in {})", lib.display(), dir.display());
-    let sources = [("core", lib.join("core/src/lib.rs")), ("compiler_builtins", lib.join("compiler-builtins/compiler-builtins/src/lib.rs"))];
+    let sources = [
+        ("core", lib.join("core/src/lib.rs")),
+        ("compiler_builtins", lib.join("compiler-builtins/compiler-builtins/src/lib.rs")),
+        ("alloc", lib.join("alloc/src/lib.rs")),
+    ];
     let mut result = Ok(());
     for (krate, src) in &sources {
         let out = libdir(&work).join(format!("lib{krate}.rmeta"));
@@ -496,7 +554,7 @@ fn ensure_sysroot(rustc: &RustcInfo, lib: &Path, verbose: bool) -> DResult<PathB
     let result = result.and_then(|_| match fs::rename(&work, &root) {
         Ok(()) => Ok(root.clone()),
         // another export renamed its own build there first
-        Err(_) if libdir(&root).join("libcompiler_builtins.rmeta").is_file() => Ok(root.clone()),
+        Err(_) if libdir(&root).join("liballoc.rmeta").is_file() => Ok(root.clone()),
         Err(e) => Err(io_err(&root, e)),
     });
     let _ = fs::remove_dir_all(&work);
@@ -677,6 +735,8 @@ impl DepCrates {
 /// body, constant or static of it is needed.
 pub struct Libraries<'r> {
     pub core: Lazy<'r>,
+    /// alloc, for a kernel crate's `extern crate alloc`.
+    pub alloc: Lazy<'r>,
     deps: DepCrates,
     rustc: &'r RustcInfo,
     verbose: bool,
@@ -686,7 +746,7 @@ pub struct Libraries<'r> {
 
 impl<'r> Libraries<'r> {
     pub fn new(rustc: &'r RustcInfo, deps: DepCrates, verbose: bool) -> Self {
-        Libraries { core: Lazy::new(rustc, verbose), deps, rustc, verbose, loaded: Default::default() }
+        Libraries { core: Lazy::new(rustc, SysCrate::Core, verbose), alloc: Lazy::new(rustc, SysCrate::Alloc, verbose), deps, rustc, verbose, loaded: Default::default() }
     }
 
     /// The MIR of crate `krate` (its name, or the kernel's spelling of
@@ -695,6 +755,9 @@ impl<'r> Libraries<'r> {
     pub fn get(&self, krate: &str) -> Option<Result<&Library, &(Code, String)>> {
         if krate == "core" {
             return Some(self.core.get());
+        }
+        if krate == "alloc" {
+            return Some(self.alloc.get());
         }
         let krate = self.deps.paths.crate_named(krate);
         if let Some((_, r)) = self.loaded.borrow().iter().find(|(n, _)| n == krate) {
@@ -739,6 +802,9 @@ impl<'r> Libraries<'r> {
                 return Some(l);
             }
         }
+        if let Some(l) = self.alloc.loaded().filter(|l| l.owns_alloc(id)) {
+            return Some(l);
+        }
         self.loaded.borrow().iter().filter_map(|(_, r)| r.as_ref().ok()).find(|l| l.owns_alloc(id))
     }
 
@@ -749,12 +815,13 @@ impl<'r> Libraries<'r> {
     }
 
     /// The root source file of dependency `krate` (its name), from the
-    /// rustc command that built it; core's `lib.rs` in the rustc's
-    /// library sources.
+    /// rustc command that built it; core's and alloc's `lib.rs` in the
+    /// rustc's library sources.
     pub fn root_source(&self, krate: &str) -> Option<PathBuf> {
-        if krate == "core" {
+        let sys = [SysCrate::Core, SysCrate::Alloc].into_iter().find(|c| c.name() == krate);
+        if let Some(sys) = sys {
             return match find_source(self.rustc) {
-                Source::Found(lib) => Some(lib.join("core/src/lib.rs")),
+                Source::Found(lib) => Some(sys.root(&lib)),
                 Source::Missing(_) => None,
             };
         }
@@ -771,7 +838,7 @@ impl<'r> Libraries<'r> {
 
     /// Whether `name` is a library crate an export may read.
     pub fn is_library(&self, name: &str) -> bool {
-        name == "core" || self.deps.get(self.deps.paths.crate_named(name)).is_some()
+        name == "core" || name == "alloc" || self.deps.get(self.deps.paths.crate_named(name)).is_some()
     }
 }
 

@@ -53,6 +53,8 @@ mod disjoint;
 pub use disjoint::{DisjointSlice, DisjointSlice2D, Tile};
 
 pub mod atomic;
+/// The device heap (`#[global_allocator] static HEAP: DeviceHeap`): alloc's `Vec` and `Box` in kernels.
+pub mod alloc;
 pub mod memory;
 pub use memory::{dynamic_shared, Constant, Shared};
 pub mod printf;

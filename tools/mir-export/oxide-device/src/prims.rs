@@ -28,6 +28,8 @@ pub(crate) mod device {
         pub fn __oxide_vprintf(fmt: *const u8, args: *const u8) -> i32;
         pub fn __oxide_assertfail(message: *const u8, file: *const u8, line: u32, function: *const u8) -> !;
         pub fn __oxide_dynamic_shared() -> *mut u8;
+        pub fn __oxide_malloc(size: u64) -> *mut u8;
+        pub fn __oxide_free(block: *mut u8);
         pub fn __oxide_laneid() -> u32;
         pub fn __oxide_warpid() -> u32;
         pub fn __oxide_smid() -> u32;

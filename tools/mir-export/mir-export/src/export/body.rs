@@ -926,7 +926,11 @@ impl<'a> Exporter<'a> {
         });
         // a dependency's trait may be implemented for a primitive there
         let dep_trait = trait_crate.as_deref().is_some_and(|k| k != "core" && libs.is_library(k));
-        if failed.0 != Code::Unsupported || (prim_self && !dep_trait) || bare.starts_with("core::fmt::") {
+        // alloc's bodies (`Vec::push`, Box's drop glue) are read when the
+        // kernel crate has a global allocator; without one the heap error
+        // stands (`not_inlined`)
+        let heap_ok = failed.0 == Code::Gpu && crate::export::heap::is_heap_path(&bare) && self.has_global_allocator();
+        if (failed.0 != Code::Unsupported && !heap_ok) || (prim_self && !dep_trait) || bare.starts_with("core::fmt::") {
             return Err(self.err(ctx, failed.0, failed.1));
         }
         if path.qself.is_some() {
@@ -1048,7 +1052,7 @@ impl<'a> Exporter<'a> {
                 continue;
             }
             let header = crate::mirparse::items::parse_span(span).and_then(|s| self.spans.source_text(&s)).unwrap_or_default();
-            let header = header.strip_prefix("unsafe ").map_or(header.clone(), str::to_string);
+            let header = plain_impl_header(&header);
             // a derive's impl (its span is the trait's name): its header
             // from the type its method's `self` points to
             let header = match header.starts_with("impl") || want.0.as_deref() != Some(header.trim()) {
@@ -1175,35 +1179,18 @@ impl<'a> Exporter<'a> {
     /// type's method or no impl matches; an error when several do or the
     /// parameters do not bind.
     pub(super) fn library_inherent_pick(&mut self, lib: &crate::library::Library, path: &Path, ctx: Ctx) -> DResult<Option<(String, Vec<String>, Vec<String>)>> {
-        use super::callee::{impl_header, split_impl_item};
+        use super::callee::impl_header;
         let inst = path.to_string();
-        let Some((module, self_ty)) = inherent_self(path, lib.krate()) else { return Ok(None) };
-        let method = path.last_name();
-        let mut found = Vec::new();
-        for cand in lib.impl_methods(method) {
-            let Some((m, span, item)) = split_impl_item(crate::library::undup(&cand)) else { continue };
-            if item != method || !(m == module || m.starts_with(&format!("{module}::"))) {
-                continue;
-            }
-            let header = crate::mirparse::items::parse_span(span).and_then(|s| self.spans.source_text(&s)).unwrap_or_default();
-            let header = header.strip_prefix("unsafe ").map_or(header.clone(), str::to_string);
-            let (tr, ty) = impl_header(&header, None);
-            // a derive's span (no `impl`) and a trait impl are not inherent
-            if !header.starts_with("impl") || tr.is_some() {
-                continue;
-            }
-            // a macro's impl (`impl $t`): its body says for which type
-            let hit = match ty.contains('$') {
-                true => macro_impl_binding(lib, &cand, &header, &self_ty).is_some(),
-                // (a method's `self` tells same-named types apart)
-                false => {
-                    impl_self_pattern(&header).is_ok_and(|(params, _, p)| unify(&p, &self_ty, &params, &mut HashMap::new()))
-                        && self_param_matches(lib, &cand, &header, &self_ty)
-                }
-            };
-            if hit {
-                found.push((cand, header));
-            }
+        let Some((module, printed_ty)) = inherent_self(path, lib.krate()) else { return Ok(None) };
+        // the type as printed, else with the defaulted parameters rustc
+        // does not print (`RawVec<u32>` is `RawVec<u32, Global>` to alloc's
+        // `impl<T, A: Allocator> RawVec<T, A>`)
+        let defaulted = self.with_type_defaults(&printed_ty);
+        let mut found = self.inherent_candidates(lib, path, &module, &printed_ty);
+        let mut self_ty = printed_ty;
+        if found.is_empty() && defaulted != self_ty {
+            found = self.inherent_candidates(lib, path, &module, &defaulted);
+            self_ty = defaulted;
         }
         let (cand, header) = match found.as_slice() {
             [one] => one.clone(),
@@ -1219,6 +1206,41 @@ impl<'a> Exporter<'a> {
             false => self.bind_impl_params(&header, &self_ty, None, &fail, ctx)?,
         };
         Ok(Some((cand, params, args)))
+    }
+
+    /// The inherent impl methods of `lib` in `module` or below it that
+    /// define `path`'s method for `self_ty`: each body's name and its
+    /// impl's header.
+    fn inherent_candidates(&self, lib: &crate::library::Library, path: &Path, module: &str, self_ty: &Ty) -> Vec<(String, String)> {
+        use super::callee::{impl_header, split_impl_item};
+        let method = path.last_name();
+        let mut found = Vec::new();
+        for cand in lib.impl_methods(method) {
+            let Some((m, span, item)) = split_impl_item(crate::library::undup(&cand)) else { continue };
+            if item != method || !(m == module || m.starts_with(&format!("{module}::"))) {
+                continue;
+            }
+            let header = crate::mirparse::items::parse_span(span).and_then(|s| self.spans.source_text(&s)).unwrap_or_default();
+            let header = plain_impl_header(&header);
+            let (tr, ty) = impl_header(&header, None);
+            // a derive's span (no `impl`) and a trait impl are not inherent
+            if !header.starts_with("impl") || tr.is_some() {
+                continue;
+            }
+            // a macro's impl (`impl $t`): its body says for which type
+            let hit = match ty.contains('$') {
+                true => macro_impl_binding(lib, &cand, &header, self_ty).is_some(),
+                // (a method's `self` tells same-named types apart)
+                false => {
+                    impl_self_pattern(&header).is_ok_and(|(params, _, p)| unify(&p, self_ty, &params, &mut HashMap::new()))
+                        && self_param_matches(lib, &cand, &header, self_ty)
+                }
+            };
+            if hit {
+                found.push((cand, header));
+            }
+        }
+        found
     }
 
     /// Instance `path` of library body `full` (its MIR `text`): `params`
@@ -1629,4 +1651,21 @@ mod tests {
         assert!(!body_captures_nothing(&body("    debug r => (*((*_1).0: &u64));\n"), 2));
         assert!(!body_captures_nothing(&body("    debug w => _3;\n"), 2));
     }
+
+    #[test]
+    fn impl_headers_lose_const_and_attributes() {
+        assert_eq!(plain_impl_header("const impl<T, A: [const] Allocator + [const] Destruct> RawVec<T, A>"), "impl<T, A: Allocator + Destruct> RawVec<T, A>");
+        assert_eq!(plain_impl_header("unsafe impl<#[may_dangle] T, A: Allocator> Drop for Vec<T, A>"), "impl<T, A: Allocator> Drop for Vec<T, A>");
+    }
+}
+
+/// An impl header as the impl matching reads it: without `unsafe`, without
+/// `const` before `impl` (alloc's `const impl<T, A: [const] Allocator>
+/// RawVec<T, A>`), without the `[const]` of its bounds and the
+/// `#[may_dangle]` of its parameters (`unsafe impl<#[may_dangle] T, A:
+/// Allocator> Drop for Vec<T, A>`).
+fn plain_impl_header(header: &str) -> String {
+    let h = header.strip_prefix("unsafe ").unwrap_or(header);
+    let h = h.strip_prefix("const ").unwrap_or(h);
+    h.replace("[const] ", "").replace("#[may_dangle] ", "")
 }

@@ -209,6 +209,11 @@ impl CalleeResolver {
                 return Ok(Resolved::Intrinsic { name: "swap_nonoverlapping_bytes".to_string(), types: vec![chunk], consts: Vec::new() });
             }
         }
+        // alloc's `extern "Rust"` allocator entry points: the kernel
+        // crate's `#[global_allocator]` shims
+        if let Some(shim) = super::heap::allocator_shim(&bare, has_body) {
+            return Ok(Resolved::Function(shim));
+        }
         let last = path.last_name();
         // GPU primitives (`__oxide_*`) and libdevice math (`__nv_*`): bodyless
         // `extern "C"` functions of oxide-device that oxidec lowers itself.
@@ -350,9 +355,9 @@ fn not_inlined(path: &Path) -> (Code, String) {
     let text = path.to_string();
     if bare.starts_with("alloc::") || bare.starts_with("std::") {
         return (Code::Gpu, format!(
-            "heap allocation is not supported on the GPU: `{}` needs a global allocator, which \
-             kernels do not have; use fixed-size arrays, `shared_array!` or buffers the host passes in",
-            short_path(&text)
+            "heap allocation on the GPU: `{}` needs a global allocator and alloc's own MIR: {}",
+            short_path(&text),
+            super::heap::HEAP_HINT
         ));
     }
     // `<usize as std::fmt::Display>::fmt` (`println!`, `format!` of a

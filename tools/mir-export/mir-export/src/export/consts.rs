@@ -123,10 +123,10 @@ impl<'a> Exporter<'a> {
         // `Vec::new()` is a constant (an empty buffer), not a call: name
         // the heap type, not the first of its fields that a constant
         // cannot carry
-        if let Some(heap) = heap_type(ty) {
+        if let Some(heap) = heap_type(ty).filter(|_| !self.has_global_allocator()) {
             return Err(self.err(ctx, Code::Gpu, format!(
-                "heap allocation is not supported on the GPU: `{heap}` (a value of type `{ty}`) needs a global \
-                 allocator, which kernels do not have; use fixed-size arrays, `shared_array!` or buffers the host passes in"
+                "heap allocation on the GPU: `{heap}` (a value of type `{ty}`) needs a global allocator and alloc's own MIR: {}",
+                super::heap::HEAP_HINT
             )));
         }
         if let ConstVal::Float(text) = &c.val {
@@ -389,6 +389,10 @@ impl<'a> Exporter<'a> {
             Ok(Some(d)) if d.kind == crate::adts::AdtKind::Struct && d.fields.is_empty() && fields.is_empty() && type_like => {
                 Some(Ty::Adt(path.clone()))
             }
+            // the unit structs of core and alloc inside their constants
+            // (`Vec::new()`'s `RawVec`: `_marker: PhantomData::<u8>`,
+            // `alloc: alloc::alloc::Global`)
+            _ if fields.is_empty() && LIBRARY_UNIT_STRUCTS.contains(&path.bare().as_str()) => Some(Ty::Adt(path.clone())),
             _ => None,
         }
     }
@@ -574,6 +578,10 @@ fn builtin_table(bare: &str) -> Option<String> {
 
 /// The alloc (std) type `ty` is, when it owns heap memory: `Vec`,
 /// `String`, `Box`, the collections, `Rc`/`Arc`, and their buffers.
+/// Unit structs of core and alloc, declared without fields there, that
+/// library constants print by their path alone.
+const LIBRARY_UNIT_STRUCTS: [&str; 3] = ["core::marker::PhantomData", "core::alloc::LayoutError", "alloc::alloc::Global"];
+
 fn heap_type(ty: &Ty) -> Option<String> {
     let Ty::Adt(p) = ty else { return None };
     let bare = p.bare();

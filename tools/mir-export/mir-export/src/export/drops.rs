@@ -109,7 +109,9 @@ impl<'a> Exporter<'a> {
         let is_drop = q.trait_.as_ref().is_some_and(|t| t.bare() == "core::ops::Drop") && path.last_name() == "drop";
         let Some(body) = self.bodies.get(name).filter(|_| is_drop) else { return Ok(()) };
         let this = body.locals.get(1).and_then(|l| l.as_ref()).and_then(|l| l.ty.pointee());
-        if this.is_some_and(|t| *t == *q.self_ty) {
+        // (an instance of a library's impl has the type's defaulted
+        // parameters: `&mut Vec<u32, Global>` for `Vec<u32>`)
+        if this.is_some_and(|t| *t == *q.self_ty || *t == self.with_type_defaults(&q.self_ty)) {
             return Ok(());
         }
         Err(self.err(ctx, crate::diag::Code::Unsupported, format!(

@@ -17,6 +17,7 @@ mod consteval;
 mod consts;
 mod drops;
 mod dyncall;
+pub(crate) mod heap;
 mod impls;
 mod implty;
 mod mono;

@@ -481,7 +481,27 @@ impl SrcNames<'_> {
         }
         let mut depth = 0;
         let mut params = vec![String::new()];
+        // a parameter's attribute (`#[unstable(feature = "allocator_api",
+        // issue = "32838")] A: Allocator = Global` of alloc's `Vec`) is
+        // skipped: `#`, then its brackets
+        let mut attr: Option<u32> = None;
         for (w, _) in &t[k + 1..] {
+            match (attr, w.as_str()) {
+                (None, "#") if depth == 1 => {
+                    attr = Some(0);
+                    continue;
+                }
+                (Some(n), "[") => {
+                    attr = Some(n + 1);
+                    continue;
+                }
+                (Some(n), "]") => {
+                    attr = (n > 1).then(|| n - 1);
+                    continue;
+                }
+                (Some(_), _) => continue,
+                _ => {}
+            }
             match w.as_str() {
                 "<" => depth += 1,
                 ">" => depth -= 1,
