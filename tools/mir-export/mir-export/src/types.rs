@@ -172,12 +172,25 @@ impl TypeTable {
                     j.push("upvars", u.iter().map(|&t| Json::from(t)).collect::<Vec<_>>());
                     // captures by reference or of scalars: dropping the
                     // closure (an `impl FnMut` argument's end) does nothing
-                    if u.iter().all(|&t| plain_no_drop_glue(&self.entries[t].ty)) {
+                    if self.closure_drop_noop(u) {
                         j.push("drop_noop", true);
                     }
                 }
             }
         }
+    }
+
+    /// Whether a closure with captures `upvars` is dropped without running
+    /// any code: each capture has no drop glue, a captured closure by the
+    /// same rule (`fold::enumerate`'s closure around min_index's).
+    fn closure_drop_noop(&self, upvars: &[usize]) -> bool {
+        upvars.iter().all(|&t| {
+            let e = &self.entries[t];
+            match (&e.ty, &e.upvars) {
+                (Ty::Closure(_), Some(inner)) => !inner.contains(&t) && self.closure_drop_noop(inner),
+                (ty, _) => plain_no_drop_glue(ty),
+            }
+        })
     }
 
     fn adt_fields(&self, path: &Path, e: &TypeEntry, j: &mut Json) {

@@ -18,6 +18,7 @@ mod drops;
 mod dyncall;
 mod impls;
 mod implty;
+mod inline_const;
 mod mono;
 mod probe_names;
 pub(crate) mod spans;
@@ -358,7 +359,16 @@ impl<'a> Exporter<'a> {
             let tys: Option<Vec<Ty>> =
                 fields.iter().map(|&u| zst_closures::with_unit_for_closures(&self.types.get(u).ty, &is_fieldless)).collect();
             let Some(tys) = tys else {
-                continue; // (a closure that captures a closure with fields: not yet)
+                // a closure that captures a closure with fields: each
+                // written as its stand-in struct (probe_names.rs)
+                if let Ty::Closure(_) = &e.ty {
+                    let captures = |c: &str| upvar_types(&self.types, c);
+                    match probe_names::stand_ins_probe_name_of(&e.ty, &captures, self.input.adts, self.input.extern_crates) {
+                        Ok(name) => stand_ins.push((i, name)),
+                        Err(why) => stand_in_errors.push((i, why)),
+                    }
+                }
+                continue;
             };
             let tys: Vec<&Ty> = tys.iter().collect();
             match probe_names::struct_probe_name_of(&tys, self.input.adts, self.input.extern_crates) {
@@ -431,14 +441,7 @@ impl<'a> Exporter<'a> {
             if e.layout.is_some() || taken.contains(&i) || !container || !e.ty.is_unnameable() {
                 continue;
             }
-            let types = &self.types;
-            let captures = |c: &str| -> Result<Vec<&Ty>, String> {
-                let upvars = types.lookup(&Ty::Closure(c.to_string())).and_then(|k| types.get(k).upvars.as_ref());
-                let upvars = upvars.ok_or_else(|| {
-                    format!("the captures of `{c}` are not known (no aggregate in the exported MIR builds it), so no struct stands in for it")
-                })?;
-                Ok(upvars.iter().map(|&u| &types.get(u).ty).collect())
-            };
+            let captures = |c: &str| upvar_types(&self.types, c);
             match probe_names::stand_ins_probe_name_of(&e.ty, &captures, self.input.adts, self.input.extern_crates) {
                 Ok(name) => named.push((i, name)),
                 Err(why) => refused.push((i, why)),
@@ -794,6 +797,16 @@ fn alloc_json(a: &Alloc, static_ty: Option<(usize, bool)>) -> Json {
         "init" => init,
         "relocs" => relocs,
     ]
+}
+
+/// The capture types of closure `c`, in order, for its stand-in struct;
+/// or why they are not known.
+fn upvar_types<'t>(types: &'t TypeTable, c: &str) -> Result<Vec<&'t Ty>, String> {
+    let upvars = types.lookup(&Ty::Closure(c.to_string())).and_then(|k| types.get(k).upvars.as_ref());
+    let upvars = upvars.ok_or_else(|| {
+        format!("the captures of `{c}` are not known (no aggregate in the exported MIR builds it), so no struct stands in for it")
+    })?;
+    Ok(upvars.iter().map(|&u| &types.get(u).ty).collect())
 }
 
 /// A function pointer in a type, outside ADTs (limit: a struct field of

@@ -25,7 +25,9 @@ pub fn struct_probe_name_of(fields: &[&Ty], adts: &AdtTable, extern_crates: &[St
 /// The probe name of `ty`, which contains closures, each written as its
 /// stand-in struct (`layout::stand_ins_probe_name`); `captures(c)` is the
 /// capture types of closure `c` (its fields, in order), or why they are
-/// not known. `Err` also when `ty` has another part no probe can name.
+/// not known. A closure among the captures (min_index's closure inside
+/// `fold::enumerate`'s) is written as its own stand-in in turn. `Err`
+/// also when `ty` has another part no probe can name.
 pub fn stand_ins_probe_name_of<'t>(
     ty: &Ty,
     captures: &dyn Fn(&str) -> Result<Vec<&'t Ty>, String>,
@@ -34,16 +36,16 @@ pub fn stand_ins_probe_name_of<'t>(
 ) -> Result<String, String> {
     let mut closures: Vec<String> = Vec::new();
     let named = with_stand_ins(ty, &mut closures)?;
-    let mut fields: Vec<Vec<&Ty>> = Vec::new();
-    for c in &closures {
-        let tys = captures(c)?;
-        if let Some(t) = tys.iter().find(|t| t.is_unnameable()) {
-            return Err(format!("`{c}` captures a `{t}`, which the layout probe cannot name"));
-        }
-        fields.push(tys);
+    let mut fields: Vec<Vec<Ty>> = Vec::new();
+    // (`closures` grows while its captures are read)
+    while fields.len() < closures.len() {
+        let c = closures[fields.len()].clone();
+        let tys = captures(&c)?;
+        let tys = tys.iter().map(|t| with_stand_ins(t, &mut closures)).collect::<Result<Vec<Ty>, String>>();
+        fields.push(tys.map_err(|why| format!("`{c}` captures a type the layout probe cannot name: {why}"))?);
     }
     let mut all: Vec<&Ty> = vec![&named];
-    all.extend(fields.iter().flatten().copied());
+    all.extend(fields.iter().flatten());
     let (block, names) = spell(&all, adts, extern_crates)?;
     let mut rest = names[1..].iter();
     let structs: Vec<String> = fields.iter().map(|f| rest.by_ref().take(f.len()).cloned().collect::<Vec<_>>().join(", ")).collect();
@@ -72,6 +74,10 @@ fn with_stand_ins(ty: &Ty, closures: &mut Vec<String>) -> Result<Ty, String> {
             return Err(format!("it contains `{ty}`, declared inside a generic function, which the layout probe cannot name"))
         }
         Ty::Adt(p) => Ty::Adt(path_with_stand_ins(p, closures)?),
+        // a fn item (`&mut F` of a closure whose F is `<u32 as
+        // PartialOrd>::lt`), which no source names: zero-sized, align 1,
+        // without niches, as `()`
+        Ty::FnDef { .. } => Ty::unit(),
         t if t.is_unnameable() => return Err(format!("it contains `{t}`, which the layout probe cannot name")),
         t => t.clone(),
     })
@@ -196,6 +202,26 @@ mod tests {
         assert_eq!(p.text[p.aliases[1].clone().unwrap()], *line);
     }
 
+    /// A closure that captures a closure with fields (`fold::enumerate`'s
+    /// closure around min_index's): the inner one's stand-in is a field
+    /// of the outer one's.
+    #[test]
+    fn closures_captured_by_closures_get_stand_ins_too() {
+        let adts = AdtTable::new();
+        let (outer, inner) = ("{closure@core::iter::fold::enumerate<u8>::{closure#0}}", "{closure@core::select::min_index<u8>::{closure#0}}");
+        let (inner_ty, usize_ty, ref_u8) = (ty(inner), ty("usize"), ty("&mut for<'a, 'b> fn(&'a u8, &'b u8) -> bool {<u8 as core::cmp::PartialOrd>::lt}"));
+        let captures = |c: &str| -> Result<Vec<&Ty>, String> {
+            Ok(if c == outer { vec![&inner_ty, &usize_ty] } else { vec![&ref_u8] })
+        };
+        let name = stand_ins_probe_name_of(&ty(outer), &captures, &adts, &[]).unwrap();
+        assert_eq!(name, stand_ins_probe_name("__oxide_standin_0", &["__oxide_standin_1, usize".into(), "&'static mut ()".into()]));
+        let p = crate::layout::probe_source("fn main() {}", "rustc_layout(debug)", &[name]);
+        let line = p.text.lines().nth(2).unwrap();
+        assert!(line.contains("type __oxide_layout_0 = __oxide_standin_0_0;"), "{line}");
+        assert!(line.contains("struct __oxide_standin_0_0(__oxide_standin_0_1, usize);"), "{line}");
+        assert!(line.ends_with("struct __oxide_standin_0_1(&'static mut ());"), "{line}");
+    }
+
     #[test]
     fn a_closure_without_a_stand_in_is_refused() {
         let adts = AdtTable::new();
@@ -203,9 +229,9 @@ mod tests {
         let unknown = |_: &str| -> Result<Vec<&Ty>, String> { Err("not known".into()) };
         let opt = ty(&format!("core::option::Option<{c}>"));
         assert_eq!(stand_ins_probe_name_of(&opt, &unknown, &adts, &[]).unwrap_err(), "not known");
-        let inner = ty(&format!("&{c}"));
-        let captures_closure = |_: &str| -> Result<Vec<&Ty>, String> { Ok(vec![&inner]) };
-        assert!(stand_ins_probe_name_of(&opt, &captures_closure, &adts, &[]).unwrap_err().contains("cannot name"));
+        let inner = ty("&a::Outer<T>::Local<u8>");
+        let captures_local = |_: &str| -> Result<Vec<&Ty>, String> { Ok(vec![&inner]) };
+        assert!(stand_ins_probe_name_of(&opt, &captures_local, &adts, &[]).unwrap_err().contains("cannot name"));
         let local = ty(&format!("core::option::Option<(a::Outer<T>::Local<u8>, {c})>"));
         let nothing = |_: &str| -> Result<Vec<&Ty>, String> { Ok(vec![]) };
         assert!(stand_ins_probe_name_of(&local, &nothing, &adts, &[]).unwrap_err().contains("declared inside a generic function"));
