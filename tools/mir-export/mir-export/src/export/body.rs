@@ -1090,7 +1090,15 @@ impl<'a> Exporter<'a> {
                 blanket.push((cand, header));
             }
         }
-        if found.is_empty() && !unread && !blanket.is_empty() {
+        if found.is_empty() && !unread && blanket.len() > 1 {
+            // specialization among blanket impls (core's sort: `impl<T>
+            // UnstableSmallSortTypeImpl for T` with `default fn`s, `impl<T:
+            // FreezeMarker> ..` without): the final one, when it applies
+            let picked = self.most_specialized(lib, blanket.clone(), &q.self_ty, method);
+            if picked.len() == 1 {
+                found = picked;
+            }
+        } else if found.is_empty() && !unread && !blanket.is_empty() {
             found = self.blanket_impl(lib, blanket, &q.self_ty, method);
         }
         if found.is_empty() && !unread {

@@ -66,7 +66,11 @@ fn replace_ident(text: &str, from: &str, to: &str) -> String {
 /// signature's lines), in order: type and const parameters, without
 /// lifetimes.
 pub fn generic_params(signature: &str, name: &str) -> Option<Vec<String>> {
-    let at = signature.find(&format!("fn {name}"))? + 3 + name.len();
+    // the last `fn name` that is not a longer name's start (the lines
+    // before `fn small_sort<F>` hold `fn small_sort_threshold()`)
+    let head = format!("fn {name}");
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let at = signature.match_indices(&head).map(|(k, _)| k + head.len()).filter(|&e| !signature[e..].starts_with(is_ident)).last()?;
     let rest = signature[at..].trim_start();
     let rest = rest.strip_prefix('<')?;
     let mut depth = 1;
@@ -268,6 +272,9 @@ mod tests {
             ["A", "F", "N"]
         );
         assert_eq!(generic_params("fn g(x: u32)", "g"), None);
+        // a longer name before it is another function
+        let sig = "    fn small_sort_threshold() -> usize {\n    }\n    fn small_sort<F>(v: &mut [T], is_less: &mut F)";
+        assert_eq!(generic_params(sig, "small_sort").unwrap(), ["F"]);
     }
 
     #[test]
