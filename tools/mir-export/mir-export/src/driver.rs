@@ -117,7 +117,11 @@ impl RustcCommand {
             }
             match a.as_str() {
                 "--out-dir" | "-o" | "--emit" | "--error-format" | "--json" => skip = true,
-                _ if ["--emit=", "--out-dir=", "--error-format=", "--json=", "-Cincremental="].iter().any(|p| a.starts_with(p)) => {}
+                // (a rerun dumps no shims: `-Zverbose-internals` would
+                // print over the build's, in a form they are not read in)
+                _ if ["--emit=", "--out-dir=", "--error-format=", "--json=", "-Cincremental=", "-Zdump-mir=", "-Zdump-mir-dir="]
+                    .iter()
+                    .any(|p| a.starts_with(p)) => {}
                 _ => out.push((i, a)),
             }
         }
@@ -261,8 +265,12 @@ impl Build<'_> {
     }
 
     /// Where rustc dumps the MIR of the shims it builds (drop glue).
+    /// (`shims2`: before, the layout probe's and the NaN bits' reruns of
+    /// rustc dumped there too, the latter with `-Zverbose-internals`, in a
+    /// form the parser does not read, over the build's; a new directory is
+    /// a new argument, so cargo builds the crate again and dumps afresh.)
     pub fn shim_dir(&self) -> PathBuf {
-        self.target_dir.join(format!("shims{}", self.target_tag()))
+        self.target_dir.join(format!("shims2{}", self.target_tag()))
     }
 
     /// Builds the crate's MIR; returns the recorded rustc command.

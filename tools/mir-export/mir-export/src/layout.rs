@@ -224,7 +224,10 @@ pub fn probe_source(root_src: &str, attr: &str, names: &[String]) -> ProbeSource
 fn alias_item(i: usize, attr: &str, name: &str) -> String {
     let allow = "#[allow(non_camel_case_types, dead_code)]";
     if let Some((ty, structs)) = split_stand_ins(name) {
-        let ty = ty.replace(STAND_IN, &format!("{STAND_IN}{i}_"));
+        // (a stand-in's fields may name other stand-ins: a closure that
+        // captures a closure)
+        let numbered = |t: &str| t.replace(STAND_IN, &format!("{STAND_IN}{i}_"));
+        let ty = numbered(ty);
         let decls: Vec<String> =
             structs.iter().enumerate().map(|(j, f)| format!("{allow} struct {STAND_IN}{i}_{j}({});", f.replace(STAND_IN, &format!("{STAND_IN}{i}_")))).collect();
         return format!("#[{attr}] {allow} type __oxide_layout_{i} = {ty}; {}", decls.join(" "));

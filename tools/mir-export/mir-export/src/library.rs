@@ -175,6 +175,27 @@ fn index_file(mir: &Path) -> PathBuf {
     mir.with_extension("idx")
 }
 
+/// The format of the index: 2 added the bodies of inline constants
+/// (`partition::{constant#0}: T = {`), which version 1 did not list.
+const INDEX_VERSION: u32 = 2;
+
+/// The index beside cache file `file`. One written by an older mir-export
+/// (version 1) gets the bodies it lacks from the MIR text, its other
+/// entries kept (a dependency's roots and re-exports, read from its
+/// sources), and is written again.
+fn read_index(file: &Path) -> Option<Index> {
+    let idx = index_file(file);
+    let (mut index, version) = Index::parse(&fs::read_to_string(&idx).ok()?)?;
+    if version < INDEX_VERSION {
+        let text = fs::read_to_string(file).ok()?;
+        for (name, at) in Library::index_of(&text).fns {
+            index.fns.entry(name).or_insert(at);
+        }
+        let _ = crate::driver::write_atomically(&idx, &index.serialize());
+    }
+    Some(index)
+}
+
 /// Builds a library crate's MIR into the cache unless it is there;
 /// returns its path.
 fn ensure_built(rustc: &RustcInfo, lib: &Path, krate: SysCrate, verbose: bool) -> DResult<PathBuf> {
@@ -369,7 +390,7 @@ pub fn load(rustc: &RustcInfo, krate: SysCrate, verbose: bool) -> Result<Library
     let file = ensure_built(rustc, &lib, krate, verbose)?;
     let t = std::time::Instant::now();
     let idx = index_file(&file);
-    let index = fs::read_to_string(&idx).ok().and_then(|t| Index::parse(&t));
+    let index = read_index(&file);
     let index = index.ok_or_else(|| Diag::new(Code::Io, format!("{}: not an index of {name}'s MIR (remove it and {} to build them again)", idx.display(), file.display())))?;
     let mut index = index;
     index.reexports = core_visible_paths(&file, &lib.join(name).join("src"));
@@ -848,7 +869,7 @@ impl<'r> Libraries<'r> {
 fn load_dep(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, paths: &CratePaths, alloc_base: u32, verbose: bool) -> Result<Library, Diag> {
     let file = ensure_dep_built(rustc, krate, cmd, verbose)?;
     let idx = index_file(&file);
-    let index = fs::read_to_string(&idx).ok().and_then(|t| Index::parse(&t));
+    let index = read_index(&file);
     let index = index.ok_or_else(|| Diag::new(Code::Io, format!("{}: not an index of MIR (remove it and {})", idx.display(), file.display())))?;
     let f = fs::File::open(&file).map_err(|e| io_err(&file, e))?;
     if verbose {
@@ -1111,7 +1132,7 @@ fn reexport(e: &crate::usetree::UseEntry, uses: &mut Vec<(String, String)>, crat
 impl Index {
     /// `F start end name`, `A id start end`, `S id path`, `R root` lines.
     pub fn serialize(&self) -> String {
-        let mut out = String::from("oxide-core-mir-index 1\n");
+        let mut out = format!("oxide-core-mir-index {INDEX_VERSION}\n");
         let mut fns: Vec<_> = self.fns.iter().collect();
         fns.sort();
         for (n, (s, e)) in fns {
@@ -1141,9 +1162,11 @@ impl Index {
         out
     }
 
-    pub fn parse(text: &str) -> Option<Index> {
+    /// The index and the version of its format (1 or `INDEX_VERSION`).
+    pub fn parse(text: &str) -> Option<(Index, u32)> {
         let mut lines = text.lines();
-        if lines.next()? != "oxide-core-mir-index 1" {
+        let version: u32 = lines.next()?.strip_prefix("oxide-core-mir-index ")?.parse().ok()?;
+        if !(1..=INDEX_VERSION).contains(&version) {
             return None;
         }
         let mut ix = Index::default();
@@ -1177,7 +1200,7 @@ impl Index {
                 _ => return None,
             }
         }
-        Some(ix)
+        Some((ix, version))
     }
 }
 
@@ -1225,6 +1248,15 @@ impl Library {
             }
             if let Some(name) = line.strip_prefix("static ").and_then(item_name) {
                 note_root(&mut lib.roots, name);
+            }
+            // an inline `const { .. }`'s body, printed without `const`
+            // (`slice::sort::unstable::quicksort::partition::{constant#0}:
+            // for<'a, 'b, 'c> fn(&'a mut [T], &'b T, &'c mut F) -> usize = {`)
+            if let Some(name) = inline_const_header(line) {
+                note_root(&mut lib.roots, name);
+                open = Some((start, Some(name.to_string()), None));
+                ctfe = false;
+                continue;
             }
             // a constant's or promoted's body (`const exp::HALF: [f64; 2] = {`)
             if let Some(name) = line.strip_prefix("const ").and_then(item_name) {
@@ -1687,6 +1719,15 @@ fn note_root(roots: &mut BTreeSet<String>, name: &str) {
 
 /// The item's name in `fn NAME(`/`static NAME: `, up to the `(` or `: `
 /// at depth 0.
+/// The name of an inline constant's body that starts at `line`
+/// (`PATH::{constant#N}: T = {` at the start of the line), else None.
+fn inline_const_header(line: &str) -> Option<&str> {
+    if !line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '<') || !line.trim_end().ends_with("= {") {
+        return None;
+    }
+    item_name(line).filter(|n| n.ends_with('}') && n.rsplit("::").next().is_some_and(|l| l.starts_with("{constant#")))
+}
+
 fn item_name(rest: &str) -> Option<&str> {
     let mut depth = 0i32;
     let b = rest.as_bytes();
@@ -1726,14 +1767,38 @@ static unicode::n::T: [u8; 2] = {
 alloc7 (static: unicode::n::T, size: 2, align: 1) {
     01 02                                           │ ..
 }
+
+slice::sort::unstable::quicksort::partition::{constant#0}: for<'a, 'b, 'c> fn(&'a mut [T], &'b T, &'c mut F) -> usize = {
+    let mut _0: for<'a, 'b, 'c> fn(&'a mut [T], &'b T, &'c mut F) -> usize; // return place in scope 0 at /l/core/src/slice/sort/unstable/quicksort.rs:124:25: 124:53
+
+    bb0: {
+        ConstEvalCounter; // scope 0 at -
+        _0 = slice::sort::unstable::quicksort::inst_partition::<T, F>() -> [return: bb1, unwind: bb2]; // scope 0 at -
+    }
+
+    bb1: {
+        return; // scope 0 at -
+    }
+
+    bb2 (cleanup): {
+        resume; // scope 0 at -
+    }
+}
 ";
 
     #[test]
     fn indexes_and_respells() {
         let lib = Library::from_text(MIR.to_string());
         assert!(lib.index.roots.contains("unicode"));
-        let back = Index::parse(&lib.index.serialize()).unwrap();
+        let (back, version) = Index::parse(&lib.index.serialize()).unwrap();
+        assert_eq!(version, INDEX_VERSION);
         assert_eq!((back.fns, back.allocs, back.statics, back.roots), (lib.index.fns.clone(), lib.index.allocs.clone(), lib.index.statics.clone(), lib.index.roots.clone()));
+        // an inline constant's body, printed without `const`
+        let text = lib.body_text("slice::sort::unstable::quicksort::partition::{constant#0}").unwrap();
+        assert!(text.starts_with("core::slice::sort::unstable::quicksort::partition::{constant#0}: for<'a, 'b, 'c> fn("), "{text}");
+        assert!(text.trim_end().ends_with('}') && text.contains("resume;"), "{text}");
+        let body = lib.body("slice::sort::unstable::quicksort::partition::{constant#0}", "core::slice::sort::unstable::quicksort::partition::{constant#0}");
+        assert!(matches!(body, Some(Ok(b)) if b.kind == crate::mirparse::ast::BodyKind::Const && b.blocks.len() == 3));
         let text = lib.body_text("unicode::n::lookup").unwrap();
         assert!(text.starts_with("fn core::unicode::n::lookup(_1: char)"), "{text}");
         assert!(text.contains("core::unicode::skip_search::<3>"), "{text}");
@@ -1744,6 +1809,26 @@ alloc7 (static: unicode::n::T, size: 2, align: 1) {
         assert_eq!(id, ALLOC_BASE + 7);
         let a = lib.alloc(id).unwrap().unwrap();
         assert_eq!((a.id, a.size, a.static_name.as_deref()), (id, 2, Some("core::unicode::n::T")));
+    }
+
+    /// An index of version 1 (before inline constants' bodies) is
+    /// completed from the MIR text and written again as the current one.
+    #[test]
+    fn upgrades_an_old_index() {
+        let dir = std::env::temp_dir().join(format!("oxide-idx-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("core.mir");
+        fs::write(&file, MIR).unwrap();
+        let mut old = Library::index_of(MIR);
+        old.fns.retain(|n, _| !n.contains("{constant#"));
+        let v1 = old.serialize().replacen(&format!("oxide-core-mir-index {INDEX_VERSION}"), "oxide-core-mir-index 1", 1);
+        fs::write(index_file(&file), v1).unwrap();
+        let index = read_index(&file).unwrap();
+        assert!(index.fns.contains_key("slice::sort::unstable::quicksort::partition::{constant#0}"));
+        assert!(index.fns.contains_key("unicode::n::lookup"));
+        let (again, version) = Index::parse(&fs::read_to_string(index_file(&file)).unwrap()).unwrap();
+        assert_eq!((version, again.fns.len()), (INDEX_VERSION, index.fns.len()));
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -46,6 +46,36 @@ pub fn library_select_nth(input: &[u64], mut out: DisjointSlice<u64>) {
     put(&mut out, idx, h);
 }
 
+/// `sort_unstable` of 80 u32 and of 48 u64: longer than the small sort's
+/// limit, so ipnsort's quicksort runs, recursing into one side (its
+/// heapsort fallback is compiled too), the second with many duplicates
+/// (values mod 16) for its equal-pivot partitions.
+#[kernel]
+pub fn library_sort_large(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut a = [0u32; 80];
+    for (k, x) in a.iter_mut().enumerate() {
+        *x = (at(input, i + k) >> 11) as u32;
+    }
+    a.sort_unstable();
+    let mut h = H0;
+    for w in a.windows(2) {
+        h = mix(h, (w[0] <= w[1]) as u64);
+    }
+    for x in a {
+        h = mix(h, x as u64);
+    }
+    let mut b = [0u64; 48];
+    for (k, x) in b.iter_mut().enumerate() {
+        *x = at(input, 2 * i + k) % 16;
+    }
+    b.sort_unstable();
+    for x in b {
+        h = mix(h, x);
+    }
+    put(&mut out, idx, h);
+}
+
 /// `iter().min_by_key`, `max_by` with `total_cmp`, `f32::total_cmp`.
 #[kernel]
 pub fn library_min_max_by(input: &[u64], mut out: DisjointSlice<u64>) {

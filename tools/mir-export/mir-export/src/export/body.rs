@@ -140,6 +140,10 @@ impl<'a> Exporter<'a> {
         // A core trait method on a primitive (in a generic instance) is one
         // assignment, then the call's return edge.
         if let TerminatorKind::Call { dest, callee: Callee::Path(path), args, target: Some(target) } = &t.kind {
+            // so is a `Fn*` call of such a method as a fn item (core's
+            // `sort_unstable` sorts with `&mut T::lt`)
+            let item = self.fn_item_op_call(path, args, ctx)?;
+            let (path, args) = item.as_ref().map_or((path, args.as_slice()), |(p, a)| (p, a.as_slice()));
             if let Some(rv) = self.prim_op_rvalue(path, args, ctx)? {
                 let mut j = self.statement_json(&StatementKind::Assign(dest.clone(), rv), ctx)?;
                 j.push("span", self.span_json(ctx));
@@ -339,6 +343,13 @@ impl<'a> Exporter<'a> {
             Operand::Copy(p) => Ok(obj!["kind" => "copy", "place" => self.place_json(p, ctx)?.0]),
             Operand::Move(p) => Ok(obj!["kind" => "move", "place" => self.place_json(p, ctx)?.0]),
             Operand::Const(c) => {
+                // an inline `const` of a generic body: its instance first
+                // (the constant's type is its body's)
+                if let ConstVal::Path { path, fields } = &c.val {
+                    if fields.is_empty() && super::inline_const::is_generic_inline_const(path) {
+                        self.inline_const_instance(path, ctx)?;
+                    }
+                }
                 let ty = self.const_ty(c, ctx)?;
                 let ti = self.ty(&ty, ctx)?;
                 if let (ConstVal::ZeroSized, Ty::Closure(cl)) = (&c.val, &ty) {
@@ -581,6 +592,22 @@ impl<'a> Exporter<'a> {
         self.input.extern_crates.iter().find(|c| named(c)).cloned()
     }
 
+    /// `<&mut fn(&u32, &u32) -> bool {<u32 as PartialOrd>::lt} as
+    /// FnMut<(&u32, &u32)>>::call_mut(f, (a, b))`: when the fn item is a
+    /// MIR operation (`PrimOp`), its path and the arguments spread from
+    /// the tuple; else None.
+    fn fn_item_op_call(&mut self, path: &Path, args: &[Operand], ctx: Ctx) -> DResult<Option<(Path, Vec<Operand>)>> {
+        let Some(fn_self) = super::callee::fn_trait_call(path).and(path.qself.as_ref()).map(|q| (*q.self_ty).clone()) else {
+            return Ok(None);
+        };
+        let Some(Ty::FnDef { path: item, .. }) = super::callee::fn_item_behind_refs(&fn_self) else { return Ok(None) };
+        if super::callee::prim_op(item).is_none() {
+            return Ok(None);
+        }
+        let item = item.clone();
+        Ok(Some((item, self.spread_fn_call_args(&fn_self, args, ctx)?)))
+    }
+
     /// The rvalue of a call that `CalleeResolver` maps to a MIR operation
     /// (`PrimOp`), or None for other calls.
     fn prim_op_rvalue(&self, path: &Path, args: &[Operand], ctx: Ctx) -> DResult<Option<Rvalue>> {
@@ -654,8 +681,14 @@ impl<'a> Exporter<'a> {
         // a library body found under another path (a re-export, a trait's
         // visible path) is named by its own in its text
         let own_name = lib_text.as_deref().and_then(text_fn_name);
-        let mut body = mono::instantiate(text, own_name.as_deref().unwrap_or(generic), &params, &mono::call_args(path), &inst)
+        let mut text = mono::substitute(text, own_name.as_deref().unwrap_or(generic), &params, &mono::call_args(path))
             .map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        // the closures a library body builds, named after the instance
+        // (`partition_at_index_loop`'s `|a, b| !is_less(b, a)`)
+        if lib_text.is_some() {
+            text = super::spanclosures::rename_span_closures(&text, &inst);
+        }
+        let mut body = mono::parse_instance(&text, &inst).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         if lib_text.is_some() {
             crate::library::fold_runtime_checks(&mut body);
             let caller = self.loc(ctx.body, ctx.scope, ctx.span);
@@ -709,7 +742,14 @@ impl<'a> Exporter<'a> {
     pub(super) fn fn_item_body(&mut self, path: &Path, ctx: Ctx) -> DResult<String> {
         let bodies = &self.bodies;
         let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
-        match self.callees.resolve(path, false, &has_body).map_err(|(c, m)| self.err(ctx, c, m))? {
+        // a function of core or a dependency (core's `inst_partition`
+        // returns `partition_lomuto_branchless_cyclic::<T, F>` as a `fn`):
+        // its body from that crate's MIR, as for a call
+        let resolved = match self.callees.resolve(path, false, &has_body) {
+            Ok(r) => r,
+            Err(failed) => self.library_callee(path, &[], false, failed, ctx)?,
+        };
+        match resolved {
             Resolved::Function(name) => Ok(name),
             Resolved::Instance { generic } => self.instance(&generic, path, ctx),
             _ => Err(self.err(ctx, Code::Unsupported, format!(
@@ -1086,7 +1126,15 @@ impl<'a> Exporter<'a> {
                 blanket.push((cand, header));
             }
         }
-        if found.is_empty() && !unread && !blanket.is_empty() {
+        if found.is_empty() && !unread && blanket.len() > 1 {
+            // specialization among blanket impls (core's sort: `impl<T>
+            // UnstableSmallSortTypeImpl for T` with `default fn`s, `impl<T:
+            // FreezeMarker> ..` without): the final one, when it applies
+            let picked = self.most_specialized(lib, blanket.clone(), &q.self_ty, method);
+            if picked.len() == 1 {
+                found = picked;
+            }
+        } else if found.is_empty() && !unread && !blanket.is_empty() {
             found = self.blanket_impl(lib, blanket, &q.self_ty, method);
         }
         if found.is_empty() && !unread {

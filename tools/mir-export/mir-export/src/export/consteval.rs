@@ -1,26 +1,61 @@
-//! A small evaluator for the integer constant bodies that rustc prints as
-//! MIR instead of values: explicit enum discriminants written as
-//! expressions (`High = 1 << 30`, `Neg = -(1 << 20) - 5`). Straight-line
-//! integer code only (literals, casts between integers, arithmetic with
-//! and without overflow checks, comparisons, `assert`, `goto`, `switchInt`);
+//! A small evaluator for the constant bodies that rustc prints as MIR
+//! instead of values: explicit enum discriminants written as expressions
+//! (`High = 1 << 30`, `Neg = -(1 << 20) - 5`), and inline `const` blocks
+//! of generic bodies whose value is a function (core's
+//! `const { inst_partition::<T, F>() }`: inline_const.rs). Straight-line
+//! integer code (literals, casts between integers, arithmetic with and
+//! without overflow checks, comparisons, `assert`, `goto`, `switchInt`),
+//! fn items reified to pointers, and what an `Env` answers: constants it
+//! knows (a type's size) and calls (of const fns, evaluated in turn);
 //! anything else is reported, never guessed.
 
 use super::consts::{builtin_const, int_bits};
 use crate::mirparse::ast::*;
 
 #[derive(Clone, Copy, Debug)]
-struct Int {
+pub(super) struct Int {
     bits: u128,
     width: u32,
     signed: bool,
 }
 
-#[derive(Clone, Copy, Debug)]
-enum Val {
+#[derive(Clone, Debug)]
+pub(super) enum Val {
     Int(Int),
     Bool(bool),
     /// `(T, bool)` of the `*WithOverflow` operators.
     Pair(Int, bool),
+    /// A fn item reified to a pointer (`f::<u8> as fn(u8) (PointerCoercion(ReifyFnPointer(..)))`).
+    Fn(Path),
+}
+
+/// What the evaluator asks of its caller.
+pub(super) trait Env {
+    /// The value of a constant the evaluator does not read by itself
+    /// (`<u64 as SizedTypeProperties>::SIZE`); None when not known.
+    fn constant(&mut self, c: &Const) -> Option<Val>;
+    /// The value of a call of `callee` with `args`.
+    fn call(&mut self, callee: &Path, args: &[Val]) -> Result<Val, String>;
+}
+
+/// An environment that knows nothing more (enum discriminants).
+struct NoEnv;
+
+impl Env for NoEnv {
+    fn constant(&mut self, _: &Const) -> Option<Val> {
+        None
+    }
+    fn call(&mut self, callee: &Path, _: &[Val]) -> Result<Val, String> {
+        Err(format!("a call of `{callee}`"))
+    }
+}
+
+impl Val {
+    /// An integer of type `ty` with these bits.
+    pub(super) fn int(bits: u128, ty: &Ty) -> Option<Val> {
+        let (w, s) = int_ty(ty)?;
+        Some(Val::Int(Int::new(bits, w, s)))
+    }
 }
 
 fn mask(width: u32) -> u128 {
@@ -57,7 +92,21 @@ fn int_ty(ty: &Ty) -> Option<(u32, bool)> {
 /// Evaluates `body` (a const body returning an integer) to the value of
 /// `_0`, sign-extended.
 pub fn eval_int_body(body: &Body) -> Result<i128, String> {
+    match eval_body(body, &[], &mut NoEnv)? {
+        Val::Int(i) => Ok(i.value()),
+        _ => Err("no integer result".into()),
+    }
+}
+
+/// Evaluates `body` with its arguments `args` to the value of `_0`.
+pub(super) fn eval_body(body: &Body, args: &[Val], env: &mut dyn Env) -> Result<Val, String> {
     let mut locals: Vec<Option<Val>> = vec![None; body.locals.len()];
+    if args.len() != body.arg_count as usize || locals.len() <= args.len() {
+        return Err(format!("{} arguments for {}", args.len(), body.arg_count));
+    }
+    for (k, a) in args.iter().enumerate() {
+        locals[k + 1] = Some(a.clone());
+    }
     let mut bb = 0usize;
     for _ in 0..10_000 {
         let block = body.blocks.get(bb).ok_or("jump to a missing block")?;
@@ -68,7 +117,7 @@ pub fn eval_int_body(body: &Body) -> Result<i128, String> {
                         return Err("an assignment to a projection".into());
                     }
                     let ty = local_ty(body, place.local)?;
-                    let v = rvalue(&locals, rv, ty)?;
+                    let v = rvalue(&locals, rv, ty, env)?;
                     *locals.get_mut(place.local as usize).ok_or("a local out of range")? = Some(v);
                 }
                 StatementKind::Ignored => {}
@@ -77,26 +126,27 @@ pub fn eval_int_body(body: &Body) -> Result<i128, String> {
         }
         bb = match &block.terminator.kind {
             TerminatorKind::Goto(t) => *t as usize,
-            TerminatorKind::Assert { cond, expected, msg, target, .. } => match operand(&locals, cond)? {
+            TerminatorKind::Assert { cond, expected, msg, target, .. } => match operand(&locals, cond, env)? {
                 Val::Bool(b) if b == *expected => *target as usize,
                 Val::Bool(_) => return Err(format!("it fails its check: {}", msg.replace("{}", "_"))),
                 _ => return Err("an assert on a non-bool".into()),
             },
             TerminatorKind::SwitchInt { discr, targets, otherwise } => {
-                let v = match operand(&locals, discr)? {
+                let v = match operand(&locals, discr, env)? {
                     Val::Int(i) => i.bits,
                     Val::Bool(b) => u128::from(b),
-                    Val::Pair(..) => return Err("a switch on a pair".into()),
+                    _ => return Err("a switch on a pair or a function".into()),
                 };
                 targets.iter().find(|(k, _)| *k == v).map_or(*otherwise, |t| t.1) as usize
             }
-            TerminatorKind::Return => {
-                return match locals.first().copied().flatten() {
-                    Some(Val::Int(i)) => Ok(i.value()),
-                    _ => Err("no integer result".into()),
-                };
+            TerminatorKind::Return => return locals.first().cloned().flatten().ok_or_else(|| "no result".into()),
+            TerminatorKind::Call { dest, callee: Callee::Path(callee), args, target: Some(target) } if dest.proj.is_empty() => {
+                let args = args.iter().map(|a| operand(&locals, a, env)).collect::<Result<Vec<Val>, String>>()?;
+                let v = env.call(callee, &args)?;
+                *locals.get_mut(dest.local as usize).ok_or("a local out of range")? = Some(v);
+                *target as usize
             }
-            _ => return Err("a call or other control flow".into()),
+            _ => return Err("a call that does not return, through a pointer, or other control flow".into()),
         };
     }
     Err("too many steps".into())
@@ -106,10 +156,10 @@ fn local_ty(body: &Body, l: u32) -> Result<&Ty, String> {
     body.locals.get(l as usize).and_then(|d| d.as_ref()).map(|d| &d.ty).ok_or_else(|| format!("_{l} is not declared"))
 }
 
-fn operand(locals: &[Option<Val>], op: &Operand) -> Result<Val, String> {
+fn operand(locals: &[Option<Val>], op: &Operand, env: &mut dyn Env) -> Result<Val, String> {
     match op {
         Operand::Copy(p) | Operand::Move(p) => {
-            let v = locals.get(p.local as usize).copied().flatten().ok_or_else(|| format!("_{} is read before it is set", p.local))?;
+            let v = locals.get(p.local as usize).cloned().flatten().ok_or_else(|| format!("_{} is read before it is set", p.local))?;
             match (p.proj.as_slice(), v) {
                 ([], v) => Ok(v),
                 ([Proj::Field(0, _)], Val::Pair(i, _)) => Ok(Val::Int(i)),
@@ -130,9 +180,9 @@ fn operand(locals: &[Option<Val>], op: &Operand) -> Result<Val, String> {
                     let (w, s) = int_ty(&ty).ok_or("a non-integer constant")?;
                     Ok(Val::Int(Int::new(bits, w, s)))
                 }
-                None => Err(format!("the constant `{}`", c.text)),
+                None => env.constant(c).ok_or_else(|| format!("the constant `{}`", c.text)),
             },
-            _ => Err(format!("the constant `{}`", c.text)),
+            _ => env.constant(c).ok_or_else(|| format!("the constant `{}`", c.text)),
         },
     }
 }
@@ -144,17 +194,22 @@ fn int_of(v: Val) -> Result<Int, String> {
     }
 }
 
-fn rvalue(locals: &[Option<Val>], rv: &Rvalue, dest: &Ty) -> Result<Val, String> {
+fn rvalue(locals: &[Option<Val>], rv: &Rvalue, dest: &Ty, env: &mut dyn Env) -> Result<Val, String> {
     match rv {
-        Rvalue::Use(op) => operand(locals, op),
+        Rvalue::Use(op) => operand(locals, op, env),
+        // `f::<T> as fn(..) (PointerCoercion(ReifyFnPointer(Safe), Implicit))`
+        Rvalue::Cast { kind, operand: Operand::Const(c), .. } if kind.starts_with("PointerCoercion(ReifyFnPointer") => match &c.val {
+            ConstVal::Path { path, fields } if fields.is_empty() => Ok(Val::Fn(path.clone())),
+            _ => Err(format!("a fn pointer made from `{}`", c.text)),
+        },
         Rvalue::Cast { kind, operand: op, ty } if kind == "IntToInt" => {
-            let a = int_of(operand(locals, op)?)?;
+            let a = int_of(operand(locals, op, env)?)?;
             let (w, s) = int_ty(ty).ok_or("a cast to a non-integer")?;
             // sign- or zero-extend by the source's signedness, then wrap
             Ok(Val::Int(Int::new(a.value() as u128, w, s)))
         }
         Rvalue::Unary { op, operand: o } => {
-            let v = operand(locals, o)?;
+            let v = operand(locals, o, env)?;
             match (op.as_str(), v) {
                 ("Not", Val::Bool(b)) => Ok(Val::Bool(!b)),
                 ("Not", Val::Int(a)) => Ok(Val::Int(Int::new(!a.bits, a.width, a.signed))),
@@ -163,9 +218,10 @@ fn rvalue(locals: &[Option<Val>], rv: &Rvalue, dest: &Ty) -> Result<Val, String>
             }
         }
         Rvalue::Binary { op, lhs, rhs } => {
-            let a = operand(locals, lhs)?;
-            let b = operand(locals, rhs)?;
-            if let (Val::Bool(x), Val::Bool(y)) = (a, b) {
+            let a = operand(locals, lhs, env)?;
+            let b = operand(locals, rhs, env)?;
+            if let (Val::Bool(x), Val::Bool(y)) = (&a, &b) {
+                let (x, y) = (*x, *y);
                 return match op.as_str() {
                     "BitAnd" => Ok(Val::Bool(x & y)),
                     "BitOr" => Ok(Val::Bool(x | y)),

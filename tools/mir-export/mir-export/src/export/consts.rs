@@ -147,6 +147,7 @@ impl<'a> Exporter<'a> {
                 obj!["kind" => "ref", "alloc" => id, "offset" => "0", "meta" => Json::Null]
             }
             ConstVal::Alloc { id, offset } => self.alloc_ref_json(*id, *offset, ty, ctx)?,
+            ConstVal::Indirect { id, offset } => self.indirect_json(*id, *offset, ty, ctx)?,
             ConstVal::StaticRef { krate, path } => {
                 let id = self.foreign_static(krate, path, ctx)?;
                 self.alloc_ref_json(id, 0, ty, ctx)?
@@ -259,6 +260,33 @@ impl<'a> Exporter<'a> {
         };
         self.used_allocs.insert(id);
         Ok(obj!["kind" => "ref", "alloc" => id, "offset" => offset.to_string(), "meta" => meta.map(|m| m.to_string())])
+    }
+
+    /// `Indirect { alloc_id: allocN, offset: Size(K bytes) }: T`: the value
+    /// itself, the bytes of allocation N from K on (T's size of them; the
+    /// rest of the allocation when T's layout is not known yet: oxidec
+    /// checks that a `bytes` constant has its type's size), with the
+    /// pointers among them. Uninitialised bytes are zeros (any value
+    /// refines them).
+    fn indirect_json(&mut self, id: u32, offset: u64, ty: &Ty, ctx: Ctx) -> DResult<Json> {
+        if id >= crate::library::ALLOC_BASE && !self.allocs.contains_key(&id) {
+            self.import_alloc(id).map_err(|m| self.err(ctx, Code::Export, m))?;
+        }
+        let Some(a) = self.allocs.get(&id).copied() else {
+            return Err(self.err(ctx, Code::Export, format!("alloc{id} is not in rustc's output")));
+        };
+        let size = self.size_of(ty).unwrap_or(a.size.saturating_sub(offset));
+        let end = offset.checked_add(size).filter(|&e| e <= a.size).ok_or_else(|| {
+            self.err(ctx, Code::Export, format!("a constant of `{ty}` at offset {offset} of alloc{id} runs past its {} bytes", a.size))
+        })?;
+        let part = a.bytes.get(offset as usize..end as usize).ok_or_else(|| self.err(ctx, Code::Export, format!("alloc{id} has fewer bytes than its size")))?;
+        let bytes: String = part.iter().map(|b| format!("{:02x}", b.unwrap_or(0))).collect();
+        let mut relocs = Vec::new();
+        for &(at, target) in a.relocs.iter().filter(|r| (offset..end).contains(&r.0)) {
+            self.used_allocs.insert(target);
+            relocs.push(obj!["offset" => (at - offset).to_string(), "alloc" => target]);
+        }
+        Ok(obj!["kind" => "bytes", "bytes" => bytes, "relocs" => Json::Arr(relocs)])
     }
 
     /// Named constants, promoteds, enum variants, unit structs, fn items.
@@ -596,7 +624,7 @@ fn heap_type(ty: &Ty) -> Option<String> {
 /// `T` of `<T as core::mem::SizedTypeProperties>::IS_ZST` (whether `T`
 /// has size 0; true) or `::SIZE` (its size; false): constants of core's
 /// generic bodies.
-fn size_property(path: &Path) -> Option<(Ty, bool)> {
+pub(super) fn size_property(path: &Path) -> Option<(Ty, bool)> {
     let q = path.qself.as_ref()?;
     let tr = q.trait_.as_ref()?.bare();
     if path.segments.len() != 1 || (tr != "core::mem::SizedTypeProperties" && tr != "SizedTypeProperties") {

@@ -250,7 +250,10 @@ pub(super) fn self_param_matches(lib: &crate::library::Library, cand: &str, head
 /// Whether an impl header's parameter bounds (`impl<T: TrustedStep> Tr
 /// for RangeInclusive<T>`, no `where`) are all marker traits that the
 /// types bound to them in `self_ty` have: `TrustedStep` for integers and
-/// `char`, `Copy` for every primitive scalar.
+/// `char`, `Copy` for every primitive scalar, and so core's sort markers
+/// `CopyMarker` (`impl<T: Copy> CopyMarker for T`) and `FreezeMarker`
+/// (`impl<T: Freeze> FreezeMarker for T`: a scalar has no interior
+/// mutability).
 pub(super) fn marker_bounds_hold(header: &str, self_ty: &Ty) -> bool {
     use super::callee::{skip_generics, split_for};
     if !header.starts_with("impl<") || header.contains(" where ") {
@@ -278,7 +281,7 @@ pub(super) fn marker_bounds_hold(header: &str, self_ty: &Ty) -> bool {
         let int = matches!(t.as_str(), "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128" | "isize");
         bs.iter().all(|b| match b.as_str() {
             "TrustedStep" => int || t == "char",
-            "Copy" => int || matches!(t.as_str(), "char" | "bool" | "f32" | "f64"),
+            "Copy" | "CopyMarker" | "FreezeMarker" => int || matches!(t.as_str(), "char" | "bool" | "f32" | "f64"),
             _ => false,
         })
     })
@@ -324,6 +327,10 @@ mod tests {
         assert!(!marker_bounds_hold("impl<T: Step> X for Range<T> {", &ty("core::ops::Range<u8>")));
         assert!(!marker_bounds_hold("impl<T> X for Range<T> where T: Copy {", &ty("core::ops::Range<u8>")));
         assert!(marker_bounds_hold("impl<T: Copy> X for Wrap<T> {", &ty("k::Wrap<f64>")));
+        // core's sort: the small-sort impls specialized on its markers
+        let h = "impl<T: FreezeMarker + CopyMarker> UnstableSmallSortFreezeTypeImpl for T {";
+        assert!(marker_bounds_hold(h, &ty("u32")) && marker_bounds_hold(h, &ty("f64")));
+        assert!(!marker_bounds_hold(h, &ty("k::Mine")) && !marker_bounds_hold(h, &ty("&u32")));
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod dyncall;
 pub(crate) mod heap;
 mod impls;
 mod implty;
+mod inline_const;
 mod mono;
 mod probe_names;
 mod reflect;

@@ -11,14 +11,17 @@
 use crate::mirparse::ast::{Body, GenericArg, Path};
 use crate::mirparse::parse_mir_file;
 
-/// The text of body `name` (`fn name(` at the start of a line, to the
-/// `}` that closes it), skipping `// MIR FOR CTFE` copies.
+/// The text of body `name` (`fn name(` at the start of a line, or an
+/// inline constant's `name: T = {`, to the `}` that closes it), skipping
+/// `// MIR FOR CTFE` copies.
 pub fn body_text<'t>(mir_text: &'t str, name: &str) -> Option<&'t str> {
     let head = format!("fn {name}(");
+    let const_head = format!("{name}: ");
     let mut offset = 0;
     let mut prev_line = "";
     for line in mir_text.split_inclusive('\n') {
-        if line.starts_with(&head) && prev_line.trim() != "// MIR FOR CTFE" {
+        let starts = line.starts_with(&head) || (line.starts_with(&const_head) && line.trim_end().ends_with("= {"));
+        if starts && prev_line.trim() != "// MIR FOR CTFE" {
             let rest = &mir_text[offset..];
             let end = rest.find("\n}\n").map(|e| e + 3).or_else(|| rest.find("\n}").map(|e| e + 2))?;
             return Some(&rest[..end]);
@@ -63,7 +66,11 @@ fn replace_ident(text: &str, from: &str, to: &str) -> String {
 /// signature's lines), in order: type and const parameters, without
 /// lifetimes.
 pub fn generic_params(signature: &str, name: &str) -> Option<Vec<String>> {
-    let at = signature.find(&format!("fn {name}"))? + 3 + name.len();
+    // the last `fn name` that is not a longer name's start (the lines
+    // before `fn small_sort<F>` hold `fn small_sort_threshold()`)
+    let head = format!("fn {name}");
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let at = signature.match_indices(&head).map(|(k, _)| k + head.len()).filter(|&e| !signature[e..].starts_with(is_ident)).last()?;
     let rest = signature[at..].trim_start();
     let rest = rest.strip_prefix('<')?;
     let mut depth = 1;
@@ -265,6 +272,9 @@ mod tests {
             ["A", "F", "N"]
         );
         assert_eq!(generic_params("fn g(x: u32)", "g"), None);
+        // a longer name before it is another function
+        let sig = "    fn small_sort_threshold() -> usize {\n    }\n    fn small_sort<F>(v: &mut [T], is_less: &mut F)";
+        assert_eq!(generic_params(sig, "small_sort").unwrap(), ["F"]);
     }
 
     #[test]
@@ -294,5 +304,8 @@ mod tests {
     fn finds_body_text() {
         let mir = "// MIR FOR CTFE\nfn f(_1: T) -> T {\n    a\n}\n\nfn f(_1: T) -> T {\n    b\n}\n\nfn g() -> () {\n}\n";
         assert_eq!(body_text(mir, "f").unwrap(), "fn f(_1: T) -> T {\n    b\n}\n");
+        // an inline constant's body
+        let mir = "p::f::{constant#0}: fn(T) -> T = {\n    c\n}\n\nfn p::f(_1: T) -> T {\n    d\n}\n";
+        assert_eq!(body_text(mir, "p::f::{constant#0}").unwrap(), "p::f::{constant#0}: fn(T) -> T = {\n    c\n}\n");
     }
 }

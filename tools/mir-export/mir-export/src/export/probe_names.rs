@@ -82,6 +82,10 @@ fn with_stand_ins(ty: &Ty, closures: &mut Vec<String>) -> Result<Ty, String> {
             return Err(format!("it contains `{ty}`, declared inside a generic function, which the layout probe cannot name"))
         }
         Ty::Adt(p) => Ty::Adt(path_with_stand_ins(p, closures)?),
+        // a fn item (`&mut F` of a closure whose F is `<u32 as
+        // PartialOrd>::lt`), which no source names: zero-sized, align 1,
+        // without niches, as `()`
+        Ty::FnDef { .. } => Ty::unit(),
         t if t.is_unnameable() => return Err(format!("it contains `{t}`, which the layout probe cannot name")),
         t => t.clone(),
     })
@@ -204,6 +208,26 @@ mod tests {
         assert!(line.contains("type __oxide_layout_1 = (::core::iter::TakeWhile<::core::slice::Iter<'static, u64>, __oxide_standin_1_0>, ::core::option::Option<__oxide_standin_1_1>, [__oxide_standin_1_0; 2]);"), "{line}");
         assert!(line.ends_with("struct __oxide_standin_1_0(&'static u64); #[allow(non_camel_case_types, dead_code)] struct __oxide_standin_1_1((u8, *mut f32), &'static u64);"), "{line}");
         assert_eq!(p.text[p.aliases[1].clone().unwrap()], *line);
+    }
+
+    /// A closure that captures a closure with fields (`fold::enumerate`'s
+    /// closure around min_index's): the inner one's stand-in is a field
+    /// of the outer one's.
+    #[test]
+    fn closures_captured_by_closures_get_stand_ins_too() {
+        let adts = AdtTable::new();
+        let (outer, inner) = ("{closure@core::iter::fold::enumerate<u8>::{closure#0}}", "{closure@core::select::min_index<u8>::{closure#0}}");
+        let (inner_ty, usize_ty, ref_u8) = (ty(inner), ty("usize"), ty("&mut for<'a, 'b> fn(&'a u8, &'b u8) -> bool {<u8 as core::cmp::PartialOrd>::lt}"));
+        let captures = |c: &str| -> Result<Vec<&Ty>, String> {
+            Ok(if c == outer { vec![&inner_ty, &usize_ty] } else { vec![&ref_u8] })
+        };
+        let name = stand_ins_probe_name_of(&ty(outer), &captures, &adts, &[]).unwrap();
+        assert_eq!(name, stand_ins_probe_name("__oxide_standin_0", &["__oxide_standin_1, usize".into(), "&'static mut ()".into()]));
+        let p = crate::layout::probe_source("fn main() {}", "rustc_layout(debug)", &[name]);
+        let line = p.text.lines().nth(2).unwrap();
+        assert!(line.contains("type __oxide_layout_0 = __oxide_standin_0_0;"), "{line}");
+        assert!(line.contains("struct __oxide_standin_0_0(__oxide_standin_0_1, usize);"), "{line}");
+        assert!(line.ends_with("struct __oxide_standin_0_1(&'static mut ());"), "{line}");
     }
 
     #[test]

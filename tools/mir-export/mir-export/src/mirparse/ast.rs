@@ -321,6 +321,10 @@ pub enum ConstVal {
     Alloc { id: u32, offset: u64 },
     /// `{transmute(0x…): T}`: the value as one little-endian integer.
     Transmute(String),
+    /// `Indirect { alloc_id: allocN, offset: Size(K bytes) }: T` (core's
+    /// generic bodies): a value of type T (in `Const::ty`) whose bytes are
+    /// allocation N's from offset K; not a reference to them.
+    Indirect { id: u32, offset: u64 },
     /// A path: a named or promoted constant, an enum variant, a unit
     /// struct, a function item. `fields` for `Path(a, b)` / `Path { f: a }`.
     Path { path: Path, fields: Vec<(Option<String>, Const)> },

@@ -579,7 +579,7 @@ impl<'a> Parser<'a> {
             // (core's generic bodies): a constant of a generic type, its
             // bytes in an allocation
             Tok::Ident(w) if w == "Indirect" && self.is_punct("{") && matches!(self.peek_at(1), Some(Tok::Ident(f)) if f == "alloc_id") => {
-                Err("a constant of a generic type printed as `Indirect { alloc_id: .. }`, which mir-export does not read yet".into())
+                self.indirect_const()
             }
             Tok::Ident(_) | Tok::Punct("<") | Tok::ImplAt(_) => {
                 self.pos -= 1;
@@ -613,6 +613,26 @@ impl<'a> Parser<'a> {
             return Err(bad());
         }
         Ok((ConstVal::StaticRef { krate: krate.to_string(), path: path.trim().to_string() }, None))
+    }
+
+    /// After `Indirect`: `{ alloc_id: alloc901033, offset: Size(0 bytes) }: T`.
+    fn indirect_const(&mut self) -> PResult<(ConstVal, Option<Ty>)> {
+        self.expect_punct("{")?;
+        self.expect_ident("alloc_id")?;
+        self.expect_punct(":")?;
+        let head = self.ident()?;
+        let id = head.strip_prefix("alloc").and_then(|n| n.parse().ok()).ok_or_else(|| format!("expected an allocation, found `{head}`"))?;
+        self.expect_punct(",")?;
+        self.expect_ident("offset")?;
+        self.expect_punct(":")?;
+        self.expect_ident("Size")?;
+        self.expect_punct("(")?;
+        let offset = parse_u64(&self.number()?)?;
+        self.expect_ident("bytes")?;
+        self.expect_punct(")")?;
+        self.expect_punct("}")?;
+        self.expect_punct(":")?;
+        Ok((ConstVal::Indirect { id, offset }, Some(self.ty()?)))
     }
 
     /// `{allocN: &T}`, `{allocN+0x8: &T}`, `{transmute(0x…): T}`,
@@ -662,6 +682,12 @@ impl<'a> Parser<'a> {
             }
         }
         let mut fields = Vec::new();
+        // an inline `const { .. }` of a generic body (`partition::<T,
+        // F>::{constant#0}`) has no fields: a `(` after it is a call's
+        // arguments (`_1 = const P::{constant#0}(move _2) -> ..`)
+        if path.last_name().starts_with("{constant#") {
+            return Ok((ConstVal::Path { path, fields }, None));
+        }
         if self.eat_punct("(") {
             fields = self.list(")", |p| Ok((None, p.constant()?)))?;
         } else if self.is_punct("{") && matches!(self.peek_at(2), Some(Tok::Punct(":"))) {

@@ -340,6 +340,48 @@ fn core_mir_constructs() {
     assert_eq!(c.val, ConstVal::Bool(false));
 }
 
+/// A constant of a generic type, its bytes in an allocation
+/// (`partition_at_index_loop`'s inlined `min_index`, core 1.96).
+#[test]
+fn indirect_constants() {
+    let rv = rvalue_of(
+        "_141 = const Indirect { alloc_id: alloc901033, offset: Size(0 bytes) }: option::Option<(usize, &T)>;",
+    );
+    let Rvalue::Use(Operand::Const(c)) = rv else { panic!("{rv:?}") };
+    assert_eq!(c.val, ConstVal::Indirect { id: 901033, offset: 0 });
+    assert_eq!(c.ty, Some(ty("option::Option<(usize, &T)>")));
+    let c = constant(
+        "Indirect { alloc_id: alloc901034, offset: Size(8 bytes) }: ops::control_flow::ControlFlow<option::Option<convert::Infallible>, (usize, &T)>",
+    );
+    assert_eq!(c.val, ConstVal::Indirect { id: 901034, offset: 8 });
+    assert_eq!(c.ty, Some(ty("ops::control_flow::ControlFlow<option::Option<convert::Infallible>, (usize, &T)>")));
+    assert!(Parser::new(&lex_line("const Indirect { alloc_id: x1, offset: Size(0 bytes) }: u8").unwrap()).operand().is_err());
+}
+
+/// A call through an inline `const { .. }` of function pointer type that
+/// depends on the body's generics (ipnsort's inlined `partition`, core
+/// 1.96): the callee is the constant, a path without fields, and the
+/// parenthesised list the call's arguments.
+#[test]
+fn call_through_an_inline_const() {
+    let t = term(
+        "_166 = const slice::sort::unstable::quicksort::partition::<T, F>::{constant#0}(move _495, move _419, copy _2) -> [return: bb237, unwind unreachable];",
+    );
+    let TerminatorKind::Call { callee: Callee::Operand(Operand::Const(c)), args, target, .. } = t else { panic!("{t:?}") };
+    let ConstVal::Path { path, fields } = &c.val else { panic!("{c:?}") };
+    assert!(fields.is_empty());
+    assert_eq!(path.to_string(), "slice::sort::unstable::quicksort::partition::<T, F>::{constant#0}");
+    assert_eq!((args.len(), target), (3, Some(237)));
+    assert_eq!(c.text, "slice::sort::unstable::quicksort::partition::<T, F>::{constant#0}");
+    // with a span-printed closure among the arguments
+    let t = term(
+        "_161 = const slice::sort::unstable::quicksort::partition::<T, {closure@/usr/lib/rustlib/src/rust/library/core/src/slice/sort/unstable/quicksort.rs:52:59: 52:65}>::{constant#0}(move _405, move _329, move _163) -> [return: bb183, unwind unreachable];",
+    );
+    let TerminatorKind::Call { callee: Callee::Operand(Operand::Const(c)), args, .. } = t else { panic!("{t:?}") };
+    assert!(matches!(&c.val, ConstVal::Path { path, .. } if path.all_args().count() == 2));
+    assert_eq!(args.len(), 3);
+}
+
 #[test]
 fn types_declared_in_generic_functions() {
     let Ty::Adt(p) = ty("arrayvec::ArrayVec<T, CAP>::retain::BackshiftOnDrop<'_, u32, 16>") else { panic!() };
