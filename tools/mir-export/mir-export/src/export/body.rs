@@ -344,9 +344,11 @@ impl<'a> Exporter<'a> {
             Operand::Move(p) => Ok(obj!["kind" => "move", "place" => self.place_json(p, ctx)?.0]),
             Operand::Const(c) => {
                 // an inline `const` of a generic body: its instance first
-                // (the constant's type is its body's)
+                // (the constant's type is its body's); TypeId::of's and
+                // type_name's are rustc's answers instead (reflect.rs)
                 if let ConstVal::Path { path, fields } = &c.val {
-                    if fields.is_empty() && super::inline_const::is_generic_inline_const(path) {
+                    let generic = super::inline_const::is_generic_inline_const(path);
+                    if fields.is_empty() && generic && super::consts::reflect_const(path).is_none() {
                         self.inline_const_instance(path, ctx)?;
                     }
                 }

@@ -465,7 +465,7 @@ impl<'a> Exporter<'a> {
 /// `core::any::TypeId::of::<T>::{constant#0}` and
 /// `core::any::type_name::<T>::{constant#0}`, core's inline constants
 /// that rustc leaves unevaluated (reflect.rs): which, and T.
-fn reflect_const(path: &Path) -> Option<(super::reflect::Query, &Ty)> {
+pub(super) fn reflect_const(path: &Path) -> Option<(super::reflect::Query, &Ty)> {
     let n = path.segments.len();
     if path.qself.is_some() || n < 2 || path.segments[n - 1].name != "{constant#0}" {
         return None;
