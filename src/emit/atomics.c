@@ -29,22 +29,13 @@
 
 #include "../ir/prims.h"
 
-/* LLVM's atomicrmw operation as ours (ptx_atom_op's argument); false for
- * one oxidec never emits */
+/* LLVM's atomicrmw operation as ours (ptx_atom_op's argument): instr.c's
+ * table read backwards; false for one oxidec never emits */
 static bool rmw_of(LLVMAtomicRMWBinOp op, AtomicRmw *out)
 {
-	static const struct { LLVMAtomicRMWBinOp llvm; AtomicRmw ours; } t[] = {
-		{ LLVMAtomicRMWBinOpXchg, RMW_XCHG }, { LLVMAtomicRMWBinOpAdd, RMW_ADD },
-		{ LLVMAtomicRMWBinOpSub, RMW_SUB }, { LLVMAtomicRMWBinOpAnd, RMW_AND },
-		{ LLVMAtomicRMWBinOpNand, RMW_NAND }, { LLVMAtomicRMWBinOpOr, RMW_OR },
-		{ LLVMAtomicRMWBinOpXor, RMW_XOR }, { LLVMAtomicRMWBinOpMax, RMW_MAX },
-		{ LLVMAtomicRMWBinOpMin, RMW_MIN }, { LLVMAtomicRMWBinOpUMax, RMW_UMAX },
-		{ LLVMAtomicRMWBinOpUMin, RMW_UMIN }, { LLVMAtomicRMWBinOpFAdd, RMW_FADD },
-		{ LLVMAtomicRMWBinOpUIncWrap, RMW_UINC_WRAP }, { LLVMAtomicRMWBinOpUDecWrap, RMW_UDEC_WRAP },
-	};
-	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-		if (t[i].llvm == op) {
-			*out = t[i].ours;
+	for (AtomicRmw r = RMW_XCHG; r <= RMW_UDEC_WRAP; r++)
+		if (emit_rmw_op(r) == op) {
+			*out = r;
 			return true;
 		}
 	return false;

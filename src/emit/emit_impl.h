@@ -45,6 +45,9 @@ typedef struct {
 	uint32_t sp_file;
 } FuncEmit;
 
+/* instr.c: LLVM's atomicrmw operation for rmw (RMW_XCHG .. RMW_UDEC_WRAP) */
+LLVMAtomicRMWBinOp emit_rmw_op(AtomicRmw rmw);
+
 /* atomics.c: after the pass pipeline, each NVPTX atomicrmw whose ordering
  * or scope LLVM's back end would drop as PTX's own `atom`; false after a
  * diag_error */

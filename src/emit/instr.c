@@ -694,7 +694,8 @@ static unsigned sync_scope(FuncEmit *fe, const char *sym)
 	return LLVMGetSyncScopeID(fe->e->ctx, s, strlen(s));
 }
 
-static bool emit_atomicrmw(FuncEmit *fe, Op *op)
+/* LLVM's atomicrmw operation of ours (atomics.c reads it backwards) */
+LLVMAtomicRMWBinOp emit_rmw_op(AtomicRmw rmw)
 {
 	static const LLVMAtomicRMWBinOp ops[] = {
 		[RMW_XCHG] = LLVMAtomicRMWBinOpXchg, [RMW_ADD] = LLVMAtomicRMWBinOpAdd,
@@ -705,6 +706,11 @@ static bool emit_atomicrmw(FuncEmit *fe, Op *op)
 		[RMW_UMIN] = LLVMAtomicRMWBinOpUMin, [RMW_FADD] = LLVMAtomicRMWBinOpFAdd,
 		[RMW_UINC_WRAP] = LLVMAtomicRMWBinOpUIncWrap, [RMW_UDEC_WRAP] = LLVMAtomicRMWBinOpUDecWrap,
 	};
+	return ops[rmw];
+}
+
+static bool emit_atomicrmw(FuncEmit *fe, Op *op)
+{
 	if (!is_ptr(op->opd[0]->type) || op->opd[1]->type != op->res[0].type)
 		return fail(fe, op, "needs a pointer and a value of the result's type");
 	AtomicRmw rmw = op->attr.atomic.rmw;
@@ -712,7 +718,7 @@ static bool emit_atomicrmw(FuncEmit *fe, Op *op)
 		return fail(fe, op, "unknown atomicrmw operation");
 	if ((rmw == RMW_FADD) != is_float(op->res[0].type) && rmw != RMW_XCHG)
 		return fail(fe, op, "operation does not suit the value type");
-	LLVMValueRef v = LLVMBuildAtomicRMWSyncScope(fe->b, ops[rmw], opd(op, 0), opd(op, 1),
+	LLVMValueRef v = LLVMBuildAtomicRMWSyncScope(fe->b, emit_rmw_op(rmw), opd(op, 0), opd(op, 1),
 	                                             llvm_ordering(op->attr.atomic.order), sync_scope(fe, op->sym));
 	return set_res(op, v);
 }
