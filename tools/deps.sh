@@ -13,7 +13,7 @@ CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 # librust-*-dev: crate sources in /usr/share/cargo/registry for tests/crates
 # (kernels over real no_std crates; tests/crates/.cargo/config.toml points
 # cargo at that directory, offline)
-CRATES="librust-libm-dev librust-half-dev librust-num-traits-dev librust-rand-xoshiro-dev librust-rand-pcg-dev librust-sha2-dev librust-crc32fast-dev librust-fnv-dev librust-siphasher-dev librust-adler-dev librust-seahash-dev librust-arrayvec-dev librust-byteorder-dev librust-bytemuck-dev"
+CRATES="librust-libm-dev librust-half-dev librust-num-traits-dev librust-rand-xoshiro-dev librust-rand-pcg-dev librust-sha2-dev librust-crc32fast-dev librust-fnv-dev librust-siphasher-dev librust-adler-dev librust-seahash-dev librust-arrayvec-dev librust-byteorder-dev librust-bytemuck-dev librust-xxhash-rust-dev librust-keccak-dev librust-oorandom-dev librust-tinyvec-dev"
 PKGS="llvm-22-dev libzstd-dev libcjson-dev rustc-web cargo-web rust-web-src make gcc clang libclang-rt-14-dev graphviz pkgconf python3-numpy $CRATES"
 
 missing=""

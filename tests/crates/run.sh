@@ -17,7 +17,7 @@
 # (CONF_WORK): never the conformance suite's own directories.
 cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
-for c in libm-0.2.1 half-1.6.0 num-traits-0.2.15 rand_xoshiro-0.6.0 rand_pcg-0.3.1 sha2-0.10.5 crc32fast-1.3.2 fnv-1.0.7 siphasher-0.3.10 adler-1.0.2 seahash-4.1.0 arrayvec-0.7.2 byteorder-1.4.3 bytemuck-1.12.1; do
+for c in libm-0.2.1 half-1.6.0 num-traits-0.2.15 rand_xoshiro-0.6.0 rand_pcg-0.3.1 sha2-0.10.5 crc32fast-1.3.2 fnv-1.0.7 siphasher-0.3.10 adler-1.0.2 seahash-4.1.0 arrayvec-0.7.2 byteorder-1.4.3 bytemuck-1.12.1 xxhash-rust-0.8.5 keccak-0.1.0 oorandom-11.1.3 tinyvec-1.6.0; do
 	[ -d "/usr/share/cargo/registry/$c" ] || {
 		echo "crates: /usr/share/cargo/registry/$c is missing: run make deps (tools/deps.sh)"
 		echo "crates: 0 passed, 1 failed"

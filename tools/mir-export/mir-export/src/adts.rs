@@ -320,11 +320,16 @@ impl AdtTable {
     /// the kernel crate's (rustc prints its own items without the crate).
     fn split<'p>(&self, path: &'p str) -> (&'p str, &'p str, &'p str) {
         let (head, name) = path.rsplit_once("::").unwrap_or(("", path));
-        let (first, rest) = head.split_once("::").unwrap_or((head, ""));
-        if !first.is_empty() && self.crates.iter().any(|c| c == first) {
-            (first, rest, name)
-        } else {
-            ("", head, name)
+        // the longest crate spelling that begins the path (`sha2::digest`
+        // before `sha2`)
+        let krate = self
+            .crates
+            .iter()
+            .filter(|c| !c.is_empty() && (head == c.as_str() || head.strip_prefix(c.as_str()).is_some_and(|r| r.starts_with("::"))))
+            .max_by_key(|c| c.len());
+        match krate {
+            Some(c) => (&head[..c.len()], head[c.len()..].trim_start_matches("::"), name),
+            None => ("", head, name),
         }
     }
 
@@ -642,6 +647,17 @@ mod tests {
         assert_eq!(t.lookup("NotOne").unwrap(), None);
         assert_eq!(t.lookup("Fake").unwrap(), None);
         assert_eq!(t.lookup("core::option::Option").unwrap().unwrap().variants, ["None", "Some"]);
+    }
+
+    #[test]
+    fn crates_reached_through_reexports() {
+        let mut t = AdtTable::new();
+        t.add_file("sha2", "", "pub enum TruncSide { Only }");
+        t.add_file("sha2::digest", "core_api", "pub enum TruncSide { Left, Right }");
+        assert_eq!(t.lookup("sha2::digest::core_api::TruncSide").unwrap().unwrap().variants, ["Left", "Right"]);
+        assert_eq!(t.lookup("sha2::TruncSide").unwrap().unwrap().variants, ["Only"]);
+        // a crate spelling is whole segments (`sha2x` is not `sha2`)
+        assert_eq!(t.lookup("sha2x::TruncSide").unwrap(), None);
     }
 
     #[test]

@@ -749,6 +749,14 @@ impl DepCrates {
     pub fn get(&self, name: &str) -> Option<&Result<RustcCommand, String>> {
         self.by_name.get(name)
     }
+
+    /// Each dependency with a recorded command, under the kernel's
+    /// spelling of it (`sha2::digest` for digest), in name order.
+    pub fn spelled(&self) -> Vec<(&str, &RustcCommand)> {
+        let mut v: Vec<(&str, &RustcCommand)> = self.by_name.iter().filter_map(|(n, c)| Some((self.paths.prefix_of(n), c.as_ref().ok()?))).collect();
+        v.sort_by(|a, b| a.0.cmp(b.0));
+        v
+    }
 }
 
 /// The library crates whose MIR an export may read: core (`Lazy`) and the
@@ -1565,7 +1573,11 @@ impl Library {
                 i += 1;
                 continue;
             }
-            let starts_word = is_ident(c) && !prev.is_some_and(|p| is_ident(p) || p == ':' || p == '/' || p == '.' || p == '@' || p == '\'');
+            // after `{closure@`, a path (another crate's closure named by its
+            // parent: sha2's `{closure@digest::generic_array::impls::<impl
+            // ..>::default::{closure#0}}`), never a span's file name
+            let path_after = || text[i..].find(|ch: char| !is_ident(ch)).is_some_and(|k| text[i + k..].starts_with("::"));
+            let starts_word = is_ident(c) && !prev.is_some_and(|p| is_ident(p) || p == ':' || p == '/' || p == '.' || (p == '@' && !path_after()) || p == '\'');
             if !starts_word {
                 out.push(c);
                 i += c.len_utf8();
@@ -1929,6 +1941,9 @@ slice::sort::unstable::quicksort::partition::{constant#0}: for<'a, 'b, 'c> fn(&'
         let mut lib = Library::from_text("fn f(_1: crypto_common::typenum::B1) -> () {\n}\n".into());
         lib.respell = r;
         assert_eq!(lib.in_core_spelling("_2 = crypto_common::typenum::B1; _3 = block_buffer::Eager; x::crypto_common::y"), "_2 = sha2::digest::typenum::B1; _3 = sha2::digest::block_buffer::Eager; x::crypto_common::y");
+        // a closure of another crate named by its parent's path; a span stays
+        let t = "_4 = {closure@crypto_common::typenum::f::{closure#0}}; _5 = {closure@src/lib.rs:3:1: 3:4}";
+        assert_eq!(lib.in_core_spelling(t), "_4 = {closure@sha2::digest::typenum::f::{closure#0}}; _5 = {closure@src/lib.rs:3:1: 3:4}");
     }
 
     #[test]

@@ -111,10 +111,10 @@ fn export_crate(
     let mut mir = mirparse::parse_mir_file(&text)
         .map_err(|e| Diag::at(format!("{}:{}", mir_path.display(), e.line), Code::MirParse, format!("cannot parse rustc's MIR: {}", e.msg)))?;
     mir.bodies.extend(driver::drop_glue_bodies(&build.shim_dir()));
-    let adts = read_adt_decls(&cmd);
+    let deps = library::DepCrates::find(&cmd, &driver::deps_dir(&build.record_path()));
+    let adts = read_adt_decls(&cmd, &deps);
     let externs: Vec<String> = cmd.externs().into_iter().map(|e| e.0).collect();
     let crate_name = cmd.crate_name().unwrap_or("kernels").to_string();
-    let deps = library::DepCrates::find(&cmd, &driver::deps_dir(&build.record_path()));
     let library = library::Libraries::new(info, deps, opts.verbose);
     let input = export::ExportInput {
         mir: &mir,
@@ -165,8 +165,10 @@ fn recover_nan_bits(opts: &Options, info: &toolchain::RustcInfo, cmd: &RustcComm
 
 /// ADT declarations of the kernel crate and its dependencies, from the
 /// source files listed in their dep-info files (the first is the crate
-/// root), each under its crate and module path.
-fn read_adt_decls(cmd: &RustcCommand) -> adts::AdtTable {
+/// root), each under its crate and module path. A crate the kernel reaches
+/// only through re-exports is under the kernel's spelling of it (digest's
+/// `core_api::TruncSide` is `sha2::digest::core_api::TruncSide`).
+fn read_adt_decls(cmd: &RustcCommand, deps: &library::DepCrates) -> adts::AdtTable {
     let mut table = adts::AdtTable::new();
     let mut d_files = vec![(String::new(), cmd.output_file("d"))];
     for (name, lib) in cmd.externs() {
@@ -174,6 +176,11 @@ fn read_adt_decls(cmd: &RustcCommand) -> adts::AdtTable {
         let stem = lib.file_stem().map(|s| s.to_string_lossy().trim_start_matches("lib").to_string());
         if let Some(stem) = stem {
             d_files.push((name, lib.with_file_name(format!("{stem}.d"))));
+        }
+    }
+    for (spelled, dep) in deps.spelled() {
+        if !d_files.iter().any(|(k, _)| k == spelled) {
+            d_files.push((spelled.to_string(), dep.output_file("d")));
         }
     }
     for (krate, d) in d_files {

@@ -1,6 +1,7 @@
 //! Crates group `bytes`: fixed-capacity collections and byte views from
 //! Debian's arrayvec (ArrayVec of Copy elements, so no drop glue of
-//! elements; ArrayString), byteorder and bytemuck.
+//! elements; ArrayString), tinyvec (its array-backed ArrayVec, no
+//! `unsafe`), byteorder and bytemuck.
 #![no_std]
 
 #[path = "../../common.rs"]
@@ -135,4 +136,69 @@ pub fn bytes_bytemuck(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, bytemuck::pod_read_unaligned::<u32>(&as8[1..5]) as u64);
     let z: Pair = bytemuck::Zeroable::zeroed();
     put(&mut out, idx, mix(h, z.a as u64 + z.c as u64));
+}
+
+/// tinyvec ArrayVec<[u32; 16]>: try_push past capacity, pop, insert,
+/// remove, swap_remove, truncate, push, sums.
+#[kernel]
+pub fn bytes_tinyvec(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut v: tinyvec::ArrayVec<[u32; 16]> = tinyvec::ArrayVec::new();
+    let n = i % 20;
+    let mut rejected = 0u64;
+    for k in 0..n {
+        if let Some(x) = v.try_push(at(input, i + k) as u32) {
+            rejected = rejected.wrapping_add(x as u64 | 1);
+        }
+    }
+    let mut h = mix(H0, rejected ^ (v.len() as u64) << 40);
+    if let Some(x) = v.pop() {
+        h = mix(h, x as u64);
+    }
+    if v.len() > 2 {
+        v.insert(1, i as u32);
+        h = mix(h, v.remove(v.len() - 1) as u64);
+        h = mix(h, v.swap_remove(0) as u64);
+    }
+    h = mix(h, v.len() as u64);
+    if v.len() > 4 {
+        v.truncate(4);
+    }
+    v.push(7);
+    for x in v.iter() {
+        h = mix(h, *x as u64);
+    }
+    let sum: u64 = v.as_slice().iter().map(|&x| x as u64).sum();
+    put(&mut out, idx, mix(h, sum));
+}
+
+/// tinyvec ArrayVec<[u32; 16]>::retain (its guard struct is declared inside
+/// the generic method).
+#[kernel]
+pub fn bytes_tinyvec_retain(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut v: tinyvec::ArrayVec<[u32; 16]> = tinyvec::ArrayVec::new();
+    for k in 0..i % 17 {
+        v.push(at(input, i + k) as u32);
+    }
+    v.retain(|x| x % 3 != 0);
+    let mut h = mix(H0, v.len() as u64);
+    for x in v.iter() {
+        h = mix(h, *x as u64);
+    }
+    put(&mut out, idx, h);
+}
+
+/// tinyvec ArrayVec<[u32; 16]>::extend_from_slice (a promoted constant of
+/// the generic method).
+#[kernel]
+pub fn bytes_tinyvec_extend(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut v: tinyvec::ArrayVec<[u32; 16]> = tinyvec::ArrayVec::new();
+    v.extend_from_slice(&[at(input, i) as u32, 7, i as u32]);
+    let mut h = H0;
+    for x in v.iter() {
+        h = mix(h, *x as u64);
+    }
+    put(&mut out, idx, h);
 }

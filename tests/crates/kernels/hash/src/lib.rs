@@ -1,6 +1,7 @@
 //! Crates group `hash`: digests and checksums from Debian's sha2 (software
-//! compression, feature `force-soft`), crc32fast, fnv, siphasher, adler and
-//! seahash over bytes made from each thread's input words.
+//! compression, feature `force-soft`), crc32fast, fnv, siphasher, adler,
+//! seahash and xxhash-rust over bytes made from each thread's input words,
+//! and keccak's Keccak-f[1600] permutation over a state made from them.
 #![no_std]
 
 #[path = "../../common.rs"]
@@ -127,4 +128,55 @@ pub fn hash_adler_seahash(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, seahash::hash(&b[..n]));
     h = mix(h, seahash::hash_seeded(&b[..n], 1, 2, at(input, i), 4));
     put(&mut out, idx, h);
+}
+
+/// xxhash-rust XXH32 and XXH64: one-shot and streaming in two parts, seeded.
+#[kernel]
+pub fn hash_xxhash(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let b: [u8; 80] = bytes(input, i * 10);
+    let n = i % 81;
+    let mut h = mix(H0, xxhash_rust::xxh32::xxh32(&b[..n], at(input, i) as u32) as u64);
+    let mut s = xxhash_rust::xxh32::Xxh32::new(7);
+    s.update(&b[..n / 3]);
+    s.update(&b[n / 3..n]);
+    h = mix(h, s.digest() as u64);
+    h = mix(h, xxhash_rust::xxh64::xxh64(&b[..n], at(input, i + 1)));
+    let mut s = xxhash_rust::xxh64::Xxh64::new(at(input, i + 2));
+    s.update(&b[..n / 2]);
+    s.update(&b[n / 2..n]);
+    h = mix(h, s.digest());
+    put(&mut out, idx, h);
+}
+
+/// xxhash-rust XXH3: 64-bit (unseeded and seeded) and 128-bit one-shot
+/// digests of 0..=240 bytes (its short, medium and long paths).
+#[kernel]
+pub fn hash_xxh3(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let b: [u8; 240] = bytes(input, i * 30);
+    let n = (i * 7) % 241;
+    let mut h = mix(H0, xxhash_rust::xxh3::xxh3_64(&b[..n]));
+    h = mix(h, xxhash_rust::xxh3::xxh3_64_with_seed(&b[..n], at(input, i)));
+    let w = xxhash_rust::xxh3::xxh3_128(&b[..n]);
+    h = mix(mix(h, w as u64), (w >> 64) as u64);
+    put(&mut out, idx, h);
+}
+
+/// keccak Keccak-f[1600] (the SHA-3 permutation) applied twice to a state
+/// of 25 input words.
+#[kernel]
+pub fn hash_keccak(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut a = [0u64; 25];
+    for (k, w) in a.iter_mut().enumerate() {
+        *w = at(input, i * 3 + k);
+    }
+    keccak::f1600(&mut a);
+    let mut h = H0;
+    for w in a {
+        h = mix(h, w);
+    }
+    keccak::f1600(&mut a);
+    put(&mut out, idx, mix(mix(h, a[0]), a[24]));
 }

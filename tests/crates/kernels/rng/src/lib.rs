@@ -1,8 +1,8 @@
 //! Crates group `rng`: seeded random streams from Debian's rand_xoshiro and
 //! rand_pcg through rand_core's traits (`SeedableRng::seed_from_u64`, which
-//! expands the seed with PCG32 inside rand_core, and `RngCore`): each
-//! thread seeds its own generator from an input word and digests the
-//! stream.
+//! expands the seed with PCG32 inside rand_core, and `RngCore`), and from
+//! oorandom's own API: each thread seeds its own generator from an input
+//! word and digests the stream.
 #![no_std]
 
 #[path = "../../common.rs"]
@@ -74,4 +74,29 @@ pub fn rng_pcg(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, stream(Pcg64::seed_from_u64(s), 4));
     h = mix(h, stream(Pcg64Mcg::new(((s as u128) << 64) | at(input, i + 2) as u128), 4));
     put(&mut out, idx, h);
+}
+
+/// oorandom Rand32 (PCG32) and Rand64 (PCG64): raw, signed, bounded
+/// (`rand_range`, rejection sampling) and float draws, and the state.
+#[kernel]
+pub fn rng_oorandom(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let s = at(input, i);
+    let mut r = oorandom::Rand32::new_inc(s, at(input, i + 1));
+    let mut h = H0;
+    for _ in 0..6 {
+        h = mix(h, r.rand_u32() as u64);
+        h = mix(h, r.rand_i32() as u64);
+        h = mix(h, r.rand_range(3..1000 + i as u32) as u64);
+        h = mix(h, canon32(r.rand_float()));
+    }
+    let mut r = oorandom::Rand64::new(((s as u128) << 64) | at(input, i + 2) as u128);
+    for _ in 0..4 {
+        h = mix(h, r.rand_u64());
+        h = mix(h, r.rand_i64() as u64);
+        h = mix(h, r.rand_range(10..(s | 11)));
+        h = mix(h, canon64(r.rand_float()));
+    }
+    let (st, inc) = r.state();
+    put(&mut out, idx, mix(mix(h, st as u64), (inc >> 64) as u64));
 }

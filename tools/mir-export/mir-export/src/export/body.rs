@@ -352,6 +352,7 @@ impl<'a> Exporter<'a> {
                         self.inline_const_instance(path, ctx)?;
                     }
                 }
+                self.import_library_assoc_const(c, ctx)?;
                 let ty = self.const_ty(c, ctx)?;
                 let ti = self.ty(&ty, ctx)?;
                 if let (ConstVal::ZeroSized, Ty::Closure(cl)) = (&c.val, &ty) {
@@ -493,7 +494,10 @@ impl<'a> Exporter<'a> {
     pub(super) fn operand_ty(&mut self, op: &Operand, ctx: Ctx) -> DResult<Ty> {
         match op {
             Operand::Copy(p) | Operand::Move(p) => Ok(self.place_json(p, ctx)?.1),
-            Operand::Const(c) => self.const_ty(c, ctx),
+            Operand::Const(c) => {
+                self.import_library_assoc_const(c, ctx)?;
+                self.const_ty(c, ctx)
+            }
         }
     }
 
@@ -1657,10 +1661,22 @@ fn library_first_param(lib: &crate::library::Library, cand: &str) -> Option<Ty> 
 /// such a line, whatever its value became (`debug z => const [];` for a
 /// captured `[u64; 0]`, which has alignment 8 and no read left).
 pub(super) fn body_captures_nothing(text: &str, params: usize) -> bool {
+    debug_lines_capture_nothing(text, params, text.lines().filter_map(|l| l.strip_prefix("    debug ")))
+}
+
+/// `body_captures_nothing` for a library's closure body, whose cached text
+/// keeps one space of indentation at every depth (library.rs `compact`),
+/// so that the outermost scope's `debug` lines cannot be told from those
+/// of inlined scopes: every `debug` line must name a parameter (stricter).
+pub(super) fn library_body_captures_nothing(text: &str, params: usize) -> bool {
+    debug_lines_capture_nothing(text, params, text.lines().filter_map(|l| l.trim_start().strip_prefix("debug ")))
+}
+
+fn debug_lines_capture_nothing<'t>(text: &str, params: usize, mut debug: impl Iterator<Item = &'t str>) -> bool {
     if text.contains("(*_1).") || text.contains("(_1.") {
         return false;
     }
-    text.lines().filter_map(|l| l.strip_prefix("    debug ")).all(|d| {
+    debug.all(|d| {
         let value = d.split_once(" => ").map_or("", |(_, v)| v).trim_start_matches(['(', '*']);
         let local = value.strip_prefix('_').map(|r| r.split(|c: char| !c.is_ascii_digit()).next().unwrap_or(""));
         local.and_then(|n| n.parse::<usize>().ok()).is_some_and(|k| k >= 2 && k <= params)
@@ -1700,6 +1716,12 @@ mod tests {
         assert!(!body_captures_nothing(&body("    debug z => const [];\n"), 2));
         assert!(!body_captures_nothing(&body("    debug r => (*((*_1).0: &u64));\n"), 2));
         assert!(!body_captures_nothing(&body("    debug w => _3;\n"), 2));
+        // a library's compact text: every debug line counts, at any depth
+        let compact = |debug: &str| format!("fn k::{{closure#0}}(_1: &mut {{closure@a.rs:7:18: 7:26}}, _2: usize) -> u8 {{\n{debug} let mut _0: u8;\n bb0: {{\n _0 = const 0_u8;\n return;\n }}\n}}\n");
+        assert!(library_body_captures_nothing(&compact(""), 2));
+        assert!(library_body_captures_nothing(&compact(" debug i => _2;\n"), 2));
+        assert!(!library_body_captures_nothing(&compact(" debug inner => const 3_u64;\n"), 2));
+        assert!(!library_body_captures_nothing(&compact(" debug k => (*((*_1).0: &u8));\n"), 2));
     }
 
     #[test]

@@ -57,7 +57,13 @@ impl<'a> Exporter<'a> {
         let text = mono::substitute(&parent_text, &parent_fn, &g.params, &g.args).ok()?;
         let text = self.normalize_projections(&text, ctx).ok()?;
         let parent = mono::parse_instance(&text, &g.full).ok()?;
-        aggregate_captures(&parent, &spelled)
+        aggregate_captures(&parent, &spelled).or_else(|| {
+            // no aggregate builds it (generic_array's `generate(|_|
+            // T::default())`: inlined, the zero-sized closure is never
+            // assigned): it captures nothing when its body says so
+            let own = crate::mirparse::parse_mir_file(&own_text).ok()?.bodies.into_iter().next()?;
+            super::body::library_body_captures_nothing(&own_text, own.arg_count as usize).then(Vec::new)
+        })
     }
 
     /// A library closure's parent function, its library and the parent's
@@ -69,8 +75,18 @@ impl<'a> Exporter<'a> {
         let own_args = Path { qself: None, segments: path.segments.last().cloned().into_iter().collect() };
         // the parent's impl's parameters and their types, when the parent
         // is a trait impl's method (`<CoreWrapper<T> as Update>::update`)
-        let (lib, name, full, mut params, mut args) = match &path.qself {
-            None => {
+        let (lib, name, full, mut params, mut args) = match (&path.qself, trait_impl_segment(&path)) {
+            // a trait impl's method in a module, as rustc names a closure's
+            // parent there (`generic_array::impls::<impl Default for
+            // GenericArray<T, N>>::default`): that impl in the module's crate
+            (None, Some((k, method, rest))) => {
+                let module = Path { qself: None, segments: path.segments[..k].to_vec() }.bare();
+                let Some(krate) = self.input.library.crate_key(&module).map(str::to_string) else { return Ok(None) };
+                let Some(Ok(lib)) = self.input.library.get(&krate) else { return Ok(None) };
+                let Some(found) = self.impl_method_parent(lib, &method, rest, ctx)? else { return Ok(None) };
+                found
+            }
+            (None, None) => {
                 let bare = path.bare();
                 let Some((Ok(lib), name)) = self.input.library.for_path(&bare) else { return Ok(None) };
                 match lib.body_text(name) {
@@ -87,23 +103,26 @@ impl<'a> Exporter<'a> {
             }
             // a fn nested in an impl's method (`<TakeWhile<I, P> as
             // Iterator>::try_fold::check`): under that method's impl
-            Some(q) => {
-                // the trait's crate, as the kernel spells it (`sha2::digest`
-                // of `sha2::digest::Update`)
-                let Some(krate) = q.trait_.as_ref().map(|t| t.bare()).and_then(|t| self.input.library.crate_key(&t).map(str::to_string)) else { return Ok(None) };
-                let Some(Ok(lib)) = self.input.library.get(&krate) else { return Ok(None) };
+            (Some(q), _) => {
+                // the impl is in the trait's crate, as the kernel spells it
+                // (`sha2::digest` of `sha2::digest::Update`), or in the self
+                // type's (sha2's `impl VariableOutputCore for Sha512VarCore`)
+                let libs = self.input.library;
+                let trait_crate = q.trait_.as_ref().map(|t| t.bare()).and_then(|t| libs.crate_key(&t).map(str::to_string));
+                let mut crates: Vec<String> = trait_crate.into_iter().chain(super::impls::self_type_crate_in(libs, &q.self_ty)).collect();
+                crates.dedup();
                 let Some(first) = path.segments.first() else { return Ok(None) };
                 let method = Path { qself: path.qself.clone(), segments: vec![first.clone()] };
-                let super::impls::Pick::Impl(cand, impl_params, impl_args) = self.library_impl_pick(lib, &method, ctx)? else { return Ok(None) };
-                // a fn nested in the method has generics of its own only
-                let (impl_params, impl_args) = match path.segments.len() {
-                    1 => (impl_params, impl_args),
-                    _ => (Vec::new(), Vec::new()),
-                };
-                let rest: Vec<&str> = path.segments[1..].iter().map(|s| s.name.as_str()).collect();
-                let name = std::iter::once(crate::library::undup(&cand)).chain(rest).collect::<Vec<_>>().join("::");
-                let full = format!("{}::{name}", lib.krate());
-                (lib, name, full, impl_params, impl_args)
+                let mut found = None;
+                for krate in &crates {
+                    let Some(Ok(lib)) = libs.get(krate) else { continue };
+                    found = self.impl_method_parent(lib, &method, &path.segments[1..], ctx)?;
+                    if found.is_some() {
+                        break;
+                    }
+                }
+                let Some(found) = found else { return Ok(None) };
+                found
             }
         };
         let fail = |why: String| format!("{}'s closure `{closure}` could not be instantiated ({why})", lib.krate());
@@ -122,8 +141,10 @@ impl<'a> Exporter<'a> {
         let own_params = match mono::generic_params(&sig, path.last_name()) {
             Some(p) => p,
             None if !impls.is_empty() => Vec::new(),
-            // an impl's method without parameters of its own
-            None if !params.is_empty() && own_call_args.is_empty() => Vec::new(),
+            // an impl's method without parameters of its own (of a generic
+            // impl, or of one for a concrete type: sha2's `<Sha512VarCore as
+            // VariableOutputCore>::finalize_variable_core`)
+            None if (!params.is_empty() || path.qself.is_some() || trait_impl_segment(&path).is_some()) && own_call_args.is_empty() => Vec::new(),
             None => return Err(self.err(ctx, Code::Unsupported, fail(format!("no generic parameter list after `fn {}`", path.last_name())))),
         };
         params.extend(own_params);
@@ -135,6 +156,46 @@ impl<'a> Exporter<'a> {
         let inst = format!("{full}{}{generics}::{{closure#{n}}}", if generics.is_empty() { "" } else { "::" });
         Ok(Some(ClosureGenerics { lib, name, full, key, params, args, inst }))
     }
+
+    /// A closure's parent under trait impl method `method` (`<Ty as
+    /// Trait>::m`) of `lib`, or a fn nested in it (`rest`: `check` of
+    /// `<TakeWhile<I, P> as Iterator>::try_fold::check`): its library, name
+    /// there (`<impl at ..>::m::check`), full path, and the impl's
+    /// parameters bound by the pick (none for a nested fn, which has
+    /// generics of its own only). None when no one impl is picked.
+    fn impl_method_parent(&mut self, lib: &'a crate::library::Library, method: &Path, rest: &[crate::mirparse::ast::Segment], ctx: Ctx) -> DResult<Option<ParentFn<'a>>> {
+        let super::impls::Pick::Impl(cand, impl_params, impl_args) = self.library_impl_pick(lib, method, ctx)? else { return Ok(None) };
+        let (impl_params, impl_args) = match rest.len() {
+            0 => (impl_params, impl_args),
+            _ => (Vec::new(), Vec::new()),
+        };
+        let name = std::iter::once(crate::library::undup(&cand)).chain(rest.iter().map(|s| s.name.as_str())).collect::<Vec<_>>().join("::");
+        let full = format!("{}::{name}", lib.krate());
+        Ok(Some((lib, name, full, impl_params, impl_args)))
+    }
+}
+
+/// A closure's parent function: its library, name there, full path, and
+/// the parameters of its impl with their arguments.
+type ParentFn<'a> = (&'a crate::library::Library, String, String, Vec<String>, Vec<String>);
+
+/// `m::<impl Trait for Ty>::f::rest` → (the index of the impl segment,
+/// `<Ty as Trait>::f`, `rest`): a trait impl's method named in its module,
+/// as rustc prints a closure's parent. None when no segment is a trait
+/// impl, or nothing follows it.
+fn trait_impl_segment(path: &Path) -> Option<(usize, Path, &[crate::mirparse::ast::Segment])> {
+    use crate::mirparse::ast::QSelf;
+    let k = path.segments.iter().position(|s| s.name.starts_with("<impl ") && s.args.is_empty())?;
+    let inner = path.segments[k].name.strip_prefix("<impl ")?.strip_suffix('>')?;
+    let (tr, ty) = super::callee::split_for(inner)?;
+    let trait_ = match crate::mirparse::parser::parse_str(tr, |p| p.ty()).ok()? {
+        Ty::Adt(t) => t,
+        _ => return None,
+    };
+    let self_ty = crate::mirparse::parser::parse_str(ty, |p| p.ty()).ok()?;
+    let method = path.segments.get(k + 1)?.clone();
+    let q = QSelf { self_ty: Box::new(self_ty), trait_: Some(trait_) };
+    Some((k, Path { qself: Some(Box::new(q)), segments: vec![method] }, &path.segments[k + 2..]))
 }
 
 /// What `closure_generics` finds: the library, the parent's name in it
@@ -235,5 +296,22 @@ mod tests {
         let t = "fn core::iter::adapters::map::map_fold::{closure#0}(_1: &mut {closure@/l/core/src/iter/adapters/map.rs:88:5: 88:19}, _2: u8) -> u8 {\n";
         assert_eq!(own_closure_type(t).as_deref(), Some("{closure@/l/core/src/iter/adapters/map.rs:88:5: 88:19}"));
         assert_eq!(own_closure_type("fn f(_1: u8, _2: {closure@a.rs:1:1: 1:2}) -> u8 {\n"), None);
+    }
+
+    #[test]
+    fn a_trait_impl_segment_is_a_qualified_method() {
+        let c = "{closure@g::impls::<impl core::default::Default for g::GenericArray<u8, g::U<g::B1>>>::default::{closure#0}}";
+        let (parent, n) = closure_parent(c).unwrap();
+        assert_eq!(n, 0);
+        let Ok(Ty::Adt(path)) = crate::mirparse::parser::parse_str(parent, |p| p.ty()) else { panic!("{parent}") };
+        let (k, method, rest) = trait_impl_segment(&path).unwrap();
+        assert_eq!((k, rest.len()), (2, 0));
+        assert_eq!(method.to_string(), "<g::GenericArray<u8, g::U<g::B1>> as core::default::Default>::default");
+        // a nested fn stays after the method; an inherent impl is not one
+        let p = crate::mirparse::parser::parse_str("m::<impl Tr<u8> for S>::f::g", |p| p.path(false)).unwrap();
+        let (_, method, rest) = trait_impl_segment(&p).unwrap();
+        assert_eq!((method.to_string().as_str(), rest[0].name.as_str()), ("<S as Tr<u8>>::f", "g"));
+        let p = crate::mirparse::parser::parse_str("core::slice::<impl [u8]>::len", |p| p.path(false)).unwrap();
+        assert!(trait_impl_segment(&p).is_none());
     }
 }

@@ -218,6 +218,51 @@ impl<'a> Exporter<'a> {
         Ok(())
     }
 
+    /// An associated constant that a dependency's non-generic trait impl
+    /// defines (sha2's `impl VariableOutputCore for Sha256VarCore { const
+    /// TRUNC_SIDE: TruncSide = TruncSide::Left; .. }`, named
+    /// `<sha2::Sha256VarCore as sha2::digest::core_api::VariableOutputCore>
+    /// ::TRUNC_SIDE`): that impl's constant body, from the MIR of the
+    /// trait's crate or of the self type's (the impl is in one of them),
+    /// becomes a body of the export under the constant's name, as a
+    /// dependency's plain constant does. False when no such impl defines
+    /// it (a generic impl's constant, typenum's `<UInt<U, B> as
+    /// Unsigned>::USIZE`, is rustc's to evaluate: probed_consts.rs).
+    pub(super) fn import_library_assoc_const(&mut self, c: &Const, ctx: Ctx) -> DResult<bool> {
+        let ConstVal::Path { path, fields } = &c.val else { return Ok(false) };
+        let Some(q) = path.qself.as_ref().filter(|_| fields.is_empty() && c.ty.is_none() && path.segments.len() == 1) else { return Ok(false) };
+        let name = path.to_string();
+        if self.bodies.contains_key(name.as_str()) || self.consts.contains_key(name.as_str()) || self.callees.assoc_const(path).is_some() {
+            return Ok(false);
+        }
+        let libs = self.input.library;
+        let trait_crate = q.trait_.as_ref().map(|t| t.bare()).and_then(|t| libs.crate_key(&t).map(str::to_string));
+        let mut crates: Vec<String> = trait_crate.into_iter().chain(super::impls::self_type_crate_in(libs, &q.self_ty)).collect();
+        crates.dedup();
+        for krate in &crates {
+            let Some(Ok(lib)) = libs.get(krate) else { continue };
+            let super::impls::Pick::Impl(cand, params, _) = self.library_impl_pick(lib, path, ctx)? else { continue };
+            if !params.is_empty() {
+                return Ok(false);
+            }
+            let body = match lib.body(&cand, &name) {
+                None => continue,
+                Some(Err((code, m))) => return Err(self.err(ctx, code, m)),
+                Some(Ok(b)) => b,
+            };
+            if body.kind == BodyKind::Fn {
+                return Ok(false);
+            }
+            let caller = self.loc(ctx.body, ctx.scope, ctx.span);
+            self.library_bodies.insert(name.clone(), caller);
+            let body: &'a Body = Box::leak(Box::new(body));
+            let key: &'a str = Box::leak(name.into_boxed_str());
+            self.bodies.insert(key, body);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     /// A constant or promoted of core or a dependency (`libm::math::exp::HALF`)
     /// that the kernel crate's MIR names: its body, from that crate's MIR,
     /// becomes a body of the export. False when there is none.

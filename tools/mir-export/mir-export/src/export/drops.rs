@@ -33,7 +33,13 @@ impl<'a> Exporter<'a> {
             }
             let ctx = Ctx { body, scope: t.scope, span: t.span.as_ref(), const_comments: &t.const_comments };
             let ty = self.place_json(place, ctx)?.1;
-            let Some(glue) = self.glue_for(&ty) else { continue };
+            let Some(glue) = self.glue_for(&ty) else {
+                // no shim: nothing to drop, if rustc says so (needs_drop.rs)
+                if matches!(ty, Ty::Adt(_)) {
+                    self.glueless_drops.insert(ty.to_string());
+                }
+                continue;
+            };
             self.check_glue(&glue, ctx, &mut Vec::new())?;
             let new = out.get_or_insert_with(|| body.clone());
             let ptr = new.locals.len() as u32;

@@ -22,6 +22,7 @@ mod impls;
 mod implty;
 mod inline_const;
 mod mono;
+mod needs_drop;
 mod probe_names;
 mod reflect;
 mod probed_consts;
@@ -114,6 +115,7 @@ pub fn export(
                 ex.note_static_types();
                 ex.note_discriminants()?;
                 ex.types.attach_decls(input.adts).map_err(|m| Diag::new(Code::Export, m))?;
+                ex.fill_needs_drop(cprobe);
                 ex.fill_layouts(probe)?;
                 ex.fill_locations()?;
                 let bad = ex.check_kernel_params(&kernels);
@@ -179,6 +181,9 @@ pub struct Exporter<'a> {
     loc_allocs: Vec<caller::LocAlloc>,
     /// Associated constants rustc is asked for (probed_consts.rs).
     probed_consts: Vec<probed_consts::ProbedConst>,
+    /// ADTs dropped where rustc built no drop glue shim (drops.rs), whose
+    /// `needs_drop` rustc is asked for (needs_drop.rs).
+    glueless_drops: BTreeSet<String>,
 }
 
 impl<'a> Exporter<'a> {
@@ -214,6 +219,7 @@ impl<'a> Exporter<'a> {
             caller_loc: None,
             loc_allocs: Vec::new(),
             probed_consts: Vec::new(),
+            glueless_drops: BTreeSet::new(),
         }
     }
 

@@ -336,10 +336,16 @@ impl<'a> Parser<'a> {
             // `<impl at …>` also inside a path: an impl in a function body
             // (`kernel::<impl at src/lib.rs:5:10: 5:15>::clone`).
             Tok::Ident(s) | Tok::Segment(s) | Tok::ImplAt(s) => s.clone(),
+            // `<impl f32>` (an inherent impl), `<impl Default for
+            // GenericArray<T, N>>` (a trait impl, in a closure's parent)
             Tok::Punct("<") if self.eat_ident("impl") => {
                 let ty = self.ty()?;
+                let name = match self.eat_ident("for") {
+                    true => format!("<impl {ty} for {}>", self.ty()?),
+                    false => format!("<impl {ty}>"),
+                };
                 self.expect_punct(">")?;
-                format!("<impl {ty}>")
+                name
             }
             t => return Err(format!("expected a path segment, found `{t}`")),
         };

@@ -174,6 +174,9 @@ fn constants() {
     let c = constant("core::f32::<impl f32>::NAN");
     assert!(matches!(c.val, ConstVal::Path { path, .. } if path.segments[2].name == "<impl f32>"));
     assert_eq!(constant("()").ty, Some(Ty::unit()));
+    let c = constant("g::impls::<impl core::default::Default for g::GenericArray<u8, g::N<()>>>::default");
+    assert!(matches!(c.val, ConstVal::Path { path, .. } if path.segments.len() == 4
+        && path.segments[2].name == "<impl core::default::Default for g::GenericArray<u8, g::N<()>>>"));
     let c = constant("k::<impl at src/lib.rs:5:10: 5:15>::clone");
     assert!(matches!(c.val, ConstVal::Path { path, .. } if path.segments.len() == 3 && path.last_name() == "clone"));
     let c = constant("Big::Arr::0::{constant#0}");
