@@ -619,3 +619,29 @@ pub fn reflect_upcast_levels(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, any.downcast_ref::<E2>().map_or(9, |e| e.0 as u64));
     put(&mut out, idx, h);
 }
+
+/// Types declared in the kernel's body: `type_name` (rustc's
+/// `conf_reflect::reflect_local_types::Inner`) and TypeIds, alone and
+/// inside other types, in generic functions not inlined and inline.
+#[kernel]
+pub fn reflect_local_types(input: &[u64], mut out: DisjointSlice<u64>) {
+    #[allow(dead_code)]
+    struct Inner(u32);
+    #[allow(dead_code)]
+    enum Pick {
+        A,
+        B(u8),
+    }
+    let (idx, i) = tid();
+    let x = at(input, i);
+    let mut h = mix(H0, name_hash::<Inner>());
+    h = mix(h, name_hash::<Option<Pick>>());
+    h = mix(h, name_hash::<(Inner, &'static [Pick])>());
+    h = mix(h, kind_of::<Inner>() ^ kind_of::<Either<Pick, u8>>() << 4);
+    let t = if x & 1 == 0 { TypeId::of::<Inner>() } else { TypeId::of::<Pick>() };
+    h = mix(h, (t == TypeId::of::<Inner>()) as u64 | ((t == TypeId::of::<Pick>()) as u64) << 1);
+    h = mix(h, (TypeId::of::<Inner>() == TypeId::of::<Local>()) as u64);
+    let n = type_name::<Either<Inner, Pick>>().as_bytes();
+    h = mix(h, n[x as usize % n.len()] as u64);
+    put(&mut out, idx, h);
+}

@@ -419,7 +419,7 @@ fn not_inlined(path: &Path) -> (Code, String) {
 
 /// A long MIR path made readable: module paths of `core` dropped, generic
 /// arguments nested more than two deep and closure locations elided.
-fn short_path(text: &str) -> String {
+pub(super) fn short_path(text: &str) -> String {
     let mut out = String::new();
     let mut depth = 0usize;
     let mut rest = text;
