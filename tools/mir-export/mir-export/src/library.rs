@@ -905,6 +905,14 @@ fn dep_mir_args(cmd: &RustcCommand) -> Vec<String> {
     args
 }
 
+/// Whether cache file `name` is an older build of the dependency whose
+/// files start with `prefix`: not one of `keep` (the current build's MIR
+/// file stem), whose files are `KEEP.mir` and its indexes of every format
+/// (`KEEP.v2.idx`, the legacy `KEEP.idx`).
+fn is_stale_dep_file(name: &str, prefix: &str, keep: &str) -> bool {
+    name.starts_with(prefix) && !name.strip_prefix(keep).is_some_and(|rest| rest.starts_with('.'))
+}
+
 fn ensure_dep_built(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, verbose: bool) -> DResult<PathBuf> {
     let args = dep_mir_args(cmd);
     // the key: the arguments, the rustc, and the times and sizes of the
@@ -971,12 +979,11 @@ fn ensure_dep_built(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, verbose:
     if result.is_ok() {
         // one file per dependency build and rustc: older keys go
         let prefix = format!("dep-{}-{}-", cmd.stem(), rustc.release);
-        let keep = file.file_stem().map(|s| s.to_os_string());
+        let keep = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         for e in fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let p = e.path();
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            if name.starts_with(&prefix) && p.file_stem().map(|s| s.to_os_string()) != keep {
-                let _ = fs::remove_file(&p);
+            let name = e.file_name().to_string_lossy().into_owned();
+            if is_stale_dep_file(&name, &prefix, &keep) {
+                let _ = fs::remove_file(e.path());
             }
         }
     }
@@ -1851,6 +1858,19 @@ slice::sort::unstable::quicksort::partition::{constant#0}: for<'a, 'b, 'c> fn(&'
         assert_eq!((version, again.fns.len()), (INDEX_VERSION, index.fns.len()));
         assert_eq!(fs::read_to_string(legacy_index_file(&file)).unwrap(), v1);
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A dependency's new build removes the files of its older builds,
+    /// never its own MIR and indexes (of any format).
+    #[test]
+    fn a_dependency_keeps_its_own_indexes() {
+        let (prefix, keep) = ("dep-libm-45e9-1.96.0-", "dep-libm-45e9-1.96.0-ff86");
+        for own in ["dep-libm-45e9-1.96.0-ff86.mir", "dep-libm-45e9-1.96.0-ff86.v2.idx", "dep-libm-45e9-1.96.0-ff86.idx"] {
+            assert!(!is_stale_dep_file(own, prefix, keep), "{own}");
+        }
+        assert!(is_stale_dep_file("dep-libm-45e9-1.96.0-0aa1.v2.idx", prefix, keep));
+        assert!(is_stale_dep_file("dep-libm-45e9-1.96.0-ff86aa.mir", prefix, keep));
+        assert!(!is_stale_dep_file("dep-libm-2741-1.96.0-0aa1.mir", prefix, keep));
     }
 
     /// Indexes of different formats coexist in one cache directory: each
