@@ -53,7 +53,9 @@ static void put_u64(uint8_t *p, uint64_t v)
  *       Box<dyn>, and dropping a `&dyn` / `&mut dyn` drops nothing)
  *   [1] size, [2] align of the concrete type
  *   [3..] each method's function (a relocation), null where the slot is
- *       vacant or has no function (mir-export refuses every call of it) */
+ *       vacant or has no function (mir-export refuses every call of it);
+ *       a supertrait's vtable pointer (rustc's TraitVPtr) is a relocation
+ *       to that vtable, as allocations point at each other */
 static void import_vtable(Module *m, OxInput *in, uint32_t k, const OxVtable *vt)
 {
 	Arena *a = m->arena;
@@ -66,12 +68,14 @@ static void import_vtable(Module *m, OxInput *in, uint32_t k, const OxVtable *vt
 	put_u64(g->bytes + 8, vt->size);
 	put_u64(g->bytes + 16, vt->align);
 	for (uint32_t i = 0; i < vt->nentry; i++)
-		g->nreloc += vt->entries[i] != NULL;
+		g->nreloc += vt->entries[i] != NULL || vt->vptrs[i] >= 0;
 	g->relocs = arena_new_array(a, Reloc, g->nreloc ? g->nreloc : 1);
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < vt->nentry; i++)
 		if (vt->entries[i])
 			g->relocs[n++] = (Reloc){ 8 * (uint64_t)i, vt->entries[i]->symbol };
+		else if (vt->vptrs[i] >= 0)
+			g->relocs[n++] = (Reloc){ 8 * (uint64_t)i, vtable_symbol(a, in, (uint32_t)vt->vptrs[i]) };
 }
 
 void fe_import_allocs(Module *m, OxModule *ox)

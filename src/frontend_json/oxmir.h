@@ -135,7 +135,10 @@ typedef struct {
 
 /* A vtable ("vtables"): `ty` as the trait object `dyn_`, rustc's layout
  * word by word (drop_in_place, size, align, then the methods); entries[k]
- * the function of word k, NULL for the metadata words and vacant slots.
+ * the function of word k, NULL for the metadata words, vacant slots and
+ * supertraits' vtable pointers; vptrs[k] the index (in the input's
+ * vtables) of the vtable whose address word k holds (rustc's `TraitVPtr`:
+ * `ty`'s vtable as a supertrait object, which upcasts load), else -1.
  * `also`: the trait objects of supertraits that dyn upcasting coercions
  * make of a `dyn_` (their layouts are prefixes of this one). */
 typedef struct {
@@ -143,7 +146,10 @@ typedef struct {
 	uint64_t size;
 	uint32_t align;
 	OxFunc **entries;
+	int64_t *vptrs;
 	uint32_t nentry;         /* at least 3 */
+	bool made;               /* a cast of a body makes it, or a made vtable points to it
+	                          * (else no trait object holds it: mirsplit's cut files) */
 	OxType **also;           /* the supertrait objects upcasts make of it */
 	uint32_t nalso;
 } OxVtable;
@@ -261,6 +267,8 @@ typedef struct {
 	OxPlace place;           /* COPY_FOR_DEREF, REF, DISCRIMINANT */
 	bool is_mut;             /* REF: `&mut`, `&raw mut` (also when the input does not say) */
 	int64_t vtable;          /* CAST to a trait object: index in the input's vtables, else -1 */
+	int64_t vtable_word;     /* CAST of a trait object to a supertrait's: the word of its
+	                          * vtable that holds the supertrait's vtable, else -1 */
 } OxRvalue;
 
 /* ---------------------------------------------------------- statements */

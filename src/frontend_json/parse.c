@@ -204,8 +204,24 @@ static bool parse_vtable_also(PState *s, PFile *f, JPath p, cJSON *j, OxVtable *
 	return true;
 }
 
+/* Word `i` of a vtable that is `{"vtable": K}`: the address of vtable K
+ * of the same input (a supertrait's, for upcasts). */
+static bool parse_vtable_vptr(PFile *f, JPath q, cJSON *e, int i, OxVtable *vt)
+{
+	uint32_t k;
+	cJSON *n = cJSON_IsObject(e) ? cJSON_GetObjectItemCaseSensitive(e, "vtable") : NULL;
+	if (!n || i < 3)
+		return fe_error(q, "a vtable word must be a function symbol or {\"vtable\": k} (words 0 to 2 are null)"),
+		       false;
+	if (!json_index_value(q, "vtable", n, f->in->nvtable, &k))
+		return false;
+	vt->vptrs[i] = k;
+	return true;
+}
+
 /* One vtable: its types, the concrete type's size and alignment, and the
- * function of each word (null: a metadata word or a vacant slot). */
+ * function of each word (null: a metadata word or a vacant slot), or the
+ * vtable whose address it holds. */
 static bool parse_vtable(PState *s, PFile *f, JPath p, cJSON *j, OxVtable *vt)
 {
 	uint32_t ty, dyn_;
@@ -224,11 +240,20 @@ static bool parse_vtable(PState *s, PFile *f, JPath p, cJSON *j, OxVtable *vt)
 	if (vt->nentry < 3)
 		return fe_error(p, "a vtable has at least the 3 words drop_in_place, size, align"), false;
 	vt->entries = arena_new_array(s->a, OxFunc *, vt->nentry);
+	vt->vptrs = arena_new_array(s->a, int64_t, vt->nentry);
+	for (uint32_t k = 0; k < vt->nentry; k++)
+		vt->vptrs[k] = -1;
 	JPath ep = jpath_field(s->a, p, "entries");
 	int i = 0;
 	cJSON_ArrayForEach(e, es) {
 		JPath q = jpath_index(s->a, ep, i);
 		if (cJSON_IsNull(e)) {
+			i++;
+			continue;
+		}
+		if (cJSON_IsObject(e)) {
+			if (!parse_vtable_vptr(f, q, e, i, vt))
+				return false;
 			i++;
 			continue;
 		}
@@ -432,6 +457,20 @@ static bool parse_func_body(PState *s, PFile *f, cJSON *jfn, JPath p)
 	return d->j != jfn || parse_body(s, f, jfn, d->fn);
 }
 
+/* The vtables the made ones point to are made too (upcasts load them). */
+static void mark_pointed_vtables(OxInput *in)
+{
+	for (bool more = true; more;) {
+		more = false;
+		for (uint32_t k = 0; k < in->nvtable; k++)
+			for (uint32_t i = 0; in->vtables[k].made && i < in->vtables[k].nentry; i++) {
+				int64_t j = in->vtables[k].vptrs[i];
+				if (j >= 0 && !in->vtables[j].made)
+					in->vtables[j].made = more = true;
+			}
+	}
+}
+
 bool parse_input(PState *s)
 {
 	s->types = fe_map_new(s->a);
@@ -452,5 +491,7 @@ bool parse_input(PState *s)
 	for (uint32_t k = 0; k < s->nfile; k++)
 		if (!each_function(s, &s->files[k], parse_func_body))
 			return false;
+	for (uint32_t k = 0; k < s->nfile; k++)
+		mark_pointed_vtables(s->files[k].in);
 	return !ps_failed(s);
 }

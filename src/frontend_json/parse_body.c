@@ -386,11 +386,22 @@ static bool parse_rvalue(PB *b, JPath p, cJSON *rv, OxRvalue *out)
 		out->cast_name = arena_strdup(b->s->a, json_str(p, rv, "cast"));
 		out->cast = cast_kind(out->cast_name);
 		out->vtable = -1;
+		out->vtable_word = -1;
 		if (json_get_opt(rv, "vtable")) {
 			uint32_t vt;
 			if (!json_index(p, rv, "vtable", b->f->in->nvtable, &vt))
 				return false;
 			out->vtable = vt;
+			b->f->in->vtables[vt].made = true;
+		}
+		if (json_get_opt(rv, "vtable_word")) {
+			uint32_t w;
+			if (!json_index(p, rv, "vtable_word", UINT32_MAX, &w))
+				return false;
+			if (w < 3)
+				return fe_error(jpath_field(b->s->a, p, "vtable_word"), "word %u of a vtable is metadata, "
+				                "not a vtable's address", w), false;
+			out->vtable_word = w;
 		}
 		return one_operand(b, p, rv, out);
 	case OX_RV_REF:

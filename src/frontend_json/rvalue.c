@@ -253,13 +253,34 @@ static bool is_pointer(RType *t)
 	return t->kind == RT_REF || t->kind == RT_PTR;
 }
 
-static bool cast_pointer(Fb *fb, OxCastKind ck, int64_t vtable, Val v, PlaceV *dst)
+/* `&dyn Sub as &dyn Super` where rustc's vtable of Sub holds the address
+ * of Super's (a TraitVPtr word, mir-export's "vtable_word"): the data
+ * pointer stays, the metadata becomes that word
+ *   %vt = mir.int_to_ptr %meta
+ *   %meta' = mir.load (%vt + 8 word) : usize */
+static bool cast_upcast_vptr(Fb *fb, int64_t word, Val v, PlaceV *dst)
 {
+	RType *pe = v.ty->pointee, *to_pe = dst->ty->pointee;
+	if (!pe || !to_pe || pe->kind != RT_OPAQUE || to_pe->kind != RT_OPAQUE)
+		return fb_error(fb, OX_INPUT, "a \"vtable_word\" on the cast of `%s` to `%s`, not of a trait object to "
+		                "another", v.ty->name, dst->ty->name), false;
+	Value *vt = ir_build1(&fb->b, OP_MIR_INT_TO_PTR, ir_type_ptr(fb->m, 0), 1, &v.v[1]);
+	v.v[1] = build_load(fb, ptr_add(fb, vt, 8 * (uint64_t)word), usize_type(fb));
+	v.ty = dst->ty;
+	store_val(fb, dst->addr, v);
+	return true;
+}
+
+static bool cast_pointer(Fb *fb, OxCastKind ck, const OxRvalue *rv, Val v, PlaceV *dst)
+{
+	int64_t vtable = rv->vtable;
 	if (!is_pointer(v.ty) || !is_pointer(dst->ty) || val_kind(v.ty) == VK_MEM || val_kind(dst->ty) == VK_MEM) {
 		fb_error(fb, OX_UNSUPPORTED, "pointer cast from `%s` to `%s` is not supported", v.ty->name, dst->ty->name);
 		return false;
 	}
 	bool to_fat = val_kind(dst->ty) == VK_FAT, from_fat = val_kind(v.ty) == VK_FAT;
+	if (ck == OX_CAST_UNSIZE && from_fat && to_fat && rv->vtable_word >= 0)
+		return cast_upcast_vptr(fb, rv->vtable_word, v, dst);
 	if (ck == OX_CAST_UNSIZE) {
 		RType *pe = v.ty->pointee, *to_pe = dst->ty->pointee;
 		uint64_t n;
@@ -344,7 +365,7 @@ static bool rv_cast(Fb *fb, JPath jp, const OxRvalue *rv, PlaceV *dst)
 	case OX_CAST_EXPOSE_PROVENANCE: case OX_CAST_WITH_EXPOSED_PROVENANCE:
 		return cast_numeric(fb, rv->cast, kind, v, dst);
 	case OX_CAST_PTR_TO_PTR: case OX_CAST_UNSIZE: case OX_CAST_MUT_TO_CONST: case OX_CAST_ARRAY_TO_POINTER:
-		return cast_pointer(fb, rv->cast, rv->vtable, v, dst);
+		return cast_pointer(fb, rv->cast, rv, v, dst);
 	case OX_CAST_REIFY_FN_POINTER: case OX_CAST_UNSUPPORTED:
 		break;
 	}

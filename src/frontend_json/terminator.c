@@ -264,6 +264,8 @@ static bool call_pointer(Fb *fb, JPath jp, const OxTerm *t, PlaceV *dst)
  * `obj`, or as a subtrait object that upcasts turned into `obj`. */
 static bool vtable_reaches(Fb *fb, const OxVtable *vt, RType *obj)
 {
+	if (!vt->made)
+		return false;
 	if (fb_rtype(fb, vt->dyn_) == obj)
 		return true;
 	for (uint32_t i = 0; i < vt->nalso; i++)

@@ -7,7 +7,9 @@
  * A body is reached through a call (callee "kind": "function"), a function
  * item used as a value (const "kind": "fn") or a named constant / promoted
  * (const "kind": "unevaluated"), and a vtable's methods through a cast
- * that names the vtable (rvalue "vtable": k, by their "symbol"). Types,
+ * that names the vtable (rvalue "vtable": k, by their "symbol"), and the
+ * vtables a kept vtable points to (entry {"vtable": j}: a supertrait's
+ * vtable, which upcasts load) with their methods. Types,
  * allocations and vtables are kept whole: ids are indices, and oxidec
  * ignores what no body uses; a vtable that no kept body names has its
  * methods nulled, as they may be gone. The conformance runner
@@ -64,7 +66,7 @@ static void refer_symbol(const char *sym)
 	}
 }
 
-/* vtable k and the methods in it */
+/* vtable k, the methods in it and the vtables it points to */
 static void mark_vtable(int k)
 {
 	const cJSON *e;
@@ -73,9 +75,13 @@ static void mark_vtable(int k)
 		return;
 	vt_keep[k] = 1;
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetArrayItem(vtables, k), "entries"))
+		cJSON_GetArrayItem(vtables, k), "entries")) {
+		const cJSON *vt = cJSON_GetObjectItemCaseSensitive(e, "vtable");
 		if (cJSON_IsString(e))
 			refer_symbol(e->valuestring);
+		else if (cJSON_IsObject(e) && cJSON_IsNumber(vt))
+			mark_vtable(vt->valueint);
+	}
 }
 
 static void refer(const char *name)

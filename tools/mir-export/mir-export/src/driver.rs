@@ -384,7 +384,7 @@ impl LayoutProbe<'_> {
         if !text.ends_with('\n') {
             text.push('\n');
         }
-        text.push_str(&reflect::probe_items(names));
+        let text = reflect::probe_source(&text, names);
         let cache = ProbeCache::new(self.cmd, self.rustc, "reflect-llvm-ir", &text);
         let ir = match cache.as_ref().and_then(|c| c.read()) {
             Some(ir) => ir,

@@ -264,6 +264,16 @@ pub fn is_root_probe_name(name: &str) -> bool {
     split_in_block(name).0.is_none() && !name.starts_with(STRUCT_PROBE) && split_stand_ins(name).is_none()
 }
 
+/// A plain type's name placed in a block (`in_block_probe_name`): the
+/// byte of the block's `{` and the name spelled there; `None` for other
+/// names, and for declared structs and stand-ins.
+pub fn in_block_type_name(name: &str) -> Option<(usize, &str)> {
+    match split_in_block(name) {
+        (Some(at), n) if is_root_probe_name(n) => Some((at, n)),
+        _ => None,
+    }
+}
+
 fn split_in_block(name: &str) -> (Option<usize>, &str) {
     let parsed = name.strip_prefix(IN_BLOCK).and_then(|r| r.split_once(": ")).and_then(|(at, n)| Some((at.parse().ok()?, n)));
     match parsed {

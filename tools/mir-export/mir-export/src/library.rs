@@ -170,29 +170,48 @@ fn stderr_head(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).lines().take(20).collect::<Vec<_>>().join("\n")
 }
 
-/// The index written next to a cache file.
+/// The index written next to a cache file, its format in its name
+/// (`core-1.95.0-….v2.idx`): builds of mir-export that read different
+/// formats share the cache directory, and each reads and writes only the
+/// file of its own format (an older one refuses a newer format).
 fn index_file(mir: &Path) -> PathBuf {
+    mir.with_extension(format!("v{INDEX_VERSION}.idx"))
+}
+
+/// The index as mir-exports of formats 1 and 2 named it, before the
+/// format was in the name (`core-1.95.0-….idx`): read, never written.
+fn legacy_index_file(mir: &Path) -> PathBuf {
     mir.with_extension("idx")
+}
+
+/// Whether cache file `mir` has an index this mir-export can read (its
+/// own format's, or a legacy one it completes).
+fn has_index(mir: &Path) -> bool {
+    index_file(mir).is_file() || legacy_index_file(mir).is_file()
 }
 
 /// The format of the index: 2 added the bodies of inline constants
 /// (`partition::{constant#0}: T = {`), which version 1 did not list.
 const INDEX_VERSION: u32 = 2;
 
-/// The index beside cache file `file`. One written by an older mir-export
-/// (version 1) gets the bodies it lacks from the MIR text, its other
-/// entries kept (a dependency's roots and re-exports, read from its
-/// sources), and is written again.
+/// The index beside cache file `file`: the one of this format, else a
+/// legacy one (`legacy_index_file`), which a version 1 completes with the
+/// bodies it lacks from the MIR text, its other entries kept (a
+/// dependency's roots and re-exports, read from its sources), written as
+/// this format's file; the legacy file stays as it is, for the mir-export
+/// that reads it.
 fn read_index(file: &Path) -> Option<Index> {
-    let idx = index_file(file);
-    let (mut index, version) = Index::parse(&fs::read_to_string(&idx).ok()?)?;
+    if let Some((index, INDEX_VERSION)) = fs::read_to_string(index_file(file)).ok().and_then(|t| Index::parse(&t)) {
+        return Some(index);
+    }
+    let (mut index, version) = Index::parse(&fs::read_to_string(legacy_index_file(file)).ok()?)?;
     if version < INDEX_VERSION {
         let text = fs::read_to_string(file).ok()?;
         for (name, at) in Library::index_of(&text).fns {
             index.fns.entry(name).or_insert(at);
         }
-        let _ = crate::driver::write_atomically(&idx, &index.serialize());
     }
+    let _ = crate::driver::write_atomically(&index_file(file), &index.serialize());
     Some(index)
 }
 
@@ -205,7 +224,7 @@ fn ensure_built(rustc: &RustcInfo, lib: &Path, krate: SysCrate, verbose: bool) -
     };
     let flags = sys_flags(krate, sysroot.as_deref());
     let file = sys_cache_file(rustc, krate, &flags);
-    if file.is_file() && index_file(&file).is_file() {
+    if file.is_file() && has_index(&file) {
         return Ok(file);
     }
     let dir = file.parent().expect("a cache directory");
@@ -894,6 +913,14 @@ fn dep_mir_args(cmd: &RustcCommand) -> Vec<String> {
     args
 }
 
+/// Whether cache file `name` is an older build of the dependency whose
+/// files start with `prefix`: not one of `keep` (the current build's MIR
+/// file stem), whose files are `KEEP.mir` and its indexes of every format
+/// (`KEEP.v2.idx`, the legacy `KEEP.idx`).
+fn is_stale_dep_file(name: &str, prefix: &str, keep: &str) -> bool {
+    name.starts_with(prefix) && !name.strip_prefix(keep).is_some_and(|rest| rest.starts_with('.'))
+}
+
 fn ensure_dep_built(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, verbose: bool) -> DResult<PathBuf> {
     let args = dep_mir_args(cmd);
     // the key: the arguments, the rustc, and the times and sizes of the
@@ -909,7 +936,7 @@ fn ensure_dep_built(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, verbose:
     let h = fnv1a(args.iter().map(String::as_str).chain([rustc.verbose.as_str(), stamp.as_str(), &cwd, "dep-v3"]));
     let dir = cache_file(rustc).parent().expect("a cache directory").to_path_buf();
     let file = dir.join(format!("dep-{}-{}-{h:016x}.mir", cmd.stem(), rustc.release));
-    if file.is_file() && index_file(&file).is_file() {
+    if file.is_file() && has_index(&file) {
         return Ok(file);
     }
     fs::create_dir_all(&dir).map_err(|e| io_err(&dir, e))?;
@@ -960,12 +987,11 @@ fn ensure_dep_built(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, verbose:
     if result.is_ok() {
         // one file per dependency build and rustc: older keys go
         let prefix = format!("dep-{}-{}-", cmd.stem(), rustc.release);
-        let keep = file.file_stem().map(|s| s.to_os_string());
+        let keep = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         for e in fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let p = e.path();
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            if name.starts_with(&prefix) && p.file_stem().map(|s| s.to_os_string()) != keep {
-                let _ = fs::remove_file(&p);
+            let name = e.file_name().to_string_lossy().into_owned();
+            if is_stale_dep_file(&name, &prefix, &keep) {
+                let _ = fs::remove_file(e.path());
             }
         }
     }
@@ -1823,8 +1849,9 @@ slice::sort::unstable::quicksort::partition::{constant#0}: for<'a, 'b, 'c> fn(&'
         assert_eq!((a.id, a.size, a.static_name.as_deref()), (id, 2, Some("core::unicode::n::T")));
     }
 
-    /// An index of version 1 (before inline constants' bodies) is
-    /// completed from the MIR text and written again as the current one.
+    /// An index of version 1 (before inline constants' bodies), under the
+    /// legacy name, is completed from the MIR text and written as the
+    /// current format's file; the legacy file is left to its mir-export.
     #[test]
     fn upgrades_an_old_index() {
         let dir = std::env::temp_dir().join(format!("oxide-idx-{}", std::process::id()));
@@ -1834,12 +1861,55 @@ slice::sort::unstable::quicksort::partition::{constant#0}: for<'a, 'b, 'c> fn(&'
         let mut old = Library::index_of(MIR);
         old.fns.retain(|n, _| !n.contains("{constant#"));
         let v1 = old.serialize().replacen(&format!("oxide-core-mir-index {INDEX_VERSION}"), "oxide-core-mir-index 1", 1);
-        fs::write(index_file(&file), v1).unwrap();
+        fs::write(legacy_index_file(&file), &v1).unwrap();
+        assert!(has_index(&file));
         let index = read_index(&file).unwrap();
         assert!(index.fns.contains_key("slice::sort::unstable::quicksort::partition::{constant#0}"));
         assert!(index.fns.contains_key("unicode::n::lookup"));
         let (again, version) = Index::parse(&fs::read_to_string(index_file(&file)).unwrap()).unwrap();
         assert_eq!((version, again.fns.len()), (INDEX_VERSION, index.fns.len()));
+        assert_eq!(fs::read_to_string(legacy_index_file(&file)).unwrap(), v1);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A dependency's new build removes the files of its older builds,
+    /// never its own MIR and indexes (of any format).
+    #[test]
+    fn a_dependency_keeps_its_own_indexes() {
+        let (prefix, keep) = ("dep-libm-45e9-1.96.0-", "dep-libm-45e9-1.96.0-ff86");
+        for own in ["dep-libm-45e9-1.96.0-ff86.mir", "dep-libm-45e9-1.96.0-ff86.v2.idx", "dep-libm-45e9-1.96.0-ff86.idx"] {
+            assert!(!is_stale_dep_file(own, prefix, keep), "{own}");
+        }
+        assert!(is_stale_dep_file("dep-libm-45e9-1.96.0-0aa1.v2.idx", prefix, keep));
+        assert!(is_stale_dep_file("dep-libm-45e9-1.96.0-ff86aa.mir", prefix, keep));
+        assert!(!is_stale_dep_file("dep-libm-2741-1.96.0-0aa1.mir", prefix, keep));
+    }
+
+    /// Indexes of different formats coexist in one cache directory: each
+    /// format's file is named by its version, and this mir-export reads
+    /// its own, whatever a newer or older one wrote beside it.
+    #[test]
+    fn index_formats_coexist() {
+        let named = index_file(Path::new("/c/core-1.95.0-0123456789ab-00ff.mir"));
+        assert_eq!(named, Path::new(&format!("/c/core-1.95.0-0123456789ab-00ff.v{INDEX_VERSION}.idx")));
+        let dir = std::env::temp_dir().join(format!("oxide-idx-formats-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("core-1.95.0-x.mir");
+        fs::write(&file, MIR).unwrap();
+        assert!(!has_index(&file));
+        let index = Library::index_of(MIR);
+        fs::write(index_file(&file), index.serialize()).unwrap();
+        // a newer format's index (which this one could not parse), and a
+        // legacy one of format 1, beside it
+        let newer = file.with_extension(format!("v{}.idx", INDEX_VERSION + 1));
+        let newer_text = format!("oxide-core-mir-index {}\nX a new kind of line\n", INDEX_VERSION + 1);
+        fs::write(&newer, &newer_text).unwrap();
+        assert!(Index::parse(&newer_text).is_none());
+        fs::write(legacy_index_file(&file), "oxide-core-mir-index 1\n").unwrap();
+        let read = read_index(&file).unwrap();
+        assert_eq!(read.fns, index.fns);
+        assert_eq!(fs::read_to_string(&newer).unwrap(), newer_text);
+        assert_eq!(fs::read_to_string(legacy_index_file(&file)).unwrap(), "oxide-core-mir-index 1\n");
         let _ = fs::remove_dir_all(&dir);
     }
 

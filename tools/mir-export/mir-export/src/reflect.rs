@@ -26,6 +26,15 @@
 //!
 //! A symbol holds its function's name as `LEN NAME` in both manglings
 //! (legacy `16ox_reflect_tid_017h..E`, v0 `..16ox_reflect_tid_0`).
+//!
+//! A type declared in a function body (`layout::in_block_probe_name`) is
+//! named inside its block: the two functions go just after the block's
+//! `{`, on its line (no line of the file moves), as `#[unsafe(no_mangle)]`
+//! items, which rustc compiles although nothing calls them (a nested
+//! private function would not be); their symbols are their names. A
+//! nested item changes nothing of the type's identity: its def path
+//! (parent, name, the disambiguator among same-named items) and the
+//! crate's StableCrateId stay.
 
 /// rustc's answers for one type.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,19 +48,41 @@ pub struct Reflected {
 const TID: &str = "ox_reflect_tid_";
 const TNAME: &str = "ox_reflect_tname_";
 
-/// The items appended to the crate root: two functions per probe name.
-pub fn probe_items(names: &[String]) -> String {
-    let mut s = String::from("// --- appended by mir-export: type identity probe ---\n");
+/// The crate root `root` (ending in a newline) with the probe's two
+/// functions per probe name: appended, or inside the block of a name
+/// placed in one.
+pub fn probe_source(root: &str, names: &[String]) -> String {
+    let mut in_blocks: Vec<(usize, usize, &str)> = Vec::new();
+    let mut tail = String::from("// --- appended by mir-export: type identity probe ---\n");
     for (i, n) in names.iter().enumerate() {
-        s.push_str(&format!(
-            "#[allow(dead_code, unused_unsafe)] #[inline(never)] pub fn {TID}{i}() -> u128 {{ unsafe {{ \
-             ::core::mem::transmute::<::core::any::TypeId, u128>(::core::any::TypeId::of::<{n}>()) }} }}\n"
-        ));
-        s.push_str(&format!(
-            "#[allow(dead_code)] #[inline(never)] pub fn {TNAME}{i}() -> &'static str {{ ::core::any::type_name::<{n}>() }}\n"
-        ));
+        match crate::layout::in_block_type_name(n) {
+            Some((at, spelled)) if root.as_bytes().get(at) == Some(&b'{') => in_blocks.push((at, i, spelled)),
+            // (read_ir then finds no function for it: an error for it alone)
+            Some(_) => {}
+            None => tail.push_str(&items(i, n, "pub")),
+        }
     }
+    in_blocks.sort();
+    let mut s = String::new();
+    let mut copied = 0;
+    for (at, i, spelled) in in_blocks {
+        s.push_str(&root[copied..=at]);
+        copied = at + 1;
+        s.push_str(&items(i, spelled, "#[unsafe(no_mangle)] pub").replace('\n', " "));
+    }
+    s.push_str(&root[copied..]);
+    s.push_str(&tail);
     s
+}
+
+/// The two functions of probe name `i`, type `n`, each a line, after
+/// `vis` (`pub`, or `#[unsafe(no_mangle)] pub` in a block).
+fn items(i: usize, n: &str, vis: &str) -> String {
+    format!(
+        "#[allow(dead_code, unused_unsafe)] #[inline(never)] {vis} fn {TID}{i}() -> u128 {{ unsafe {{ \
+         ::core::mem::transmute::<::core::any::TypeId, u128>(::core::any::TypeId::of::<{n}>()) }} }}\n\
+         #[allow(dead_code)] #[inline(never)] {vis} fn {TNAME}{i}() -> &'static str {{ ::core::any::type_name::<{n}>() }}\n"
+    )
 }
 
 /// `result[i]`: the answers for `names[i]` read from the probe's LLVM IR.
@@ -69,7 +100,8 @@ pub fn read_ir(ir: &str, n: usize) -> Vec<Result<Reflected, String>> {
 /// whose symbol holds `LEN NAME`).
 fn ret_line(ir: &str, name: &str) -> Result<String, String> {
     let key = format!("{}{name}", name.len());
-    let mut lines = ir.lines().skip_while(|l| !(l.starts_with("define ") && symbol_of(l).is_some_and(|s| s.contains(&key))));
+    let named = |s: &str| s == name || s.trim_matches('"') == name || s.contains(&key);
+    let mut lines = ir.lines().skip_while(|l| !(l.starts_with("define ") && symbol_of(l).is_some_and(named)));
     if lines.next().is_none() {
         return Err(format!("the probe's LLVM IR has no function `{name}`"));
     }
@@ -181,8 +213,29 @@ start:
 
     #[test]
     fn probe_items_name_each_type_twice() {
-        let s = probe_items(&["::core::option::Option<u32>".to_string()]);
+        let s = probe_source("fn k() {}\n", &["::core::option::Option<u32>".to_string()]);
+        assert!(s.starts_with("fn k() {}\n// --- appended"), "{s}");
         assert!(s.contains("pub fn ox_reflect_tid_0() -> u128"));
         assert!(s.contains("::core::any::type_name::<::core::option::Option<u32>>()"));
+    }
+
+    /// A type declared in a function body is probed inside its block, on
+    /// the line of the `{`, by unmangled functions that read_ir finds.
+    #[test]
+    fn a_local_type_is_probed_in_its_block() {
+        let root = "pub fn k() {\n    struct L(u8);\n}\n";
+        let names = ["u8".to_string(), crate::layout::in_block_probe_name(11, "L")];
+        let s = probe_source(root, &names);
+        let lines: Vec<&str> = s.lines().collect();
+        assert!(lines[0].starts_with("pub fn k() {#[allow(dead_code, unused_unsafe)] #[inline(never)] #[unsafe(no_mangle)] pub fn ox_reflect_tid_1()"), "{s}");
+        assert!(lines[0].contains("::core::any::type_name::<L>()"), "{s}");
+        assert_eq!(lines[1], "    struct L(u8);");
+        assert!(s.contains("pub fn ox_reflect_tid_0() -> u128 { unsafe { ::core::mem::transmute::<::core::any::TypeId, u128>(::core::any::TypeId::of::<u8>()) } }"), "{s}");
+        let ir = "define noundef i128 @ox_reflect_tid_1() unnamed_addr #0 {\nstart:\n  ret i128 5\n}\n\
+                  define { ptr, i64 } @ox_reflect_tname_1() unnamed_addr #0 {\nstart:\n  ret { ptr, i64 } { ptr @alloc_1, i64 4 }\n}\n\
+                  @alloc_1 = private unnamed_addr constant [4 x i8] c\"k::L\", align 1\n";
+        let r = read_ir(ir, 2);
+        assert!(r[0].is_err());
+        assert_eq!(r[1].as_ref().unwrap(), &Reflected { type_id: 5, type_name: b"k::L".to_vec() });
     }
 }

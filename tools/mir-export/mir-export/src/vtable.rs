@@ -32,7 +32,8 @@ pub enum Entry {
     Method { trait_: String, name: String },
     /// A method that cannot be called on this object (rustc leaves a slot).
     Vacant,
-    /// A pointer to a supertrait's vtable (for upcasting).
+    /// A pointer to a supertrait's vtable (for upcasting): `TRAIT` of
+    /// `TraitVPtr(<dyn X as TRAIT>)`, as printed.
     TraitVPtr(String),
 }
 
@@ -69,8 +70,9 @@ pub fn parse_entries(list: &str) -> Result<Vec<Entry>, String> {
                     let (qual, name) = m.rsplit_once(">::").ok_or_else(|| format!("unexpected vtable method `{m}`"))?;
                     let trait_ = qual_trait(qual).ok_or_else(|| format!("unexpected vtable method `{m}`"))?;
                     Entry::Method { trait_, name: name.to_string() }
-                } else if let Some(t) = item.strip_prefix("TraitVPtr(").and_then(|s| s.strip_suffix(')')) {
-                    Entry::TraitVPtr(t.to_string())
+                } else if let Some(t) = item.strip_prefix("TraitVPtr(").and_then(|s| s.strip_suffix(")")) {
+                    let trait_ = t.strip_suffix('>').and_then(qual_trait).ok_or_else(|| format!("unexpected vtable entry `{item}`"))?;
+                    Entry::TraitVPtr(trait_)
                 } else {
                     return Err(format!("unexpected vtable entry `{item}`"));
                 }
@@ -139,7 +141,7 @@ mod tests {
         assert_eq!(e.len(), 7);
         assert_eq!(e[3], Entry::Method { trait_: "core::ops::FnOnce<(u64, u32)>".into(), name: "call_once".into() });
         assert_eq!(e[4], Entry::Method { trait_: "Mid".into(), name: "mid".into() });
-        assert_eq!(e[5], Entry::TraitVPtr("<S as C>".into()));
+        assert_eq!(e[5], Entry::TraitVPtr("C".into()));
         assert_eq!(e[6], Entry::Vacant);
         assert!(same_trait("crate::m::Tr<u32>", "m::Tr<u32>"));
     }

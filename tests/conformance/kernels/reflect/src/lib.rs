@@ -290,3 +290,358 @@ pub fn reflect_upcast_chain(input: &[u64], mut out: DisjointSlice<u64>) {
     h = mix(h, core::mem::size_of_val(b2) as u64);
     put(&mut out, idx, h);
 }
+
+// Dyn upcasting to supertraits off the first chain: rustc's vtable of the
+// subtrait holds a pointer to the supertrait's vtable (a `TraitVPtr`
+// word), which the coercion loads.
+
+trait Shape {
+    fn area(&self) -> u64;
+}
+mod named {
+    pub trait Named {
+        fn id(&self) -> u64;
+        fn tag(&self) -> u64 {
+            self.id() ^ 0x5A
+        }
+    }
+}
+use named::Named;
+trait Scaled<T> {
+    fn scale(&self, t: T) -> u64;
+}
+trait Widget: Shape + Named + Scaled<u8> + Scaled<u16> {
+    fn widget(&self) -> u64;
+}
+struct Sq(u64);
+struct Rect(u32, u16);
+impl Shape for Sq {
+    fn area(&self) -> u64 {
+        self.0.wrapping_mul(self.0)
+    }
+}
+impl Named for Sq {
+    fn id(&self) -> u64 {
+        self.0 >> 5
+    }
+}
+impl Scaled<u8> for Sq {
+    fn scale(&self, t: u8) -> u64 {
+        self.0.wrapping_mul(t as u64 + 3)
+    }
+}
+impl Scaled<u16> for Sq {
+    fn scale(&self, t: u16) -> u64 {
+        self.0 ^ (t as u64) << 17
+    }
+}
+impl Widget for Sq {
+    fn widget(&self) -> u64 {
+        self.0.rotate_right(9)
+    }
+}
+impl Shape for Rect {
+    fn area(&self) -> u64 {
+        self.0 as u64 * self.1 as u64
+    }
+}
+impl Named for Rect {
+    fn id(&self) -> u64 {
+        self.1 as u64 + 1000
+    }
+    fn tag(&self) -> u64 {
+        self.0 as u64 | 1
+    }
+}
+impl Scaled<u8> for Rect {
+    fn scale(&self, t: u8) -> u64 {
+        (self.0 >> (t % 32)) as u64
+    }
+}
+impl Scaled<u16> for Rect {
+    fn scale(&self, t: u16) -> u64 {
+        (self.1 as u64).wrapping_sub(t as u64)
+    }
+}
+impl Widget for Rect {
+    fn widget(&self) -> u64 {
+        77 + self.1 as u64
+    }
+}
+
+#[inline(never)]
+fn as_named(w: &dyn Widget) -> &dyn Named {
+    w
+}
+
+#[inline(never)]
+fn as_scaled16(w: &dyn Widget) -> &dyn Scaled<u16> {
+    w
+}
+
+/// `Widget: Shape + Named + Scaled<u8> + Scaled<u16>` (a supertrait in a
+/// module, one generic supertrait twice): upcasts to each supertrait, the
+/// first (a prefix of the vtable) and the others (vtable pointers), with
+/// default and overridden methods, and `size_of_val` / `align_of_val`
+/// through the upcast objects.
+#[kernel]
+pub fn reflect_upcast_two_supertraits(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let x = at(input, i);
+    let sq = Sq(x);
+    let rect = Rect(x as u32, (x >> 40) as u16);
+    let objs: [&dyn Widget; 2] = [&sq, &rect];
+    let w = objs[(x >> 2) as usize % 2];
+    let n = as_named(w);
+    let s: &dyn Shape = w;
+    let g16 = as_scaled16(w);
+    let g8: &dyn Scaled<u8> = w;
+    let mut h = mix(H0, w.widget());
+    h = mix(h, n.id());
+    h = mix(h, n.tag());
+    h = mix(h, s.area());
+    h = mix(h, g16.scale((x >> 7) as u16));
+    h = mix(h, g8.scale(x as u8));
+    h = mix(h, core::mem::size_of_val(n) as u64 ^ (core::mem::align_of_val(g8) as u64) << 8);
+    put(&mut out, idx, h);
+}
+
+trait Root {
+    fn root(&self) -> u64;
+    fn root2(&self) -> u64 {
+        self.root().wrapping_add(1)
+    }
+}
+trait Left: Root {
+    fn left(&self) -> u64;
+}
+trait Right: Root {
+    fn right(&self) -> u64;
+}
+trait Both: Left + Right {
+    fn both(&self) -> u64;
+}
+struct D1(u64);
+struct D2(u8, u64);
+impl Root for D1 {
+    fn root(&self) -> u64 {
+        self.0 ^ 0xABCD
+    }
+}
+impl Left for D1 {
+    fn left(&self) -> u64 {
+        self.0 << 3
+    }
+}
+impl Right for D1 {
+    fn right(&self) -> u64 {
+        self.0 >> 3
+    }
+}
+impl Both for D1 {
+    fn both(&self) -> u64 {
+        self.0.count_ones() as u64
+    }
+}
+impl Root for D2 {
+    fn root(&self) -> u64 {
+        self.0 as u64
+    }
+    fn root2(&self) -> u64 {
+        self.1.wrapping_mul(3)
+    }
+}
+impl Left for D2 {
+    fn left(&self) -> u64 {
+        self.1 + 11
+    }
+}
+impl Right for D2 {
+    fn right(&self) -> u64 {
+        self.1 ^ self.0 as u64
+    }
+}
+impl Both for D2 {
+    fn both(&self) -> u64 {
+        5
+    }
+}
+
+#[inline(never)]
+fn right_of(b: &dyn Both) -> &dyn Right {
+    b
+}
+
+#[inline(never)]
+fn root_of_right(r: &dyn Right) -> &dyn Root {
+    r
+}
+
+/// A diamond (`Both: Left + Right`, both `: Root`): `Left` and `Root` are
+/// prefixes of `Both`'s vtable, `Right` a vtable pointer; `Right` upcast
+/// further to `Root` (a prefix of `Right`'s own vtable), and a `dyn Right`
+/// made directly beside the upcast one.
+#[kernel]
+pub fn reflect_upcast_diamond(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let x = at(input, i);
+    let d1 = D1(x);
+    let d2 = D2(x as u8, x >> 8);
+    let objs: [&dyn Both; 2] = [&d1, &d2];
+    let b = objs[(x & 1) as usize];
+    let r = right_of(b);
+    let l: &dyn Left = b;
+    let root: &dyn Root = b;
+    let direct: &dyn Right = &d2;
+    let rs = [r, direct];
+    let r2 = rs[(x >> 1) as usize % 2];
+    let rr = root_of_right(r2);
+    let mut h = mix(H0, b.both());
+    h = mix(h, r.right());
+    h = mix(h, r.root2());
+    h = mix(h, l.left());
+    h = mix(h, l.root());
+    h = mix(h, root.root2());
+    h = mix(h, r2.right());
+    h = mix(h, rr.root());
+    h = mix(h, rr.root2());
+    put(&mut out, idx, h);
+}
+
+trait L1a {
+    fn l1a(&self) -> u64;
+}
+trait L1b: Any {
+    fn l1b(&self) -> u64;
+}
+trait L2: L1a + L1b {
+    fn l2(&self) -> u64;
+}
+trait L2x {
+    fn l2x(&self) -> u64;
+}
+trait L3: L2x + L2 {
+    fn l3(&self) -> u64;
+}
+struct E1(u64);
+struct E2(u16);
+impl L1a for E1 {
+    fn l1a(&self) -> u64 {
+        self.0 + 1
+    }
+}
+impl L1b for E1 {
+    fn l1b(&self) -> u64 {
+        self.0 + 2
+    }
+}
+impl L2 for E1 {
+    fn l2(&self) -> u64 {
+        self.0 + 3
+    }
+}
+impl L2x for E1 {
+    fn l2x(&self) -> u64 {
+        self.0 + 4
+    }
+}
+impl L3 for E1 {
+    fn l3(&self) -> u64 {
+        self.0 + 5
+    }
+}
+impl L1a for E2 {
+    fn l1a(&self) -> u64 {
+        self.0 as u64 * 10
+    }
+}
+impl L1b for E2 {
+    fn l1b(&self) -> u64 {
+        self.0 as u64 * 20
+    }
+}
+impl L2 for E2 {
+    fn l2(&self) -> u64 {
+        self.0 as u64 * 30
+    }
+}
+impl L2x for E2 {
+    fn l2x(&self) -> u64 {
+        self.0 as u64 * 40
+    }
+}
+impl L3 for E2 {
+    fn l3(&self) -> u64 {
+        self.0 as u64 * 50
+    }
+}
+
+#[inline(never)]
+fn l2_of(t: &dyn L3) -> &dyn L2 {
+    t
+}
+
+#[inline(never)]
+fn l1b_of(t: &dyn L2) -> &dyn L1b {
+    t
+}
+
+/// Three levels (`L3: L2x + L2`, `L2: L1a + L1b`, `L1b: Any`), upcast at
+/// each level: `L3` to `L2` (a vtable pointer), that `L2` to `L1b` (a
+/// vtable pointer in the pointed-to vtable) and `L1a` (its prefix), `L3`
+/// directly to `L1a`, `L1b` and `L2x`, `L1b` on to `Any` and downcast.
+#[kernel]
+pub fn reflect_upcast_levels(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let x = at(input, i);
+    let e1 = E1(x);
+    let e2 = E2(x as u16);
+    let objs: [&dyn L3; 2] = [&e1, &e2];
+    let t = objs[(x >> 5) as usize % 2];
+    let two = l2_of(t);
+    let twos: [&dyn L2; 2] = [two, &e1];
+    let two = twos[(x >> 9) as usize % 2];
+    let b = l1b_of(two);
+    let a: &dyn L1a = two;
+    let a3: &dyn L1a = t;
+    let b3: &dyn L1b = t;
+    let x2: &dyn L2x = t;
+    let any: &dyn Any = b;
+    let mut h = mix(H0, t.l3());
+    h = mix(h, two.l2());
+    h = mix(h, two.l1b());
+    h = mix(h, b.l1b());
+    h = mix(h, a.l1a());
+    h = mix(h, a3.l1a());
+    h = mix(h, b3.l1b());
+    h = mix(h, x2.l2x());
+    h = mix(h, any.is::<E1>() as u64 | (any.is::<E2>() as u64) << 1);
+    h = mix(h, any.downcast_ref::<E2>().map_or(9, |e| e.0 as u64));
+    put(&mut out, idx, h);
+}
+
+/// Types declared in the kernel's body: `type_name` (rustc's
+/// `conf_reflect::reflect_local_types::Inner`) and TypeIds, alone and
+/// inside other types, in generic functions not inlined and inline.
+#[kernel]
+pub fn reflect_local_types(input: &[u64], mut out: DisjointSlice<u64>) {
+    #[allow(dead_code)]
+    struct Inner(u32);
+    #[allow(dead_code)]
+    enum Pick {
+        A,
+        B(u8),
+    }
+    let (idx, i) = tid();
+    let x = at(input, i);
+    let mut h = mix(H0, name_hash::<Inner>());
+    h = mix(h, name_hash::<Option<Pick>>());
+    h = mix(h, name_hash::<(Inner, &'static [Pick])>());
+    h = mix(h, kind_of::<Inner>() ^ kind_of::<Either<Pick, u8>>() << 4);
+    let t = if x & 1 == 0 { TypeId::of::<Inner>() } else { TypeId::of::<Pick>() };
+    h = mix(h, (t == TypeId::of::<Inner>()) as u64 | ((t == TypeId::of::<Pick>()) as u64) << 1);
+    h = mix(h, (TypeId::of::<Inner>() == TypeId::of::<Local>()) as u64);
+    let n = type_name::<Either<Inner, Pick>>().as_bytes();
+    h = mix(h, n[x as usize % n.len()] as u64);
+    put(&mut out, idx, h);
+}

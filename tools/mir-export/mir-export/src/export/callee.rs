@@ -118,9 +118,12 @@ fn lossless_cast(from: &Ty, to: &Ty) -> Option<&'static str> {
 /// One `<impl at ...>::method` body: (trait, self type) as last path
 /// segments, e.g. (`Some("Tr")`, `"P"`), and the self type's full path
 /// as far as the source tells it (`a::P`: the header's path read in the
-/// impl's module), which tells impls of two same-named types apart.
+/// impl's module), which tells impls of two same-named types apart; the
+/// trait's generic arguments as the header writes them (`u16` of
+/// `Scaled<u16>`), which tell impls of one generic trait apart.
 struct ImplMethod {
     trait_: Option<String>,
+    trait_args: Option<String>,
     self_ty: String,
     self_full: Option<String>,
     method: String,
@@ -143,7 +146,8 @@ impl CalleeResolver {
             let header = parse_span(span).and_then(|s| spans.source_text(&s)).unwrap_or_default();
             let (trait_, self_ty) = impl_header(&header, None);
             let self_full = impl_self_path(&header, None, module);
-            r.impl_consts.push(ImplMethod { trait_, self_ty, self_full, method: item.to_string(), body: name.to_string() });
+            let trait_args = impl_trait_args(&header);
+            r.impl_consts.push(ImplMethod { trait_, trait_args, self_ty, self_full, method: item.to_string(), body: name.to_string() });
         }
         for b in bodies {
             let first_param = b.locals.get(1).and_then(|l| l.as_ref()).map(|l| peel_refs(&l.ty));
@@ -154,8 +158,9 @@ impl CalleeResolver {
             let header = parse_span(span).and_then(|s| spans.source_text(&s)).unwrap_or_default();
             let (trait_, self_ty) = impl_header(&header, first_param);
             let self_full = impl_self_path(&header, first_param, module);
+            let trait_args = impl_trait_args(&header);
             let method = b.path.last_name().to_string();
-            r.impls.push(ImplMethod { trait_, self_ty, self_full, method, body: b.name.clone() });
+            r.impls.push(ImplMethod { trait_, trait_args, self_ty, self_full, method, body: b.name.clone() });
         }
         r
     }
@@ -286,8 +291,14 @@ impl CalleeResolver {
                 (path.segments.iter().rev().nth(1)?.name.clone(), full, None)
             }
         };
-        let found: Vec<&ImplMethod> =
+        let mut found: Vec<&ImplMethod> =
             items.iter().filter(|m| m.method == method && m.self_ty == self_ty && m.trait_ == trait_).collect();
+        // Impls of one generic trait (`Scaled<u8>`, `Scaled<u16>`): the one
+        // whose header writes the call's trait arguments as rustc prints them
+        let args = path.qself.as_ref().and_then(|q| q.trait_.as_ref()).and_then(|t| last_args(&t.to_string()));
+        if found.len() > 1 && args.is_some() && found.iter().any(|m| m.trait_args == args) {
+            found.retain(|m| m.trait_args == args);
+        }
         if let [one] = found.as_slice() {
             return Some(one.body.clone());
         }
@@ -408,7 +419,7 @@ fn not_inlined(path: &Path) -> (Code, String) {
 
 /// A long MIR path made readable: module paths of `core` dropped, generic
 /// arguments nested more than two deep and closure locations elided.
-fn short_path(text: &str) -> String {
+pub(super) fn short_path(text: &str) -> String {
     let mut out = String::new();
     let mut depth = 0usize;
     let mut rest = text;
@@ -565,6 +576,32 @@ pub(crate) fn impl_header(text: &str, first_param: Option<&Ty>) -> (Option<Strin
     }
 }
 
+/// The trait's generic arguments of an impl header (`impl<T> Tr<u16, T>
+/// for P` → `u16,T`), without spaces.
+fn impl_trait_args(header: &str) -> Option<String> {
+    let rest = skip_generics(header.strip_prefix("impl")?.trim_start());
+    let rest = rest.strip_prefix("const ").unwrap_or(rest);
+    last_args(split_for(rest)?.0)
+}
+
+/// The generic arguments of a path's last segment (`m::Tr<u8, (u16, u32)>`
+/// → `u8,(u16,u32)`), without spaces.
+fn last_args(path: &str) -> Option<String> {
+    let p: String = path.chars().filter(|c| !c.is_whitespace()).collect();
+    let inner = p.strip_suffix('>')?;
+    let b = inner.as_bytes();
+    let mut depth = 0i32;
+    for i in (0..b.len()).rev() {
+        match b[i] {
+            b'>' if i == 0 || b[i - 1] != b'-' => depth += 1,
+            b'<' if depth == 0 => return Some(inner[i + 1..].to_string()),
+            b'<' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
 pub(super) fn skip_generics(s: &str) -> &str {
     if !s.starts_with('<') {
         return s;
@@ -615,6 +652,11 @@ mod tests {
         );
         let pt = Ty::Adt(Path { qself: None, segments: vec![] });
         assert_eq!(impl_header("Clone", Some(&pt)).0.as_deref(), Some("Clone"));
+        assert_eq!(impl_trait_args("impl Scaled<u16> for Sq").as_deref(), Some("u16"));
+        assert_eq!(impl_trait_args("impl<T> m::Tr<(u8, T), Vec<T>> for P<T>").as_deref(), Some("(u8,T),Vec<T>"));
+        assert_eq!(impl_trait_args("impl Tr for P<u8>"), None);
+        assert_eq!(impl_trait_args("impl P<u8>"), None);
+        assert_eq!(last_args("m::Tr<fn(u8) -> u16>").as_deref(), Some("fn(u8)->u16"));
     }
 
     #[test]

@@ -10,7 +10,9 @@
 //! closure's body); the coercion names its vtable, the call its slot.
 //! Export order: the bodies first, then the probe of every trait object
 //! type met, then the methods, whose bodies are exported in turn (and
-//! may coerce more); slots are filled in once every vtable is known.
+//! may coerce more); slots are filled in once every vtable is known. A
+//! `TraitVPtr` word of rustc's layout is the concrete type's vtable as
+//! that supertrait's object, made like any other (upcast.rs loads it).
 
 use super::body::Ctx;
 use super::callee::fn_trait_call;
@@ -27,26 +29,35 @@ use crate::vtable::{same_trait, Entry};
 /// A vtable some coercion needs: `concrete` as `dyn_`.
 pub(super) struct VtableReq {
     concrete: Ty,
-    dyn_: String,
+    pub(super) dyn_: String,
     concrete_ty: usize,
     dyn_ty: usize,
     /// Where the (first) coercion is, for errors and for resolving methods.
     body: String,
     scope: u32,
     span: Option<&'static SrcSpan>,
-    /// Per slot: the symbol of the function, or why there is none
-    /// (metadata slots: `Err` with an empty reason). `None` until filled.
-    slots: Option<Vec<Result<String, String>>>,
+    /// Per word, what it holds. `None` until filled.
+    slots: Option<Vec<Word>>,
 }
 
-/// A dyn upcasting coercion (`&dyn Sub` to `&dyn Super`), checked once
-/// both vtable layouts are known.
-pub(super) struct Upcast {
-    from: String,
-    to: String,
-    /// The type index of `dyn to`.
-    to_ty: usize,
-    loc: String,
+impl VtableReq {
+    /// Word `k`, once the vtable is filled.
+    pub(super) fn word(&self, k: usize) -> Option<&Word> {
+        self.slots.as_ref().and_then(|s| s.get(k))
+    }
+}
+
+/// One word of a vtable, once resolved.
+pub(super) enum Word {
+    /// drop_in_place, size, align: oxidec writes them.
+    Meta,
+    /// A method's function, by its symbol.
+    Fn(String),
+    /// The address of vtable `K` of the document (rustc's `TraitVPtr`:
+    /// the concrete type's vtable as a supertrait's object).
+    Vtable(usize),
+    /// No function: why (a call that may use the word is refused).
+    Missing(String),
 }
 
 /// A call through a vtable, waiting for its slot.
@@ -58,7 +69,7 @@ pub(super) struct VirtualCall {
 }
 
 /// `&dyn T`, `&mut dyn T`, `*const dyn T`: `dyn T`.
-fn dyn_pointee(t: &Ty) -> Option<&str> {
+pub(super) fn dyn_pointee(t: &Ty) -> Option<&str> {
     match t {
         Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => match &**pointee {
             Ty::Dyn(d) => Some(d.as_str()),
@@ -77,87 +88,6 @@ impl<'a> Exporter<'a> {
     /// Whether `rv`'s cast is an unsize coercion to a trait object.
     pub(super) fn is_dyn_coercion(kind: &str, ty: &Ty) -> bool {
         kind.starts_with("PointerCoercion(Unsize") && dyn_pointee(ty).is_some()
-    }
-
-    /// `&dyn Sub as &dyn Super` (`PointerCoercion(Unsize)` of a trait
-    /// object): the trait object type it comes from, when it is one.
-    pub(super) fn upcast_source(&mut self, operand: &Operand, ctx: Ctx) -> DResult<Option<String>> {
-        Ok(dyn_pointee(&self.operand_ty(operand, ctx)?).map(str::to_string))
-    }
-
-    /// A dyn upcasting coercion from `from` to the trait object of `ty`:
-    /// rustc lays out a supertrait's vtable as a prefix of its subtrait's
-    /// when the supertrait is on the subtrait's first chain of
-    /// supertraits (its `vtable_trait_upcasting_coercion_new_vptr_slot`
-    /// is `None`), and the coercion then keeps the metadata: a pointer
-    /// cast. Whether it is a prefix is checked against both of rustc's
-    /// vtable layouts once they are probed (`check_upcasts`); a supertrait
-    /// reached through a `TraitVPtr` word is refused there.
-    pub(super) fn upcast_json(&mut self, from: &str, operand: &Operand, ty: &Ty, ctx: Ctx) -> DResult<Json> {
-        let to = dyn_pointee(ty).expect("is_dyn_coercion").to_string();
-        let loc = self.loc(ctx.body, ctx.scope, ctx.span);
-        let to_ty = self.ty(&Ty::Dyn(to.clone()), ctx)?;
-        if !self.upcasts.iter().any(|u| u.from == from && u.to == to) {
-            self.upcasts.push(Upcast { from: from.to_string(), to, to_ty, loc });
-        }
-        Ok(obj![
-            "kind" => "cast",
-            "cast" => "PtrToPtr",
-            "operand" => self.operand_json(operand, ctx)?,
-            "ty" => self.ty(ty, ctx)?,
-        ])
-    }
-
-    /// Every upcast's target layout must be a prefix of its source's, word
-    /// by word (the same metadata and the same methods of the same traits).
-    fn check_upcasts(&self) -> DResult<()> {
-        for u in &self.upcasts {
-            let layout = |d: &str| match self.vt_layouts.get(d) {
-                Some(Ok(e)) => Ok(e),
-                Some(Err(why)) => Err(why.clone()),
-                None => Err("not probed".to_string()),
-            };
-            let (from, to) = match (layout(&u.from), layout(&u.to)) {
-                (Ok(f), Ok(t)) => (f, t),
-                (Err(why), _) | (_, Err(why)) => {
-                    return Err(Diag::at(u.loc.clone(), Code::Export, format!(
-                        "trait upcasting (`{}` to `{}`): cannot learn rustc's vtable layouts: {why}", u.from, u.to
-                    )))
-                }
-            };
-            let same = |a: &Entry, b: &Entry| match (a, b) {
-                (Entry::Method { trait_: ta, name: na }, Entry::Method { trait_: tb, name: nb }) => na == nb && same_trait(ta, tb),
-                (Entry::TraitVPtr(_), _) | (_, Entry::TraitVPtr(_)) => false,
-                _ => a == b,
-            };
-            if to.len() > from.len() || !to.iter().zip(from.iter()).all(|(t, f)| same(t, f)) {
-                return Err(Diag::at(u.loc.clone(), Code::Unsupported, format!(
-                    "trait upcasting (`{}` to `{}`) is not supported here: rustc's vtable of `{}` is not a prefix of \
-                     the vtable of `{}` (the supertrait is not on the first chain of supertraits, so its vtable \
-                     pointer is a word of the subtrait's vtable, which oxidec does not make); call the method \
-                     through `{}` instead",
-                    u.from, u.to, u.to, u.from, u.from
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    /// The trait object types whose vtables a `dyn_` object may have:
-    /// itself and, through upcasts, the subtraits' objects coerced to it.
-    fn reaching_dyns(&self, dyn_: &str) -> Vec<String> {
-        let mut out = vec![dyn_.to_string()];
-        let mut k = 0;
-        while k < out.len() {
-            let to = out[k].clone();
-            for u in self.upcasts.iter().filter(|u| u.to == to) {
-                if !out.contains(&u.from) {
-                    out.push(u.from.clone());
-                }
-            }
-            k += 1;
-        }
-        out
     }
 
     /// The index of the vtable of the coercion of `operand` to `ty`
@@ -181,6 +111,12 @@ impl<'a> Exporter<'a> {
                 "`{concrete}` as a `{dyn_}` trait object is not supported (only closures are); wrap it in a closure"
             )));
         }
+        self.vtable_of(concrete, dyn_, ctx)
+    }
+
+    /// The index of the vtable of `concrete` as `dyn_`, registered on first
+    /// use (`ctx`: where it is first needed).
+    fn vtable_of(&mut self, concrete: Ty, dyn_: String, ctx: Ctx) -> DResult<usize> {
         if let Some(i) = self.vtables.iter().position(|v| v.concrete == concrete && v.dyn_ == dyn_) {
             return Ok(i);
         }
@@ -283,7 +219,8 @@ impl<'a> Exporter<'a> {
             }
             self.export_bodies(kernels)?;
         }
-        self.check_upcasts()?;
+        self.resolve_upcasts()?;
+        self.patch_upcasts();
         self.fill_slots()
     }
 
@@ -293,8 +230,9 @@ impl<'a> Exporter<'a> {
         Ctx { body, scope: v.scope, span: v.span, const_comments: &[] }
     }
 
-    /// The function of every slot of vtable `i`.
-    fn vtable_slots(&mut self, i: usize) -> DResult<Vec<Result<String, String>>> {
+    /// What every word of vtable `i` holds; a `TraitVPtr` word registers
+    /// the concrete type's vtable as that supertrait's object.
+    fn vtable_slots(&mut self, i: usize) -> DResult<Vec<Word>> {
         let ctx = self.vtable_ctx(i);
         let (concrete, dyn_) = (self.vtables[i].concrete.clone(), self.vtables[i].dyn_.clone());
         // Without rustc's layout the vtable has only its metadata words
@@ -308,13 +246,13 @@ impl<'a> Exporter<'a> {
         let mut slots = Vec::new();
         for e in &entries {
             slots.push(match e {
-                Entry::DropInPlace | Entry::Size | Entry::Align => Err(String::new()),
-                Entry::Vacant => Err("rustc leaves this slot vacant".into()),
-                Entry::TraitVPtr(t) => return Err(self.err(ctx, Code::Unsupported, format!(
-                    "the vtable of `{dyn_}` holds a pointer to the vtable of `{t}` (a trait with several supertraits \
-                     that have methods): this layout is not supported; give the trait a single chain of supertraits"
-                ))),
-                Entry::Method { trait_, name } => self.slot_function(&concrete, trait_, name, ctx)?,
+                Entry::DropInPlace | Entry::Size | Entry::Align => Word::Meta,
+                Entry::Vacant => Word::Missing("rustc leaves this slot vacant".into()),
+                Entry::TraitVPtr(t) => Word::Vtable(self.vtable_of(concrete.clone(), format!("dyn {t}"), ctx)?),
+                Entry::Method { trait_, name } => match self.slot_function(&concrete, trait_, name, ctx)? {
+                    Ok(f) => Word::Fn(f),
+                    Err(why) => Word::Missing(why),
+                },
             });
         }
         Ok(slots)
@@ -454,14 +392,16 @@ impl<'a> Exporter<'a> {
                     c.dyn_, c.dyn_, c.trait_, c.method, found.len()
                 )));
             };
-            let reaching = self.reaching_dyns(&c.dyn_);
-            for v in self.vtables.iter().filter(|v| reaching.contains(&v.dyn_)) {
-                if let Some(Err(why)) = v.slots.as_ref().and_then(|s| s.get(*k)) {
-                    return Err(Diag::at(c.loc.clone(), Code::Unsupported, format!(
-                        "the call of `{}` through `{}` may reach `<{} as {}>::{}`, which cannot be exported: {why}",
-                        c.method, c.dyn_, v.concrete, c.trait_, c.method
-                    )));
-                }
+            for v in self.reaching_vtables(&c.dyn_).into_iter().map(|i| &self.vtables[i]) {
+                let why = match v.word(*k) {
+                    Some(Word::Fn(_)) => continue,
+                    Some(Word::Missing(why)) => why.clone(),
+                    _ => format!("word {k} of its vtable as `{}` is no method", v.dyn_),
+                };
+                return Err(Diag::at(c.loc.clone(), Code::Unsupported, format!(
+                    "the call of `{}` through `{}` may reach `<{} as {}>::{}`, which cannot be exported: {why}",
+                    c.method, c.dyn_, v.concrete, c.trait_, c.method
+                )));
             }
             slots.push(*k);
         }
@@ -484,14 +424,16 @@ impl<'a> Exporter<'a> {
                 )));
             };
             let slots = v.slots.as_ref().expect("vtables are filled before the document");
-            let entries: Vec<Json> = slots.iter().map(|s| s.as_ref().ok().map_or(Json::Null, |s| Json::from(s.as_str()))).collect();
+            let entries: Vec<Json> = slots
+                .iter()
+                .map(|w| match w {
+                    Word::Fn(f) => Json::from(f.as_str()),
+                    Word::Vtable(k) => obj!["vtable" => *k],
+                    Word::Meta | Word::Missing(_) => Json::Null,
+                })
+                .collect();
             // the supertrait objects it is also reached as, by upcasts
-            let mut also: Vec<usize> = Vec::new();
-            for u in self.upcasts.iter().filter(|u| u.to != v.dyn_ && self.reaching_dyns(&u.to).contains(&v.dyn_)) {
-                if !also.contains(&u.to_ty) {
-                    also.push(u.to_ty);
-                }
-            }
+            let also = self.also_of(i);
             let mut j = obj![
                 "ty" => v.concrete_ty,
                 "dyn" => v.dyn_ty,

@@ -30,6 +30,7 @@ pub(crate) mod spans;
 mod spanclosures;
 mod special;
 mod srcnames;
+mod upcast;
 mod zst_closures;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -159,7 +160,7 @@ pub struct Exporter<'a> {
     /// The vtables of the unsize coercions to trait objects (dyncall.rs).
     vtables: Vec<dyncall::VtableReq>,
     /// Dyn upcasting coercions, checked against rustc's vtable layouts.
-    upcasts: Vec<dyncall::Upcast>,
+    upcasts: Vec<upcast::Upcast>,
     /// Calls through vtables, waiting for their slots.
     vcalls: Vec<dyncall::VirtualCall>,
     /// rustc's vtable layout of each trait object type met.

@@ -47,13 +47,21 @@ impl<'a> Exporter<'a> {
             Query::TypeId => "TypeId::of",
             Query::TypeName => "type_name",
         };
+        if of.is_unnameable() {
+            let short = super::callee::short_path(&of.to_string());
+            return Err(self.err(ctx, Code::Unsupported, format!(
+                "`{what}::<{short}>()` is not supported: rustc is asked for it in a probe that names the type in \
+                 the source, and `{short}` cannot be named there (it is or contains a closure, or a type declared \
+                 inside a generic function)"
+            )));
+        }
         let name = super::probe_names::probe_name_of(of, self.input.adts, self.input.extern_crates)
             .ok()
-            .filter(|n| crate::layout::is_root_probe_name(n))
+            .filter(|n| crate::layout::is_root_probe_name(n) || crate::layout::in_block_type_name(n).is_some())
             .ok_or_else(|| {
                 self.err(ctx, Code::Unsupported, format!(
-                    "`{what}::<{of}>()`: rustc is asked for it in a probe that names types from the crate root, \
-                     and `{of}` cannot be named there (a type declared in a function body, or a closure)"
+                    "`{what}::<{of}>()`: rustc is asked for it in a probe that names the type in the source, and \
+                     `{of}` cannot be named there"
                 ))
             })?;
         let index = match self.reflect_wanted.iter().position(|w| w.probe_name == name) {

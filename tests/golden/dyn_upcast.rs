@@ -1,10 +1,6 @@
 #![no_std]
 use oxide_device::prelude::*;
 
-// Upcasting to a supertrait that is not on the first chain of supertraits
-// (`B` of `C: A + B`): rustc's vtable of `dyn C` holds a pointer to the
-// vtable of `dyn B` (a TraitVPtr word), which oxidec does not make.
-// (Upcasts along the first chain keep the vtable: conformance `reflect`.)
 trait A {
     fn a(&self) -> u32;
 }
@@ -25,9 +21,17 @@ impl C for S {
     fn c(&self) -> u32 { self.0 * 3 }
 }
 
+// `B` is off `C`'s first chain of supertraits: rustc's vtable of `dyn C`
+// holds the address of S's vtable as `dyn B` (a TraitVPtr word, word 5),
+// which the upcast loads.
 #[inline(never)]
 fn b_of(x: &dyn B) -> u32 {
     x.b()
+}
+
+#[inline(never)]
+fn up(c: &dyn C) -> &dyn B {
+    c
 }
 
 #[kernel]
@@ -35,5 +39,5 @@ pub fn dyn_upcast(out: &mut [u32]) {
     let i = thread::index_1d().get();
     let s = S(i as u32);
     let c: &dyn C = &s;
-    out[i] = b_of(c) + c.c();
+    out[i] = b_of(up(c)) + c.c();
 }
