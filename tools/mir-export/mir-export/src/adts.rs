@@ -61,6 +61,8 @@ const BUILTIN: &[(&str, AdtKind, &[&str])] = &[
     ("core::intrinsics::AtomicOrdering", AdtKind::Enum, &["Relaxed", "Release", "Acquire", "AcqRel", "SeqCst"]),
     ("core::panicking::AssertKind", AdtKind::Enum, &["Eq", "Ne", "Match"]),
     ("core::mem::MaybeUninit", AdtKind::Union, &[]),
+    // alloc's growth errors (`RawVec::grow_amortized`'s `Err(CapacityOverflow.into())`)
+    ("alloc::collections::TryReserveErrorKind", AdtKind::Enum, &["CapacityOverflow", "AllocError"]),
     // formatting arguments (`panic!("{}", x)`, kept only to reach the panic)
     ("core::fmt::rt::ArgumentType", AdtKind::Enum, &["Placeholder", "Count"]),
 ];

@@ -21,6 +21,7 @@ pub(crate) mod heap;
 mod impls;
 mod implty;
 mod inline_const;
+mod lib_discr;
 mod mono;
 mod probe_names;
 mod reflect;
@@ -29,6 +30,7 @@ pub(crate) mod spans;
 mod spanclosures;
 mod special;
 mod srcnames;
+mod type_props;
 mod zst_closures;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -115,6 +117,7 @@ pub fn export(
                 ex.note_discriminants()?;
                 ex.types.attach_decls(input.adts).map_err(|m| Diag::new(Code::Export, m))?;
                 ex.fill_layouts(probe)?;
+                ex.fill_type_props()?;
                 ex.fill_locations()?;
                 let bad = ex.check_kernel_params(&kernels);
                 if bad.is_empty() {
@@ -179,13 +182,15 @@ pub struct Exporter<'a> {
     loc_allocs: Vec<caller::LocAlloc>,
     /// Associated constants rustc is asked for (probed_consts.rs).
     probed_consts: Vec<probed_consts::ProbedConst>,
+    /// `SizedTypeProperties` constants waiting for layouts (type_props.rs).
+    type_props: Vec<type_props::PendingProp>,
 }
 
 impl<'a> Exporter<'a> {
     fn new(input: &'a ExportInput<'a>) -> Self {
         let spans = SpanTable::new(input.crate_dir);
         let mir = input.mir;
-        Exporter {
+        let mut ex = Exporter {
             input,
             bodies: mir.bodies.iter().filter(|b| !matches!(b.kind, BodyKind::Static | BodyKind::StaticMut)).map(|b| (b.name.as_str(), b)).collect(),
             consts: mir.consts.iter().map(|c| (c.name.as_str(), c)).collect(),
@@ -214,7 +219,10 @@ impl<'a> Exporter<'a> {
             caller_loc: None,
             loc_allocs: Vec::new(),
             probed_consts: Vec::new(),
-        }
+            type_props: Vec::new(),
+        };
+        ex.add_no_alloc_shim();
+        ex
     }
 
     /// `const m::__OXIDE_KERNEL_k: &str = const "k";` marks `m::k`;

@@ -132,13 +132,24 @@ pub fn generic_params(signature: &str, name: &str) -> Option<Vec<String>> {
 /// The type and const arguments of a call's path (`f::<u8, 3_usize>`)
 /// as MIR prints them.
 pub fn call_args(path: &Path) -> Vec<String> {
-    path.all_args()
-        .filter_map(|a| match a {
-            GenericArg::Type(t) => Some(t.to_string()),
-            GenericArg::Const(c) => Some(c.clone()),
-            GenericArg::Lifetime => None,
-        })
-        .collect()
+    arg_texts(path.all_args())
+}
+
+/// The type and const arguments of a call of a fn item that bind its
+/// own parameters: `call_args` less the parent parameters rustc prints
+/// for a fn nested in a generic impl's method (ast.rs `Path::fn_item_args`).
+pub fn fn_call_args(path: &Path) -> Vec<String> {
+    arg_texts(path.fn_item_args())
+}
+
+/// Type and const arguments as MIR prints them, lifetimes left out.
+fn arg_texts<'p>(args: impl Iterator<Item = &'p GenericArg>) -> Vec<String> {
+    args.filter_map(|a| match a {
+        GenericArg::Type(t) => Some(t.to_string()),
+        GenericArg::Const(c) => Some(c.clone()),
+        GenericArg::Lifetime => None,
+    })
+    .collect()
 }
 
 /// Instance `inst_name` of generic body `generic` with `params` bound to

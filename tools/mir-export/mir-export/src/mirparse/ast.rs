@@ -93,6 +93,18 @@ impl Path {
         self.segments.iter().skip(skip).flat_map(|s| s.args.iter())
     }
 
+    /// The generic arguments of a fn item's call path that are the fn's
+    /// own. rustc prints a fn declared inside a method of a generic impl
+    /// with the impl's own parameters (`RawVecInner::<A>::reserve::
+    /// do_reserve_and_handle::<Global>`), which a nested fn does not
+    /// inherit (its `A` is its own, here `Global`): a segment that two more
+    /// follow and whose arguments are all parameters gives none, as
+    /// mono.rs `mask_parent_params` keeps such arguments in the text.
+    pub fn fn_item_args(&self) -> impl Iterator<Item = &GenericArg> {
+        let n = self.segments.len();
+        self.segments.iter().enumerate().filter(move |(k, s)| k + 2 >= n || !s.args.iter().all(is_parameter)).flat_map(|(_, s)| s.args.iter())
+    }
+
     /// This path without its last segment (an enum variant's ADT).
     pub fn parent(&self) -> Path {
         let mut p = self.clone();
