@@ -218,6 +218,7 @@ impl<'a> Exporter<'a> {
         if !p.declared_in_generic() {
             return None;
         }
+        self.learn_library_local(p);
         let cannot = format!("`{p}` is declared inside a generic function, where rustc cannot be asked its layout");
         match self.input.adts.lookup(&p.bare()) {
             Err(e) => Some(format!("{cannot}: {e}")),

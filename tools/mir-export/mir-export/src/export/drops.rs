@@ -65,9 +65,27 @@ impl<'a> Exporter<'a> {
                 return None;
             }
         }
-        let name = format!("core::ptr::drop_in_place::<{ty}>");
-        let path = crate::mirparse::parser::parse_str(&name, |p| p.path(true)).ok()?;
-        self.bodies.contains_key(path.to_string().as_str()).then_some(path)
+        let glue = |t: &Ty| {
+            let name = format!("core::ptr::drop_in_place::<{t}>");
+            let path = crate::mirparse::parser::parse_str(&name, |p| p.path(true)).ok()?;
+            self.bodies.contains_key(path.to_string().as_str()).then_some(path)
+        };
+        glue(ty).or_else(|| self.without_type_defaults(ty).and_then(|t| glue(&t)))
+    }
+
+    /// `ty` as rustc prints it, without the trailing type arguments that are
+    /// its parameters' defaults (`RawVec<u32>` for `RawVec<u32, Global>`,
+    /// which a library instance's text spells out): the shortest spelling
+    /// that `with_type_defaults` completes to `ty`.
+    fn without_type_defaults(&self, ty: &Ty) -> Option<Ty> {
+        let Ty::Adt(p) = ty else { return None };
+        let n = p.segments.last()?.args.len();
+        (0..n).find_map(|k| {
+            let mut short = p.clone();
+            short.segments.last_mut()?.args.truncate(k);
+            let short = Ty::Adt(short);
+            (self.with_type_defaults(&short) == *ty).then_some(short)
+        })
     }
 
     /// The glue `glue` and the glue it calls, checked at the user's drop

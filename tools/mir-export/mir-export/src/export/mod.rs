@@ -22,6 +22,7 @@ mod impls;
 mod implty;
 mod inline_const;
 mod lib_discr;
+mod lib_local_types;
 mod mono;
 mod probe_names;
 mod reflect;

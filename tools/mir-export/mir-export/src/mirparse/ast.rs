@@ -78,11 +78,15 @@ impl Path {
     /// enclosing item's own parameters, which are no arguments of the type
     /// (`arrayvec::ArrayVec<T, CAP>::retain::BackshiftOnDrop<'_, u32, 16>`
     /// is `BackshiftOnDrop` with `'_, u32, 16`; `T`, `CAP` are `retain`'s).
+    /// An item declared inside a trait impl's method is printed under the
+    /// impl's trait path (`<IntoIter<T, A> as Drop>::drop::DropGuard<'_, T,
+    /// A>`: alloc's).
     pub fn declared_in_generic(&self) -> bool {
         let parents = &self.segments[..self.segments.len().saturating_sub(1)];
-        self.qself.is_none()
-            && parents.iter().any(|s| !s.args.is_empty())
-            && parents.iter().flat_map(|s| s.args.iter()).all(is_parameter)
+        if let Some(q) = &self.qself {
+            return q.trait_.is_some() && !parents.is_empty() && parents.iter().all(|s| s.args.is_empty());
+        }
+        parents.iter().any(|s| !s.args.is_empty()) && parents.iter().flat_map(|s| s.args.iter()).all(is_parameter)
     }
 
     /// The generic arguments that make this type's instance: the last
