@@ -214,3 +214,27 @@ fn sum_boxed(b: Box<[u32; 8]>) -> u64 {
     }
     h
 }
+
+trait Shape {
+    fn area(&self) -> u64;
+}
+struct Sq(u64);
+struct Rect(u64, u32);
+impl Shape for Sq {
+    fn area(&self) -> u64 { self.0 * self.0 }
+}
+impl Shape for Rect {
+    fn area(&self) -> u64 { self.0 * self.1 as u64 }
+}
+
+/// `Box<dyn Trait>`: two concrete types behind one box type, a call
+/// through the vtable, the box freed with the size and alignment its
+/// vtable holds (the values have no drop glue).
+#[kernel]
+pub fn alloc_box_dyn(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i) >> 40;
+    let b: Box<dyn Shape> = if i % 2 == 0 { Box::new(Sq(w)) } else { Box::new(Rect(w, i as u32)) };
+    let h = mix(H0, b.area());
+    put(&mut out, idx, h);
+}

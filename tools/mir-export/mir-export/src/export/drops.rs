@@ -33,6 +33,16 @@ impl<'a> Exporter<'a> {
             }
             let ctx = Ctx { body, scope: t.scope, span: t.span.as_ref(), const_comments: &t.const_comments };
             let ty = self.place_json(place, ctx)?.1;
+            // a trait object (`Box<dyn T>`'s glue drops `*p: dyn T`): rustc
+            // calls the vtable's drop word, null for a type without drop
+            // glue, which is all oxidec's vtables hold (`check_dyn_drops`)
+            if let Ty::Dyn(d) = &ty {
+                let loc = self.loc(body, t.scope, t.span.as_ref());
+                self.dyn_drops.push((d.clone(), loc));
+                let new = out.get_or_insert_with(|| body.clone());
+                new.blocks[bi].terminator.kind = TerminatorKind::Goto(*target);
+                continue;
+            }
             let Some(glue) = self.glue_for(&ty) else { continue };
             self.check_glue(&glue, ctx, &mut Vec::new())?;
             let new = out.get_or_insert_with(|| body.clone());
@@ -86,6 +96,24 @@ impl<'a> Exporter<'a> {
             let short = Ty::Adt(short);
             (self.with_type_defaults(&short) == *ty).then_some(short)
         })
+    }
+
+    /// Every drop of a trait object `dyn T` drops nothing only when no
+    /// vtable that object may have is of a type with drop glue (rustc made
+    /// no `drop_in_place` shim for it: its vtable's drop word is null);
+    /// else it is refused, since oxidec's vtables hold no drop function.
+    pub(super) fn check_dyn_drops(&self) -> DResult<()> {
+        for (d, loc) in &self.dyn_drops {
+            let reaching = self.reaching_dyns(d);
+            if let Some(v) = self.vtables.iter().find(|v| reaching.contains(&v.dyn_) && self.glue_for(&v.concrete).is_some()) {
+                return Err(crate::diag::Diag::at(loc.clone(), crate::diag::Code::Unsupported, format!(
+                    "dropping a `{d}` that may be a `{}`, which has drop glue, is not supported yet: oxidec's \
+                     vtables hold no drop function (a `Box<dyn ..>` of types without drop glue is)",
+                    v.concrete
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// The glue `glue` and the glue it calls, checked at the user's drop

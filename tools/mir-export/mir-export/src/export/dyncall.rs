@@ -26,8 +26,8 @@ use crate::vtable::{same_trait, Entry};
 
 /// A vtable some coercion needs: `concrete` as `dyn_`.
 pub(super) struct VtableReq {
-    concrete: Ty,
-    dyn_: String,
+    pub(super) concrete: Ty,
+    pub(super) dyn_: String,
     concrete_ty: usize,
     dyn_ty: usize,
     /// Where the (first) coercion is, for errors and for resolving methods.
@@ -57,15 +57,27 @@ pub(super) struct VirtualCall {
     loc: String,
 }
 
-/// `&dyn T`, `&mut dyn T`, `*const dyn T`: `dyn T`.
+/// `&dyn T`, `&mut dyn T`, `*const dyn T`, `Box<dyn T>`: `dyn T`.
 fn dyn_pointee(t: &Ty) -> Option<&str> {
-    match t {
-        Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => match &**pointee {
-            Ty::Dyn(d) => Some(d.as_str()),
-            _ => None,
-        },
+    match box_pointee(t).or(match t {
+        Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => Some(&**pointee),
+        _ => None,
+    }) {
+        Some(Ty::Dyn(d)) => Some(d.as_str()),
         _ => None,
     }
+}
+
+/// `T` of alloc's `Box<T>` (`Box<T, A>`).
+fn box_pointee(t: &Ty) -> Option<&Ty> {
+    let Ty::Adt(p) = t else { return None };
+    if p.bare() != "alloc::boxed::Box" {
+        return None;
+    }
+    p.type_args().find_map(|a| match a {
+        crate::mirparse::ast::GenericArg::Type(t) => Some(t),
+        _ => None,
+    })
 }
 
 /// `core::ops::Fn<(u32,)>` & co.
@@ -145,7 +157,7 @@ impl<'a> Exporter<'a> {
 
     /// The trait object types whose vtables a `dyn_` object may have:
     /// itself and, through upcasts, the subtraits' objects coerced to it.
-    fn reaching_dyns(&self, dyn_: &str) -> Vec<String> {
+    pub(super) fn reaching_dyns(&self, dyn_: &str) -> Vec<String> {
         let mut out = vec![dyn_.to_string()];
         let mut k = 0;
         while k < out.len() {
@@ -165,9 +177,10 @@ impl<'a> Exporter<'a> {
     pub(super) fn coercion_vtable(&mut self, operand: &Operand, ty: &Ty, ctx: Ctx) -> DResult<usize> {
         let dyn_ = dyn_pointee(ty).expect("is_dyn_coercion").to_string();
         let from = self.operand_ty(operand, ctx)?;
-        let concrete = match &from {
-            Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => (**pointee).clone(),
-            _ => return Err(self.err(ctx, Code::Unsupported, format!("unsizing `{from}` to `{ty}` is not supported (only references and raw pointers become trait objects)"))),
+        let concrete = match (&from, box_pointee(&from)) {
+            (_, Some(t)) => t.clone(),
+            (Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. }, None) => (**pointee).clone(),
+            _ => return Err(self.err(ctx, Code::Unsupported, format!("unsizing `{from}` to `{ty}` is not supported (only references, raw pointers and boxes become trait objects)"))),
         };
         if let Ty::Dyn(d) = &concrete {
             return Err(self.err(ctx, Code::Unsupported, format!(
@@ -284,6 +297,7 @@ impl<'a> Exporter<'a> {
             self.export_bodies(kernels)?;
         }
         self.check_upcasts()?;
+        self.check_dyn_drops()?;
         self.fill_slots()
     }
 

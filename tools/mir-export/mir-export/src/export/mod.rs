@@ -183,6 +183,9 @@ pub struct Exporter<'a> {
     loc_allocs: Vec<caller::LocAlloc>,
     /// Associated constants rustc is asked for (probed_consts.rs).
     probed_consts: Vec<probed_consts::ProbedConst>,
+    /// Drops of trait objects, as nothing: (trait object type, where),
+    /// checked against the vtables (drops.rs `check_dyn_drops`).
+    dyn_drops: Vec<(String, String)>,
     /// `SizedTypeProperties` constants waiting for layouts (type_props.rs).
     type_props: Vec<type_props::PendingProp>,
 }
@@ -221,6 +224,7 @@ impl<'a> Exporter<'a> {
             loc_allocs: Vec::new(),
             probed_consts: Vec::new(),
             type_props: Vec::new(),
+            dyn_drops: Vec::new(),
         };
         ex.add_no_alloc_shim();
         ex
