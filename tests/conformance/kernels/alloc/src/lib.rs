@@ -218,7 +218,9 @@ fn sum_boxed(b: Box<[u32; 8]>) -> u64 {
 trait Shape {
     fn area(&self) -> u64;
 }
+#[derive(Clone, Copy)]
 struct Sq(u64);
+#[derive(Clone, Copy)]
 struct Rect(u64, u32);
 impl Shape for Sq {
     fn area(&self) -> u64 { self.0 * self.0 }
@@ -229,7 +231,7 @@ impl Shape for Rect {
 
 /// `Box<dyn Trait>`: two concrete types behind one box type, a call
 /// through the vtable, the box freed with the size and alignment its
-/// vtable holds (the values have no drop glue).
+/// vtable holds (the values are `Copy`: no drop glue).
 #[kernel]
 pub fn alloc_box_dyn(input: &[u64], mut out: DisjointSlice<u64>) {
     let (idx, i) = tid();

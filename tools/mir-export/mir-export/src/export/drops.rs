@@ -98,17 +98,19 @@ impl<'a> Exporter<'a> {
         })
     }
 
-    /// Every drop of a trait object `dyn T` drops nothing only when no
-    /// vtable that object may have is of a type with drop glue (rustc made
-    /// no `drop_in_place` shim for it: its vtable's drop word is null);
+    /// Every drop of a trait object `dyn T` drops nothing only when every
+    /// vtable that object may have is of a type known to have no drop glue
+    /// (scalars, references, Copy types and aggregates of them: rustc's
+    /// vtable drop word is null, and it made no `drop_in_place` shim);
     /// else it is refused, since oxidec's vtables hold no drop function.
     pub(super) fn check_dyn_drops(&self) -> DResult<()> {
         for (d, loc) in &self.dyn_drops {
             let reaching = self.reaching_dyns(d);
-            if let Some(v) = self.vtables.iter().find(|v| reaching.contains(&v.dyn_) && self.glue_for(&v.concrete).is_some()) {
+            let has_glue = |t: &Ty| self.glue_for(t).is_some() || !crate::types::no_drop_glue(t, self.input.adts);
+            if let Some(v) = self.vtables.iter().find(|v| reaching.contains(&v.dyn_) && has_glue(&v.concrete)) {
                 return Err(crate::diag::Diag::at(loc.clone(), crate::diag::Code::Unsupported, format!(
-                    "dropping a `{d}` that may be a `{}`, which has drop glue, is not supported yet: oxidec's \
-                     vtables hold no drop function (a `Box<dyn ..>` of types without drop glue is)",
+                    "dropping a `{d}` that may be a `{}`, which may have drop glue, is not supported yet: oxidec's \
+                     vtables hold no drop function (a `Box<dyn ..>` of `Copy` types is)",
                     v.concrete
                 )));
             }
