@@ -271,9 +271,38 @@ static bool cast_upcast_vptr(Fb *fb, int64_t word, Val v, PlaceV *dst)
 	return true;
 }
 
+/* The address of vtable `vtable` as a trait object's metadata, a usize
+ * like a slice's length:
+ *   %vt = mir.ptr_to_int (mir.global_addr @__oxide_vtable_I_K) */
+static Value *vtable_meta(Fb *fb, int64_t vtable)
+{
+	Value *g = ir_build1(&fb->b, OP_MIR_GLOBAL_ADDR, ir_type_ptr(fb->m, 0), 0, NULL);
+	g->def->sym = vtable_symbol(fb->a, fb->in, (uint32_t)vtable);
+	return ir_build1(&fb->b, OP_MIR_PTR_TO_INT, usize_type(fb), 1, &g);
+}
+
+/* `Box<S> as Box<dyn Trait>`: a box is a struct around one pointer (for
+ * a trait object the data pointer and the vtable's address, a scalar pair
+ * at 0 and 8; oxidec keeps both in memory), so the coercion is a
+ * reference's: the same data pointer, the vtable after it. */
+static bool unsize_box(Fb *fb, int64_t vtable, Val v, PlaceV *dst)
+{
+	RType *from = v.ty, *to = dst->ty;
+	bool ok = vtable >= 0 && from->has_layout && from->size == 8 && from->abi == ABI_SCALAR && to->has_layout &&
+	          to->size == 16 && to->abi == ABI_SCALAR_PAIR;
+	if (!ok)
+		return fb_error(fb, OX_UNSUPPORTED, "unsizing `%s` to `%s` is not supported", from->name, to->name), false;
+	Value *data = build_load(fb, val_in_memory(fb, v), ir_type_ptr(fb->m, 0));
+	build_store(fb, data, dst->addr);
+	build_store(fb, vtable_meta(fb, vtable), ptr_add(fb, dst->addr, 8));
+	return true;
+}
+
 static bool cast_pointer(Fb *fb, OxCastKind ck, const OxRvalue *rv, Val v, PlaceV *dst)
 {
 	int64_t vtable = rv->vtable;
+	if (ck == OX_CAST_UNSIZE && v.ty->kind == RT_ADT && dst->ty->kind == RT_ADT)
+		return unsize_box(fb, vtable, v, dst);
 	if (!is_pointer(v.ty) || !is_pointer(dst->ty) || val_kind(v.ty) == VK_MEM || val_kind(dst->ty) == VK_MEM) {
 		fb_error(fb, OX_UNSUPPORTED, "pointer cast from `%s` to `%s` is not supported", v.ty->name, dst->ty->name);
 		return false;
@@ -305,9 +334,7 @@ static bool cast_pointer(Fb *fb, OxCastKind ck, const OxRvalue *rv, Val v, Place
 			if (vtable < 0)
 				return fb_error(fb, OX_INPUT, "unsizing `%s` to `%s` without its \"vtable\"", v.ty->name,
 				                dst->ty->name), false;
-			Value *g = ir_build1(&fb->b, OP_MIR_GLOBAL_ADDR, ir_type_ptr(fb->m, 0), 0, NULL);
-			g->def->sym = vtable_symbol(fb->a, fb->in, (uint32_t)vtable);
-			v.v[1] = ir_build1(&fb->b, OP_MIR_PTR_TO_INT, usize_type(fb), 1, &g);
+			v.v[1] = vtable_meta(fb, vtable);
 			v.ty = dst->ty;
 			store_val(fb, dst->addr, v);
 			return true;

@@ -61,6 +61,8 @@ const BUILTIN: &[(&str, AdtKind, &[&str])] = &[
     ("core::intrinsics::AtomicOrdering", AdtKind::Enum, &["Relaxed", "Release", "Acquire", "AcqRel", "SeqCst"]),
     ("core::panicking::AssertKind", AdtKind::Enum, &["Eq", "Ne", "Match"]),
     ("core::mem::MaybeUninit", AdtKind::Union, &[]),
+    // alloc's growth errors (`RawVec::grow_amortized`'s `Err(CapacityOverflow.into())`)
+    ("alloc::collections::TryReserveErrorKind", AdtKind::Enum, &["CapacityOverflow", "AllocError"]),
     // formatting arguments (`panic!("{}", x)`, kept only to reach the panic)
     ("core::fmt::rt::ArgumentType", AdtKind::Enum, &["Placeholder", "Count"]),
 ];
@@ -126,6 +128,10 @@ pub struct AdtTable {
     crates: Vec<String>,
     /// Every `{ .. }` inside a function body, the bodies included.
     blocks: Vec<Block>,
+    /// Types a library declares inside a function, by printed path without
+    /// generics, learned by the export from the library's source
+    /// (export/lib_local_types.rs).
+    library_locals: std::cell::RefCell<HashMap<String, AdtDecl>>,
 }
 
 impl AdtTable {
@@ -246,6 +252,12 @@ impl AdtTable {
             }
             i += 1;
         }
+    }
+
+    /// Records the declaration of a type a library declares inside a
+    /// function, printed `path` (without generics).
+    pub fn add_library_local(&self, path: &str, decl: AdtDecl) {
+        self.library_locals.borrow_mut().insert(path.to_string(), decl);
     }
 
     /// Records a `{` at byte `at` of the file when it is a function body or
@@ -381,11 +393,30 @@ impl AdtTable {
             let variants = variants.iter().map(|v| v.to_string()).collect();
             return Ok(Some(AdtDecl { kind: AdtKind::Enum, variants, fields: Vec::new(), repr_c: false, repr: false, maybe_unsized: false }));
         }
+        if let Some(d) = self.library_locals.borrow().get(path) {
+            return Ok(Some(d.clone()));
+        }
         if path.starts_with("core::") || path.starts_with("alloc::") || path.starts_with("std::") {
             return Ok(None);
         }
         Ok(self.find(path)?.map(|f| f.decl.clone()))
     }
+}
+
+/// The declarations of types named `name` inside function bodies of
+/// source file `src`: (the function's name, the byte offset of the
+/// declaration, the declaration).
+pub fn local_decls_named(src: &str, name: &str) -> Vec<(String, usize, AdtDecl)> {
+    let mut t = AdtTable::new();
+    t.add_file("lib", "", src);
+    let found = t.by_name.remove(name).unwrap_or_default();
+    found
+        .into_iter()
+        .filter_map(|f| {
+            let (_, at) = f.local?;
+            Some((f.module.rsplit("::").next().unwrap_or("").to_string(), at, f.decl))
+        })
+        .collect()
 }
 
 /// `module` followed by the inline modules open at this point.

@@ -278,7 +278,7 @@ fn variant_field_count(layout: Option<&Layout>, kind: AdtKind, v: u32) -> Option
 /// references and pointers, and tuples, arrays and ADTs made of them
 /// (ADTs: the crate's own Copy types, and core's Option/Result/Ordering/
 /// Wrapping of such). A Copy type can have no drop glue.
-fn no_drop_glue(ty: &Ty, adts: &AdtTable) -> bool {
+pub(crate) fn no_drop_glue(ty: &Ty, adts: &AdtTable) -> bool {
     if plain_no_drop_glue(ty) {
         return true;
     }

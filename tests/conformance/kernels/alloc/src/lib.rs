@@ -100,3 +100,143 @@ pub fn alloc_box(input: &[u64], mut out: DisjointSlice<u64>) {
     }
     put(&mut out, idx, h);
 }
+
+/// `Vec` operations: `extend_from_slice`, `pop`, indexing, `iter`,
+/// `iter_mut`, `truncate`, `insert`, `remove`, `swap`, `clear`, `len`,
+/// `is_empty`, `last`, `contains`; dropped at the end.
+#[kernel]
+pub fn alloc_vec_ops(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut v: Vec<u64> = Vec::new();
+    v.extend_from_slice(&[at(input, i), at(input, i + 1), at(input, i + 2)]);
+    v.extend_from_slice(&input[i % 8..i % 8 + 5]);
+    let mut h = mix(H0, v.len() as u64);
+    for x in v.iter_mut() {
+        *x = x.wrapping_mul(3) ^ 0x9e37;
+    }
+    v.insert(2, i as u64);
+    h = mix(h, v.remove(4));
+    v.swap(0, 5);
+    h = mix(h, v[1] ^ v[v.len() - 1]);
+    h = mix(h, v.contains(&(i as u64)) as u64);
+    if let Some(x) = v.pop() {
+        h = mix(h, x);
+    }
+    h = mix(h, *v.last().unwrap_or(&7));
+    v.truncate(3);
+    for x in v.iter() {
+        h = mix(h, *x);
+    }
+    v.clear();
+    h = mix(h, v.is_empty() as u64 + v.len() as u64);
+    put(&mut out, idx, h);
+}
+
+#[derive(Clone, Copy)]
+struct Particle {
+    pos: [f32; 3],
+    id: u16,
+    mass: u64,
+}
+
+/// `Vec` of structs (`T::LAYOUT` of a type the probe lays out): pushed,
+/// changed in place through `iter_mut`, read by index and by `iter`.
+#[kernel]
+pub fn alloc_vec_structs(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut v: Vec<Particle> = Vec::with_capacity(2);
+    for k in 0..(3 + i % 5) {
+        let w = at(input, i + k);
+        v.push(Particle { pos: [(w & 0xff) as f32, (w >> 8 & 0xff) as f32, 0.5], id: k as u16, mass: w >> 20 });
+    }
+    for p in v.iter_mut() {
+        p.pos[2] += p.pos[0] * 0.25;
+        p.mass ^= p.id as u64;
+    }
+    let mut h = mix(H0, v.len() as u64);
+    h = mix(h, v[v.len() / 2].mass);
+    for p in v.iter() {
+        h = mix(h, canon32(p.pos[2]) ^ p.mass ^ p.id as u64);
+    }
+    put(&mut out, idx, h);
+}
+
+/// A `Vec` that grows from empty across several reallocations (capacity
+/// 4, 8, .., 256: `RawVec::grow_amortized` and `__rust_realloc`), then
+/// shrinks; the capacities are part of the digest.
+#[kernel]
+pub fn alloc_vec_grow(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut v: Vec<u32> = Vec::new();
+    let mut h = H0;
+    let mut last_cap = v.capacity();
+    let n = 150 + i % 61;
+    for k in 0..n {
+        v.push((at(input, i + k) >> 7) as u32 ^ k as u32);
+        if v.capacity() != last_cap {
+            last_cap = v.capacity();
+            h = mix(h, last_cap as u64);
+        }
+    }
+    let mut s = 0u64;
+    for k in 0..v.len() {
+        s = s.wrapping_add(v[k] as u64 * (k as u64 + 1));
+    }
+    h = mix(h, s);
+    v.truncate(10);
+    v.shrink_to_fit();
+    h = mix(h, v.capacity() as u64);
+    h = mix(h, v.iter().map(|x| *x as u64).sum());
+    put(&mut out, idx, h);
+}
+
+/// `Box<[u32; 8]>` made from an array on the stack, passed by value to a
+/// function and moved out; a `Box` of a struct.
+#[kernel]
+pub fn alloc_box_array(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut a = [0u32; 8];
+    for k in 0..8 {
+        a[k] = (at(input, i + k) >> 3) as u32;
+    }
+    let b: Box<[u32; 8]> = Box::new(a);
+    let h = sum_boxed(b);
+    let p = Box::new(Particle { pos: [1.0, 2.0, i as f32], id: 3, mass: h });
+    let moved: Particle = *p;
+    put(&mut out, idx, mix(h, moved.mass ^ canon32(moved.pos[2])));
+}
+
+#[inline(never)]
+fn sum_boxed(b: Box<[u32; 8]>) -> u64 {
+    let mut h = H0;
+    for x in b.iter() {
+        h = mix(h, *x as u64);
+    }
+    h
+}
+
+trait Shape {
+    fn area(&self) -> u64;
+}
+#[derive(Clone, Copy)]
+struct Sq(u64);
+#[derive(Clone, Copy)]
+struct Rect(u64, u32);
+impl Shape for Sq {
+    fn area(&self) -> u64 { self.0 * self.0 }
+}
+impl Shape for Rect {
+    fn area(&self) -> u64 { self.0 * self.1 as u64 }
+}
+
+/// `Box<dyn Trait>`: two concrete types behind one box type, a call
+/// through the vtable, the box freed with the size and alignment its
+/// vtable holds (the values are `Copy`: no drop glue).
+#[kernel]
+pub fn alloc_box_dyn(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i) >> 40;
+    let b: Box<dyn Shape> = if i % 2 == 0 { Box::new(Sq(w)) } else { Box::new(Rect(w, i as u32)) };
+    let h = mix(H0, b.area());
+    put(&mut out, idx, h);
+}

@@ -218,6 +218,7 @@ impl<'a> Exporter<'a> {
         if !p.declared_in_generic() {
             return None;
         }
+        self.learn_library_local(p);
         let cannot = format!("`{p}` is declared inside a generic function, where rustc cannot be asked its layout");
         match self.input.adts.lookup(&p.bare()) {
             Err(e) => Some(format!("{cannot}: {e}")),
@@ -687,7 +688,7 @@ impl<'a> Exporter<'a> {
         // a library body found under another path (a re-export, a trait's
         // visible path) is named by its own in its text
         let own_name = lib_text.as_deref().and_then(text_fn_name);
-        let mut text = mono::substitute(text, own_name.as_deref().unwrap_or(generic), &params, &mono::call_args(path))
+        let mut text = mono::substitute(text, own_name.as_deref().unwrap_or(generic), &params, &mono::fn_call_args(path))
             .map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         // the closures a library body builds, named after the instance
         // (`partition_at_index_loop`'s `|a, b| !is_less(b, a)`)
@@ -866,6 +867,9 @@ impl<'a> Exporter<'a> {
             _ => None,
         };
         let path = fn_item.as_ref().unwrap_or(path);
+        // `handle_alloc_error`'s entry: the handler rustc's shim calls (heap.rs)
+        let handler = self.alloc_error_handler(path, ctx)?;
+        let path = handler.as_ref().unwrap_or(path);
         let bodies = &self.bodies;
         let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
         // drop glue (drops.rs), called by name with its type argument

@@ -256,7 +256,9 @@ impl CalleeResolver {
             }
         }
         if has_body(&bare) {
-            if path.all_args().any(|a| matches!(a, GenericArg::Type(_) | GenericArg::Const(_))) {
+            // (a fn nested in a generic method is printed with the
+            // method's parameters, which it does not have: `fn_item_args`)
+            if path.fn_item_args().any(|a| matches!(a, GenericArg::Type(_) | GenericArg::Const(_))) {
                 return Ok(Resolved::Instance { generic: bare });
             }
             return Ok(Resolved::Function(bare));

@@ -112,8 +112,8 @@ impl<'a> Exporter<'a> {
             let pair = Ty::Tuple(vec![Ty::primitive("u8")?, Ty::primitive("u8")?]);
             return Some(Ty::Array(Box::new(pair), "256".to_string()));
         }
-        if let Some((_, is_zst)) = size_property(path) {
-            return Ty::primitive(if is_zst { "bool" } else { "usize" });
+        if let Some((_, prop)) = super::type_props::type_property(path) {
+            return Some(prop.ty());
         }
         builtin_const(&bare).map(|(t, _)| t)
     }
@@ -373,12 +373,8 @@ impl<'a> Exporter<'a> {
                 return Ok(obj!["kind" => "scalar", "bits" => hex_bits(bits, self.size_of(&t).unwrap_or(8))]);
             }
             // core's `<u64 as SizedTypeProperties>::IS_ZST` in an instance
-            if let Some((t, is_zst)) = size_property(path) {
-                let size = self.size_of(&t).ok_or_else(|| self.err(ctx, Code::Unsupported, format!("constant `{}`: the size of `{t}` is not known", c.text)))?;
-                return Ok(obj!["kind" => "scalar", "bits" => match is_zst {
-                    true => hex_bits(u128::from(size == 0), 1),
-                    false => hex_bits(u128::from(size), 8),
-                }]);
+            if let Some((t, prop)) = super::type_props::type_property(path) {
+                return self.type_prop_json(&t, prop, ctx);
             }
             // a dependency trait's constant, for rustc to evaluate
             if path.qself.is_some() && self.probed_const_ty(path).is_ok() {
@@ -387,6 +383,11 @@ impl<'a> Exporter<'a> {
         }
         if !matches!(ty, Ty::Adt(_)) {
             return Err(self.err(ctx, Code::Unsupported, format!("unsupported constant `{}` of type `{ty}`", c.text)));
+        }
+        if matches!(ty, Ty::Adt(p) if p.bare() == path.bare()) {
+            if let Some(bytes) = self.wrapped_discriminant_json(fields, ctx)? {
+                return Ok(bytes);
+            }
         }
         if self.is_variant_path(path, ty) {
             let variant = self.variant_of(ty, path.last_name(), ctx)?;
@@ -653,7 +654,7 @@ fn builtin_table(bare: &str) -> Option<String> {
 /// `String`, `Box`, the collections, `Rc`/`Arc`, and their buffers.
 /// Unit structs of core and alloc, declared without fields there, that
 /// library constants print by their path alone.
-const LIBRARY_UNIT_STRUCTS: [&str; 3] = ["core::marker::PhantomData", "core::alloc::LayoutError", "alloc::alloc::Global"];
+const LIBRARY_UNIT_STRUCTS: [&str; 4] = ["core::marker::PhantomData", "core::alloc::LayoutError", "core::alloc::AllocError", "alloc::alloc::Global"];
 
 fn heap_type(ty: &Ty) -> Option<String> {
     let Ty::Adt(p) = ty else { return None };
@@ -664,22 +665,6 @@ fn heap_type(ty: &Ty) -> Option<String> {
         .any(|t| rest == *t)
         || rest.starts_with("collections::");
     heap.then_some(bare)
-}
-
-/// `T` of `<T as core::mem::SizedTypeProperties>::IS_ZST` (whether `T`
-/// has size 0; true) or `::SIZE` (its size; false): constants of core's
-/// generic bodies.
-pub(super) fn size_property(path: &Path) -> Option<(Ty, bool)> {
-    let q = path.qself.as_ref()?;
-    let tr = q.trait_.as_ref()?.bare();
-    if path.segments.len() != 1 || (tr != "core::mem::SizedTypeProperties" && tr != "SizedTypeProperties") {
-        return None;
-    }
-    match path.last_name() {
-        "IS_ZST" => Some(((*q.self_ty).clone(), true)),
-        "SIZE" => Some(((*q.self_ty).clone(), false)),
-        _ => None,
-    }
 }
 
 pub(super) fn builtin_const(bare: &str) -> Option<(Ty, u128)> {

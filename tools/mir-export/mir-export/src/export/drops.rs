@@ -33,6 +33,16 @@ impl<'a> Exporter<'a> {
             }
             let ctx = Ctx { body, scope: t.scope, span: t.span.as_ref(), const_comments: &t.const_comments };
             let ty = self.place_json(place, ctx)?.1;
+            // a trait object (`Box<dyn T>`'s glue drops `*p: dyn T`): rustc
+            // calls the vtable's drop word, null for a type without drop
+            // glue, which is all oxidec's vtables hold (`check_dyn_drops`)
+            if let Ty::Dyn(d) = &ty {
+                let loc = self.loc(body, t.scope, t.span.as_ref());
+                self.dyn_drops.push((d.clone(), loc));
+                let new = out.get_or_insert_with(|| body.clone());
+                new.blocks[bi].terminator.kind = TerminatorKind::Goto(*target);
+                continue;
+            }
             let Some(glue) = self.glue_for(&ty) else {
                 // no shim: nothing to drop, if rustc says so (needs_drop.rs)
                 if matches!(ty, Ty::Adt(_)) {
@@ -71,9 +81,46 @@ impl<'a> Exporter<'a> {
                 return None;
             }
         }
-        let name = format!("core::ptr::drop_in_place::<{ty}>");
-        let path = crate::mirparse::parser::parse_str(&name, |p| p.path(true)).ok()?;
-        self.bodies.contains_key(path.to_string().as_str()).then_some(path)
+        let glue = |t: &Ty| {
+            let name = format!("core::ptr::drop_in_place::<{t}>");
+            let path = crate::mirparse::parser::parse_str(&name, |p| p.path(true)).ok()?;
+            self.bodies.contains_key(path.to_string().as_str()).then_some(path)
+        };
+        glue(ty).or_else(|| self.without_type_defaults(ty).and_then(|t| glue(&t)))
+    }
+
+    /// `ty` as rustc prints it, without the trailing type arguments that are
+    /// its parameters' defaults (`RawVec<u32>` for `RawVec<u32, Global>`,
+    /// which a library instance's text spells out): the shortest spelling
+    /// that `with_type_defaults` completes to `ty`.
+    fn without_type_defaults(&self, ty: &Ty) -> Option<Ty> {
+        let Ty::Adt(p) = ty else { return None };
+        let n = p.segments.last()?.args.len();
+        (0..n).find_map(|k| {
+            let mut short = p.clone();
+            short.segments.last_mut()?.args.truncate(k);
+            let short = Ty::Adt(short);
+            (self.with_type_defaults(&short) == *ty).then_some(short)
+        })
+    }
+
+    /// Every drop of a trait object `dyn T` drops nothing only when every
+    /// vtable that object may have is of a type known to have no drop glue
+    /// (scalars, references, Copy types and aggregates of them: rustc's
+    /// vtable drop word is null, and it made no `drop_in_place` shim);
+    /// else it is refused, since oxidec's vtables hold no drop function.
+    pub(super) fn check_dyn_drops(&self) -> DResult<()> {
+        for (d, loc) in &self.dyn_drops {
+            let has_glue = |t: &Ty| self.glue_for(t).is_some() || !crate::types::no_drop_glue(t, self.input.adts);
+            if let Some(v) = self.reaching_vtables(d).into_iter().map(|i| &self.vtables[i]).find(|v| has_glue(&v.concrete)) {
+                return Err(crate::diag::Diag::at(loc.clone(), crate::diag::Code::Unsupported, format!(
+                    "dropping a `{d}` that may be a `{}`, which may have drop glue, is not supported yet: oxidec's \
+                     vtables hold no drop function (a `Box<dyn ..>` of `Copy` types is)",
+                    v.concrete
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// The glue `glue` and the glue it calls, checked at the user's drop

@@ -28,7 +28,7 @@ use crate::vtable::{same_trait, Entry};
 
 /// A vtable some coercion needs: `concrete` as `dyn_`.
 pub(super) struct VtableReq {
-    concrete: Ty,
+    pub(super) concrete: Ty,
     pub(super) dyn_: String,
     concrete_ty: usize,
     dyn_ty: usize,
@@ -68,15 +68,27 @@ pub(super) struct VirtualCall {
     loc: String,
 }
 
-/// `&dyn T`, `&mut dyn T`, `*const dyn T`: `dyn T`.
+/// `&dyn T`, `&mut dyn T`, `*const dyn T`, `Box<dyn T>`: `dyn T`.
 pub(super) fn dyn_pointee(t: &Ty) -> Option<&str> {
-    match t {
-        Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => match &**pointee {
-            Ty::Dyn(d) => Some(d.as_str()),
-            _ => None,
-        },
+    match box_pointee(t).or(match t {
+        Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => Some(&**pointee),
+        _ => None,
+    }) {
+        Some(Ty::Dyn(d)) => Some(d.as_str()),
         _ => None,
     }
+}
+
+/// `T` of alloc's `Box<T>` (`Box<T, A>`).
+fn box_pointee(t: &Ty) -> Option<&Ty> {
+    let Ty::Adt(p) = t else { return None };
+    if p.bare() != "alloc::boxed::Box" {
+        return None;
+    }
+    p.type_args().find_map(|a| match a {
+        crate::mirparse::ast::GenericArg::Type(t) => Some(t),
+        _ => None,
+    })
 }
 
 /// `core::ops::Fn<(u32,)>` & co.
@@ -95,9 +107,10 @@ impl<'a> Exporter<'a> {
     pub(super) fn coercion_vtable(&mut self, operand: &Operand, ty: &Ty, ctx: Ctx) -> DResult<usize> {
         let dyn_ = dyn_pointee(ty).expect("is_dyn_coercion").to_string();
         let from = self.operand_ty(operand, ctx)?;
-        let concrete = match &from {
-            Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => (**pointee).clone(),
-            _ => return Err(self.err(ctx, Code::Unsupported, format!("unsizing `{from}` to `{ty}` is not supported (only references and raw pointers become trait objects)"))),
+        let concrete = match (&from, box_pointee(&from)) {
+            (_, Some(t)) => t.clone(),
+            (Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. }, None) => (**pointee).clone(),
+            _ => return Err(self.err(ctx, Code::Unsupported, format!("unsizing `{from}` to `{ty}` is not supported (only references, raw pointers and boxes become trait objects)"))),
         };
         if let Ty::Dyn(d) = &concrete {
             return Err(self.err(ctx, Code::Unsupported, format!(
@@ -221,6 +234,7 @@ impl<'a> Exporter<'a> {
         }
         self.resolve_upcasts()?;
         self.patch_upcasts();
+        self.check_dyn_drops()?;
         self.fill_slots()
     }
 

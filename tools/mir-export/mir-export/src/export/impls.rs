@@ -182,9 +182,24 @@ pub(super) fn structural_impl_for(header: &str, self_ty: &Ty) -> bool {
 /// The crate a self type of a trait call is defined in (`arrayvec` for
 /// `arrayvec::ArrayVec<u64, 8>`, through references), if it is a path.
 pub(super) fn self_type_crate(t: &Ty) -> Option<String> {
+    // a type declared in a trait impl's method (`<alloc::vec::IntoIter<T,
+    // A> as Drop>::drop::DropGuard<..>`): the impl's self type's crate
+    if let Some(q) = declaring_impl(t) {
+        return self_type_crate(&q.self_ty);
+    }
     let s = self_type_path(t);
     let (k, _) = s.split_once("::")?;
     k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then(|| k.to_string())
+}
+
+/// The trait impl in whose method type `t` (or what it points to) is
+/// declared (`Path::declared_in_generic` with a trait path).
+fn declaring_impl(t: &Ty) -> Option<&crate::mirparse::ast::QSelf> {
+    match t {
+        Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => declaring_impl(pointee),
+        Ty::Adt(p) if p.declared_in_generic() => p.qself.as_deref(),
+        _ => None,
+    }
 }
 
 /// `t` printed without its references and pointers.
@@ -196,6 +211,9 @@ fn self_type_path(t: &Ty) -> String {
 /// `self_type_crate`, as the kernel spells a crate it reaches through
 /// re-exports (`sha2::digest` of `sha2::digest::core_api::CoreWrapper<..>`).
 pub(super) fn self_type_crate_in(libs: &crate::library::Libraries, t: &Ty) -> Option<String> {
+    if let Some(q) = declaring_impl(t) {
+        return self_type_crate_in(libs, &q.self_ty);
+    }
     let first = self_type_crate(t)?;
     Some(libs.crate_key(&self_type_path(t)).map_or(first, str::to_string))
 }
@@ -244,7 +262,34 @@ pub(super) fn self_param_matches(lib: &crate::library::Library, cand: &str, head
         let b = crate::mirparse::parse_mir_file(&text).ok()?.bodies.into_iter().next()?;
         Some(b.arg_count >= 1 && b.debug_names.iter().any(|(n, l)| n == "self" && *l == 1))
     };
+    if let (Some(_), Ty::Adt(want)) = (declaring_impl(self_ty), strip_refs(self_ty)) {
+        return declared_in_same_method(lib, cand, want);
+    }
     takes_self() != Some(true) || macro_impl_binding(lib, cand, header, self_ty).is_some()
+}
+
+/// Whether the `self` of method `cand` is a type declared in the same
+/// trait impl's method as `want` (`<alloc::vec::IntoIter<T, A> as
+/// core::ops::Drop>::drop::DropGuard`: alloc has several `DropGuard`s, one
+/// per method that declares one).
+fn declared_in_same_method(lib: &crate::library::Library, cand: &str, want: &Path) -> bool {
+    let self_ty = || {
+        let text = lib.body_text(cand)?;
+        let b = crate::mirparse::parse_mir_file(&text).ok()?.bodies.into_iter().next()?;
+        let l = b.locals.get(1)?.as_ref()?;
+        match strip_refs(&l.ty) {
+            Ty::Adt(p) => Some(p.clone()),
+            _ => None,
+        }
+    };
+    self_ty().is_some_and(|p| p.qself == want.qself && p.parent().bare() == want.parent().bare() && p.last_name() == want.last_name())
+}
+
+fn strip_refs(t: &Ty) -> &Ty {
+    match t {
+        Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => strip_refs(pointee),
+        t => t,
+    }
 }
 
 /// Whether an impl header's parameter bounds (`impl<T: TrustedStep> Tr

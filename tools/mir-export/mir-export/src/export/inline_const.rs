@@ -24,6 +24,7 @@ use crate::mirparse::ast::*;
 
 use super::body::{impl_trait_params, Ctx};
 use super::consteval::{eval_body, Env, Val};
+use super::type_props::TypeProp;
 use super::{mono, Exporter};
 
 /// How deep the calls of an inline constant's body may nest.
@@ -134,11 +135,12 @@ struct ExportEnv<'e, 'a, 'c> {
 impl Env for ExportEnv<'_, '_, '_> {
     fn constant(&mut self, c: &Const) -> Option<Val> {
         let ConstVal::Path { path, fields } = &c.val else { return None };
-        let (ty, is_zst) = super::consts::size_property(path).filter(|_| fields.is_empty())?;
+        let (ty, prop) = super::type_props::type_property(path).filter(|_| fields.is_empty())?;
         let size = self.ex.size_of(&ty)?;
-        match is_zst {
-            true => Some(Val::Bool(size == 0)),
-            false => Val::int(u128::from(size), &Ty::primitive("usize")?),
+        match prop {
+            TypeProp::IsZst => Some(Val::Bool(size == 0)),
+            TypeProp::Size => Val::int(u128::from(size), &Ty::primitive("usize")?),
+            _ => None,
         }
     }
 

@@ -21,6 +21,8 @@ pub(crate) mod heap;
 mod impls;
 mod implty;
 mod inline_const;
+mod lib_discr;
+mod lib_local_types;
 mod mono;
 mod needs_drop;
 mod probe_names;
@@ -31,6 +33,7 @@ mod spanclosures;
 mod special;
 mod srcnames;
 mod upcast;
+mod type_props;
 mod zst_closures;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -118,6 +121,7 @@ pub fn export(
                 ex.types.attach_decls(input.adts).map_err(|m| Diag::new(Code::Export, m))?;
                 ex.fill_needs_drop(cprobe);
                 ex.fill_layouts(probe)?;
+                ex.fill_type_props()?;
                 ex.fill_locations()?;
                 let bad = ex.check_kernel_params(&kernels);
                 if bad.is_empty() {
@@ -185,13 +189,18 @@ pub struct Exporter<'a> {
     /// ADTs dropped where rustc built no drop glue shim (drops.rs), whose
     /// `needs_drop` rustc is asked for (needs_drop.rs).
     glueless_drops: BTreeSet<String>,
+    /// Drops of trait objects, as nothing: (trait object type, where),
+    /// checked against the vtables (drops.rs `check_dyn_drops`).
+    dyn_drops: Vec<(String, String)>,
+    /// `SizedTypeProperties` constants waiting for layouts (type_props.rs).
+    type_props: Vec<type_props::PendingProp>,
 }
 
 impl<'a> Exporter<'a> {
     fn new(input: &'a ExportInput<'a>) -> Self {
         let spans = SpanTable::new(input.crate_dir);
         let mir = input.mir;
-        Exporter {
+        let mut ex = Exporter {
             input,
             bodies: mir.bodies.iter().filter(|b| !matches!(b.kind, BodyKind::Static | BodyKind::StaticMut)).map(|b| (b.name.as_str(), b)).collect(),
             consts: mir.consts.iter().map(|c| (c.name.as_str(), c)).collect(),
@@ -221,7 +230,11 @@ impl<'a> Exporter<'a> {
             loc_allocs: Vec::new(),
             probed_consts: Vec::new(),
             glueless_drops: BTreeSet::new(),
-        }
+            type_props: Vec::new(),
+            dyn_drops: Vec::new(),
+        };
+        ex.add_no_alloc_shim();
+        ex
     }
 
     /// `const m::__OXIDE_KERNEL_k: &str = const "k";` marks `m::k`;

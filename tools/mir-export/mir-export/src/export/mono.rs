@@ -132,13 +132,24 @@ pub fn generic_params(signature: &str, name: &str) -> Option<Vec<String>> {
 /// The type and const arguments of a call's path (`f::<u8, 3_usize>`)
 /// as MIR prints them.
 pub fn call_args(path: &Path) -> Vec<String> {
-    path.all_args()
-        .filter_map(|a| match a {
-            GenericArg::Type(t) => Some(t.to_string()),
-            GenericArg::Const(c) => Some(c.clone()),
-            GenericArg::Lifetime => None,
-        })
-        .collect()
+    arg_texts(path.all_args())
+}
+
+/// The type and const arguments of a call of a fn item that bind its
+/// own parameters: `call_args` less the parent parameters rustc prints
+/// for a fn nested in a generic impl's method (ast.rs `Path::fn_item_args`).
+pub fn fn_call_args(path: &Path) -> Vec<String> {
+    arg_texts(path.fn_item_args())
+}
+
+/// Type and const arguments as MIR prints them, lifetimes left out.
+fn arg_texts<'p>(args: impl Iterator<Item = &'p GenericArg>) -> Vec<String> {
+    args.filter_map(|a| match a {
+        GenericArg::Type(t) => Some(t.to_string()),
+        GenericArg::Const(c) => Some(c.clone()),
+        GenericArg::Lifetime => None,
+    })
+    .collect()
 }
 
 /// Instance `inst_name` of generic body `generic` with `params` bound to
@@ -202,6 +213,18 @@ fn mask_parent_params(text: &str) -> (String, Vec<String>) {
     let (mut i, mut copied) = (0, 0);
     while i < b.len() {
         let after_name = i > 0 && (ident(b[i - 1]) || (i > 2 && &b[i - 2..i] == b"::" && ident(b[i - 3])));
+        if b[i] == b'<' && !after_name {
+            // a trait path `<X<T, A> as Tr>::m::Item`: an item declared in a
+            // trait impl's method, printed with the impl's parameters
+            if let Some(close) = parent_qself_end(b, i) {
+                out.push_str(&text[copied..i]);
+                out.push_str(&format!("__OXIDE_PARENT_{}__", groups.len()));
+                groups.push(text[i..=close].to_string());
+                copied = close + 1;
+                i = close + 1;
+                continue;
+            }
+        }
         if b[i] != b'<' || !after_name {
             i += 1;
             continue;
@@ -252,6 +275,68 @@ fn mask_parent_params(text: &str) -> (String, Vec<String>) {
     (out, groups)
 }
 
+/// The index of the `>` that closes the trait path opened at `b[open]`
+/// (`<X<T, A> as Tr>`) when it is an enclosing impl's, printed for an item
+/// declared in one of its methods: an `as`, every generic argument list
+/// inside of parameters only, and two more segments after it, the last not
+/// a promoted (`::drop::DropGuard`; a promoted inherits the parameters).
+fn parent_qself_end(b: &[u8], open: usize) -> Option<usize> {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut depth = 0;
+    let mut close = None;
+    for (k, &c) in b.iter().enumerate().skip(open) {
+        match c {
+            b'\n' => return None,
+            b'<' => depth += 1,
+            b'>' if b[k - 1] != b'-' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(k);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let close = close?;
+    let inner = std::str::from_utf8(&b[open + 1..close]).ok()?;
+    if !inner.contains(" as ") {
+        return None;
+    }
+    // every `<..>` inside: parameters only
+    let ib = inner.as_bytes();
+    let mut k = 0;
+    let mut any = false;
+    while k < ib.len() {
+        if ib[k] == b'<' {
+            let end = ib[k..].iter().position(|&c| c == b'>').map(|e| k + e)?;
+            let list = &inner[k + 1..end];
+            if list.contains('<') {
+                return None;
+            }
+            let params = list.split(',').map(str::trim).all(|a| {
+                let a = a.strip_prefix('\'').unwrap_or(a);
+                !a.is_empty() && !a.as_bytes()[0].is_ascii_digit() && a.bytes().all(ident)
+            });
+            if !params {
+                return None;
+            }
+            any = true;
+            k = end;
+        }
+        k += 1;
+    }
+    let rest = &b[close + 1..];
+    let seg = |r: &[u8]| -> Option<usize> {
+        let r2 = r.strip_prefix(b"::")?;
+        let n = r2.iter().take_while(|&&c| ident(c)).count();
+        (n > 0 && !r2[0].is_ascii_digit()).then_some(n + 2)
+    };
+    let first = seg(rest)?;
+    let second = seg(&rest[first..])?;
+    (any && rest.get(first + second) != Some(&b'[')).then_some(close)
+}
+
 /// Instance `inst_name` from its substituted MIR `text`.
 pub fn parse_instance(text: &str, inst_name: &str) -> Result<Body, String> {
     let file = parse_mir_file(text).map_err(|e| format!("the instance `{inst_name}` does not parse: {}", e.msg))?;
@@ -298,6 +383,17 @@ mod tests {
         assert!(out.contains("_2 = arrayvec::ArrayVec::<T, CAP>::retain::BackshiftOnDrop::<'_, u32, 16> {"), "{out}");
         // a method of the type, a variant: real arguments
         assert!(out.contains("_4 = arrayvec::ArrayVec::<u32, 16>::len(") && out.contains("Option::<u32>::Some"), "{out}");
+    }
+
+    #[test]
+    fn parent_trait_paths_stay() {
+        let text = "fn f(_1: &mut <alloc::vec::IntoIter<T, A> as core::ops::Drop>::drop::DropGuard<'_, T, A>) -> () {\n\
+                    \x20   _2 = <alloc::vec::IntoIter<T, A> as core::ops::Drop>::drop(move _3);\n\
+                    \x20   _4 = const <X<T> as Tr>::m::promoted[0];\n}\n";
+        let out = substitute(text, "f", &["T".into(), "A".into()], &["u32".into(), "G".into()]).unwrap();
+        assert!(out.contains("(_1: &mut <alloc::vec::IntoIter<T, A> as core::ops::Drop>::drop::DropGuard<'_, u32, G>)"), "{out}");
+        // a call of the method itself, a promoted: real arguments
+        assert!(out.contains("_2 = <alloc::vec::IntoIter<u32, G> as core::ops::Drop>::drop(") && out.contains("<X<u32> as Tr>::m::promoted[0]"), "{out}");
     }
 
     #[test]

@@ -124,7 +124,7 @@ impl<'a> Exporter<'a> {
             values.push(obj!["kind" => "scalar", "bits" => format!("0x{:0width$x}", bits & mask, width = (size * 2) as usize)]);
         }
         for f in &mut self.functions {
-            put_values(f, &values);
+            put_values(f, PLACEHOLDER, &values);
         }
         Ok(())
     }
@@ -158,19 +158,20 @@ fn scalar_size(ty: &Ty) -> u64 {
     }
 }
 
-/// Each placeholder of `j` replaced by its value.
-fn put_values(j: &mut Json, values: &[Json]) {
+/// Each placeholder of `j` (`{"kind": kind, "index": i}`) replaced by its
+/// value, `values[i]`.
+pub(super) fn put_values(j: &mut Json, kind: &str, values: &[Json]) {
     match j {
-        Json::Arr(items) => items.iter_mut().for_each(|x| put_values(x, values)),
+        Json::Arr(items) => items.iter_mut().for_each(|x| put_values(x, kind, values)),
         Json::Obj(fields) => {
-            let is_placeholder = fields.iter().any(|(k, v)| k == "kind" && *v == Json::from(PLACEHOLDER));
+            let is_placeholder = fields.iter().any(|(k, v)| k == "kind" && *v == Json::from(kind));
             let index = fields.iter().find_map(|(k, v)| match (k.as_str(), v) {
                 ("index", Json::Int(i)) => Some(*i as usize),
                 _ => None,
             });
             match (is_placeholder, index.and_then(|i| values.get(i))) {
                 (true, Some(v)) => *j = v.clone(),
-                _ => fields.iter_mut().for_each(|(_, v)| put_values(v, values)),
+                _ => fields.iter_mut().for_each(|(_, v)| put_values(v, kind, values)),
             }
         }
         _ => {}
@@ -193,7 +194,7 @@ mod tests {
     fn placeholders_are_replaced() {
         let mut j = obj!["ops" => vec![obj!["kind" => "constant", "const" => obj!["kind" => PLACEHOLDER, "index" => 1u32]]]];
         let values = vec![obj!["kind" => "scalar", "bits" => "0x00"], obj!["kind" => "scalar", "bits" => "0x40"]];
-        put_values(&mut j, &values);
+        put_values(&mut j, PLACEHOLDER, &values);
         assert_eq!(j, obj!["ops" => vec![obj!["kind" => "constant", "const" => obj!["kind" => "scalar", "bits" => "0x40"]]]]);
         assert_eq!(scalar_words(&Ty::primitive("i128").unwrap()), Some(2));
         assert_eq!(scalar_words(&Ty::primitive("str").unwrap()), None);

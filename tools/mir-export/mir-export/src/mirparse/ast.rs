@@ -78,11 +78,15 @@ impl Path {
     /// enclosing item's own parameters, which are no arguments of the type
     /// (`arrayvec::ArrayVec<T, CAP>::retain::BackshiftOnDrop<'_, u32, 16>`
     /// is `BackshiftOnDrop` with `'_, u32, 16`; `T`, `CAP` are `retain`'s).
+    /// An item declared inside a trait impl's method is printed under the
+    /// impl's trait path (`<IntoIter<T, A> as Drop>::drop::DropGuard<'_, T,
+    /// A>`: alloc's).
     pub fn declared_in_generic(&self) -> bool {
         let parents = &self.segments[..self.segments.len().saturating_sub(1)];
-        self.qself.is_none()
-            && parents.iter().any(|s| !s.args.is_empty())
-            && parents.iter().flat_map(|s| s.args.iter()).all(is_parameter)
+        if let Some(q) = &self.qself {
+            return q.trait_.is_some() && !parents.is_empty() && parents.iter().all(|s| s.args.is_empty());
+        }
+        parents.iter().any(|s| !s.args.is_empty()) && parents.iter().flat_map(|s| s.args.iter()).all(is_parameter)
     }
 
     /// The generic arguments that make this type's instance: the last
@@ -91,6 +95,18 @@ impl Path {
     pub fn type_args(&self) -> impl Iterator<Item = &GenericArg> {
         let skip = if self.declared_in_generic() { self.segments.len() - 1 } else { 0 };
         self.segments.iter().skip(skip).flat_map(|s| s.args.iter())
+    }
+
+    /// The generic arguments of a fn item's call path that are the fn's
+    /// own. rustc prints a fn declared inside a method of a generic impl
+    /// with the impl's own parameters (`RawVecInner::<A>::reserve::
+    /// do_reserve_and_handle::<Global>`), which a nested fn does not
+    /// inherit (its `A` is its own, here `Global`): a segment that two more
+    /// follow and whose arguments are all parameters gives none, as
+    /// mono.rs `mask_parent_params` keeps such arguments in the text.
+    pub fn fn_item_args(&self) -> impl Iterator<Item = &GenericArg> {
+        let n = self.segments.len();
+        self.segments.iter().enumerate().filter(move |(k, s)| k + 2 >= n || !s.args.iter().all(is_parameter)).flat_map(|(_, s)| s.args.iter())
     }
 
     /// This path without its last segment (an enum variant's ADT).

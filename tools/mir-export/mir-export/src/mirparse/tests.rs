@@ -404,3 +404,20 @@ fn types_declared_in_generic_functions() {
         }
     }
 }
+
+#[test]
+fn own_arguments_of_nested_fn_items() {
+    let own = |s: &str| -> Vec<String> {
+        let p = crate::mirparse::parser::parse_str(s, |p| p.path(true)).unwrap();
+        p.fn_item_args().map(|a| format!("{a:?}")).collect()
+    };
+    // a fn nested in a generic impl's method: the impl's `A` is printed, not inherited
+    let nested = own("alloc::raw_vec::RawVecInner::<A>::reserve::do_reserve_and_handle::<alloc::alloc::Global>");
+    assert_eq!(nested.len(), 1);
+    assert!(nested[0].contains("Global"), "{nested:?}");
+    // a method of a generic type, a generic fn: every argument is the call's
+    assert_eq!(own("alloc::vec::Vec::<Point>::push").len(), 1);
+    assert_eq!(own("core::slice::<impl [T]>::len").len(), 0);
+    assert_eq!(own("rotate_mix::<u8>").len(), 1);
+    assert_eq!(own("a::S::<T>::m::<u8, u16>").len(), 3);
+}
