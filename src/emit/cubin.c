@@ -259,6 +259,7 @@ typedef struct {
 	size_t len;
 	const char *why;    /* when status is -1: what failed */
 	int err;            /* and its errno, 0 if none */
+	int signal;         /* the signal that killed ptxas, 0 if none */
 } PtxasRun;
 
 /* exe -arch=ARCH [-v] -o /dev/fd/N - < ptx: the cubin when want_cubin,
@@ -311,6 +312,8 @@ static PtxasRun run_ptxas(const char *exe, const char *ptx, size_t len, const ch
 	while ((w = waitpid(pid, &ws, 0)) < 0 && errno == EINTR)
 		;
 	r.why = "ptxas was killed by a signal";
+	if (w == pid && WIFSIGNALED(ws))
+		r.signal = WTERMSIG(ws);
 	if (w != pid || !WIFEXITED(ws))
 		goto done;
 	r.status = WEXITSTATUS(ws);
@@ -343,7 +346,12 @@ uint8_t *cubin_from_ptx(const char *ptx, size_t len, const char *arch, size_t *o
 		return jl_cubin(ptx, len, arch, out_len);
 	PtxasRun r = run_ptxas(exe, ptx, len, arch, false, true);
 	if (r.status != 0 || !r.cubin || r.len == 0) {
-		if (r.status < 0)
+		if (r.signal)
+			diag_error(OX_BACKEND, "oxidec", "ptxas (%s) crashed (signal %d) on this PTX: a ptxas bug; "
+			           "docs/DESIGN.md \"ptxas hazards\" lists those oxidec avoids; write the PTX (-o K.ptx) and "
+			           "reduce it with tools/ptx-reduce.py to report it; -O3 or OXIDEC_PTXAS=none (nvJitLink) may "
+			           "avoid it", exe, r.signal);
+		else if (r.status < 0)
 			diag_error(OX_ENV, "oxidec", "%s (%s%s%s); set OXIDEC_PTXAS to a ptxas, or to none for nvJitLink",
 			           r.why, exe, r.err ? ": " : "", r.err ? strerror(r.err) : "");
 		else

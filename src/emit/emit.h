@@ -74,6 +74,10 @@ uint8_t *cubin_from_ptx(const char *ptx, size_t len, const char *arch, size_t *o
  * diagnostic either way. */
 char *cubin_ptxas_log(const char *ptx, size_t len, const char *arch);
 
+/* How ptxcalls.c begins a call it made indirect, the callee's name next:
+ * stack.c follows it as the direct call it was. */
+#define PTX_REDIRECTED_CALL "{ .reg .b64 %oxcallee; mov.u64 %oxcallee, "
+
 /* stack.c: a warning (never an error) for each kernel whose calls in the
  * PTX are recursive, with the stack bytes each level needs; m gives the
  * Rust names and source lines. */

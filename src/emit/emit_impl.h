@@ -84,6 +84,11 @@ bool emit_link_libdevice(EmitCtx *e);
  * ownership of ptx, returns the new text (NUL-terminated) and its length. */
 char *emit_fix_ptx(char *ptx, size_t *len);
 
+/* ptxcalls.c: direct calls from non-recursive .func bodies to recursive
+ * functions made indirect, around a ptxas crash; the same ownership as
+ * emit_fix_ptx. */
+char *emit_redirect_recursion(char *ptx, size_t *len);
+
 /* traps.c: in kernels with warp-collective instructions, each bounds
  * test's trap placed at the test (outside loops), for ptxas; the same
  * ownership as emit_fix_ptx. */

@@ -7,7 +7,8 @@
  * turned tail recursion into a loop, and what runs is what the PTX calls.
  * Functions are the `.entry` / `.func` bodies, calls the `call` lines
  * naming a function (calls through a pointer name a register and are not
- * followed).  Frame sizes come from ptxas itself: the PTX is compiled
+ * followed, except those ptxcalls.c made of direct calls: it names the
+ * callee, PTX_REDIRECTED_CALL).  Frame sizes come from ptxas itself: the PTX is compiled
  * once more with -v, by the compiler that makes the cubin (cubin.c: the
  * toolkit's ptxas, else nvJitLink; only when something is recursive) and
  * its "N bytes stack frame" lines are read.  Without either the
@@ -123,7 +124,12 @@ static int64_t depot_size(const char *line)
 
 static void body_line(Graph *g, PtxFunc *f, const char *s)
 {
-	if (!strncmp(s, "call", 4) && (s[4] == '.' || s[4] == ' ' || s[4] == '\t')) {
+	size_t redirected = strlen(PTX_REDIRECTED_CALL);
+	if (!strncmp(s, PTX_REDIRECTED_CALL, redirected)) {   /* ptxcalls.c's */
+		const char *c = ident_copy(g->a, s + redirected);
+		if (c)
+			vec_push(g->a, &f->callee_names, &f->ncallee, &f->capcallee, c);
+	} else if (!strncmp(s, "call", 4) && (s[4] == '.' || s[4] == ' ' || s[4] == '\t')) {
 		const char *c = callee_name(g->a, s);
 		if (c)
 			vec_push(g->a, &f->callee_names, &f->ncallee, &f->capcallee, c);
@@ -342,7 +348,7 @@ static void warn_kernel(Graph *g, Module *m, uint32_t k, const char *arch)
 		          "%lld levels fit in %d", kname, (long long)g->before, (long long)g->best, arch, (long long)fit,
 		          CUDA_DEFAULT_STACK);
 	else
-		diag_note("oxidec", "estimated from the PTX's local depots (neither ptxas nor nvJitLink found): ptxas adds spills and "
+		diag_note("oxidec", "estimated from the PTX's local depots (neither ptxas nor nvJitLink found, or it failed on this PTX): ptxas adds spills and "
 		          "saved registers to each level");
 }
 

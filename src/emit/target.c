@@ -342,7 +342,7 @@ char *emit_ptx(EmitCtx *e, size_t *len)
 	if (!has_module(e, "emit ptx") || !has_target(e, TARGET_NVPTX, "PTX"))
 		return NULL;
 	char *ptx = emit_code(e, LLVMAssemblyFile, len);
-	return ptx ? emit_inline_traps(emit_fix_ptx(ptx, len), len) : NULL;
+	return ptx ? emit_inline_traps(emit_redirect_recursion(emit_fix_ptx(ptx, len), len), len) : NULL;
 }
 
 uint8_t *emit_object(EmitCtx *e, size_t *len)

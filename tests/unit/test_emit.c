@@ -702,6 +702,77 @@ static void traps_case(const char *what, const char *in, const char *want)
 	free(got);
 }
 
+char *emit_redirect_recursion(char *ptx, size_t *len);   /* src/emit/ptxcalls.c (emit_impl.h) */
+
+/* A module: kernel k calls helper h (once: ptxas would inline it), h
+ * calls the recursive r under a guard, the non-recursive n, and r again
+ * without results or arguments; k calls r itself; r calls itself; the
+ * mutually recursive p and q call r. */
+static const char redirect_ptx[] =
+	".func (.param .b64 func_retval0) r(.param .b64 r_param_0);\n"
+	".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n"
+	"\t{ // callseq 0, 0\n\t.param .b64 param0;\n\tst.param.b64 \t[param0], 15;\n\tcall.uni h, (param0);\n\t} // callseq 0\n"
+	"\t{ // callseq 1, 0\n\t.param .b64 param0;\n\t.param .b64 retval0;\n"
+	"\tcall.uni (retval0), r, (param0);\n\t} // callseq 1\n\tret;\n}\n"
+	".func h(\n\t.param .b64 h_param_0\n)\n{\n"
+	"\t{ // callseq 2, 0\n\t.param .b64 param0;\n\t.param .align 8 .b8 param1[16];\n\t.param .b64 retval0;\n"
+	"\t@%p1 call.uni (retval0), r, (param0, param1);\n\tld.param.b64 \t%rd1, [retval0];\n\t} // callseq 2\n"
+	"\t{ // callseq 3, 0\n\tcall.uni n, ();\n\t} // callseq 3\n"
+	"\t{ // callseq 4, 0\n\tcall.uni r, ();\n\t} // callseq 4\n\tret;\n}\n"
+	".func n()\n{\n\tret;\n}\n"
+	".func (.param .b64 func_retval0) r(\n\t.param .b64 r_param_0\n)\n{\n"
+	"\t.local .align 8 .b8 \t__local_depot3[48];\n"
+	"\t{ // callseq 5, 0\n\t.param .b64 param0;\n\t.param .b64 retval0;\n"
+	"\tcall.uni (retval0), r, (param0);\n\t} // callseq 5\n\tret;\n}\n"
+	".func p()\n{\n\tcall.uni q, ();\n\t{\n\t.param .b64 param0;\n\t.param .b64 retval0;\n"
+	"\tcall.uni (retval0), r, (param0);\n\t}\n\tret;\n}\n"
+	".func q()\n{\n\tcall.uni p, ();\n\tret;\n}\n";
+
+/* ptxcalls.c: only h's calls to r become indirect, with the prototype of
+ * the call sequence's own parameters; stack.c still follows them. */
+static void test_redirect_recursion(void)
+{
+	size_t len;
+	char *got = emit_redirect_recursion(strcpy(xmalloc(sizeof redirect_ptx), redirect_ptx), &len);
+	check(len == strlen(got), "ptxcalls: length", NULL);
+	check(strstr(got, "\t{ .reg .b64 %oxcallee; mov.u64 %oxcallee, r; __oxide_proto0 : .callprototype "
+	                  "(.param .b64 _) _ (.param .b64 _, .param .align 8 .b8 _[16]); "
+	                  "@%p1 call.uni (retval0), %oxcallee, (param0, param1), __oxide_proto0; }\n") != NULL,
+	      "ptxcalls: h's guarded call to r, results and an array parameter", got);
+	check(strstr(got, "\t{ .reg .b64 %oxcallee; mov.u64 %oxcallee, r; __oxide_proto1 : .callprototype _ (); "
+	                  "call.uni %oxcallee, (), __oxide_proto1; }\n") != NULL,
+	      "ptxcalls: h's call to r without results or arguments", got);
+	char *k = strstr(got, ".visible .entry k"), *r = strstr(got, ".func (.param .b64 func_retval0) r(\n");
+	check(k && r && strstr(k, "\tcall.uni h, (param0);\n") && strstr(k, "\tcall.uni (retval0), r, (param0);\n") &&
+	      strstr(got, "\tcall.uni n, ();\n") && strstr(r, "\tcall.uni (retval0), r, (param0);\n") &&
+	      strstr(strstr(got, ".func p()"), "\tcall.uni (retval0), r, (param0);\n"),
+	      "ptxcalls: the kernel's, r's own, p's (recursive) and the call to n stay direct", got);
+	size_t n0 = strlen(redirect_ptx);
+	char *same = emit_redirect_recursion(strcpy(xmalloc(n0 + 1), ".func n()\n{\n\tret;\n}\n"), &len);
+	check(!strcmp(same, ".func n()\n{\n\tret;\n}\n"), "ptxcalls: nothing recursive, nothing changed", same);
+	free(same);
+	free(got);
+	/* stack.c: k2 reaches the recursion only through h2's rewritten call */
+	static const char only_helper[] =
+		".visible .entry k2()\n{\n\tcall.uni h2, ();\n\tret;\n}\n"
+		".func h2()\n{\n\t{\n\t.param .b64 param0;\n\t@%p1 call.uni r2, (param0);\n\t}\n\tret;\n}\n"
+		".func r2(\n\t.param .b64 r2_param_0\n)\n{\n\t{\n\t.param .b64 param0;\n\tcall.uni r2, (param0);\n\t}\n\tret;\n}\n";
+	got = emit_redirect_recursion(strcpy(xmalloc(sizeof only_helper), only_helper), &len);
+	char path[] = "/tmp/test_emit_redirect.XXXXXX";
+	int fd = mkstemp(path), saved = dup(2);
+	fflush(stderr);
+	dup2(fd, 2);
+	int nwarn = stack_warn(M, got, NULL, "sm_90");
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	remove(path);
+	check(strstr(got, "mov.u64 %oxcallee, r2;") && nwarn == 1,
+	      "ptxcalls: stack.c follows k2 -> h2 -> r2 after the rewrite", got);
+	free(got);
+}
+
 /* s with its first "@OP@" replaced by op, malloc'd. */
 static char *with_op(const char *s, const char *op)
 {
@@ -913,6 +984,7 @@ int main(void)
 	test_host();
 	test_ptx_fix();
 	test_inline_traps();
+	test_redirect_recursion();
 	test_errors();
 	test_stack();
 	arena_free(M->arena);

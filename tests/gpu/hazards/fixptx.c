@@ -1,10 +1,12 @@
-/* fixptx.c: oxidec's PTX rewrite (src/emit/ptxfix.c) as a filter,
+/* fixptx.c: oxidec's PTX rewrites (src/emit/ptxfix.c, then
+ * src/emit/ptxcalls.c, as emit_ptx runs them) as a filter,
  *   fixptx IN.ptx OUT.ptx
  * so that the hazard probe also runs LLVM's PTX after oxidec's rewrites. */
 #include <stdio.h>
 #include <stdlib.h>
 
 char *emit_fix_ptx(char *ptx, size_t *len);
+char *emit_redirect_recursion(char *ptx, size_t *len);
 
 int main(int argc, char **argv)
 {
@@ -23,7 +25,7 @@ int main(int argc, char **argv)
 	s[n] = 0;
 	fclose(f);
 	size_t len;
-	char *out = emit_fix_ptx(s, &len);
+	char *out = emit_redirect_recursion(emit_fix_ptx(s, &len), &len);
 	FILE *o = fopen(argv[2], "wb");
 	if (!o || fwrite(out, 1, len, o) != len || fclose(o))
 		return 2;
