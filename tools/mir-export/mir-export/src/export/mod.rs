@@ -23,6 +23,7 @@ mod implty;
 mod inline_const;
 mod mono;
 mod probe_names;
+mod promoteds;
 mod reflect;
 mod probed_consts;
 pub(crate) mod spans;
