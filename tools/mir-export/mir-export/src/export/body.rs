@@ -900,7 +900,9 @@ impl<'a> Exporter<'a> {
             self.check_drop_impl(path, name, ctx)?;
         }
         if let (Resolved::Function(name), Some(Ty::Closure(c))) = (&resolved, &fn_self) {
-            self.check_closure_env(name, c, &call_args, ctx)?;
+            if let Some(shim) = self.closure_env_shim(name, c, &call_args, ctx)? {
+                resolved = Resolved::Function(shim);
+            }
         }
         let callee = match resolved {
             Resolved::Function(name) => {
@@ -984,7 +986,6 @@ impl<'a> Exporter<'a> {
         // alloc's bodies (`Vec::push`, Box's drop glue) are read when the
         // kernel crate has a global allocator; without one the heap error
         // stands (`not_inlined`)
-        if std::env::var_os("OXDBG").is_some() { eprintln!("OXDBG library_callee {path}"); }
         let heap_ok = failed.0 == Code::Gpu && crate::export::heap::is_heap_path(&bare) && self.has_global_allocator();
         if (failed.0 != Code::Unsupported && !heap_ok) || (prim_self && !dep_trait) || bare.starts_with("core::fmt::") {
             return Err(self.err(ctx, failed.0, failed.1));
@@ -1495,20 +1496,17 @@ impl<'a> Exporter<'a> {
     /// argument must be what the body takes. `FnOnce::call_once` passes
     /// the closure by value; a closure inferred `Fn` or `FnMut` (called by
     /// reference first, then passed where `FnOnce` is expected) takes a
-    /// reference to it, which rustc's `call_once` shim makes and this
-    /// export does not yet: refused, never the value passed as the pointer.
-    fn check_closure_env(&mut self, name: &str, c: &str, call_args: &[Operand], ctx: Ctx) -> DResult<()> {
-        let Some(env) = self.bodies.get(name).and_then(|b| b.locals.get(1)).and_then(|l| l.as_ref()).map(|l| l.ty.clone()) else { return Ok(()) };
-        let Some(first) = call_args.first() else { return Ok(()) };
+    /// reference to it: the call goes through the by-value shim rustc
+    /// would make (once_shim.rs), whose name is returned.
+    fn closure_env_shim(&mut self, name: &str, c: &str, call_args: &[Operand], ctx: Ctx) -> DResult<Option<String>> {
+        let Some(env) = self.bodies.get(name).and_then(|b| b.locals.get(1)).and_then(|l| l.as_ref()).map(|l| l.ty.clone()) else { return Ok(None) };
+        let Some(first) = call_args.first() else { return Ok(None) };
         let passed = self.operand_ty(first, ctx)?;
         let by_value = matches!(&passed, Ty::Closure(x) if x == c);
         if by_value && matches!(&env, Ty::Ref { pointee, .. } if matches!(&**pointee, Ty::Closure(x) if x == c)) {
-            return Err(self.err(ctx, Code::Unsupported, format!(
-                "calling the closure `{c}` through `FnOnce::call_once` (by value) while its body takes `{env}` (it is \
-                 also called as `Fn`/`FnMut`) is not supported yet; pass `&c` or `&mut c` where the `FnOnce` is expected"
-            )));
+            return self.call_once_shim(name, ctx).map(Some);
         }
-        Ok(())
+        Ok(None)
     }
 
     /// `<&mut C as FnMut<A>>::call_mut(r, args)` for closure type `c`

@@ -22,6 +22,7 @@ mod impls;
 mod implty;
 mod inline_const;
 mod mono;
+mod once_shim;
 mod probe_names;
 mod promoteds;
 mod reflect;
