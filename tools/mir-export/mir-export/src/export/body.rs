@@ -1788,7 +1788,12 @@ mod tests {
     fn a_closure_captures_nothing_only_when_its_debug_lines_are_parameters() {
         let body = |debug: &str| format!("fn k::{{closure#0}}(_1: &{{closure@a.rs:7:18: 7:26}}, _2: (u64, u8)) -> u64 {{\n    debug v => _2;\n{debug}    let mut _0: u64;\n\n    bb0: {{\n        _0 = copy (_2.0: u64);\n        return;\n    }}\n}}\n");
         assert!(body_captures_nothing(&body(""), 2));
-        assert!(body_captures_nothing(&body("    debug a => (_2.1: u8);\n        debug inner => const 3_u64;\n"), 2));
+        // a debug line of an inner scope (inside its `scope N {` block)
+        // is not a capture's
+        assert!(body_captures_nothing(&body("    debug a => (_2.1: u8);\n    scope 1 {\n        debug inner => const 3_u64;\n    }\n"), 2));
+        // core's cached MIR indents every level by one space
+        assert!(body_captures_nothing(&body(" debug a => (_2.1: u8);\n scope 1 { // at x.rs:1:1: 1:2\n debug inner => const 3_u64; // in scope 1\n }\n"), 2));
+        assert!(!body_captures_nothing(&body(" debug z => const []; // in scope 0\n"), 2));
         // a captured `[u64; 0]` whose read was optimized away
         assert!(!body_captures_nothing(&body("    debug z => const [];\n"), 2));
         assert!(!body_captures_nothing(&body("    debug r => (*((*_1).0: &u64));\n"), 2));
