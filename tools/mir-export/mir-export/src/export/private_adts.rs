@@ -1,8 +1,10 @@
-//! Library structs that no layout probe can name: a path through a
-//! private module or a private struct (core's `ops::try_trait::Wrapped`,
-//! which `[T; N]::map` runs its closure through, and `array::drain::
-//! Drain`). rustc lays out a struct without `#[repr]` by its fields'
-//! layouts alone, as it lays out a closure: such a struct is laid out as
+//! Library structs that no layout probe can ask for: a path through a
+//! private module or a private struct whose parameter has a `Fn*` bound
+//! (core's `ops::try_trait::Wrapped<T, A, F: FnMut(A) -> T>`, which
+//! `[T; N]::map` runs its closure through). rustc prints the layout of a
+//! private type despite the privacy error, but a closure's stand-in does
+//! not meet the bound. rustc lays out a struct without `#[repr]` by its
+//! fields' layouts alone, as it lays out a closure: such a struct is laid out as
 //! the tuple struct of its declared field types (read from the library's
 //! source, its parameters put in), which the probe declares, like a
 //! closure's stand-in (probe_names.rs); a type that contains one
@@ -34,6 +36,13 @@ impl<'a> Exporter<'a> {
                 }
                 if self.is_empty_library_enum(&p) {
                     self.private_adts.insert(p.bare(), true);
+                    continue;
+                }
+                // rustc prints the layout of a private type despite the
+                // privacy error; what fails is a closure's stand-in that
+                // does not meet a parameter's `Fn*` bound (`F: FnMut(A)
+                // -> T`): only such structs are laid out from their fields
+                if !self.has_fn_bound(&p) {
                     continue;
                 }
                 self.private_adts.insert(p.bare(), false);
@@ -68,6 +77,19 @@ impl<'a> Exporter<'a> {
             Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => self.names_private_adt(pointee),
             _ => false,
         }
+    }
+
+    /// Whether struct `p`'s declaration bounds a parameter by a `Fn*`
+    /// trait (core's `Wrapped<T, A, F: FnMut(A) -> T>`).
+    fn has_fn_bound(&self, p: &Path) -> bool {
+        let bare = p.bare();
+        let libs = self.input.library;
+        let Some(key) = libs.crate_key(&bare) else { return false };
+        let segs: Vec<String> = bare[key.len()..].trim_start_matches("::").split("::").map(str::to_string).collect();
+        let names = SrcNames { libs };
+        let Ok(root) = names.root(libs.crate_name(key)) else { return false };
+        let Ok(Named::Item { module, name, .. }) = names.resolve(&root, &segs) else { return false };
+        names.struct_decl(&module, &name).is_ok_and(|(generics, _)| !super::impls::fn_output_bounds(&generics).is_empty() || generics.contains("Fn("))
     }
 
     /// Whether private library type `p` is an enum without variants

@@ -458,7 +458,8 @@ impl SrcNames<'_> {
     }
 
     /// The declaration of struct `name` in module `m`'s file: its generic
-    /// parameters' text (`<T, A, F: FnMut(A) -> T>`, empty without), and its
+    /// parameters' and `where` clause's text (`<T, A, F: FnMut(A) -> T>`,
+    /// empty without), and its
     /// fields' types as written, in declaration order. Err for a struct
     /// whose layout is not that of its fields' (a `#[repr(..)]` or a
     /// `#[rustc_..]` layout attribute, a `?Sized` parameter) and for a
@@ -478,7 +479,7 @@ impl SrcNames<'_> {
             false => 0,
         };
         let open = after + rest[after..].find(['{', '(', ';']).ok_or_else(|| format!("`struct {name}` has no body"))?;
-        let generics = rest[..open].split(" where").next().unwrap_or("").trim().to_string();
+        let generics = rest[..open].trim().to_string();
         if rest[..open].contains("?Sized") {
             return Err(format!("`{name}` has a `?Sized` parameter"));
         }
