@@ -571,12 +571,14 @@ pub fn verbose_mir(cmd: &RustcCommand, rustc: &RustcInfo, keep_temps: bool, verb
 /// as bodies named `core::ptr::drop_in_place::<T>`. A file that does not
 /// parse is left out (a drop of its type stays an error).
 pub fn drop_glue_bodies(dir: &Path) -> Vec<crate::mirparse::ast::Body> {
-    let Ok(entries) = fs::read_dir(dir) else { return Vec::new() };
-    let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    let mut files = Vec::new();
+    dump_files(dir, &mut files);
     files.sort();
     let mut out: Vec<crate::mirparse::ast::Body> = Vec::new();
     for f in files {
-        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        // (a type naming a closure by its span, `{closure@src/lib.rs:..}`,
+        // puts a `/` in the file name: the dump is in a subdirectory)
+        let name = f.strip_prefix(dir).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if !name.starts_with("core.ptr-drop_in_place.") || !name.ends_with("make_shim.after.mir") {
             continue;
         }
@@ -595,6 +597,18 @@ pub fn drop_glue_bodies(dir: &Path) -> Vec<crate::mirparse::ast::Body> {
         }
     }
     out
+}
+
+/// The files under `dir`, subdirectories included.
+fn dump_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for e in entries.filter_map(|e| e.ok()) {
+        let p = e.path();
+        match e.file_type().is_ok_and(|t| t.is_dir()) {
+            true => dump_files(&p, out),
+            false => out.push(p),
+        }
+    }
 }
 
 pub fn dep_info_sources(d_file: &Path) -> Vec<PathBuf> {

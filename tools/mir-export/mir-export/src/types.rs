@@ -80,6 +80,11 @@ impl TypeTable {
         &self.entries[i]
     }
 
+    /// The index of the type printed `name`.
+    pub fn lookup_name(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
     pub fn lookup(&self, ty: &Ty) -> Option<usize> {
         self.index.get(&ty.to_string()).copied()
     }

@@ -354,6 +354,7 @@ impl<'a> Exporter<'a> {
                     }
                 }
                 self.import_library_assoc_const(c, ctx)?;
+                self.library_promoted(c, ctx)?;
                 let ty = self.const_ty(c, ctx)?;
                 let ti = self.ty(&ty, ctx)?;
                 if let (ConstVal::ZeroSized, Ty::Closure(cl)) = (&c.val, &ty) {
@@ -497,8 +498,18 @@ impl<'a> Exporter<'a> {
             Operand::Copy(p) | Operand::Move(p) => Ok(self.place_json(p, ctx)?.1),
             Operand::Const(c) => {
                 self.import_library_assoc_const(c, ctx)?;
+                self.library_promoted(c, ctx)?;
                 self.const_ty(c, ctx)
             }
+        }
+    }
+
+    /// A library method's promoted that constant `c` names, made a body
+    /// of the export first (promoteds.rs), so that its type is known.
+    fn library_promoted(&mut self, c: &Const, ctx: Ctx) -> DResult<()> {
+        match &c.val {
+            ConstVal::Path { path, fields } if fields.is_empty() && path.qself.is_some() => self.method_promoted(path, ctx),
+            _ => Ok(()),
         }
     }
 
@@ -895,7 +906,9 @@ impl<'a> Exporter<'a> {
             self.check_drop_impl(path, name, ctx)?;
         }
         if let (Resolved::Function(name), Some(Ty::Closure(c))) = (&resolved, &fn_self) {
-            self.check_closure_env(name, c, &call_args, ctx)?;
+            if let Some(shim) = self.closure_env_shim(name, c, &call_args, ctx)? {
+                resolved = Resolved::Function(shim);
+            }
         }
         let callee = match resolved {
             Resolved::Function(name) => {
@@ -1060,6 +1073,27 @@ impl<'a> Exporter<'a> {
         self.callees.resolve(path, diverges, &has_body).map_err(|(c, m)| self.err(ctx, c, m))
     }
 
+    /// Impl parameters that only an `F: FnMut(..) -> B` bound names (`B` of
+    /// `impl<B, I: Iterator, F> Iterator for Map<I, F>`), bound to the
+    /// output of what `F` is bound to: a closure with a body in the export
+    /// (its return type), a fn item or a fn pointer.
+    fn bind_fn_outputs(&self, header: &str, params: &[String], bound: &mut HashMap<String, String>) {
+        for (p, q) in super::impls::fn_output_bounds(header) {
+            if !params.contains(&q) || bound.contains_key(&q) {
+                continue;
+            }
+            let Some(f) = bound.get(&p).and_then(|t| crate::mirparse::parser::parse_str(t, |x| x.ty()).ok()) else { continue };
+            let out = match &f {
+                Ty::Closure(c) => self.callees.closure_body(c).and_then(|b| self.bodies.get(b)).map(|b| b.ret_ty.clone()),
+                Ty::FnPtr(sig) | Ty::FnDef { sig, .. } => fn_sig_output(sig),
+                _ => None,
+            };
+            if let Some(out) = out {
+                bound.insert(q, out.to_string());
+            }
+        }
+    }
+
     /// `<Enumerate<Iter<'_, u64>> as Iterator>::next`: the instance of
     /// core's one impl of that trait for that type (`<impl at ..>::next`,
     /// its header read from core's source), the impl's type parameters
@@ -1103,6 +1137,11 @@ impl<'a> Exporter<'a> {
             }
             let header = crate::mirparse::items::parse_span(span).and_then(|s| self.spans.source_text(&s)).unwrap_or_default();
             let header = plain_impl_header(&header);
+            // a derive of another trait (`#[derive(PartialEq)]` for a call
+            // of `Iterator::eq`) is an impl of that trait only
+            if super::impls::is_derive_of_other(&header, want.0.as_deref()) {
+                continue;
+            }
             // a derive's impl (its span is the trait's name): its header
             // from the type its method's `self` points to
             let header = match header.starts_with("impl") || want.0.as_deref() != Some(header.trim()) {
@@ -1149,6 +1188,15 @@ impl<'a> Exporter<'a> {
         }
         if found.is_empty() && !unread {
             return Ok(Pick::Default);
+        }
+        // impls for one self type and different arguments of the trait
+        // (`PartialEq<&B> for &A`, `PartialEq<&mut B> for &A`): the call's
+        // trait says which
+        if let Some(tr) = q.trait_.as_ref().filter(|t| found.len() > 1 && t.segments.last().is_some_and(|s| !s.args.is_empty())) {
+            let matching: Vec<_> = found.iter().filter(|(_, header)| super::impls::impl_matches_call(header, &q.self_ty, tr)).cloned().collect();
+            if !matching.is_empty() {
+                found = matching;
+            }
         }
         if found.len() > 1 {
             found = self.most_specialized(lib, found, &q.self_ty, method);
@@ -1204,6 +1252,7 @@ impl<'a> Exporter<'a> {
                 return Err(self.err(ctx, Code::Unsupported, fail(format!("`{tr}` does not match `{trait_text}`"))));
             }
         }
+        self.bind_fn_outputs(header, &impl_params, &mut bound);
         let mut args = Vec::new();
         for p in &impl_params {
             let a = bound.get(p).ok_or_else(|| self.err(ctx, Code::Unsupported, fail(format!("the impl's parameter `{p}` is not in its self type"))))?;
@@ -1316,17 +1365,9 @@ impl<'a> Exporter<'a> {
         ctx: Ctx,
     ) -> DResult<String> {
         let inst = path.to_string();
-        let own = mono::call_args(&Path { qself: None, segments: path.segments.last().cloned().into_iter().collect() });
-        if !own.is_empty() {
-            let g = crate::mirparse::parse_mir_file(text).map_err(|e| self.err(ctx, Code::MirParse, fail(e.msg)))?;
-            let g = g.bodies.into_iter().next().ok_or_else(|| self.err(ctx, Code::Export, fail("no body".into())))?;
-            let sig = self.signature_source(&g, 8).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its source is not readable".into())))?;
-            let fn_params = mono::generic_params(&sig, path.last_name())
-                .ok_or_else(|| self.err(ctx, Code::Unsupported, fail("no generic parameters in its signature".into())))?;
-            params.extend(fn_params);
-            params.extend(impl_trait_params(&g));
-            args.extend(own);
-        }
+        let (own_params, own_args) = self.method_own_generics(text, path, fail, ctx)?;
+        params.extend(own_params);
+        args.extend(own_args);
         // the body's name as its text spells it (core's visible paths:
         // `fn core::iter::Iterator::try_fold(` for `iter::traits::..`)
         let own = text_fn_name(text).unwrap_or_else(|| full.to_string());
@@ -1335,6 +1376,23 @@ impl<'a> Exporter<'a> {
         let text = super::spanclosures::rename_span_closures(&text, &inst);
         self.add_instance_text(&text, &inst, fail, ctx)?;
         Ok(inst)
+    }
+
+    /// The generic parameters of generic method `text` (its MIR) that the
+    /// last segment of call `path` gives arguments for, and those
+    /// arguments; none when it gives none.
+    pub(super) fn method_own_generics(&mut self, text: &str, path: &Path, fail: &dyn Fn(String) -> String, ctx: Ctx) -> DResult<(Vec<String>, Vec<String>)> {
+        let own = mono::call_args(&Path { qself: None, segments: path.segments.last().cloned().into_iter().collect() });
+        if own.is_empty() {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let g = crate::mirparse::parse_mir_file(text).map_err(|e| self.err(ctx, Code::MirParse, fail(e.msg)))?;
+        let g = g.bodies.into_iter().next().ok_or_else(|| self.err(ctx, Code::Export, fail("no body".into())))?;
+        let sig = self.signature_source(&g, 8).ok_or_else(|| self.err(ctx, Code::Unsupported, fail("its source is not readable".into())))?;
+        let mut params = mono::generic_params(&sig, path.last_name())
+            .ok_or_else(|| self.err(ctx, Code::Unsupported, fail("no generic parameters in its signature".into())))?;
+        params.extend(impl_trait_params(&g));
+        Ok((params, own))
     }
 
     /// Parses a library instance's substituted MIR `text` as body `inst`
@@ -1411,11 +1469,22 @@ impl<'a> Exporter<'a> {
     /// a trait without parameters, named by its path. None otherwise.
     fn library_default_method(&mut self, lib: &crate::library::Library, path: &Path, ctx: Ctx) -> DResult<Option<String>> {
         let inst = path.to_string();
+        let Some((name, params, args)) = self.library_default_pick(lib, path) else { return Ok(None) };
+        let Some(text) = lib.body_text(&name) else { return Ok(None) };
+        let full = format!("{}::{name}", lib.krate());
+        let fail = |why: String| format!("the default method `{full}` for the call `{inst}` could not be instantiated ({why})");
+        self.add_library_instance(&text, &full, params, args, path, &fail, ctx).map(Some)
+    }
+
+    /// The trait default method `library_default_method` takes for the
+    /// call `path` (`<T as Tr>::m`): its name in `lib`
+    /// (`iter::traits::iterator::Iterator::eq`), and `Self` bound to the
+    /// call's self type. None for a trait with parameters, or one not
+    /// found with that default method.
+    pub(super) fn library_default_pick(&self, lib: &crate::library::Library, path: &Path) -> Option<(String, Vec<String>, Vec<String>)> {
         let q = path.qself.as_ref().expect("a qualified path");
-        let Some(tr) = q.trait_.as_ref().filter(|t| t.segments.iter().all(|s| s.args.is_empty())) else {
-            return Ok(None);
-        };
-        let method = path.last_name();
+        let tr = q.trait_.as_ref().filter(|t| t.segments.iter().all(|s| s.args.is_empty()))?;
+        let method = path.segments.first()?.name.as_str();
         // a trait printed without its path (core's `Iterator` in
         // `<IterMut<'_, u64> as Iterator>::zip`), or by a path it is
         // re-exported at (`core::iter::Iterator`), is the crate's one trait
@@ -1423,38 +1492,27 @@ impl<'a> Exporter<'a> {
         // module
         let printed = match tr.segments.len() {
             1 => tr.last_name().to_string(),
-            _ => match tr.bare().strip_prefix(&format!("{}::", lib.krate())) {
-                Some(t) => t.to_string(),
-                None => return Ok(None),
-            },
+            _ => tr.bare().strip_prefix(&format!("{}::", lib.krate()))?.to_string(),
         };
-        let Some(own_trait) = lib.default_method_trait(&printed, method) else { return Ok(None) };
-        let trait_path = format!("{}::{own_trait}", lib.krate());
-        let Some(text) = lib.body_text(&format!("{own_trait}::{method}")) else { return Ok(None) };
-        let full = format!("{trait_path}::{method}");
-        let fail = |why: String| format!("the default method `{full}` for the call `{inst}` could not be instantiated ({why})");
-        let (params, args) = (vec!["Self".to_string()], vec![q.self_ty.to_string()]);
-        self.add_library_instance(&text, &full, params, args, path, &fail, ctx).map(Some)
+        let own_trait = lib.default_method_trait(&printed, method)?;
+        Some((format!("{own_trait}::{method}"), vec!["Self".to_string()], vec![q.self_ty.to_string()]))
     }
 
     /// A `Fn*` call of closure `c` through body `name`: its environment
     /// argument must be what the body takes. `FnOnce::call_once` passes
     /// the closure by value; a closure inferred `Fn` or `FnMut` (called by
     /// reference first, then passed where `FnOnce` is expected) takes a
-    /// reference to it, which rustc's `call_once` shim makes and this
-    /// export does not yet: refused, never the value passed as the pointer.
-    fn check_closure_env(&mut self, name: &str, c: &str, call_args: &[Operand], ctx: Ctx) -> DResult<()> {
-        let Some(env) = self.bodies.get(name).and_then(|b| b.locals.get(1)).and_then(|l| l.as_ref()).map(|l| l.ty.clone()) else { return Ok(()) };
-        let Some(first) = call_args.first() else { return Ok(()) };
+    /// reference to it: the call goes through the by-value shim rustc
+    /// would make (once_shim.rs), whose name is returned.
+    fn closure_env_shim(&mut self, name: &str, c: &str, call_args: &[Operand], ctx: Ctx) -> DResult<Option<String>> {
+        let Some(env) = self.bodies.get(name).and_then(|b| b.locals.get(1)).and_then(|l| l.as_ref()).map(|l| l.ty.clone()) else { return Ok(None) };
+        let Some(first) = call_args.first() else { return Ok(None) };
         let passed = self.operand_ty(first, ctx)?;
         let by_value = matches!(&passed, Ty::Closure(x) if x == c);
         if by_value && matches!(&env, Ty::Ref { pointee, .. } if matches!(&**pointee, Ty::Closure(x) if x == c)) {
-            return Err(self.err(ctx, Code::Unsupported, format!(
-                "calling the closure `{c}` through `FnOnce::call_once` (by value) while its body takes `{env}` (it is \
-                 also called as `Fn`/`FnMut`) is not supported yet; pass `&c` or `&mut c` where the `FnOnce` is expected"
-            )));
+            return self.call_once_shim(name, ctx).map(Some);
         }
-        Ok(())
+        Ok(None)
     }
 
     /// `<&mut C as FnMut<A>>::call_mut(r, args)` for closure type `c`
@@ -1645,6 +1703,17 @@ fn atomic_ordering(a: &Operand) -> Option<String> {
     }
 }
 
+/// The output of a fn pointer or fn item signature (`fn(&u8) -> bool` →
+/// `bool`; `()` without an arrow); None when it is not read.
+fn fn_sig_output(sig: &str) -> Option<Ty> {
+    let open = sig.find("fn(")? + 2;
+    let len = crate::mirparse::lexer::matching_close(&sig[open..], '(', ')')?;
+    match sig[open + len..].trim().strip_prefix("->") {
+        Some(out) => crate::mirparse::parser::parse_str(out.trim(), |p| p.ty()).ok(),
+        None => Some(Ty::Tuple(Vec::new())),
+    }
+}
+
 /// The name on the `fn NAME(` line of a body's MIR text.
 pub(super) fn text_fn_name(text: &str) -> Option<String> {
     text.lines().find_map(|l| l.strip_prefix("fn ")?.split_once('(').map(|(n, _)| n.to_string()))
@@ -1665,26 +1734,48 @@ fn library_first_param(lib: &crate::library::Library, cand: &str) -> Option<Ty> 
 /// such a line, whatever its value became (`debug z => const [];` for a
 /// captured `[u64; 0]`, which has alignment 8 and no read left).
 pub(super) fn body_captures_nothing(text: &str, params: usize) -> bool {
-    debug_lines_capture_nothing(text, params, text.lines().filter_map(|l| l.strip_prefix("    debug ")))
+    debug_lines_capture_nothing(text, params)
 }
 
 /// `body_captures_nothing` for a library's closure body, whose cached text
-/// keeps one space of indentation at every depth (library.rs `compact`),
-/// so that the outermost scope's `debug` lines cannot be told from those
-/// of inlined scopes: every `debug` line must name a parameter (stricter).
+/// keeps one space of indentation at every depth (library.rs `compact`):
+/// the outermost scope's `debug` lines are found by brace depth
+/// (`outermost_debug_lines`), as in the kernel crate's text.
 pub(super) fn library_body_captures_nothing(text: &str, params: usize) -> bool {
-    debug_lines_capture_nothing(text, params, text.lines().filter_map(|l| l.trim_start().strip_prefix("debug ")))
+    debug_lines_capture_nothing(text, params)
 }
 
-fn debug_lines_capture_nothing<'t>(text: &str, params: usize, mut debug: impl Iterator<Item = &'t str>) -> bool {
+fn debug_lines_capture_nothing(text: &str, params: usize) -> bool {
     if text.contains("(*_1).") || text.contains("(_1.") {
         return false;
     }
-    debug.all(|d| {
+    outermost_debug_lines(text).into_iter().all(|d| {
         let value = d.split_once(" => ").map_or("", |(_, v)| v).trim_start_matches(['(', '*']);
         let local = value.strip_prefix('_').map(|r| r.split(|c: char| !c.is_ascii_digit()).next().unwrap_or(""));
         local.and_then(|n| n.parse::<usize>().ok()).is_some_and(|k| k >= 2 && k <= params)
     })
+}
+
+/// The `debug NAME => VALUE;` lines (without `debug `) of a body's
+/// outermost scope: those not inside a `scope N { .. }` block, whatever
+/// the indentation (core's cached MIR has one space for every level).
+fn outermost_debug_lines(text: &str) -> Vec<&str> {
+    let mut depth = 0usize;
+    let mut found = Vec::new();
+    for l in text.lines() {
+        let code = l.split(" // ").next().unwrap_or(l).trim();
+        if depth == 1 {
+            if let Some(d) = code.strip_prefix("debug ") {
+                found.push(d);
+            }
+        }
+        if code.ends_with('{') {
+            depth += 1;
+        } else if code == "}" {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    found
 }
 
 /// The argument-position `impl Trait` types of a generic body, in order
@@ -1715,7 +1806,12 @@ mod tests {
     fn a_closure_captures_nothing_only_when_its_debug_lines_are_parameters() {
         let body = |debug: &str| format!("fn k::{{closure#0}}(_1: &{{closure@a.rs:7:18: 7:26}}, _2: (u64, u8)) -> u64 {{\n    debug v => _2;\n{debug}    let mut _0: u64;\n\n    bb0: {{\n        _0 = copy (_2.0: u64);\n        return;\n    }}\n}}\n");
         assert!(body_captures_nothing(&body(""), 2));
-        assert!(body_captures_nothing(&body("    debug a => (_2.1: u8);\n        debug inner => const 3_u64;\n"), 2));
+        // a debug line of an inner scope (inside its `scope N {` block)
+        // is not a capture's
+        assert!(body_captures_nothing(&body("    debug a => (_2.1: u8);\n    scope 1 {\n        debug inner => const 3_u64;\n    }\n"), 2));
+        // core's cached MIR indents every level by one space
+        assert!(body_captures_nothing(&body(" debug a => (_2.1: u8);\n scope 1 { // at x.rs:1:1: 1:2\n debug inner => const 3_u64; // in scope 1\n }\n"), 2));
+        assert!(!body_captures_nothing(&body(" debug z => const []; // in scope 0\n"), 2));
         // a captured `[u64; 0]` whose read was optimized away
         assert!(!body_captures_nothing(&body("    debug z => const [];\n"), 2));
         assert!(!body_captures_nothing(&body("    debug r => (*((*_1).0: &u64));\n"), 2));

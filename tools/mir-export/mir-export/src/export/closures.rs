@@ -57,7 +57,7 @@ impl<'a> Exporter<'a> {
         let text = mono::substitute(&parent_text, &parent_fn, &g.params, &g.args).ok()?;
         let text = self.normalize_projections(&text, ctx).ok()?;
         let parent = mono::parse_instance(&text, &g.full).ok()?;
-        aggregate_captures(&parent, &spelled).or_else(|| {
+        aggregate_captures(&parent, &spelled).or_else(|| zero_sized_captures(&text, &own_text, &spelled)).or_else(|| {
             // no aggregate builds it (generic_array's `generate(|_|
             // T::default())`: inlined, the zero-sized closure is never
             // assigned): it captures nothing when its body says so
@@ -164,12 +164,22 @@ impl<'a> Exporter<'a> {
     /// parameters bound by the pick (none for a nested fn, which has
     /// generics of its own only). None when no one impl is picked.
     fn impl_method_parent(&mut self, lib: &'a crate::library::Library, method: &Path, rest: &[crate::mirparse::ast::Segment], ctx: Ctx) -> DResult<Option<ParentFn<'a>>> {
-        let super::impls::Pick::Impl(cand, impl_params, impl_args) = self.library_impl_pick(lib, method, ctx)? else { return Ok(None) };
+        // the impl's method, or the trait's default method with `Self` the
+        // self type (`<Iter<'_, u8> as Iterator>::eq`)
+        let (cand, impl_params, impl_args) = match self.library_impl_pick(lib, method, ctx)? {
+            super::impls::Pick::Impl(cand, ps, args) => (crate::library::undup(&cand).to_string(), ps, args),
+            super::impls::Pick::Default => match self.library_default_pick(lib, method) {
+                Some(pick) => pick,
+                None => return Ok(None),
+            },
+            super::impls::Pick::None => return Ok(None),
+        };
+        // a fn nested in the method has generics of its own only
         let (impl_params, impl_args) = match rest.len() {
             0 => (impl_params, impl_args),
             _ => (Vec::new(), Vec::new()),
         };
-        let name = std::iter::once(crate::library::undup(&cand)).chain(rest.iter().map(|s| s.name.as_str())).collect::<Vec<_>>().join("::");
+        let name = std::iter::once(cand.as_str()).chain(rest.iter().map(|s| s.name.as_str())).collect::<Vec<_>>().join("::");
         let full = format!("{}::{name}", lib.krate());
         Ok(Some((lib, name, full, impl_params, impl_args)))
     }
@@ -238,6 +248,18 @@ fn aggregate_captures(parent: &crate::mirparse::ast::Body, spelled: &str) -> Opt
             _ => None,
         })
         .collect()
+}
+
+/// A closure its parent passes as `const ZeroSized: {closure@..}` (core's
+/// `Iterator::eq` hands `eq_by` its closure around `PartialEq::eq` so)
+/// and whose body (`own_text`) reads no capture: no captures. None
+/// otherwise (a zero-sized capture may still have alignment).
+fn zero_sized_captures(parent_text: &str, own_text: &str, spelled: &str) -> Option<Vec<Ty>> {
+    if !parent_text.contains(&format!("const ZeroSized: {spelled}")) {
+        return None;
+    }
+    let own = crate::mirparse::parse_mir_file(own_text).ok()?.bodies.into_iter().next()?;
+    super::body::body_captures_nothing(own_text, own.arg_count as usize).then(Vec::new)
 }
 
 /// `{closure@core::iter::Iterator::find::check<A, B>::{closure#0}}` →

@@ -134,6 +134,14 @@ pub(super) fn derived_impl_header(derive: &str, first_param: &Ty) -> Option<Stri
     Some(format!("impl{generics} {derive} for {p}"))
 }
 
+/// Whether `header` is the span of a `#[derive(D)]` (its text the
+/// derivable trait's name) whose trait is not `want`: that impl is one of
+/// `D` only, never of the trait a call names.
+pub(super) fn is_derive_of_other(header: &str, want: Option<&str>) -> bool {
+    let derive = header.trim();
+    DERIVABLE.contains(&derive) && want != Some(derive)
+}
+
 /// The trait of an impl's header (`AsRef<U>` of `impl<T: ?Sized, U:
 /// ?Sized> const AsRef<U> for &T where T: [const] AsRef<U>`, without a
 /// `const`); None for an inherent impl.
@@ -177,6 +185,50 @@ pub(super) fn inherent_self(path: &Path, krate: &str) -> Option<(String, Ty)> {
 pub(super) fn structural_impl_for(header: &str, self_ty: &Ty) -> bool {
     let Ok((params, _, pattern)) = impl_self_pattern(header) else { return false };
     !matches!(pattern, Ty::Adt(_)) && unify(&pattern, self_ty, &params, &mut HashMap::new())
+}
+
+/// Whether impl `header` is for the call's self type and trait, both
+/// matched with one binding of its parameters (`impl<A, B> PartialEq<&B>
+/// for &A` for `<&u8 as PartialEq<&u8>>`, not `PartialEq<&mut B> for &A`).
+pub(super) fn impl_matches_call(header: &str, self_ty: &Ty, trait_: &Path) -> bool {
+    let Ok((params, _, pattern)) = impl_self_pattern(header) else { return false };
+    let mut bound = HashMap::new();
+    let Some(pattern_trait) = impl_trait_text(header).and_then(|t| crate::mirparse::parser::parse_str(t, |p| p.ty()).ok()) else { return false };
+    unify(&pattern, self_ty, &params, &mut bound) && unify(&pattern_trait, &Ty::Adt(trait_.clone()), &params, &mut bound)
+}
+
+/// The `P: FnMut(..) -> Q` bounds of an impl's header (its parameter list
+/// and `where` clause) whose output `Q` is a plain identifier: (P, Q) each
+/// (`impl<B, I: Iterator, F> Iterator for Map<I, F> where F: FnMut(I::Item)
+/// -> B` → (`F`, `B`)).
+pub(super) fn fn_output_bounds(header: &str) -> Vec<(String, String)> {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut found = Vec::new();
+    for kw in ["Fn(", "FnMut(", "FnOnce("] {
+        for (at, _) in header.match_indices(kw) {
+            if header[..at].ends_with(is_ident) {
+                continue;
+            }
+            let open = at + kw.len() - 1;
+            let Some(len) = crate::mirparse::lexer::matching_close(&header[open..], '(', ')') else { continue };
+            let after = header[open + len..].trim_start();
+            let Some(out) = after.strip_prefix("->") else { continue };
+            let out = out.trim_start();
+            let q: String = out.chars().take_while(|&c| is_ident(c)).collect();
+            if q.is_empty() || out[q.len()..].starts_with(['<', ':']) {
+                continue;
+            }
+            // the parameter the bound is on: the identifier before the
+            // `:` that starts its bound list (`F: Copy + FnMut(..)`)
+            let before = &header[..at];
+            let Some(colon) = before.rfind(':').filter(|&k| !before[..k].ends_with(':') && !before[k..].contains([',', '<', '>', '(', ')'])) else { continue };
+            let p: String = before[..colon].trim_end().chars().rev().take_while(|&c| is_ident(c)).collect::<Vec<_>>().into_iter().rev().collect();
+            if !p.is_empty() {
+                found.push((p, q));
+            }
+        }
+    }
+    found
 }
 
 /// The crate a self type of a trait call is defined in (`arrayvec` for
@@ -227,6 +279,15 @@ pub(super) fn self_type_crate_in(libs: &crate::library::Libraries, t: &Ty) -> Op
 /// (`unify`), in `self_ty`'s module or below it (`core::slice::IterMut`
 /// is defined in `slice::iter`).
 pub(super) fn macro_impl_binding(lib: &crate::library::Library, cand: &str, header: &str, self_ty: &Ty) -> Option<(Vec<String>, Vec<String>)> {
+    let (params, bound) = body_self_binding(lib, cand, header, self_ty)?;
+    let args = params.iter().map(|p| bound.get(p).cloned()).collect::<Option<Vec<_>>>()?;
+    Some((params, args))
+}
+
+/// `macro_impl_binding`'s match of body `cand`'s type against `self_ty`:
+/// the impl's parameters and those the match binds (not every one: `B`
+/// of `impl<B, I, F> Iterator for Map<I, F> where F: FnMut(..) -> B`).
+fn body_self_binding(lib: &crate::library::Library, cand: &str, header: &str, self_ty: &Ty) -> Option<(Vec<String>, HashMap<String, String>)> {
     let text = lib.body_text(cand)?;
     let b = crate::mirparse::parse_mir_file(&text).ok().and_then(|f| f.bodies.into_iter().next())?;
     let has_self = b.arg_count >= 1 && b.debug_names.iter().any(|(n, l)| n == "self" && *l == 1);
@@ -249,8 +310,7 @@ pub(super) fn macro_impl_binding(lib: &crate::library::Library, cand: &str, head
     if !unify(&t, self_ty, &params, &mut bound) {
         return None;
     }
-    let args = params.iter().map(|p| bound.get(p).cloned()).collect::<Option<Vec<_>>>()?;
-    Some((params, args))
+    Some((params, bound))
 }
 
 /// Whether impl method `cand` (its `header`) may be the one for
@@ -265,7 +325,7 @@ pub(super) fn self_param_matches(lib: &crate::library::Library, cand: &str, head
     if let (Some(_), Ty::Adt(want)) = (declaring_impl(self_ty), strip_refs(self_ty)) {
         return declared_in_same_method(lib, cand, want);
     }
-    takes_self() != Some(true) || macro_impl_binding(lib, cand, header, self_ty).is_some()
+    takes_self() != Some(true) || body_self_binding(lib, cand, header, self_ty).is_some()
 }
 
 /// Whether the `self` of method `cand` is a type declared in the same
@@ -338,6 +398,14 @@ mod tests {
 
     fn ty(s: &str) -> Ty {
         crate::mirparse::parser::parse_str(s, |p| p.ty()).unwrap()
+    }
+
+    #[test]
+    fn reads_fn_output_bounds() {
+        let h = "impl<B, I: Iterator, F> Iterator for Map<I, F>\nwhere\n    F: FnMut(I::Item) -> B,\n";
+        assert_eq!(fn_output_bounds(h), [("F".to_string(), "B".to_string())]);
+        assert_eq!(fn_output_bounds("impl<P, F: Copy + Fn(&u8) -> bool> X for Y<P, F>"), [("F".to_string(), "bool".to_string())]);
+        assert!(fn_output_bounds("impl<F: FnMut(u8) -> Option<B>> X for Y<F>").is_empty());
     }
 
     #[test]

@@ -25,7 +25,10 @@ mod lib_discr;
 mod lib_local_types;
 mod mono;
 mod needs_drop;
+mod once_shim;
+mod private_adts;
 mod probe_names;
+mod promoteds;
 mod reflect;
 mod probed_consts;
 pub(crate) mod spans;
@@ -175,6 +178,9 @@ pub struct Exporter<'a> {
     /// Projections of library instances that were not normalized
     /// (assoc.rs) → why, said in an error that names one.
     unread_projections: HashMap<String, String>,
+    /// Library structs no layout probe can name, by path (private_adts.rs).
+    /// (true: an enum without variants, which `Infallible` stands in for)
+    private_adts: std::collections::BTreeMap<String, bool>,
     /// The types whose TypeId or name a body needs (reflect.rs).
     reflect_wanted: Vec<reflect::Wanted>,
     /// The copies of `#[track_caller]` functions: copy → (function, its
@@ -224,6 +230,7 @@ impl<'a> Exporter<'a> {
             vt_layouts: HashMap::new(),
             library_bodies: HashMap::new(),
             unread_projections: HashMap::new(),
+            private_adts: std::collections::BTreeMap::new(),
             reflect_wanted: Vec::new(),
             tc_copies: HashMap::new(),
             caller_loc: None,
@@ -412,6 +419,10 @@ impl<'a> Exporter<'a> {
         // `()`, and stands in as `()` in the types that contain it
         // (zst_closures.rs).
         let mut stand_in_errors: Vec<(usize, String)> = Vec::new();
+        // library structs no path names: laid out from their declared
+        // fields (private_adts.rs)
+        self.private_adt_fields();
+        let private = |p: &crate::mirparse::ast::Path| self.private_adts.get(&p.bare()).copied();
         // a closure of the crate that nothing built (zero-sized, optimized
         // away: `array::map`'s `Wrapped<u64, u32, {closure@..}>`) whose
         // body captures nothing
@@ -439,20 +450,23 @@ impl<'a> Exporter<'a> {
         for i in 0..self.types.entries.len() {
             let e = self.types.get(i);
             let fields = match &e.ty {
-                Ty::Closure(_) => e.upvars.as_ref(),
-                Ty::Adt(p) if p.declared_in_generic() => e.local_fields.as_ref(),
+                Ty::Closure(_) => e.upvars.as_ref().filter(|f| !f.is_empty()),
+                Ty::Adt(p) if p.declared_in_generic() => e.local_fields.as_ref().filter(|f| !f.is_empty()),
+                Ty::Adt(p) if private(p) == Some(false) => e.local_fields.as_ref(),
                 _ => None,
             };
-            let Some(fields) = fields.filter(|f| e.layout.is_none() && !f.is_empty()) else { continue };
+            let Some(fields) = fields.filter(|_| e.layout.is_none()) else { continue };
             let tys: Option<Vec<Ty>> =
                 fields.iter().map(|&u| zst_closures::with_unit_for_closures(&self.types.get(u).ty, &is_fieldless)).collect();
+            let tys = tys.filter(|v| !v.iter().any(|t| self.names_private_adt(t)));
             let Some(tys) = tys else {
                 // a closure that captures a closure with fields (enumerate's
-                // around find's `check` around the user's): its stand-in
-                // struct, the captured closures' written as theirs
-                if let Ty::Closure(_) = &e.ty {
+                // around find's `check` around the user's), or a private
+                // struct holding one or another private struct: its
+                // stand-in struct, the captured closures' written as theirs
+                if matches!(&e.ty, Ty::Closure(_)) || matches!(&e.ty, Ty::Adt(p) if private(p) == Some(false)) {
                     let captures = |c: &str| capture_types(&self.types, c);
-                    match probe_names::stand_ins_probe_name_of(&e.ty, &captures, self.input.adts, self.input.extern_crates) {
+                    match probe_names::stand_ins_probe_name_of(&e.ty, &captures, &private, self.input.adts, self.input.extern_crates) {
                         Ok(name) => stand_ins.push((i, name)),
                         Err(why) => stand_in_errors.push((i, why)),
                     }
@@ -468,7 +482,8 @@ impl<'a> Exporter<'a> {
         // a type that mentions one declared inside a function body is
         // named inside that body (probe_names.rs)
         let mut probed: Vec<(usize, String)> = Vec::new();
-        let wanted: Vec<usize> = (0..self.types.entries.len()).filter(|&i| self.types.needs_probe(i)).collect();
+        let wanted: Vec<usize> =
+            (0..self.types.entries.len()).filter(|&i| self.types.needs_probe(i) && !self.names_private_adt(&self.types.get(i).ty)).collect();
         for i in wanted {
             match probe_names::probe_name_of(&self.types.get(i).ty, self.input.adts, self.input.extern_crates) {
                 Ok(name) => probed.push((i, name)),
@@ -480,7 +495,7 @@ impl<'a> Exporter<'a> {
         for i in 0..self.types.entries.len() {
             let e = self.types.get(i);
             let probed_kind = matches!(&e.ty, Ty::Adt(p) if !p.declared_in_generic()) || matches!(e.ty, Ty::Tuple(_) | Ty::Array(..));
-            if e.layout.is_some() || !probed_kind || !e.ty.is_unnameable() {
+            if e.layout.is_some() || !probed_kind || !e.ty.is_unnameable() || self.names_private_adt(&e.ty) {
                 continue;
             }
             let Some(stand_in) = zst_closures::with_unit_for_closures(&e.ty, &is_fieldless) else { continue };
@@ -526,13 +541,17 @@ impl<'a> Exporter<'a> {
         let mut refused = Vec::new();
         for i in 0..self.types.entries.len() {
             let e = self.types.get(i);
-            let container = matches!(&e.ty, Ty::Tuple(_)) || matches!(&e.ty, Ty::Adt(p) if !p.declared_in_generic());
-            if e.layout.is_some() || taken.contains(&i) || !container || !e.ty.is_unnameable() {
+            let private = |p: &crate::mirparse::ast::Path| self.private_adts.get(&p.bare()).copied();
+            // (a private struct itself is laid out from its fields: fill_layouts)
+            let container = matches!(&e.ty, Ty::Tuple(_) | Ty::Ref { .. } | Ty::Ptr { .. } | Ty::Array(..))
+                || matches!(&e.ty, Ty::Adt(p) if !p.declared_in_generic() && private(p) != Some(false));
+            let unnameable = e.ty.is_unnameable() || self.names_private_adt(&e.ty);
+            if e.layout.is_some() || taken.contains(&i) || !container || !unnameable {
                 continue;
             }
             let types = &self.types;
             let captures = |c: &str| capture_types(types, c);
-            match probe_names::stand_ins_probe_name_of(&e.ty, &captures, self.input.adts, self.input.extern_crates) {
+            match probe_names::stand_ins_probe_name_of(&e.ty, &captures, &private, self.input.adts, self.input.extern_crates) {
                 Ok(name) => named.push((i, name)),
                 Err(why) => refused.push((i, why)),
             }
@@ -855,6 +874,13 @@ impl<'a> Exporter<'a> {
 /// The capture types of closure `c` (its `upvars`), in order, for its
 /// stand-in struct; why not, when no aggregate said what they are.
 fn capture_types<'t>(types: &'t crate::types::TypeTable, c: &str) -> Result<Vec<&'t Ty>, String> {
+    if !c.starts_with("{closure@") {
+        // a private library struct (private_adts.rs): its declared fields
+        let e = types.lookup_name(c).map(|k| types.get(k));
+        let fields = e.and_then(|e| e.local_fields.as_ref());
+        let fields = fields.ok_or_else(|| e.and_then(|e| e.layout_error.clone()).unwrap_or_else(|| format!("the fields of `{c}` are not known")))?;
+        return Ok(fields.iter().map(|&u| &types.get(u).ty).collect());
+    }
     let upvars = types.lookup(&Ty::Closure(c.to_string())).and_then(|k| types.get(k).upvars.as_ref());
     let upvars = upvars.ok_or_else(|| {
         format!("the captures of `{c}` are not known (no aggregate in the exported MIR builds it), so no struct stands in for it")

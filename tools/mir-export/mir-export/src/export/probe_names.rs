@@ -32,14 +32,21 @@ const MAX_STAND_INS: usize = 64;
 /// not known. A closure among the captures (an adapter's closure that
 /// captures the user's) is written as its own stand-in in turn. `Err`
 /// also when `ty` has another part no probe can name.
+///
+/// A struct for which `private` is `Some(false)` (a library's struct that
+/// no path names: private_adts.rs) stands in the same way, keyed by its
+/// type's text, `captures` giving its declared field types; one for which
+/// it is `Some(true)` (an enum without variants) is written as
+/// `core::convert::Infallible`.
 pub fn stand_ins_probe_name_of<'t>(
     ty: &Ty,
     captures: &dyn Fn(&str) -> Result<Vec<&'t Ty>, String>,
+    private: &dyn Fn(&Path) -> Option<bool>,
     adts: &AdtTable,
     extern_crates: &[String],
 ) -> Result<String, String> {
     let mut closures: Vec<String> = Vec::new();
-    let named = with_stand_ins(ty, &mut closures)?;
+    let named = with_stand_ins(ty, &mut closures, private)?;
     let mut fields: Vec<Vec<Ty>> = Vec::new();
     while fields.len() < closures.len() {
         if closures.len() > MAX_STAND_INS {
@@ -48,7 +55,7 @@ pub fn stand_ins_probe_name_of<'t>(
         let c = closures[fields.len()].clone();
         let mut tys = Vec::new();
         for t in captures(&c)? {
-            tys.push(with_stand_ins(t, &mut closures).map_err(|why| format!("`{c}` captures a `{t}`, which the layout probe cannot name: {why}"))?);
+            tys.push(with_stand_ins(t, &mut closures, private).map_err(|why| format!("`{c}` captures a `{t}`, which the layout probe cannot name: {why}"))?);
         }
         fields.push(tys);
     }
@@ -63,16 +70,22 @@ pub fn stand_ins_probe_name_of<'t>(
 /// `ty` with its `J`-th distinct closure written `__oxide_standin_J`
 /// (`closures[J]`); `Err` for a part that has no stand-in (a struct
 /// declared in a generic function, a `dyn` over a closure).
-fn with_stand_ins(ty: &Ty, closures: &mut Vec<String>) -> Result<Ty, String> {
-    let mut sub = |t: &Ty| with_stand_ins(t, closures);
+fn with_stand_ins(ty: &Ty, closures: &mut Vec<String>, private: &dyn Fn(&Path) -> Option<bool>) -> Result<Ty, String> {
+    let stand_in = |key: String, closures: &mut Vec<String>| {
+        let j = closures.iter().position(|k| *k == key).unwrap_or_else(|| {
+            closures.push(key);
+            closures.len() - 1
+        });
+        Ty::Closure(format!("{STAND_IN}{j}"))
+    };
+    match ty {
+        Ty::Adt(p) if private(p) == Some(false) => return Ok(stand_in(ty.to_string(), closures)),
+        Ty::Adt(p) if private(p) == Some(true) => return Ok(infallible()),
+        _ => {}
+    }
+    let mut sub = |t: &Ty| with_stand_ins(t, closures, private);
     Ok(match ty {
-        Ty::Closure(c) => {
-            let j = closures.iter().position(|k| k == c).unwrap_or_else(|| {
-                closures.push(c.clone());
-                closures.len() - 1
-            });
-            Ty::Closure(format!("{STAND_IN}{j}"))
-        }
+        Ty::Closure(c) => stand_in(c.clone(), closures),
         Ty::Tuple(v) => Ty::Tuple(v.iter().map(sub).collect::<Result<_, _>>()?),
         Ty::Array(t, n) => Ty::Array(Box::new(sub(t)?), n.clone()),
         Ty::Slice(t) => Ty::Slice(Box::new(sub(t)?)),
@@ -81,7 +94,7 @@ fn with_stand_ins(ty: &Ty, closures: &mut Vec<String>) -> Result<Ty, String> {
         Ty::Adt(p) if p.declared_in_generic() => {
             return Err(format!("it contains `{ty}`, declared inside a generic function, which the layout probe cannot name"))
         }
-        Ty::Adt(p) => Ty::Adt(path_with_stand_ins(p, closures)?),
+        Ty::Adt(p) => Ty::Adt(path_with_stand_ins(p, closures, private)?),
         // a fn item (`&mut F` of a closure whose F is `<u32 as
         // PartialOrd>::lt`), which no source names: zero-sized, align 1,
         // without niches, as `()`
@@ -91,12 +104,17 @@ fn with_stand_ins(ty: &Ty, closures: &mut Vec<String>) -> Result<Ty, String> {
     })
 }
 
-fn path_with_stand_ins(p: &Path, closures: &mut Vec<String>) -> Result<Path, String> {
+/// `core::convert::Infallible`, an enum without variants.
+fn infallible() -> Ty {
+    crate::mirparse::parser::parse_str("core::convert::Infallible", |p| p.ty()).expect("a type")
+}
+
+fn path_with_stand_ins(p: &Path, closures: &mut Vec<String>, private: &dyn Fn(&Path) -> Option<bool>) -> Result<Path, String> {
     let mut out = p.clone();
     for seg in &mut out.segments {
         for a in &mut seg.args {
             if let GenericArg::Type(t) = a {
-                *t = with_stand_ins(t, closures)?;
+                *t = with_stand_ins(t, closures, private)?;
             }
         }
     }
@@ -194,7 +212,7 @@ mod tests {
         let captures = |c: &str| -> Result<Vec<&Ty>, String> {
             Ok(if c == a { vec![&ref_u64] } else { vec![&unit, &ref_u64] })
         };
-        let name = stand_ins_probe_name_of(&outer, &captures, &adts, &[]).unwrap();
+        let name = stand_ins_probe_name_of(&outer, &captures, &|_| None, &adts, &[]).unwrap();
         // one stand-in per distinct closure, numbered in order of appearance
         let want = stand_ins_probe_name(
             "(::core::iter::TakeWhile<::core::slice::Iter<'static, u64>, __oxide_standin_0>, \
@@ -221,7 +239,7 @@ mod tests {
         let captures = |c: &str| -> Result<Vec<&Ty>, String> {
             Ok(if c == outer { vec![&inner_ty, &usize_ty] } else { vec![&ref_u8] })
         };
-        let name = stand_ins_probe_name_of(&ty(outer), &captures, &adts, &[]).unwrap();
+        let name = stand_ins_probe_name_of(&ty(outer), &captures, &|_| None, &adts, &[]).unwrap();
         assert_eq!(name, stand_ins_probe_name("__oxide_standin_0", &["__oxide_standin_1, usize".into(), "&'static mut ()".into()]));
         let p = crate::layout::probe_source("fn main() {}", "rustc_layout(debug)", &[name]);
         let line = p.text.lines().nth(2).unwrap();
@@ -244,7 +262,7 @@ mod tests {
                 _ => vec![&user_field],
             })
         };
-        let name = stand_ins_probe_name_of(&ty(outer), &captures, &adts, &[]).unwrap();
+        let name = stand_ins_probe_name_of(&ty(outer), &captures, &|_| None, &adts, &[]).unwrap();
         let want = stand_ins_probe_name(
             "__oxide_standin_0",
             &["__oxide_standin_1, &'static mut usize".into(), "&'static mut __oxide_standin_2".into(), "u32".into()],
@@ -266,17 +284,17 @@ mod tests {
         let c = "{closure@src/lib.rs:1:1: 1:5}";
         let unknown = |_: &str| -> Result<Vec<&Ty>, String> { Err("not known".into()) };
         let opt = ty(&format!("core::option::Option<{c}>"));
-        assert_eq!(stand_ins_probe_name_of(&opt, &unknown, &adts, &[]).unwrap_err(), "not known");
+        assert_eq!(stand_ins_probe_name_of(&opt, &unknown, &|_| None, &adts, &[]).unwrap_err(), "not known");
         // a captured closure whose own captures are not known
         let (inner_c, inner) = ("{closure@src/lib.rs:2:1: 2:5}", ty("&{closure@src/lib.rs:2:1: 2:5}"));
         let inner_unknown = |k: &str| -> Result<Vec<&Ty>, String> { if k == c { Ok(vec![&inner]) } else { Err(format!("{k} not known")) } };
-        assert_eq!(stand_ins_probe_name_of(&opt, &inner_unknown, &adts, &[]).unwrap_err(), format!("{inner_c} not known"));
+        assert_eq!(stand_ins_probe_name_of(&opt, &inner_unknown, &|_| None, &adts, &[]).unwrap_err(), format!("{inner_c} not known"));
         // a capture no probe can name (a `dyn` over a closure)
         let dyn_closure = ty(&format!("&dyn core::ops::Fn() -> {c}"));
         let captures_dyn = |_: &str| -> Result<Vec<&Ty>, String> { Ok(vec![&dyn_closure]) };
-        assert!(stand_ins_probe_name_of(&opt, &captures_dyn, &adts, &[]).unwrap_err().contains("cannot name"));
+        assert!(stand_ins_probe_name_of(&opt, &captures_dyn, &|_| None, &adts, &[]).unwrap_err().contains("cannot name"));
         let local = ty(&format!("core::option::Option<(a::Outer<T>::Local<u8>, {c})>"));
         let nothing = |_: &str| -> Result<Vec<&Ty>, String> { Ok(vec![]) };
-        assert!(stand_ins_probe_name_of(&local, &nothing, &adts, &[]).unwrap_err().contains("declared inside a generic function"));
+        assert!(stand_ins_probe_name_of(&local, &nothing, &|_| None, &adts, &[]).unwrap_err().contains("declared inside a generic function"));
     }
 }

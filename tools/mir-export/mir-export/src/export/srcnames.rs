@@ -438,6 +438,168 @@ impl SrcNames<'_> {
     }
 }
 
+impl SrcNames<'_> {
+    /// Whether item path `segs` of crate `krate` (from its root) goes
+    /// through `pub` bindings only, so that another crate can name it;
+    /// None when a step is not read.
+    pub fn is_public_path(&self, krate: &str, segs: &[String]) -> Option<bool> {
+        let mut m = self.root(krate).ok()?;
+        for (k, s) in segs.iter().enumerate() {
+            let (named, vis) = self.binding(&m, s, 0).ok()??;
+            if vis != Vis::Pub {
+                return Some(false);
+            }
+            match named {
+                Named::Module(x) => m = x,
+                Named::Item { .. } => return (k + 1 == segs.len()).then_some(true),
+            }
+        }
+        None
+    }
+
+    /// The declaration of struct `name` in module `m`'s file: its generic
+    /// parameters' and `where` clause's text (`<T, A, F: FnMut(A) -> T>`,
+    /// empty without), and its
+    /// fields' types as written, in declaration order. Err for a struct
+    /// whose layout is not that of its fields' (a `#[repr(..)]` or a
+    /// `#[rustc_..]` layout attribute, a `?Sized` parameter) and for a
+    /// declaration not read.
+    pub fn struct_decl(&self, m: &Module, name: &str) -> Result<(String, Vec<String>), String> {
+        let src = self.source(m)?;
+        let text: String = src.lines().map(|l| strip_line_comment(l)).collect::<Vec<_>>().join("\n");
+        let at = find_struct(&text, name).ok_or_else(|| format!("no `struct {name}` in {}", m.file.display()))?;
+        let attrs = attributes_before(&text, at);
+        if attrs.iter().any(|a| a.starts_with("#[repr") || a.starts_with("#[rustc_")) {
+            return Err(format!("`{name}` has a layout attribute ({})", attrs.join(" ")));
+        }
+        let rest = &text[at + "struct ".len() + name.len()..];
+        // the body's bracket after the generics (`<F: FnMut(A) -> T>`)
+        let after = match rest.trim_start().starts_with('<') {
+            true => rest.find('<').unwrap_or(0) + crate::mirparse::lexer::matching_close(rest.trim_start(), '<', '>').ok_or_else(|| format!("the generics of `{name}` are not read"))?,
+            false => 0,
+        };
+        let open = after + rest[after..].find(['{', '(', ';']).ok_or_else(|| format!("`struct {name}` has no body"))?;
+        let generics = rest[..open].trim().to_string();
+        if rest[..open].contains("?Sized") {
+            return Err(format!("`{name}` has a `?Sized` parameter"));
+        }
+        let fields = match rest.as_bytes()[open] {
+            b';' => Some(Vec::new()),
+            b'{' => struct_fields(&rest[open..], '{', '}', true),
+            _ => struct_fields(&rest[open..], '(', ')', false),
+        };
+        Ok((generics, fields.ok_or_else(|| format!("the fields of `{name}` are not read"))?))
+    }
+}
+
+impl SrcNames<'_> {
+    /// Whether module `m` declares `enum NAME {}`: no variants, so no
+    /// value (laid out as any such enum, `core::convert::Infallible`).
+    pub fn is_empty_enum(&self, m: &Module, name: &str) -> bool {
+        let Ok(src) = self.source(m) else { return false };
+        let t = tokens(&src);
+        (1..t.len()).any(|k| {
+            t[k].1 == 0 && t[k].0 == name && t[k - 1].0 == "enum" && t.get(k + 1).map(|x| x.0.as_str()) == Some("{") && t.get(k + 2).map(|x| x.0.as_str()) == Some("}")
+        })
+    }
+}
+
+/// `l` without a trailing `// ..` comment (none is inside a string in a
+/// struct declaration's lines).
+fn strip_line_comment(l: &str) -> &str {
+    l.split("//").next().unwrap_or(l)
+}
+
+/// The byte offset of `struct NAME` (followed by `<`, `{`, `(`, `;` or a
+/// space) at the top level of `text`.
+fn find_struct(text: &str, name: &str) -> Option<usize> {
+    let head = format!("struct {name}");
+    text.match_indices(&head).map(|(k, _)| k).find(|&k| {
+        let before_ok = k == 0 || !text[..k].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        let after = text[k + head.len()..].chars().next();
+        before_ok && matches!(after, Some('<' | '{' | '(' | ';' | ' ' | '\n'))
+    })
+}
+
+/// The attributes (`#[..]`, joined to one line each) just before the item
+/// whose keyword is at `at` (its visibility skipped).
+fn attributes_before(text: &str, at: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut before = text[..at].trim_end();
+    // `pub`, `pub(crate)`, `pub(super)` ..
+    if let Some(b) = before.strip_suffix(')').and_then(|b| b.rfind("pub(").map(|k| &before[..k])) {
+        before = b.trim_end();
+    } else if let Some(b) = before.strip_suffix("pub") {
+        before = b.trim_end();
+    }
+    while before.ends_with(']') {
+        let mut depth = 0i32;
+        let mut start = None;
+        for (i, c) in before.char_indices().rev() {
+            match c {
+                ']' => depth += 1,
+                '[' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        start = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(open) = start.filter(|&i| before[..i].ends_with('#')) else { break };
+        out.push(format!("#{}", before[open..].split_whitespace().collect::<Vec<_>>().join(" ")));
+        before = before[..open - 1].trim_end();
+    }
+    out
+}
+
+/// The field types of a struct body starting at its `open` bracket:
+/// `{ a: T, #[x] pub b: U }` (named) or `(pub T, U);`.
+fn struct_fields(body: &str, open: char, close: char, named: bool) -> Option<Vec<String>> {
+    let len = crate::mirparse::lexer::matching_close(body, open, close)?;
+    let inner = &body[1..len - 1];
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut pieces = Vec::new();
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '(' | '[' | '{' => depth += 1,
+            '>' if i > 0 && inner.as_bytes()[i - 1] == b'-' => {}
+            '>' | ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                pieces.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&inner[start..]);
+    for p in pieces {
+        let mut p = p.trim();
+        while p.starts_with("#[") {
+            let n = crate::mirparse::lexer::matching_close(&p[1..], '[', ']')?;
+            p = p[1 + n..].trim_start();
+        }
+        if p.is_empty() {
+            continue;
+        }
+        if let Some(r) = p.strip_prefix("pub(") {
+            p = r.split_once(')')?.1.trim_start();
+        } else if let Some(r) = p.strip_prefix("pub ") {
+            p = r.trim_start();
+        }
+        let ty = match named {
+            true => p.split_once(':')?.1.trim(),
+            false => p,
+        };
+        out.push(ty.split_whitespace().collect::<Vec<_>>().join(" "));
+    }
+    Some(out)
+}
+
 /// Whether `n` is a module or an item of the type namespace (what a
 /// glob import is searched for).
 fn in_type_namespace(n: &Named) -> bool {
@@ -573,6 +735,21 @@ mod tests {
     use super::fake::Fake;
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn struct_declarations_give_their_field_types() {
+        // core's `Wrapped` (ops/try_trait.rs), a comment and attributes
+        let src = "#[repr(transparent)]\npub(crate) struct N<T>(pub T);\n// x\n#[allow(dead_code)]\npub(crate) struct Wrapped<T, A, F: FnMut(A) -> T> {\n    f: F, // the closure\n    #[doc(hidden)]\n    pub p: PhantomData<(T, A)>,\n}\n";
+        let at = find_struct(src, "Wrapped").unwrap();
+        assert_eq!(attributes_before(src, at), ["#[allow(dead_code)]"]);
+        let text: String = src.lines().map(strip_line_comment).collect::<Vec<_>>().join("\n");
+        let at = find_struct(&text, "Wrapped").unwrap();
+        let body = &text[text[at..].find('{').unwrap() + at..];
+        assert_eq!(struct_fields(body, '{', '}', true).unwrap(), ["F", "PhantomData<(T, A)>"]);
+        let n = find_struct(src, "N").unwrap();
+        assert_eq!(attributes_before(src, n), ["#[repr(transparent)]"]);
+        assert_eq!(struct_fields("(pub T, u8);", '(', ')', false).unwrap(), ["T", "u8"]);
+    }
 
     #[test]
     fn scopes_of_module_files() {
