@@ -370,6 +370,12 @@ impl AdtTable {
         }
     }
 
+    /// The declaration `path` names in the crates added, core's too
+    /// (`Library::enum_decl` keeps a table of core's own files).
+    pub fn declared(&self, path: &str) -> Result<Option<AdtDecl>, String> {
+        Ok(self.find(path)?.map(|f| f.decl.clone()))
+    }
+
     /// Whether the type (path without generics) is known to be Copy: a
     /// declaration of this crate or oxide-device that derives Copy, or that
     /// an `impl Copy for` of its crate names (in its own module, or the

@@ -365,6 +365,10 @@ pub struct Library {
     /// Other crates' paths in its text that the kernel spells otherwise
     /// (`CratePaths::respellings`), longest first.
     respell: Vec<(String, String)>,
+    /// A sysroot crate's source directory (`library/core/src`), and the
+    /// enums declared there, read the first time one is asked for.
+    src: Option<PathBuf>,
+    enums: std::cell::OnceCell<crate::adts::AdtTable>,
 }
 
 enum Text {
@@ -417,7 +421,8 @@ pub fn load(rustc: &RustcInfo, krate: SysCrate, verbose: bool) -> Result<Library
     if verbose {
         eprintln!("mir-export: {name}'s MIR {} ({} bodies, {} re-exported paths), index read in {:?}", file.display(), index.fns.len(), index.reexports.len(), t.elapsed());
     }
-    Ok(Library { index, text: Text::File(f), krate: name.into(), alloc_base: krate.alloc_base(), respell: Vec::new() })
+    let src = Some(lib.join(name).join("src"));
+    Ok(Library { index, text: Text::File(f), krate: name.into(), alloc_base: krate.alloc_base(), respell: Vec::new(), src, enums: Default::default() })
 }
 
 /// core's items defined in private modules by the paths other crates
@@ -428,13 +433,8 @@ pub fn load(rustc: &RustcInfo, krate: SysCrate, verbose: bool) -> Result<Library
 /// type as the kernel crate does. Kept beside core's MIR as `.vis`
 /// (`DEFINED VISIBLE` lines); a glob re-export (`pub use x::*`) is not
 /// followed, and its items keep their defining path.
-fn core_visible_paths(mir: &Path, src: &Path) -> HashMap<String, String> {
-    let cache = mir.with_extension("vis");
-    if let Ok(text) = fs::read_to_string(&cache) {
-        if let Some(body) = text.strip_prefix("oxide-core-visible-paths 1\n") {
-            return body.lines().filter_map(|l| l.split_once(' ')).map(|(d, v)| (d.to_string(), v.to_string())).collect();
-        }
-    }
+/// Every `.rs` file under `src`.
+fn rust_files(src: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut dirs = vec![src.to_path_buf()];
     while let Some(d) = dirs.pop() {
@@ -447,6 +447,17 @@ fn core_visible_paths(mir: &Path, src: &Path) -> HashMap<String, String> {
             }
         }
     }
+    files
+}
+
+fn core_visible_paths(mir: &Path, src: &Path) -> HashMap<String, String> {
+    let cache = mir.with_extension("vis");
+    if let Ok(text) = fs::read_to_string(&cache) {
+        if let Some(body) = text.strip_prefix("oxide-core-visible-paths 1\n") {
+            return body.lines().filter_map(|l| l.split_once(' ')).map(|(d, v)| (d.to_string(), v.to_string())).collect();
+        }
+    }
+    let files = rust_files(src);
     let root = src.join("lib.rs");
     let mut direct: HashMap<String, String> = HashMap::new();
     for f in files {
@@ -902,7 +913,7 @@ fn load_dep(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, paths: &CratePat
     if verbose {
         eprintln!("mir-export: {krate}'s MIR {} ({} bodies)", file.display(), index.fns.len());
     }
-    Ok(Library { index, text: Text::File(f), krate: paths.prefix_of(krate).to_string(), alloc_base, respell: paths.respellings(krate) })
+    Ok(Library { index, text: Text::File(f), krate: paths.prefix_of(krate).to_string(), alloc_base, respell: paths.respellings(krate), src: None, enums: Default::default() })
 }
 
 /// The dependency's rustc arguments for its MIR: cargo's, less what
@@ -1239,9 +1250,28 @@ impl Index {
 }
 
 impl Library {
+    /// The declaration of enum `path` (`core::fmt::Alignment`) in a
+    /// sysroot crate's sources: its variants in declaration order, which
+    /// is the order of their discriminants. The sources are read once,
+    /// at the first question (core: about 1,000 files).
+    pub fn enum_decl(&self, path: &str) -> Option<crate::adts::AdtDecl> {
+        let src = self.src.as_ref()?;
+        let table = self.enums.get_or_init(|| {
+            let mut t = crate::adts::AdtTable::new();
+            let root = src.join("lib.rs");
+            for f in rust_files(src) {
+                if let (Some(module), Ok(text)) = (crate::adts::module_of_file(&root, &f), fs::read_to_string(&f)) {
+                    t.add_file(&self.krate, &module, &text);
+                }
+            }
+            t
+        });
+        table.declared(path).ok().flatten().filter(|d| d.kind == crate::adts::AdtKind::Enum)
+    }
+
     #[cfg(test)]
     pub fn from_text(text: String) -> Library {
-        Library { index: Library::index_of(&text), text: Text::Memory(text), krate: "core".into(), alloc_base: ALLOC_BASE, respell: Vec::new() }
+        Library { index: Library::index_of(&text), text: Text::Memory(text), krate: "core".into(), alloc_base: ALLOC_BASE, respell: Vec::new(), src: None, enums: Default::default() }
     }
 
     /// Bytes `s..e` of the text.

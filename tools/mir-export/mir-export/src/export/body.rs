@@ -327,6 +327,11 @@ impl<'a> Exporter<'a> {
             Some(_) => Ok(0),
             // A struct literal names the struct itself.
             None if p.last_name() == name => Ok(0),
+            // an enum of core or alloc (`core::fmt::Alignment` in
+            // Formatter's bodies): its declaration in their sources
+            None if let Some(d) = self.sysroot_enum(&p.bare()) => d.variants.iter().position(|v| v == name).map(|i| i as u32).ok_or_else(|| {
+                self.err(ctx, Code::Export, format!("enum `{}` has no variant `{name}` in its declaration", p.bare()))
+            }),
             None => Err(self.err(
                 ctx, Code::Export,
                 format!(
@@ -405,12 +410,18 @@ impl<'a> Exporter<'a> {
                 obj!["kind" => "raw_ptr", "mutable" => *mutable, "place" => self.place_json(place, ctx)?.0]
             }
             // A formatting function made a pointer for core::fmt::Arguments
-            // (`panic!("{}", x)`): the arguments only reach the panic, which
-            // traps without formatting, so the pointer is never called and
-            // need not exist; it becomes null.
+            // (`panic!("{}", x)`, `write!`). When the arguments can only
+            // reach a panic, which traps without formatting, the pointer is
+            // never called and need not exist; it becomes null. That holds
+            // without core's own MIR (core::fmt::write and Formatter's
+            // methods are core's bodies, refused without it), and in a body
+            // whose every call taking an `Arguments` is a panic entry.
+            // Otherwise (`write!` into a `core::fmt::Write`) the pointer is
+            // the real function (the arm below).
             Rvalue::Cast { kind, operand: Operand::Const(_), ty }
                 if kind.starts_with("PointerCoercion(ReifyFnPointer")
-                    && matches!(ty, Ty::FnPtr(f) if f.contains("core::fmt::Formatter")) =>
+                    && matches!(ty, Ty::FnPtr(f) if f.contains("core::fmt::Formatter"))
+                    && (!self.has_core_bodies() || !formats_beyond_panics(ctx.body)) =>
             {
                 let ti = self.ty(ty, ctx)?;
                 obj!["kind" => "use", "operand" => obj![
@@ -755,6 +766,23 @@ impl<'a> Exporter<'a> {
         ])
     }
 
+    /// The declaration of an enum of core or alloc in their sources,
+    /// when their MIR is there (a rustc with its library sources).
+    fn sysroot_enum(&self, path: &str) -> Option<crate::adts::AdtDecl> {
+        let lazy = match path.split("::").next()? {
+            "core" => &self.input.library.core,
+            "alloc" => &self.input.library.alloc,
+            _ => return None,
+        };
+        lazy.get().ok()?.enum_decl(path)
+    }
+
+    /// Whether core's own MIR is there to take bodies from (a rustc with
+    /// its library sources: docs/DESIGN.md, "Library bodies").
+    fn has_core_bodies(&self) -> bool {
+        self.input.library.core.get().is_ok()
+    }
+
     /// The body a function item names: a function of this crate, a trait
     /// method's impl, a monomorphic instance of a generic function.
     pub(super) fn fn_item_body(&mut self, path: &Path, ctx: Ctx) -> DResult<String> {
@@ -993,7 +1021,8 @@ impl<'a> Exporter<'a> {
         // kernel crate has a global allocator; without one the heap error
         // stands (`not_inlined`)
         let heap_ok = failed.0 == Code::Gpu && crate::export::heap::is_heap_path(&bare) && self.has_global_allocator();
-        if (failed.0 != Code::Unsupported && !heap_ok) || (prim_self && !dep_trait) || bare.starts_with("core::fmt::") {
+        let fmt_ok = failed.0 == Code::Gpu && is_fmt_path(path);
+        if (failed.0 != Code::Unsupported && !heap_ok && !fmt_ok) || (prim_self && !dep_trait) {
             return Err(self.err(ctx, failed.0, failed.1));
         }
         if path.qself.is_some() {
@@ -1840,4 +1869,31 @@ fn plain_impl_header(header: &str) -> String {
     let h = header.strip_prefix("unsafe ").unwrap_or(header);
     let h = h.strip_prefix("const ").unwrap_or(h);
     h.replace("[const] ", "").replace("#[may_dangle] ", "")
+}
+
+/// core::fmt's machinery: `core::fmt::write`, `Formatter`'s methods, and
+/// core's `Display`/`Debug` impls, read from core's MIR when it is there.
+fn is_fmt_path(path: &Path) -> bool {
+    let text = path.to_string();
+    path.bare().starts_with("core::fmt::") || text.contains(" as core::fmt::")
+}
+
+/// Whether a call in `body` other than a panic entry takes a
+/// `core::fmt::Arguments` (`core::fmt::write`, `Write::write_fmt`, a user
+/// function), or the body returns one: then its formatting functions may
+/// run, and pointers to them must be real.
+fn formats_beyond_panics(body: &Body) -> bool {
+    let mentions = |ty: &Ty| ty.to_string().contains("core::fmt::Arguments");
+    let local_ty = |op: &Operand| match op {
+        Operand::Copy(p) | Operand::Move(p) => body.locals.get(p.local as usize).and_then(Option::as_ref).map(|l| &l.ty),
+        Operand::Const(_) => None,
+    };
+    mentions(&body.ret_ty)
+        || body.blocks.iter().any(|b| match &b.terminator.kind {
+            TerminatorKind::Call { callee, args, .. } => {
+                let panic = matches!(callee, Callee::Path(p) if super::callee::is_panic_entry(&p.bare()));
+                !panic && args.iter().filter_map(local_ty).any(mentions)
+            }
+            _ => false,
+        })
 }

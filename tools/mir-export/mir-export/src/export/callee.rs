@@ -480,7 +480,7 @@ pub(super) fn short_path(text: &str) -> String {
 }
 
 /// Diverging library functions that only panic. oxidec lowers them to a trap.
-fn is_panic_entry(bare: &str) -> bool {
+pub(super) fn is_panic_entry(bare: &str) -> bool {
     let bare = rustc_compat::core_path(bare);
     let bare = bare.as_str();
     const EXACT: &[&str] = &[

@@ -654,7 +654,7 @@ fn builtin_table(bare: &str) -> Option<String> {
 /// `String`, `Box`, the collections, `Rc`/`Arc`, and their buffers.
 /// Unit structs of core and alloc, declared without fields there, that
 /// library constants print by their path alone.
-const LIBRARY_UNIT_STRUCTS: [&str; 4] = ["core::marker::PhantomData", "core::alloc::LayoutError", "core::alloc::AllocError", "alloc::alloc::Global"];
+const LIBRARY_UNIT_STRUCTS: [&str; 5] = ["core::marker::PhantomData", "core::alloc::LayoutError", "core::alloc::AllocError", "alloc::alloc::Global", "core::fmt::Error"];
 
 fn heap_type(ty: &Ty) -> Option<String> {
     let Ty::Adt(p) = ty else { return None };

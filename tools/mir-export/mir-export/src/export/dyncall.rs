@@ -20,7 +20,7 @@ use super::mono;
 use super::Exporter;
 use crate::diag::{Code, DResult, Diag};
 use crate::json::Json;
-use crate::mirparse::ast::{Body, Operand, Path, Place, SrcSpan, Ty};
+use crate::mirparse::ast::{Body, BodyKind, Operand, Path, Place, SrcSpan, Ty};
 use crate::mirparse::items::parse_span;
 use crate::mirparse::parser::parse_str;
 use crate::obj;
@@ -272,6 +272,18 @@ impl<'a> Exporter<'a> {
         Ok(slots)
     }
 
+    /// Whether a vtable word is a formatting method (`Debug::fmt`,
+    /// `Display::fmt`, ..., not `Write`'s) whose body is core's or a
+    /// dependency's rather than the kernel crate's. Exporting it eagerly
+    /// would pull core's formatting into every kernel that can panic with
+    /// a `&dyn Debug`; a call that reaches it is refused (`fill_slots`).
+    fn library_formatting_slot(&self, path: &Path, trait_: &str) -> bool {
+        let formatting = trait_.starts_with("core::fmt::") && !trait_.starts_with("core::fmt::Write");
+        let bodies = &self.bodies;
+        let has_body = |n: &str| bodies.get(n).is_some_and(|b| b.kind == BodyKind::Fn);
+        formatting && self.callees.resolve(path, false, &has_body).is_err()
+    }
+
     /// The function implementing `trait_::name` for `concrete`, or why
     /// there is none (a slot that no exported call may then use).
     fn slot_function(&mut self, concrete: &Ty, trait_: &str, name: &str, ctx: Ctx<'a>) -> DResult<Result<String, String>> {
@@ -300,6 +312,12 @@ impl<'a> Exporter<'a> {
             Ok(p) => p,
             Err(e) => return Ok(Err(format!("`{text}` does not parse: {e}"))),
         };
+        if self.library_formatting_slot(&path, trait_) {
+            return Ok(Err(format!(
+                "`{text}` is core's formatting, exported only for calls that format (a vtable that only reaches a \
+                 panic, `unwrap`'s `&dyn Debug`, keeps this word empty)"
+            )));
+        }
         let body = match self.fn_item_body(&path, ctx) {
             Ok(b) if self.is_generic_impl_item(&b) => {
                 return Ok(Err(format!(
