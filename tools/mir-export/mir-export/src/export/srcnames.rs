@@ -19,6 +19,11 @@ use crate::usetree::parse_use;
 /// Steps through modules and `use` items before a name is given up.
 const DEPTH: u32 = 24;
 
+thread_local! {
+    /// The (module, name) pairs whose glob imports are being searched.
+    static GLOB_SEARCH: std::cell::RefCell<Vec<(String, String)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// A module of a dependency: its crate (the crate's name), its path in
 /// the crate (empty for the root) and its source file.
 #[derive(Clone, Debug, PartialEq)]
@@ -382,6 +387,20 @@ impl SrcNames<'_> {
     /// others: a type that compiled is the one; when none is found and
     /// one was not read, the error says which.
     fn glob_binding(&self, m: &Module, scope: &Scope, name: &str, depth: u32) -> Result<Option<(Named, Vis)>, String> {
+        // globs that lead back to a module already being searched for this
+        // name (tinyvec's modules glob each other) add nothing: without
+        // this the search is exponential in DEPTH
+        let key = (format!("{}::{}@{}", m.krate, m.path.join("::"), m.file.display()), name.to_string());
+        if GLOB_SEARCH.with(|g| g.borrow().contains(&key)) {
+            return Ok(None);
+        }
+        GLOB_SEARCH.with(|g| g.borrow_mut().push(key));
+        let r = self.glob_binding_uncycled(m, scope, name, depth);
+        GLOB_SEARCH.with(|g| g.borrow_mut().pop());
+        r
+    }
+
+    fn glob_binding_uncycled(&self, m: &Module, scope: &Scope, name: &str, depth: u32) -> Result<Option<(Named, Vis)>, String> {
         let mut found: Vec<(Named, Vis)> = Vec::new();
         let mut unread: Vec<String> = Vec::new();
         for (path, vis) in &scope.globs {
