@@ -82,13 +82,7 @@ impl<'a> Exporter<'a> {
     /// Whether struct `p`'s declaration bounds a parameter by a `Fn*`
     /// trait (core's `Wrapped<T, A, F: FnMut(A) -> T>`).
     fn has_fn_bound(&self, p: &Path) -> bool {
-        let bare = p.bare();
-        let libs = self.input.library;
-        let Some(key) = libs.crate_key(&bare) else { return false };
-        let segs: Vec<String> = bare[key.len()..].trim_start_matches("::").split("::").map(str::to_string).collect();
-        let names = SrcNames { libs };
-        let Ok(root) = names.root(libs.crate_name(key)) else { return false };
-        let Ok(Named::Item { module, name, .. }) = names.resolve(&root, &segs) else { return false };
+        let Ok((names, Named::Item { module, name, .. })) = self.library_item(p) else { return false };
         names.struct_decl(&module, &name).is_ok_and(|(generics, _)| !super::impls::fn_output_bounds(&generics).is_empty() || generics.contains("Fn("))
     }
 
@@ -96,16 +90,23 @@ impl<'a> Exporter<'a> {
     /// (core's `NeverShortCircuitResidual`): uninhabited, size 0, align 1,
     /// as `core::convert::Infallible`, which stands in for it.
     fn is_empty_library_enum(&self, p: &Path) -> bool {
-        let bare = p.bare();
-        let libs = self.input.library;
-        let Some(key) = libs.crate_key(&bare) else { return false };
-        let segs: Vec<String> = bare[key.len()..].trim_start_matches("::").split("::").map(str::to_string).collect();
-        let names = SrcNames { libs };
-        let Ok(root) = names.root(libs.crate_name(key)) else { return false };
-        match names.resolve(&root, &segs) {
-            Ok(Named::Item { module, kind, name }) => kind == "enum" && p.type_args().next().is_none() && names.is_empty_enum(&module, &name),
+        match self.library_item(p) {
+            Ok((names, Named::Item { module, kind, name })) => kind == "enum" && p.type_args().next().is_none() && names.is_empty_enum(&module, &name),
             _ => false,
         }
+    }
+
+    /// What library type path `p` (the kernel's spelling) names in its
+    /// crate's sources, with the resolver that found it.
+    fn library_item(&self, p: &Path) -> Result<(SrcNames<'a>, Named), String> {
+        let bare = p.bare();
+        let libs = self.input.library;
+        let key = libs.crate_key(&bare).ok_or("not a library's type")?;
+        let segs: Vec<String> = bare[key.len()..].trim_start_matches("::").split("::").map(str::to_string).collect();
+        let names = SrcNames { libs };
+        let root = names.root(libs.crate_name(key))?;
+        let named = names.resolve(&root, &segs)?;
+        Ok((names, named))
     }
 
     /// Whether library type path `p` (the kernel's spelling) goes through
@@ -126,14 +127,7 @@ impl<'a> Exporter<'a> {
     /// The field types of struct `p` as declared, with `p`'s arguments put
     /// in for its parameters, in the kernel's spelling.
     fn declared_field_types(&self, p: &Path) -> Result<Vec<Ty>, String> {
-        let bare = p.bare();
-        let libs = self.input.library;
-        let key = libs.crate_key(&bare).ok_or("not a library's type")?;
-        let krate = libs.crate_name(key).to_string();
-        let segs: Vec<String> = bare[key.len()..].trim_start_matches("::").split("::").map(str::to_string).collect();
-        let names = SrcNames { libs };
-        let root = names.root(&krate)?;
-        let Named::Item { module, kind, name } = names.resolve(&root, &segs)? else { return Err("it names a module".into()) };
+        let (names, Named::Item { module, kind, name }) = self.library_item(p)? else { return Err("it names a module".into()) };
         if kind != "struct" {
             return Err(format!("it is a private `{kind}`, not a struct"));
         }
