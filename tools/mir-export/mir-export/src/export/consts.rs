@@ -253,11 +253,7 @@ impl<'a> Exporter<'a> {
             if body.kind == BodyKind::Fn {
                 return Ok(false);
             }
-            let caller = self.loc(ctx.body, ctx.scope, ctx.span);
-            self.library_bodies.insert(name.clone(), caller);
-            let body: &'a Body = Box::leak(Box::new(body));
-            let key: &'a str = Box::leak(name.into_boxed_str());
-            self.bodies.insert(key, body);
+            self.adopt_library_const(name, body, ctx);
             return Ok(true);
         }
         Ok(false)
@@ -280,12 +276,18 @@ impl<'a> Exporter<'a> {
         if body.kind == BodyKind::Fn {
             return Ok(false);
         }
+        self.adopt_library_const(name, body, ctx);
+        Ok(true)
+    }
+
+    /// A library constant's body, read from its crate's MIR, made a body
+    /// of the export under `name` (its caller kept for diagnostics).
+    fn adopt_library_const(&mut self, name: String, body: Body, ctx: Ctx) {
         let caller = self.loc(ctx.body, ctx.scope, ctx.span);
         self.library_bodies.insert(name.clone(), caller);
         let body: &'a Body = Box::leak(Box::new(body));
         let key: &'a str = Box::leak(name.into_boxed_str());
         self.bodies.insert(key, body);
-        Ok(true)
     }
 
     fn alloc_ref_json(&mut self, id: u32, offset: u64, ty: &Ty, ctx: Ctx) -> DResult<Json> {
