@@ -1470,6 +1470,9 @@ impl<'a> Exporter<'a> {
     /// other impl may apply). Else none.
     fn blanket_impl(&self, lib: &crate::library::Library, blanket: Vec<(String, String)>, self_ty: &Ty, method: &str) -> Vec<(String, String)> {
         let [(cand, header)] = blanket.as_slice() else { return Vec::new() };
+        if super::special::blanket_for_unnameable(header, self_ty) && self.is_default_fn(lib, cand, method) == Some(false) {
+            return blanket;
+        }
         if self_type_crate_in(self.input.library, self_ty).as_deref() != Some(lib.krate()) || self.is_default_fn(lib, cand, method) != Some(false) {
             return Vec::new();
         }

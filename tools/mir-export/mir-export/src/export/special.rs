@@ -135,6 +135,24 @@ pub fn blanket_applies(header: &str, ty: &Ty, src_root: &FsPath, krate: &str) ->
     params.len() == 1 && params[0] == self_text && bounds.iter().all(|(_, b)| unconditional_impl(src_root, krate, b, ty))
 }
 
+/// Whether blanket impl `header` (`impl<F> MultiCharEq for F where F:
+/// FnMut(char) -> bool`) is the impl of its trait for `ty`, a function
+/// item or a closure: such a type cannot be named, so the only impls
+/// that can match it are those whose self type is a bare parameter, and
+/// the orphan rules keep those in the trait's crate. With one such impl
+/// (the caller checks that, and that its method is not `default`) whose
+/// bounds are only the closure traits, the call (which type-checked)
+/// resolved to it.
+pub fn blanket_for_unnameable(header: &str, ty: &Ty) -> bool {
+    if !matches!(ty, Ty::FnDef { .. } | Ty::Closure(_)) {
+        return false;
+    }
+    let Ok((params, self_text, _)) = impl_self_pattern(header) else { return false };
+    let Some(bounds) = header_bounds(header) else { return false };
+    let closure_trait = |b: &str| ["Fn(", "FnMut(", "FnOnce("].iter().any(|t| b.starts_with(t));
+    params.len() == 1 && params[0] == self_text && bounds.iter().all(|(_, b)| closure_trait(b))
+}
+
 /// Impl headers of the source tree `src_root` by trait name: (the module
 /// of the file, the header) for each one-line `impl .. TRAIT for ..`.
 static HEADERS: Mutex<Option<HashMap<(PathBuf, String), Vec<(String, String)>>>> = Mutex::new(None);
@@ -223,6 +241,19 @@ mod tests {
         assert_eq!(header_bounds("impl<'a, T: Copy + 'a, const N: usize> X for Y<'a, T, N>").unwrap(), vec![("T".to_string(), "Copy".to_string())]);
         assert_eq!(header_bounds("impl<'a, T> TrustedRandomAccess for IterMut<'a, T>").unwrap(), vec![]);
         assert_eq!(header_bounds("impl<I> X for Y<I> where I::Item: Copy"), None);
+    }
+
+    #[test]
+    fn closure_trait_blankets_for_unnameable_types() {
+        let h = "impl<F> MultiCharEq for F where F: FnMut(char) -> bool,";
+        let item = ty("fn(char) -> bool {core::char::methods::<impl char>::is_whitespace}");
+        assert!(blanket_for_unnameable(h, &item));
+        // a nameable type may have an impl of its own; a bound that is no
+        // closure trait may not hold
+        assert!(!blanket_for_unnameable(h, &ty("u32")));
+        assert!(!blanket_for_unnameable(h, &ty("fn(char) -> bool")));
+        assert!(!blanket_for_unnameable("impl<F: Default> Tr for F", &item));
+        assert!(!blanket_for_unnameable("impl<F, G> Tr<G> for F where F: Fn(G) -> bool", &item));
     }
 
     #[test]

@@ -189,14 +189,16 @@ impl Ty {
         Ty::Tuple(Vec::new())
     }
 
-    /// Whether the type mentions a closure or a type declared inside a
-    /// generic function (`Path::declared_in_generic`): such types cannot
-    /// be named in a layout probe. A trait object is named as printed
+    /// Whether the type mentions a closure, a function item (`fn(char) ->
+    /// bool {core::char::methods::<impl char>::is_whitespace}`, which no
+    /// source can spell) or a type declared inside a generic function
+    /// (`Path::declared_in_generic`): such types cannot be named in a
+    /// layout probe. A trait object is named as printed
     /// (`dyn Shape`, `dyn core::ops::FnMut(u32) -> u32`: paths from the
     /// crate root).
     pub fn is_unnameable(&self) -> bool {
         match self {
-            Ty::Closure(_) => true,
+            Ty::Closure(_) | Ty::FnDef { .. } => true,
             Ty::Dyn(d) => d.contains("{closure@"),
             Ty::Tuple(v) => v.iter().any(Ty::is_unnameable),
             Ty::Array(t, _) | Ty::Slice(t) => t.is_unnameable(),

@@ -393,6 +393,11 @@ fn types_declared_in_generic_functions() {
     assert_eq!(args, ["Lifetime", "Type(Int { name: \"u32\", bits: 32, signed: false })", "Const(\"16\")"]);
     assert!(Ty::Adt(p.clone()).is_unnameable());
     assert!(ty("&mut arrayvec::ArrayVec<T, CAP>::retain::BackshiftOnDrop<'_, u32, 16>").is_unnameable());
+    // a function item has no spelling either, nor what holds one
+    let item = "fn(char) -> bool {core::char::methods::<impl char>::is_whitespace}";
+    assert!(ty(item).is_unnameable());
+    assert!(ty(&format!("core::str::pattern::MultiCharEqSearcher<'_, {item}>")).is_unnameable());
+    assert!(!ty("fn(char) -> bool").is_unnameable());
     // ordinary paths: arguments only on the last segment, or real ones
     // before it (a parent argument that is no parameter)
     for s in ["arrayvec::ArrayVec<u32, 16>", "core::option::Option<T>", "a::Outer<u32>::Inner<u8>", "a::Outer<N>::Inner<u8>"] {
