@@ -488,6 +488,8 @@ impl LayoutProbe<'_> {
             .map(|(i, a)| if i == root_index { probe_file.to_string_lossy().into_owned() } else { a.clone() })
             .collect();
         args.extend(["--emit=metadata".into(), "--error-format=json".into(), "-Zcrate-attr=feature(rustc_attrs)".into()]);
+        // a function item's stand-in implements the closure traits (layout.rs)
+        args.extend(["-Zcrate-attr=feature(unboxed_closures)".into(), "-Zcrate-attr=feature(fn_traits)".into()]);
         args.push(format!("--out-dir={}", out_dir.display()));
         let mut cmd = Command::new(&self.rustc.path);
         cmd.current_dir(&self.cmd.cwd).args(&args).env("RUSTC_BOOTSTRAP", "1").envs(self.cmd.env.iter().cloned());

@@ -228,8 +228,17 @@ fn alias_item(i: usize, attr: &str, name: &str) -> String {
         // captures a closure)
         let numbered = |t: &str| t.replace(STAND_IN, &format!("{STAND_IN}{i}_"));
         let ty = numbered(ty);
-        let decls: Vec<String> =
-            structs.iter().enumerate().map(|(j, f)| format!("{allow} struct {STAND_IN}{i}_{j}({});", f.replace(STAND_IN, &format!("{STAND_IN}{i}_")))).collect();
+        let decls: Vec<String> = structs
+            .iter()
+            .enumerate()
+            .map(|(j, f)| {
+                let f = f.replace(STAND_IN, &format!("{STAND_IN}{i}_"));
+                match split_fn_item(&f) {
+                    Some((args, out)) => fn_item_decl(&format!("{STAND_IN}{i}_{j}"), args, out),
+                    None => format!("{allow} struct {STAND_IN}{i}_{j}({f});"),
+                }
+            })
+            .collect();
         return format!("#[{attr}] {allow} type __oxide_layout_{i} = {ty}; {}", decls.join(" "));
     }
     match name.strip_prefix(STRUCT_PROBE).and_then(|f| f.strip_suffix(')')) {
@@ -238,6 +247,58 @@ fn alias_item(i: usize, attr: &str, name: &str) -> String {
         }
         None => format!("#[{attr}] {allow} type __oxide_layout_{i} = {name};"),
     }
+}
+
+/// A function item's stand-in (`fn_item_stand_in`): a unit struct with
+/// the closure traits of its signature, so that it meets the `F:
+/// FnMut(char) -> bool` bound of a struct it is an argument of (core's
+/// private `MultiCharEqSearcher<'a, C: MultiCharEq>`, which `str::trim`
+/// builds over `char::is_whitespace`); zero-sized, align 1, without
+/// niches, as the function item. The probe enables `unboxed_closures`
+/// and `fn_traits` for it (driver.rs).
+pub fn fn_item_stand_in(args_tuple: &str, output: &str) -> String {
+    format!("{FN_ITEM}{args_tuple}{FN_SEP}{output}")
+}
+
+const FN_ITEM: &str = "\u{1d}fn item ";
+const FN_SEP: char = '\u{1c}';
+
+fn split_fn_item(f: &str) -> Option<(&str, &str)> {
+    f.strip_prefix(FN_ITEM)?.split_once(FN_SEP)
+}
+
+/// The declaration of fn item stand-in `name` (`fn_item_stand_in`): the
+/// probe spells references `&'static`; each of the arguments' becomes a
+/// lifetime of the impls (a closure-trait bound is for all of them), and
+/// the output's takes the arguments' one when there is exactly one (the
+/// signature's elided lifetime).
+fn fn_item_decl(name: &str, args: &str, out: &str) -> String {
+    let mut lts = Vec::new();
+    let mut generic_args = String::new();
+    let mut rest = args;
+    while let Some(at) = rest.find("'static") {
+        generic_args.push_str(&rest[..at]);
+        let lt = format!("'__ox{}", lts.len());
+        generic_args.push_str(&lt);
+        lts.push(lt);
+        rest = &rest[at + "'static".len()..];
+    }
+    generic_args.push_str(rest);
+    let out = match lts.as_slice() {
+        [one] => out.replace("'static", one),
+        _ => out.to_string(),
+    };
+    let params = match lts.is_empty() {
+        true => String::new(),
+        false => format!("<{}>", lts.join(", ")),
+    };
+    let a = generic_args;
+    format!(
+        "#[allow(non_camel_case_types, dead_code)] #[derive(Clone, Copy)] struct {name}; \
+         impl{params} ::core::ops::FnOnce<{a}> for {name} {{ type Output = {out}; extern \"rust-call\" fn call_once(self, _: {a}) -> {out} {{ loop {{}} }} }} \
+         impl{params} ::core::ops::FnMut<{a}> for {name} {{ extern \"rust-call\" fn call_mut(&mut self, _: {a}) -> {out} {{ loop {{}} }} }} \
+         impl{params} ::core::ops::Fn<{a}> for {name} {{ extern \"rust-call\" fn call(&self, _: {a}) -> {out} {{ loop {{}} }} }}"
+    )
 }
 
 const STRUCT_PROBE: &str = "struct (";

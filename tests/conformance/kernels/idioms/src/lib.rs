@@ -478,3 +478,269 @@ pub fn idioms_bytes(input: &[u64], mut out: DisjointSlice<u64>) {
     let d = i16::try_from(a as i64 - 40000).map_or(-1, |v| v as i64);
     put(&mut out, idx, mix(mix(a as u64, b as u64), c ^ d as u64));
 }
+
+trait Num: Copy + PartialOrd + Add<Output = Self> + Mul<Output = Self> {
+    const ZERO: Self;
+    const ONE: Self;
+    fn from_u64(w: u64) -> Self;
+    fn bits(self) -> u64;
+}
+
+impl Num for f32 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    fn from_u64(w: u64) -> Self {
+        (w % 1000) as f32 / 8.0 - 60.0
+    }
+    fn bits(self) -> u64 {
+        canon32(self)
+    }
+}
+
+impl Num for i32 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    fn from_u64(w: u64) -> Self {
+        (w % 2001) as i32 - 1000
+    }
+    fn bits(self) -> u64 {
+        self as u32 as u64
+    }
+}
+
+impl Num for f64 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    fn from_u64(w: u64) -> Self {
+        (w % 100_000) as f64 / 64.0 - 700.0
+    }
+    fn bits(self) -> u64 {
+        if self.is_nan() { 0x7ff8_0000_0000_0000 } else { self.to_bits() }
+    }
+}
+
+fn horner<T: Num, const N: usize>(coef: &[T; N], x: T) -> T {
+    let mut acc = T::ZERO;
+    for &c in coef.iter().rev() {
+        acc = acc * x + c;
+    }
+    acc
+}
+
+fn clamp_max<T: Num>(xs: &[T]) -> (T, usize) {
+    let mut best = xs[0];
+    let mut at = 0;
+    for (k, &x) in xs.iter().enumerate().skip(1) {
+        if x > best {
+            best = x;
+            at = k;
+        }
+    }
+    (best, at)
+}
+
+fn poly_digest<T: Num>(w: u64) -> u64 {
+    let coef: [T; 4] = core::array::from_fn(|k| T::from_u64(w >> (k * 9)));
+    let x = T::from_u64(w >> 40);
+    let y = horner(&coef, x) + T::ONE;
+    let (m, at) = clamp_max(&coef);
+    mix(mix(y.bits(), m.bits()), at as u64)
+}
+
+/// A user numeric trait with associated constants, implemented for f32,
+/// i32 and f64, used by const-generic and slice-generic helpers.
+#[kernel]
+pub fn idioms_num_trait(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let h = mix(mix(poly_digest::<f32>(w), poly_digest::<i32>(w)), poly_digest::<f64>(w));
+    put(&mut out, idx, h);
+}
+
+struct Pipeline<F: Fn(u32) -> u32, G: Fn(u32) -> bool> {
+    step: F,
+    keep: G,
+}
+
+impl<F: Fn(u32) -> u32, G: Fn(u32) -> bool> Pipeline<F, G> {
+    fn run(&self, xs: &[u32]) -> u64 {
+        xs.iter().map(|&x| (self.step)(x)).filter(|&x| (self.keep)(x)).fold(0u64, |a, x| a * 31 + x as u64)
+    }
+}
+
+fn compose(a: impl Fn(u32) -> u32, b: impl Fn(u32) -> u32) -> impl Fn(u32) -> u32 {
+    move |x| b(a(x))
+}
+
+/// Closures stored in a generic struct's fields, `impl Fn` arguments and
+/// returns composed, a closure capturing another by move.
+#[kernel]
+pub fn idioms_closure_fields(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let k = (w % 7) as u32 + 1;
+    let f = compose(move |x| x.wrapping_mul(k), |x| x ^ 0x55);
+    let p = Pipeline { step: f, keep: |x: u32| x % 3 != 0 };
+    let xs: [u32; 8] = core::array::from_fn(|j| (w >> (j * 8)) as u32 & 0xff);
+    put(&mut out, idx, p.run(&xs));
+}
+
+/// Iterator searches and orderings: `max_by_key`, `min_by` with
+/// `total_cmp`, `find_map`, `rposition`, `windows(2).all`, `try_fold`,
+/// `then_with`, sorting tuples, `product`.
+#[kernel]
+pub fn idioms_iter_search(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let xs: [u32; 10] = core::array::from_fn(|j| (w.rotate_left(j as u32 * 7) & 0x3f) as u32);
+    let fs: [f32; 6] = core::array::from_fn(|j| xs[j] as f32 - 20.5);
+    let (imax, vmax) = xs.iter().copied().enumerate().max_by_key(|&(_, v)| v).unwrap();
+    let fmin = fs.iter().copied().min_by(|a, b| a.total_cmp(b)).unwrap();
+    let fm = xs.iter().find_map(|&x| if x > 40 { Some(x * 2) } else { None }).unwrap_or(1);
+    let rp = xs.iter().rposition(|&x| x % 5 == 0).map_or(99, |p| p as u64);
+    let sorted = xs.windows(2).all(|p| p[0] <= p[1]);
+    let capped = xs.iter().try_fold(0u32, |a, &x| if a + x > 150 { None } else { Some(a + x) });
+    let mut pairs: [(u32, u32); 5] = core::array::from_fn(|j| (xs[j] % 4, xs[j + 5]));
+    pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(&a.1)));
+    let prod: u64 = xs[..4].iter().map(|&x| x as u64 + 1).product();
+    let mut h = mix(mix(imax as u64, vmax as u64), canon32(fmin));
+    h = mix(mix(h, fm as u64), rp);
+    h = mix(mix(h, sorted as u64), capped.map_or(7777, |c| c as u64));
+    for (a, b) in pairs {
+        h = mix(h, (a as u64) << 32 | b as u64);
+    }
+    put(&mut out, idx, mix(h, prod));
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Cmd {
+    Move { dx: i16, dy: i16 },
+    Scale(u8),
+    Reset,
+    Repeat(u8, u8),
+}
+
+impl Cmd {
+    fn decode(b: u8, arg: u16) -> Cmd {
+        match b % 4 {
+            0 => Cmd::Move { dx: arg as i16 >> 4, dy: (arg as i16).wrapping_mul(3) },
+            1 => Cmd::Scale((arg % 5) as u8 + 1),
+            2 => Cmd::Reset,
+            _ => Cmd::Repeat((arg % 3) as u8, (arg >> 8) as u8 % 4),
+        }
+    }
+}
+
+/// An enum of commands with struct and tuple variants, decoded and run
+/// by a `match` with guards and bindings, `matches!`, `mem::replace`.
+#[kernel]
+pub fn idioms_enum_machine(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let cmds: [Cmd; 6] = core::array::from_fn(|k| Cmd::decode((w >> (k * 2)) as u8, (w >> (k * 8 + 12)) as u16));
+    let (mut x, mut y, mut s) = (0i32, 0i32, 1i32);
+    let mut last = Cmd::Reset;
+    let mut h = H0;
+    for c in cmds {
+        match c {
+            Cmd::Move { dx, dy } if dx == 0 && dy == 0 => h = mix(h, 1),
+            Cmd::Move { dx, dy } => {
+                x += dx as i32 * s;
+                y -= dy as i32;
+            }
+            Cmd::Scale(k @ 1..=2) => s *= k as i32,
+            Cmd::Scale(k) => s = (s + k as i32) % 17,
+            Cmd::Reset => {
+                x = 0;
+                y = 0;
+            }
+            Cmd::Repeat(n, _) if matches!(last, Cmd::Move { .. }) => {
+                for _ in 0..n {
+                    x += 1;
+                }
+            }
+            Cmd::Repeat(_, m) => y ^= m as i32,
+        }
+        let prev = core::mem::replace(&mut last, c);
+        h = mix(h, matches!(prev, Cmd::Scale(_)) as u64);
+    }
+    put(&mut out, idx, mix(mix(h, x as u64), mix(y as u64, s as u64)));
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Meters(u32);
+
+impl From<u16> for Meters {
+    fn from(v: u16) -> Self {
+        Meters(v as u32 * 100)
+    }
+}
+
+impl core::ops::Deref for Meters {
+    type Target = u32;
+    fn deref(&self) -> &u32 {
+        &self.0
+    }
+}
+
+/// Integer helpers users reach for: `abs_diff`, `signum`, `rem_euclid`,
+/// `div_euclid`, `clamp`, `checked_next_power_of_two`, `from_str_radix`,
+/// `to_digit`, `char::from_digit`, `Wrapping`, `Saturating`, a newtype
+/// with `From`, `Into`, `Deref` and derived `Ord`.
+#[kernel]
+pub fn idioms_int_helpers(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let a = w as i32;
+    let b = (w >> 32) as i32;
+    let mut h = mix(a.abs_diff(b) as u64, a.signum() as u64);
+    h = mix(h, a.rem_euclid(7 + (b & 0xf)) as u64);
+    h = mix(h, a.div_euclid(-3) as u64);
+    h = mix(h, a.clamp(-1000, 1000) as u64);
+    h = mix(h, ((w >> 40) as u32).checked_next_power_of_two().unwrap_or(3) as u64);
+    let hex = [b'0' + (w % 10) as u8, b'a' + (w % 6) as u8, b'F'];
+    let hs = core::str::from_utf8(&hex).unwrap();
+    h = mix(h, u32::from_str_radix(hs, 16).unwrap_or(0) as u64);
+    let c = char::from_digit((w % 36) as u32, 36).unwrap();
+    h = mix(h, c as u64 + c.to_digit(36).unwrap() as u64);
+    let wr = core::num::Wrapping(a as u32) * core::num::Wrapping(0x9e37_79b9) + core::num::Wrapping(7);
+    let sat = core::num::Saturating(a as i16) + core::num::Saturating(b as i16);
+    h = mix(mix(h, wr.0 as u64), sat.0 as u64);
+    let m: Meters = ((w >> 16) as u16).into();
+    let n = Meters::from((w >> 48) as u16);
+    let big = core::cmp::max(m, n);
+    put(&mut out, idx, mix(h, *big as u64 + (m < n) as u64 + big.leading_zeros() as u64));
+}
+
+/// Floats in `core` (no_std: `floor`, `sqrt` and the like are std's or
+/// oxide-device's `math::Float`): `clamp`, `max`/`min`, `copysign`,
+/// `abs`, `signum`, `recip`, `to_degrees`, `to_radians`, `midpoint`, and
+/// float-to-int casts (saturating) of the results.
+#[kernel]
+pub fn idioms_float_helpers(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let x = ((w & 0xffff) as f32 - 30000.0) / 977.0;
+    let y = (((w >> 16) & 0xffff) as f32 - 12000.0) / 313.0;
+    let d = ((w >> 32) as f64) / 4.0e6 - 500.0;
+    let vals = [
+        x.clamp(-3.0, 3.0),
+        x.max(y),
+        x.min(y),
+        y.copysign(x),
+        x.abs(),
+        y.signum(),
+        x.recip(),
+        y.to_degrees(),
+        x.to_radians(),
+        x.midpoint(y),
+    ];
+    let mut h = H0;
+    for v in vals {
+        h = mix(h, canon32(v));
+        h = mix(h, (v * 1000.0) as i16 as u64);
+    }
+    h = mix(h, (d as i32) as u64);
+    h = mix(h, canon64(d.max(0.5).recip()));
+    put(&mut out, idx, h);
+}

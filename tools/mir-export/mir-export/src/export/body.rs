@@ -766,6 +766,23 @@ impl<'a> Exporter<'a> {
         ])
     }
 
+    /// Core's and alloc's enums in the type table get their declarations
+    /// from their sources (when there): every variant, in order, with its
+    /// name, also those the exported MIR never names (`SearchStep::Done`,
+    /// which oxidec must know to build one).
+    pub(super) fn attach_sysroot_enum_decls(&mut self) {
+        for i in 0..self.types.entries.len() {
+            let e = self.types.get(i);
+            let (Ty::Adt(p), Some(info)) = (&e.ty, e.adt.as_ref()) else { continue };
+            if info.decl.is_some() {
+                continue;
+            }
+            if let Some(d) = self.sysroot_enum(&p.bare()) {
+                self.types.entries[i].adt.as_mut().expect("an ADT").decl = Some(d);
+            }
+        }
+    }
+
     /// The declaration of an enum of core or alloc in their sources,
     /// when their MIR is there (a rustc with its library sources).
     fn sysroot_enum(&self, path: &str) -> Option<crate::adts::AdtDecl> {

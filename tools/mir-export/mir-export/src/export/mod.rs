@@ -122,6 +122,7 @@ pub fn export(
                 ex.note_static_types();
                 ex.note_discriminants()?;
                 ex.types.attach_decls(input.adts).map_err(|m| Diag::new(Code::Export, m))?;
+                ex.attach_sysroot_enum_decls();
                 ex.fill_needs_drop(cprobe);
                 ex.fill_layouts(probe)?;
                 ex.fill_type_props()?;
@@ -495,7 +496,7 @@ impl<'a> Exporter<'a> {
         for i in 0..self.types.entries.len() {
             let e = self.types.get(i);
             let probed_kind = matches!(&e.ty, Ty::Adt(p) if !p.declared_in_generic()) || matches!(e.ty, Ty::Tuple(_) | Ty::Array(..));
-            if e.layout.is_some() || !probed_kind || !e.ty.is_unnameable() || self.names_private_adt(&e.ty) {
+            if e.layout.is_some() || !probed_kind || !e.ty.is_unnameable() || self.names_private_adt(&e.ty) || probe_names::has_fn_item_arg(&e.ty) {
                 continue;
             }
             let Some(stand_in) = zst_closures::with_unit_for_closures(&e.ty, &is_fieldless) else { continue };

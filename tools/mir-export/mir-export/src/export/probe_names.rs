@@ -5,7 +5,7 @@
 //! `layout::in_block_probe_name`.
 
 use crate::adts::{AdtTable, LocalType};
-use crate::layout::{in_block_probe_name, stand_ins_probe_name, struct_probe_name, STAND_IN};
+use crate::layout::{fn_item_stand_in, in_block_probe_name, stand_ins_probe_name, struct_probe_name, STAND_IN};
 use crate::mirparse::ast::{GenericArg, Path, Ty};
 use crate::types::{probe_name, probe_name_in};
 
@@ -54,6 +54,15 @@ pub fn stand_ins_probe_name_of<'t>(
         }
         let c = closures[fields.len()].clone();
         let mut tys = Vec::new();
+        if let Some(sig) = c.strip_prefix(FN_ITEM_KEY) {
+            // a function item's stand-in: its arguments (a tuple) and output
+            let (args, out) = fn_sig_types(sig).ok_or_else(|| format!("the signature `{sig}` of a function item is not read"))?;
+            for t in [Ty::Tuple(args), out] {
+                tys.push(with_stand_ins(&t, &mut closures, private)?);
+            }
+            fields.push(tys);
+            continue;
+        }
         for t in captures(&c)? {
             tys.push(with_stand_ins(t, &mut closures, private).map_err(|why| format!("`{c}` captures a `{t}`, which the layout probe cannot name: {why}"))?);
         }
@@ -63,8 +72,63 @@ pub fn stand_ins_probe_name_of<'t>(
     all.extend(fields.iter().flatten());
     let (block, names) = spell(&all, adts, extern_crates)?;
     let mut rest = names[1..].iter();
-    let structs: Vec<String> = fields.iter().map(|f| rest.by_ref().take(f.len()).cloned().collect::<Vec<_>>().join(", ")).collect();
+    let structs: Vec<String> = fields
+        .iter()
+        .zip(&closures)
+        .map(|(f, c)| {
+            let names: Vec<String> = rest.by_ref().take(f.len()).cloned().collect();
+            match c.starts_with(FN_ITEM_KEY) {
+                true => fn_item_stand_in(&names[0], &names[1]),
+                false => names.join(", "),
+            }
+        })
+        .collect();
     Ok(placed(block, &stand_ins_probe_name(&names[0], &structs)))
+}
+
+/// Whether a struct in `ty` has a function item as a type argument:
+/// probed with the item's closure-trait stand-in (`path_with_stand_ins`),
+/// not `()`, which would not meet a bound on that parameter.
+pub fn has_fn_item_arg(ty: &Ty) -> bool {
+    match ty {
+        Ty::Tuple(v) => v.iter().any(has_fn_item_arg),
+        Ty::Array(t, _) | Ty::Slice(t) | Ty::Ref { pointee: t, .. } | Ty::Ptr { pointee: t, .. } => has_fn_item_arg(t),
+        Ty::Adt(p) => p.type_args().any(|a| matches!(a, GenericArg::Type(t) if matches!(t, Ty::FnDef { .. }) || has_fn_item_arg(t))),
+        _ => false,
+    }
+}
+
+/// The key of a function item's stand-in among the closures' (its
+/// signature follows).
+const FN_ITEM_KEY: &str = "fn item: ";
+
+/// The argument types and the output of a function item's printed
+/// signature (`fn(char) -> bool`, `for<'a> fn(&'a u32) -> bool`); the
+/// higher-ranked lifetimes are left to the stand-in's impls.
+fn fn_sig_types(sig: &str) -> Option<(Vec<Ty>, Ty)> {
+    let sig = match sig.strip_prefix("for<") {
+        Some(r) => r.split_once("> ")?.1,
+        None => sig,
+    };
+    let inner = sig.strip_prefix("fn(")?;
+    let mut depth = 1i32;
+    let close = inner.char_indices().find(|&(_, c)| {
+        depth += match c {
+            '(' | '[' | '<' => 1,
+            ')' | ']' | '>' => -1,
+            _ => 0,
+        };
+        depth == 0
+    })?;
+    let (args_text, after) = (&inner[..close.0], inner[close.0 + 1..].trim());
+    let parse = |t: &str| crate::mirparse::parser::parse_str(t.trim(), |p| p.ty()).ok();
+    let args = super::special::split_top(args_text).iter().map(|a| parse(a)).collect::<Option<Vec<_>>>()?;
+    let out = match after.strip_prefix("->") {
+        Some(o) => parse(o)?,
+        None if after.is_empty() => Ty::unit(),
+        None => return None,
+    };
+    Some((args, out))
 }
 
 /// `ty` with its `J`-th distinct closure written `__oxide_standin_J`
@@ -109,12 +173,26 @@ fn infallible() -> Ty {
     crate::mirparse::parser::parse_str("core::convert::Infallible", |p| p.ty()).expect("a type")
 }
 
+/// `p` with its closures written as stand-ins; a function item that is
+/// a type argument (`MultiCharEqSearcher<'_, fn(char) -> bool {..}>`) as
+/// a stand-in with the closure traits of its signature, which the
+/// struct's bounds may ask for (layout.rs `fn_item_stand_in`).
 fn path_with_stand_ins(p: &Path, closures: &mut Vec<String>, private: &dyn Fn(&Path) -> Option<bool>) -> Result<Path, String> {
     let mut out = p.clone();
     for seg in &mut out.segments {
         for a in &mut seg.args {
             if let GenericArg::Type(t) = a {
-                *t = with_stand_ins(t, closures, private)?;
+                *t = match t {
+                    Ty::FnDef { sig, .. } => {
+                        let key = format!("{FN_ITEM_KEY}{sig}");
+                        let j = closures.iter().position(|k| *k == key).unwrap_or_else(|| {
+                            closures.push(key);
+                            closures.len() - 1
+                        });
+                        Ty::Closure(format!("{STAND_IN}{j}"))
+                    }
+                    _ => with_stand_ins(t, closures, private)?,
+                };
             }
         }
     }
@@ -198,6 +276,27 @@ fn local_types(ty: &Ty, adts: &AdtTable, out: &mut Vec<(String, LocalType)>) -> 
 mod tests {
     use super::*;
     use crate::mirparse::parser::parse_str;
+
+    #[test]
+    fn fn_item_signatures() {
+        let (args, out) = fn_sig_types("fn(char) -> bool").unwrap();
+        assert_eq!((args.len(), out.to_string()), (1, "bool".to_string()));
+        let (args, out) = fn_sig_types("for<'a> fn(&'a [u8], (u32, u64)) -> &'a u8").unwrap();
+        assert_eq!(args.len(), 2);
+        assert_eq!(out.to_string(), "&u8");
+        assert_eq!(fn_sig_types("fn()").unwrap().1, Ty::unit());
+        assert!(fn_sig_types("extern \"C\" fn(u32)").is_none());
+        // a struct over a fn item is probed with the item's stand-in,
+        // declared by the probe with the closure traits of its signature
+        let item = parse_str("core::str::pattern::MultiCharEqSearcher<'_, fn(char) -> bool {core::char::methods::<impl char>::is_whitespace}>", |p| p.ty()).unwrap();
+        assert!(has_fn_item_arg(&item));
+        let adts = AdtTable::new();
+        let name = stand_ins_probe_name_of(&item, &|_| Err("no closures".into()), &|_| None, &adts, &[]).unwrap();
+        let src = crate::layout::probe_source("", "rustc_dump_layout(debug)", &[name]).text;
+        assert!(src.contains("type __oxide_layout_0 = ::core::str::pattern::MultiCharEqSearcher<'static, __oxide_standin_0_0>;"), "{src}");
+        assert!(src.contains("struct __oxide_standin_0_0; impl ::core::ops::FnOnce<(char,)> for __oxide_standin_0_0 { type Output = bool;"), "{src}");
+        assert!(src.contains("impl ::core::ops::FnMut<(char,)> for __oxide_standin_0_0"), "{src}");
+    }
 
     fn ty(s: &str) -> Ty {
         parse_str(s, |p| p.ty()).unwrap()

@@ -57,7 +57,7 @@ pub fn header_bounds(header: &str) -> Option<Vec<(String, String)>> {
 }
 
 /// `a, B<c, d>, e` split at its top-level commas.
-fn split_top(s: &str) -> Vec<String> {
+pub fn split_top(s: &str) -> Vec<String> {
     let mut out = vec![String::new()];
     let mut depth = 0i32;
     let mut prev = ' ';

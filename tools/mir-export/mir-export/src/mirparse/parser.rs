@@ -331,6 +331,15 @@ impl<'a> Parser<'a> {
             || (matches!(self.peek_at(1), Some(Tok::Punct("<"))) && matches!(self.peek_at(2), Some(Tok::Ident(w)) if w == "impl"))
     }
 
+    /// At `::<impl ..`: whether an `<impl ..>` segment is read there.
+    fn impl_segment_follows(&mut self) -> bool {
+        let at = self.pos;
+        self.pos += 1;
+        let ok = self.segment(false).is_ok();
+        self.pos = at;
+        ok
+    }
+
     fn segment(&mut self, value: bool) -> PResult<Segment> {
         let name = match self.next()? {
             // `<impl at …>` also inside a path: an impl in a function body
@@ -350,7 +359,10 @@ impl<'a> Parser<'a> {
             t => return Err(format!("expected a path segment, found `{t}`")),
         };
         let mut seg = Segment { name, args: Vec::new(), turbofish: false };
-        let impl_follows = matches!(self.peek_at(2), Some(Tok::Ident(w)) if w == "impl");
+        // `f::<impl at ..>` or `T::<impl Default for T>::m` is a segment;
+        // `Pipeline::<impl Fn(u32) -> u32, u8> { .. }` (an opaque type
+        // argument) a turbofish: the segment reading tells them apart
+        let impl_follows = self.is_punct("::") && matches!(self.peek_at(2), Some(Tok::Ident(w)) if w == "impl") && self.impl_segment_follows();
         if value && self.is_punct("::") && matches!(self.peek_at(1), Some(Tok::Punct("<"))) && !impl_follows {
             self.pos += 2;
             seg.turbofish = true;

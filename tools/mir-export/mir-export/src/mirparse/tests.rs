@@ -426,3 +426,14 @@ fn own_arguments_of_nested_fn_items() {
     assert_eq!(own("rotate_mix::<u8>").len(), 1);
     assert_eq!(own("a::S::<T>::m::<u8, u16>").len(), 3);
 }
+
+#[test]
+fn turbofish_with_an_opaque_type_argument() {
+    // an aggregate whose first argument is a generic fn's opaque return
+    // type: a turbofish, not an `<impl ..>` segment
+    let rv = format!("{:?}", rvalue_of("_14 = Pipeline::<impl Fn(u32) -> u32, {closure@src/lib.rs:583:39: 583:47}> { step: copy _7, keep: copy _8 };"));
+    assert!(rv.contains("Aggregate") && rv.contains("name: \"Pipeline\", args: [Type(Adt") && rv.contains("turbofish: true"), "{rv}");
+    assert!(rv.contains("impl Fn(u32) -> u32") && rv.contains("local: 8"), "{rv}");
+    // an impl segment stays one
+    assert_eq!(ty("core::slice::<impl [u8]>::Iter").to_string(), "core::slice::<impl [u8]>::Iter");
+}
