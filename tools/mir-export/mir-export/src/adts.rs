@@ -700,6 +700,23 @@ fn skip_string(b: &[u8], mut i: usize) -> usize {
 mod tests {
     use super::*;
 
+    /// Two methods `retain` declare a `JoinOnDrop` each: a use names the
+    /// one whose block is the innermost around it.
+    #[test]
+    fn local_declaration_around_a_use() {
+        let src = "impl A { fn retain(&mut self) { struct JoinOnDrop(u8);\n impl Drop for JoinOnDrop { fn drop(&mut self) {} }\n let x = 1; } }\n\
+                   impl B { fn retain(&mut self) { struct JoinOnDrop(u8, u16, u32); let y = 2; } }\n\
+                   fn other() { let z = 3; }\n";
+        let at = |s: &str| src.find(s).unwrap();
+        let first = local_decl_around(src, "JoinOnDrop", at("let x")).unwrap();
+        assert_eq!((first.0.as_str(), first.1, first.2.fields.len()), ("retain", at("struct JoinOnDrop(u8)"), 1));
+        // the Drop impl, inside the first `retain`, sees the first
+        assert_eq!(local_decl_around(src, "JoinOnDrop", at("impl Drop")).unwrap().1, first.1);
+        let second = local_decl_around(src, "JoinOnDrop", at("let y")).unwrap();
+        assert_eq!((second.1, second.2.fields.len()), (at("struct JoinOnDrop(u8, u16"), 3));
+        assert!(local_decl_around(src, "JoinOnDrop", at("let z")).is_none());
+    }
+
     #[test]
     fn reads_enums_and_structs() {
         let mut t = AdtTable::new();

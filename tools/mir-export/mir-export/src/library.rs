@@ -2141,6 +2141,42 @@ slice::sort::unstable::quicksort::partition::{constant#0}: for<'a, 'b, 'c> fn(&'
         );
     }
 
+    /// `pub use m::*` of a private module: its `pub` items (not
+    /// `pub(crate)` ones, nor a name the root declares itself) print at
+    /// the root.
+    #[test]
+    fn glob_reexports_of_private_modules() {
+        let dir = std::env::temp_dir().join(format!("oxide-globs-{}", std::process::id()));
+        fs::create_dir_all(dir.join("slicevec")).unwrap();
+        fs::write(dir.join("arrayvec.rs"), "pub struct ArrayVec<A> { len: u16, data: A }\npub(crate) fn helper() {}\npub struct Shadowed;\nfn private() {}\n").unwrap();
+        fs::write(dir.join("slicevec/mod.rs"), "pub struct SliceVec;\n").unwrap();
+        fs::write(dir.join("public.rs"), "pub struct Public;\n").unwrap();
+        let root = root_items("mod arrayvec;\npub use arrayvec::*;\nmod slicevec;\npub use crate::slicevec::*;\npub mod public;\npub use public::*;\npub struct Shadowed;\n");
+        assert_eq!(root.globs, ["arrayvec", "slicevec", "public"]);
+        let private: Vec<&String> = root.mods.iter().filter(|m| !m.1).map(|m| &m.0).collect();
+        let mut found = glob_reexports(&root, &private, &dir);
+        found.sort();
+        let want = [("arrayvec::ArrayVec", "ArrayVec"), ("slicevec::SliceVec", "SliceVec")];
+        assert_eq!(found, want.map(|(p, n)| (p.to_string(), n.to_string())));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A constant rustc prints on one line (no body) is indexed, and read
+    /// with its type and value.
+    #[test]
+    fn one_line_constants() {
+        let text = "const xxh32_common::PRIME_3: u32 = const 3266489917_u32;\n\nconst xxh32_common::TABLE: [u8; 2] = {\n    let mut _0: [u8; 2];\n\n    bb0: {\n        _0 = [const 1_u8, const 2_u8];\n        return;\n    }\n}\n";
+        let lib = Library::from_text(text.to_string());
+        assert!(lib.index.fns.contains_key("xxh32_common::PRIME_3") && lib.index.fns.contains_key("xxh32_common::TABLE"));
+        let c = lib.one_line_const("xxh32_common::PRIME_3", "xxhash_rust::xxh32_common::PRIME_3").unwrap();
+        assert_eq!((c.name.as_str(), c.ty.to_string()), ("xxhash_rust::xxh32_common::PRIME_3", "u32".to_string()));
+        assert_eq!(c.value.val, crate::mirparse::ast::ConstVal::Int { negative: false, text: "3266489917".into() });
+        assert_eq!(lib.const_type("xxh32_common::PRIME_3").as_deref(), Some("u32"));
+        // a constant with a body is none
+        assert!(lib.one_line_const("xxh32_common::TABLE", "t").is_none());
+        assert_eq!(lib.const_type("xxh32_common::TABLE").as_deref(), Some("[u8; 2]"));
+    }
+
     #[test]
     fn a_dependency_is_spelled_as_the_kernel_crate_sees_it() {
         let text = "fn arrayvec::new(_1: u32) -> arrayvec::ArrayVec<u32, 4> {
