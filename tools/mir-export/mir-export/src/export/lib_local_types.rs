@@ -23,7 +23,7 @@
 //! instance to read, and its type's path names neither the module nor the
 //! impl: `SliceVec::retain`, in another module, declares a `JoinOnDrop` too.
 //! Its declaration is the one a local of that type names by its span
-//! (`learn_library_local_at`): in the library file the span is in, the
+//! (`learn_library_locals_at`): in the library file the span is in, the
 //! declaration of that name whose block is the innermost around the span,
 //! declared in a function of the name the path prints before the type's.
 
@@ -69,9 +69,7 @@ impl<'a> Exporter<'a> {
             self.input.adts.add_library_local(&bare, decl, Some(DeclSite { file: span.file.clone(), at }));
         }
     }
-}
 
-impl<'a> Exporter<'a> {
     /// Makes the declaration of each type declared inside a library's
     /// generic function that `ty` mentions known to the ADT table, from a
     /// local of type `ty` whose span is in that library's source (an
