@@ -102,7 +102,7 @@ struct Block {
     in_root_file: bool,
     /// Byte offset of the `{` in that file.
     open: usize,
-    /// Byte offset of its `}` (the file's length while it is open).
+    /// Byte offset of its `}` (`usize::MAX` while it is open).
     close: usize,
     /// The block around it, within the same function body or an outer one.
     parent: Option<usize>,

@@ -1178,10 +1178,11 @@ pub fn root_items(src: &str) -> RootItems {
 /// as the crate defines it, `arrayvec::ArrayVec`; the name at the root).
 /// Those are the module's `pub` items (not `pub(crate)` ones), read from
 /// its file (`src/m.rs` or `src/m/mod.rs` beside the root), that no item
-/// or `pub use` of the root's own shadows. A glob inside that module is
-/// not followed.
+/// or `pub use` of the root's own shadows, nor another glob's item of
+/// that name (an ambiguous name is not re-exported). A glob inside that
+/// module is not followed.
 fn glob_reexports(root: &RootItems, private: &[&String], root_dir: &Path) -> Vec<(String, String)> {
-    let mut out = Vec::new();
+    let mut out: Vec<(String, String)> = Vec::new();
     for m in root.globs.iter().filter(|m| private.contains(m)) {
         let file = [root_dir.join(format!("{m}.rs")), root_dir.join(m).join("mod.rs")].into_iter().find(|f| f.is_file());
         let Some(src) = file.and_then(|f| fs::read_to_string(f).ok()) else { continue };
@@ -1192,6 +1193,8 @@ fn glob_reexports(root: &RootItems, private: &[&String], root_dir: &Path) -> Vec
             }
         }
     }
+    let twice: Vec<String> = out.iter().filter(|(_, n)| out.iter().filter(|(_, o)| o == n).count() > 1).map(|(_, n)| n.clone()).collect();
+    out.retain(|(_, n)| !twice.contains(n));
     out
 }
 
@@ -2149,10 +2152,11 @@ slice::sort::unstable::quicksort::partition::{constant#0}: for<'a, 'b, 'c> fn(&'
         let dir = std::env::temp_dir().join(format!("oxide-globs-{}", std::process::id()));
         fs::create_dir_all(dir.join("slicevec")).unwrap();
         fs::write(dir.join("arrayvec.rs"), "pub struct ArrayVec<A> { len: u16, data: A }\npub(crate) fn helper() {}\npub struct Shadowed;\nfn private() {}\n").unwrap();
-        fs::write(dir.join("slicevec/mod.rs"), "pub struct SliceVec;\n").unwrap();
+        fs::write(dir.join("slicevec/mod.rs"), "pub struct SliceVec;\npub fn ambiguous() {}\n").unwrap();
+        fs::write(dir.join("arrayvec_drain.rs"), "pub fn ambiguous() {}\n").unwrap();
         fs::write(dir.join("public.rs"), "pub struct Public;\n").unwrap();
-        let root = root_items("mod arrayvec;\npub use arrayvec::*;\nmod slicevec;\npub use crate::slicevec::*;\npub mod public;\npub use public::*;\npub struct Shadowed;\n");
-        assert_eq!(root.globs, ["arrayvec", "slicevec", "public"]);
+        let root = root_items("mod arrayvec;\npub use arrayvec::*;\nmod slicevec;\npub use crate::slicevec::*;\npub mod public;\npub use public::*;\npub struct Shadowed;\nmod arrayvec_drain;\npub use arrayvec_drain::*;\n");
+        assert_eq!(root.globs, ["arrayvec", "slicevec", "public", "arrayvec_drain"]);
         let private: Vec<&String> = root.mods.iter().filter(|m| !m.1).map(|m| &m.0).collect();
         let mut found = glob_reexports(&root, &private, &dir);
         found.sort();
