@@ -70,6 +70,14 @@ const BUILTIN: &[(&str, AdtKind, &[&str])] = &[
 /// Explicit discriminants of built-in enums (others count from 0).
 pub const BUILTIN_DISCRIMINANTS: &[(&str, i128)] = &[("core::cmp::Ordering", -1)];
 
+/// Where a type declared inside a function body is declared: its source
+/// file and the byte offset of its keyword there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeclSite {
+    pub file: String,
+    pub at: usize,
+}
+
 /// A declaration found in the source, with where it was declared.
 #[derive(Clone, Debug)]
 struct Found {
@@ -94,6 +102,8 @@ struct Block {
     in_root_file: bool,
     /// Byte offset of the `{` in that file.
     open: usize,
+    /// Byte offset of its `}` (`usize::MAX` while it is open).
+    close: usize,
     /// The block around it, within the same function body or an outer one.
     parent: Option<usize>,
     /// A `mod m { .. }` body: the names of the blocks around it are not
@@ -131,7 +141,7 @@ pub struct AdtTable {
     /// Types a library declares inside a function, by printed path without
     /// generics, learned by the export from the library's source
     /// (export/lib_local_types.rs).
-    library_locals: std::cell::RefCell<HashMap<String, AdtDecl>>,
+    library_locals: std::cell::RefCell<HashMap<String, (AdtDecl, Option<DeclSite>)>>,
 }
 
 impl AdtTable {
@@ -187,7 +197,9 @@ impl AdtTable {
                 }
                 "}" => {
                     depth -= 1;
-                    open.pop();
+                    if let Some(Some(b)) = open.pop() {
+                        self.blocks[b].close = offs[i];
+                    }
                     if mods.last().is_some_and(|m| m.1 == depth) {
                         mods.pop();
                     }
@@ -256,8 +268,19 @@ impl AdtTable {
 
     /// Records the declaration of a type a library declares inside a
     /// function, printed `path` (without generics).
-    pub fn add_library_local(&self, path: &str, decl: AdtDecl) {
-        self.library_locals.borrow_mut().insert(path.to_string(), decl);
+    /// `site`: where it is declared, when known.
+    pub fn add_library_local(&self, path: &str, decl: AdtDecl, site: Option<DeclSite>) {
+        self.library_locals.borrow_mut().insert(path.to_string(), (decl, site));
+    }
+
+    /// Where `add_library_local` was told type `path` is declared.
+    pub fn library_local_site(&self, path: &str) -> Option<DeclSite> {
+        self.library_locals.borrow().get(path).and_then(|(_, s)| s.clone())
+    }
+
+    /// Whether `add_library_local` recorded `path`.
+    pub fn has_library_local(&self, path: &str) -> bool {
+        self.library_locals.borrow().contains_key(path)
     }
 
     /// Records a `{` at byte `at` of the file when it is a function body or
@@ -276,7 +299,7 @@ impl AdtTable {
             return None;
         }
         let in_root_file = krate.is_empty() && file.is_empty();
-        self.blocks.push(Block { in_root_file, open: at, parent, is_mod });
+        self.blocks.push(Block { in_root_file, open: at, close: usize::MAX, parent, is_mod });
         Some(self.blocks.len() - 1)
     }
 
@@ -399,7 +422,7 @@ impl AdtTable {
             let variants = variants.iter().map(|v| v.to_string()).collect();
             return Ok(Some(AdtDecl { kind: AdtKind::Enum, variants, fields: Vec::new(), repr_c: false, repr: false, maybe_unsized: false }));
         }
-        if let Some(d) = self.library_locals.borrow().get(path) {
+        if let Some((d, _)) = self.library_locals.borrow().get(path) {
             return Ok(Some(d.clone()));
         }
         if path.starts_with("core::") || path.starts_with("alloc::") || path.starts_with("std::") {
@@ -423,6 +446,21 @@ pub fn local_decls_named(src: &str, name: &str) -> Vec<(String, usize, AdtDecl)>
             Some((f.module.rsplit("::").next().unwrap_or("").to_string(), at, f.decl))
         })
         .collect()
+}
+
+/// The declaration of the type `name` that a use at byte `at` of source
+/// file `src` names: of those declared inside a function body, the one
+/// whose block (where its name is in scope) is the innermost around `at`.
+/// As `local_decls_named`: (the function's name, the byte offset of the
+/// declaration, the declaration).
+pub fn local_decl_around(src: &str, name: &str, at: usize) -> Option<(String, usize, AdtDecl)> {
+    let mut t = AdtTable::new();
+    t.add_file("lib", "", src);
+    let found = t.by_name.remove(name).unwrap_or_default();
+    let around = |f: &Found| f.local.map(|(b, _)| &t.blocks[b]).filter(|b| b.open < at && at < b.close);
+    let (_, inner) = found.iter().filter_map(|f| Some((around(f)?.open, f))).max_by_key(|(open, _)| *open)?;
+    let (_, decl_at) = inner.local?;
+    Some((inner.module.rsplit("::").next().unwrap_or("").to_string(), decl_at, inner.decl.clone()))
 }
 
 /// `module` followed by the inline modules open at this point.
@@ -661,6 +699,23 @@ fn skip_string(b: &[u8], mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two methods `retain` declare a `JoinOnDrop` each: a use names the
+    /// one whose block is the innermost around it.
+    #[test]
+    fn local_declaration_around_a_use() {
+        let src = "impl A { fn retain(&mut self) { struct JoinOnDrop(u8);\n impl Drop for JoinOnDrop { fn drop(&mut self) {} }\n let x = 1; } }\n\
+                   impl B { fn retain(&mut self) { struct JoinOnDrop(u8, u16, u32); let y = 2; } }\n\
+                   fn other() { let z = 3; }\n";
+        let at = |s: &str| src.find(s).unwrap();
+        let first = local_decl_around(src, "JoinOnDrop", at("let x")).unwrap();
+        assert_eq!((first.0.as_str(), first.1, first.2.fields.len()), ("retain", at("struct JoinOnDrop(u8)"), 1));
+        // the Drop impl, inside the first `retain`, sees the first
+        assert_eq!(local_decl_around(src, "JoinOnDrop", at("impl Drop")).unwrap().1, first.1);
+        let second = local_decl_around(src, "JoinOnDrop", at("let y")).unwrap();
+        assert_eq!((second.1, second.2.fields.len()), (at("struct JoinOnDrop(u8, u16"), 3));
+        assert!(local_decl_around(src, "JoinOnDrop", at("let z")).is_none());
+    }
 
     #[test]
     fn reads_enums_and_structs() {

@@ -184,27 +184,34 @@ fn legacy_index_file(mir: &Path) -> PathBuf {
     mir.with_extension("idx")
 }
 
+/// The indexes of older formats that may be beside cache file `mir`,
+/// newest first: `v2.idx`.., then the legacy name.
+fn older_index_files(mir: &Path) -> impl Iterator<Item = PathBuf> + '_ {
+    (2..INDEX_VERSION).rev().map(|v| mir.with_extension(format!("v{v}.idx"))).chain(std::iter::once(legacy_index_file(mir)))
+}
+
 /// Whether cache file `mir` has an index this mir-export can read (its
-/// own format's, or a legacy one it completes).
+/// own format's, or an older one it completes).
 fn has_index(mir: &Path) -> bool {
-    index_file(mir).is_file() || legacy_index_file(mir).is_file()
+    index_file(mir).is_file() || older_index_files(mir).any(|f| f.is_file())
 }
 
 /// The format of the index: 2 added the bodies of inline constants
-/// (`partition::{constant#0}: T = {`), which version 1 did not list.
-const INDEX_VERSION: u32 = 2;
+/// (`partition::{constant#0}: T = {`), which version 1 did not list; 3
+/// the constants rustc prints on one line (`const xxh32_common::PRIME_3:
+/// u32 = const 3266489917_u32;`), which version 2 did not list.
+const INDEX_VERSION: u32 = 3;
 
-/// The index beside cache file `file`: the one of this format, else a
-/// legacy one (`legacy_index_file`), which a version 1 completes with the
-/// bodies it lacks from the MIR text, its other entries kept (a
-/// dependency's roots and re-exports, read from its sources), written as
-/// this format's file; the legacy file stays as it is, for the mir-export
-/// that reads it.
+/// The index beside cache file `file`: the one of this format, else the
+/// newest older one (`older_index_files`), completed with the items it
+/// lacks from the MIR text, its other entries kept (a dependency's roots
+/// and re-exports, read from its sources), written as this format's file;
+/// the older file stays as it is, for the mir-export that reads it.
 fn read_index(file: &Path) -> Option<Index> {
     if let Some((index, INDEX_VERSION)) = fs::read_to_string(index_file(file)).ok().and_then(|t| Index::parse(&t)) {
         return Some(index);
     }
-    let (mut index, version) = Index::parse(&fs::read_to_string(legacy_index_file(file)).ok()?)?;
+    let (mut index, version) = older_index_files(file).find_map(|f| Index::parse(&fs::read_to_string(f).ok()?))?;
     if version < INDEX_VERSION {
         let text = fs::read_to_string(file).ok()?;
         for (name, at) in Library::index_of(&text).fns {
@@ -944,7 +951,9 @@ fn ensure_dep_built(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, verbose:
         .filter_map(|f| fs::metadata(cmd.cwd.join(f)).ok().map(|m| format!("{} {:?} {};", f.display(), m.modified().ok(), m.len())))
         .collect();
     let cwd = cmd.cwd.to_string_lossy();
-    let h = fnv1a(args.iter().map(String::as_str).chain([rustc.verbose.as_str(), stamp.as_str(), &cwd, "dep-v3"]));
+    // (dep-v4: the index lists a private module's items that the root
+    // re-exports by a glob, which a dep-v3 index does not)
+    let h = fnv1a(args.iter().map(String::as_str).chain([rustc.verbose.as_str(), stamp.as_str(), &cwd, "dep-v4"]));
     let dir = cache_file(rustc).parent().expect("a cache directory").to_path_buf();
     let file = dir.join(format!("dep-{}-{}-{h:016x}.mir", cmd.stem(), rustc.release));
     if file.is_file() && has_index(&file) {
@@ -979,18 +988,22 @@ fn ensure_dep_built(rustc: &RustcInfo, krate: &str, cmd: &RustcCommand, verbose:
         let mut index = Library::index_of(&text);
         if let Some(root) = cmd.root_index().map(|i| cmd.cwd.join(&cmd.args[i])) {
             let src = fs::read_to_string(&root).map_err(|e| io_err(&root, e))?;
+            let root_dir = root.parent().map(Path::to_path_buf).unwrap_or_default();
             let root = root_items(&src);
             index.roots.extend(root.mods.iter().map(|m| m.0.clone()));
-            index.root_items.extend(root.items.into_iter().filter(|i| !index.roots.contains(i)));
             // a path through a private module prints as its re-export
             // (rustc's visible paths): `arrayvec::ArrayVec` for the
             // `arrayvec::arrayvec::ArrayVec` the crate defines
             let private: Vec<&String> = root.mods.iter().filter(|m| !m.1).map(|m| &m.0).collect();
-            for (name, path) in root.uses {
+            for (name, path) in &root.uses {
                 if private.iter().any(|m| path.split("::").next() == Some(m.as_str())) {
-                    index.reexports.insert(path, name);
+                    index.reexports.insert(path.clone(), name.clone());
                 }
             }
+            for (path, name) in glob_reexports(&root, &private, &root_dir) {
+                index.reexports.entry(path).or_insert(name);
+            }
+            index.root_items.extend(root.items.into_iter().filter(|i| !index.roots.contains(i)));
         }
         write_cache(&file, &text, &index)
     });
@@ -1042,6 +1055,10 @@ pub struct RootItems {
     pub mods: Vec<(String, bool)>,
     /// Other items: types, traits, functions, constants, statics.
     pub items: Vec<String>,
+    /// Those of `items` declared `pub` (not `pub(crate)`).
+    pub pub_items: Vec<String>,
+    /// The modules of `pub use m::*` globs, from the root (`arrayvec`).
+    pub globs: Vec<String>,
     /// `pub use` re-exports: (name at the root, the path it names, from
     /// the root: `arrayvec::ArrayVec` for `pub use crate::arrayvec::ArrayVec`).
     pub uses: Vec<(String, String)>,
@@ -1128,13 +1145,16 @@ pub fn root_items(src: &str) -> RootItems {
                     if !r.items.iter().any(|i| i == name) {
                         r.items.push(name.to_string());
                     }
+                    if is_pub && !r.pub_items.iter().any(|i| i == name) {
+                        r.pub_items.push(name.to_string());
+                    }
                 }
             }
             "use" if is_pub => {
                 let end = (k..t.len()).find(|&j| t[j].0 == ";" && t[j].1 == 0).unwrap_or(t.len());
                 let toks: Vec<&str> = t[k + 1..end].iter().map(|x| x.0.as_str()).collect();
                 for e in crate::usetree::parse_use(&toks) {
-                    reexport(&e, &mut r.uses, &mut r.crates);
+                    reexport(&e, &mut r);
                 }
                 k = end;
             }
@@ -1152,18 +1172,48 @@ pub fn root_items(src: &str) -> RootItems {
     r
 }
 
+/// The items a crate root re-exports by a glob of a private module of
+/// its own (`mod arrayvec; pub use arrayvec::*;`: tinyvec), which rustc
+/// prints at the root (`tinyvec::ArrayVec`, its visible path): (the path
+/// as the crate defines it, `arrayvec::ArrayVec`; the name at the root).
+/// Those are the module's `pub` items (not `pub(crate)` ones), read from
+/// its file (`src/m.rs` or `src/m/mod.rs` beside the root), that no item
+/// or `pub use` of the root's own shadows, nor another glob's item of
+/// that name (an ambiguous name is not re-exported). A glob inside that
+/// module is not followed.
+fn glob_reexports(root: &RootItems, private: &[&String], root_dir: &Path) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for m in root.globs.iter().filter(|m| private.contains(m)) {
+        let file = [root_dir.join(format!("{m}.rs")), root_dir.join(m).join("mod.rs")].into_iter().find(|f| f.is_file());
+        let Some(src) = file.and_then(|f| fs::read_to_string(f).ok()) else { continue };
+        for item in root_items(&src).pub_items {
+            let shadowed = root.items.contains(&item) || root.uses.iter().any(|(n, _)| *n == item);
+            if !shadowed {
+                out.push((format!("{m}::{item}"), item));
+            }
+        }
+    }
+    let twice: Vec<String> = out.iter().filter(|(_, n)| out.iter().filter(|(_, o)| o == n).count() > 1).map(|(_, n)| n.clone()).collect();
+    out.retain(|(_, n)| !twice.contains(n));
+    out
+}
+
 /// One entry of a root's `pub use` (`crate::a::{B, c::D as E}`), its
 /// path from the root (`crate::` and `self::` taken off): into `crates`
 /// (it may name a crate: `pub use digest;`, `digest::{self}`), and into
 /// `uses` too when it has two segments or more and is no group's `self`.
-/// A glob is not followed.
-fn reexport(e: &crate::usetree::UseEntry, uses: &mut Vec<(String, String)>, crates: &mut Vec<(String, String)>) {
-    let (Some(name), false) = (e.name(), e.glob) else { return };
+/// A glob's module path goes into `globs` (`glob_reexports` follows it).
+fn reexport(e: &crate::usetree::UseEntry, r: &mut RootItems) {
+    let (uses, crates) = (&mut r.uses, &mut r.crates);
     let target = e.target();
     let target = match target.first().map(String::as_str) {
         Some("crate" | "self") => &target[1..],
         _ => target,
     };
+    if e.glob && !target.is_empty() {
+        r.globs.push(target.join("::"));
+    }
+    let Some(name) = e.name().filter(|_| !e.glob) else { return };
     if target.is_empty() {
         return;
     }
@@ -1322,11 +1372,18 @@ impl Library {
                 ctfe = false;
                 continue;
             }
-            // a constant's or promoted's body (`const exp::HALF: [f64; 2] = {`)
+            // a constant's or promoted's body (`const exp::HALF: [f64; 2] = {`),
+            // or a constant on one line (`const m::K: u32 = const 7_u32;`)
             if let Some(name) = line.strip_prefix("const ").and_then(item_name) {
                 note_root(&mut lib.roots, name);
                 let keep = !lib.fns.contains_key(name);
-                open = Some((start, keep.then(|| name.to_string()), None));
+                match line.trim_end().ends_with(';') {
+                    true if keep => {
+                        lib.fns.insert(name.to_string(), (start, offset));
+                    }
+                    true => {}
+                    false => open = Some((start, keep.then(|| name.to_string()), None)),
+                }
                 ctfe = false;
                 continue;
             }
@@ -1479,6 +1536,20 @@ impl Library {
         Some(self.in_core_spelling(&self.read(r)))
     }
 
+    /// Constant `name` of the crate when rustc prints it on one line
+    /// (`const xxh32_common::PRIME_3: u32 = const 3266489917_u32;`: no
+    /// body), named `full` (the kernel's path).
+    pub fn one_line_const(&self, name: &str, full: &str) -> Option<crate::mirparse::ast::ConstItem> {
+        let r = self.item(name)?;
+        let text = self.read(r);
+        if !text.starts_with("const ") || !text.trim_end().ends_with(';') || text.trim_end().contains('\n') {
+            return None;
+        }
+        let mut c = parse_mir_file(&self.in_core_spelling(&text)).ok()?.consts.into_iter().next()?;
+        c.name = full.to_string();
+        Some(c)
+    }
+
     fn parse_body(&self, text: &str, full: &str) -> Result<Body, String> {
         let k = &self.krate;
         let file = parse_mir_file(text).map_err(|e| match const_fn_call(text).filter(|_| !e.msg.contains("does not read yet")) {
@@ -1520,6 +1591,9 @@ impl Library {
     /// read from its body's first line (`const exp::HALF: [f64; 2] = {`),
     /// in the kernel crate's spelling.
     pub fn const_type(&self, name: &str) -> Option<String> {
+        if let Some(c) = self.one_line_const(name, name) {
+            return Some(c.ty.to_string());
+        }
         let (s, _) = self.item(name)?;
         let head = self.read((s, (s + 4096).min(self.len())));
         let line = self.in_core_spelling(head.lines().next()?);
@@ -2068,6 +2142,43 @@ slice::sort::unstable::quicksort::partition::{constant#0}: for<'a, 'b, 'c> fn(&'
                 ("Hs".to_string(), "a::b::Hash".to_string()),
             ]
         );
+    }
+
+    /// `pub use m::*` of a private module: its `pub` items (not
+    /// `pub(crate)` ones, nor a name the root declares itself) print at
+    /// the root.
+    #[test]
+    fn glob_reexports_of_private_modules() {
+        let dir = std::env::temp_dir().join(format!("oxide-globs-{}", std::process::id()));
+        fs::create_dir_all(dir.join("slicevec")).unwrap();
+        fs::write(dir.join("arrayvec.rs"), "pub struct ArrayVec<A> { len: u16, data: A }\npub(crate) fn helper() {}\npub struct Shadowed;\nfn private() {}\n").unwrap();
+        fs::write(dir.join("slicevec/mod.rs"), "pub struct SliceVec;\npub fn ambiguous() {}\n").unwrap();
+        fs::write(dir.join("arrayvec_drain.rs"), "pub fn ambiguous() {}\n").unwrap();
+        fs::write(dir.join("public.rs"), "pub struct Public;\n").unwrap();
+        let root = root_items("mod arrayvec;\npub use arrayvec::*;\nmod slicevec;\npub use crate::slicevec::*;\npub mod public;\npub use public::*;\npub struct Shadowed;\nmod arrayvec_drain;\npub use arrayvec_drain::*;\n");
+        assert_eq!(root.globs, ["arrayvec", "slicevec", "public", "arrayvec_drain"]);
+        let private: Vec<&String> = root.mods.iter().filter(|m| !m.1).map(|m| &m.0).collect();
+        let mut found = glob_reexports(&root, &private, &dir);
+        found.sort();
+        let want = [("arrayvec::ArrayVec", "ArrayVec"), ("slicevec::SliceVec", "SliceVec")];
+        assert_eq!(found, want.map(|(p, n)| (p.to_string(), n.to_string())));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A constant rustc prints on one line (no body) is indexed, and read
+    /// with its type and value.
+    #[test]
+    fn one_line_constants() {
+        let text = "const xxh32_common::PRIME_3: u32 = const 3266489917_u32;\n\nconst xxh32_common::TABLE: [u8; 2] = {\n    let mut _0: [u8; 2];\n\n    bb0: {\n        _0 = [const 1_u8, const 2_u8];\n        return;\n    }\n}\n";
+        let lib = Library::from_text(text.to_string());
+        assert!(lib.index.fns.contains_key("xxh32_common::PRIME_3") && lib.index.fns.contains_key("xxh32_common::TABLE"));
+        let c = lib.one_line_const("xxh32_common::PRIME_3", "xxhash_rust::xxh32_common::PRIME_3").unwrap();
+        assert_eq!((c.name.as_str(), c.ty.to_string()), ("xxhash_rust::xxh32_common::PRIME_3", "u32".to_string()));
+        assert_eq!(c.value.val, crate::mirparse::ast::ConstVal::Int { negative: false, text: "3266489917".into() });
+        assert_eq!(lib.const_type("xxh32_common::PRIME_3").as_deref(), Some("u32"));
+        // a constant with a body is none
+        assert!(lib.one_line_const("xxh32_common::TABLE", "t").is_none());
+        assert_eq!(lib.const_type("xxh32_common::TABLE").as_deref(), Some("[u8; 2]"));
     }
 
     #[test]

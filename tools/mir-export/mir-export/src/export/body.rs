@@ -106,6 +106,9 @@ impl<'a> Exporter<'a> {
         for (n, decl) in body.locals.iter().enumerate() {
             let decl = decl.as_ref().ok_or_else(|| Diag::new(Code::Export, format!("`{}`: local _{n} is not declared", body.name)))?;
             let ctx = Ctx { body, scope: decl.scope, span: decl.span.as_ref(), const_comments: &[] };
+            if let Some(span) = &decl.span {
+                self.learn_library_locals_at(&decl.ty, span);
+            }
             let ty = self.ty(&decl.ty, ctx)?;
             // a library closure no aggregate here builds (a zero-sized
             // local only projected): its captures from its parent's body
@@ -822,54 +825,6 @@ impl<'a> Exporter<'a> {
         }
     }
 
-    /// `fn <closure>::{fn_pointer_shim}(args) -> R`: calls the closure
-    /// body with a reference to (or the value of) its zero-sized
-    /// environment, since only non-capturing closures coerce to `fn`.
-    /// Written as MIR text and parsed like rustc's.
-    fn closure_shim(&mut self, closure: &str, ctx: Ctx) -> DResult<String> {
-        let name = format!("{closure}::__oxide_fn_pointer_shim");
-        if self.bodies.contains_key(name.as_str()) {
-            return Ok(name);
-        }
-        let b = self.bodies[closure];
-        let local = |k: usize| b.locals.get(k).and_then(|l| l.as_ref()).map(|l| l.ty.clone());
-        let env = local(1).ok_or_else(|| self.err(ctx, Code::Export, format!("closure `{closure}` has no environment argument")))?;
-        let n = b.arg_count as usize;
-        let mut params = Vec::new();
-        for k in 2..=n {
-            let t = local(k).ok_or_else(|| self.err(ctx, Code::Export, format!("closure `{closure}` lacks argument _{k}")))?;
-            params.push(format!("_{}: {t}", k - 1));
-        }
-        let (env_val, env_arg) = match &env {
-            Ty::Ref { pointee, .. } => ((**pointee).clone(), format!("_{} = &_{};\n        ", n + 1, n)),
-            t => (t.clone(), String::new()),
-        };
-        let arg0 = if env_arg.is_empty() { format!("move _{n}") } else { format!("move _{}", n + 1) };
-        let args: Vec<String> = std::iter::once(arg0).chain((1..n).map(|k| format!("move _{k}"))).collect();
-        let span = match b.locals.first().and_then(|l| l.as_ref()).and_then(|l| l.span.as_ref()) {
-            Some(s) => format!(" // scope 0 at {s}"),
-            None => return Err(self.err(ctx, Code::Export, format!("closure `{closure}` has no span"))),
-        };
-        let env_arg = if env_arg.is_empty() { env_arg } else { format!("{}{span}\n        ", env_arg.trim_end()) };
-        let text = format!(
-            "fn __oxide_fn_pointer_shim({}) -> {ret} {{\n    let mut _0: {ret};\n    let mut _{n}: {env_val};\n    \
-             let mut _{}: {env};\n\n    bb0: {{\n        {env_arg}_0 = {closure}({}) -> [return: bb1, unwind unreachable];{span}\n    }}\n\n    \
-             bb1: {{\n        return;{span}\n    }}\n}}\n",
-            params.join(", "),
-            n + 1,
-            args.join(", "),
-            ret = b.ret_ty,
-        );
-        let file = crate::mirparse::items::parse_mir_file(&text)
-            .map_err(|e| self.err(ctx, Code::Export, format!("the fn pointer shim of `{closure}` does not parse: {}", e.msg)))?;
-        let mut body = file.bodies.into_iter().next().ok_or_else(|| self.err(ctx, Code::Export, "no shim body"))?;
-        body.name = name.clone();
-        let body: &'a Body = Box::leak(Box::new(body));
-        let key: &'a str = Box::leak(name.clone().into_boxed_str());
-        self.bodies.insert(key, body);
-        Ok(name)
-    }
-
     fn call_json(&mut self, dest: &Place, callee: &Callee, args: &[Operand], target: Option<u32>, ctx: Ctx) -> DResult<Json> {
         let path = match callee {
             Callee::Path(path) => path,
@@ -1208,8 +1163,11 @@ impl<'a> Exporter<'a> {
                 }
             } else if (tr.clone(), ty) == want {
                 // same-named types of two modules (`option::IterMut`,
-                // `slice::IterMut`): a method's `self` tells them apart
-                if self_param_matches(lib, &cand, &header, &q.self_ty) {
+                // `slice::IterMut`): a method's `self` tells them apart;
+                // types declared inside functions (tinyvec's two
+                // `JoinOnDrop`s) where they are declared
+                let local = self.impl_is_for_library_local(span, &q.self_ty);
+                if local.unwrap_or_else(|| self_param_matches(lib, &cand, &header, &q.self_ty)) {
                     found.push((cand, header));
                 }
             } else if tr == want.0 && !matches!(*q.self_ty, Ty::Adt(_)) && structural_impl_for(&header, &q.self_ty) {

@@ -264,10 +264,15 @@ impl<'a> Exporter<'a> {
     /// becomes a body of the export. False when there is none.
     fn import_library_const(&mut self, path: &Path, ctx: Ctx) -> DResult<bool> {
         let name = path.to_string();
-        if path.qself.is_some() || self.bodies.contains_key(name.as_str()) {
+        if path.qself.is_some() || self.bodies.contains_key(name.as_str()) || self.consts.contains_key(name.as_str()) {
             return Ok(false);
         }
         let Some((Ok(lib), own)) = self.input.library.for_path(&name) else { return Ok(false) };
+        if let Some(c) = lib.one_line_const(own, &name) {
+            let item: &'a ConstItem = Box::leak(Box::new(c));
+            self.consts.insert(item.name.as_str(), item);
+            return Ok(true);
+        }
         let body = match lib.body(own, &name) {
             None => return Ok(false),
             Some(Err((code, m))) => return Err(self.err(ctx, code, m)),

@@ -17,9 +17,18 @@
 //! place's span), the first declaration of that name inside a function of
 //! the method's name after the method's signature. The declaration is then known to the ADT table under the
 //! printed path (`AdtTable::add_library_local`).
+//!
+//! A method inlined into the kernel's body (tinyvec's `ArrayVec::retain`,
+//! printed `tinyvec::ArrayVec<A>::retain::JoinOnDrop<'_, u32>`) leaves no
+//! instance to read, and its type's path names neither the module nor the
+//! impl: `SliceVec::retain`, in another module, declares a `JoinOnDrop` too.
+//! Its declaration is the one a local of that type names by its span
+//! (`learn_library_locals_at`): in the library file the span is in, the
+//! declaration of that name whose block is the innermost around the span,
+//! declared in a function of the name the path prints before the type's.
 
-use crate::adts::local_decls_named;
-use crate::mirparse::ast::{Path, SrcSpan, Ty};
+use crate::adts::{local_decl_around, local_decls_named, DeclSite};
+use crate::mirparse::ast::{GenericArg, Path, SrcSpan, Ty};
 
 use super::Exporter;
 
@@ -55,14 +64,67 @@ impl<'a> Exporter<'a> {
         let Ok(src) = std::fs::read_to_string(&span.file) else { return };
         let Some(start) = byte_offset(&src, span) else { return };
         let fn_name = body.path.last_name();
-        let decl = local_decls_named(&src, p.last_name())
-            .into_iter()
-            .filter(|(f, at, _)| f == fn_name && *at > start)
-            .min_by_key(|(_, at, _)| *at)
-            .map(|(_, _, d)| d);
-        if let Some(decl) = decl {
-            self.input.adts.add_library_local(&bare, decl);
+        let decl = local_decls_named(&src, p.last_name()).into_iter().filter(|(f, at, _)| f == fn_name && *at > start).min_by_key(|(_, at, _)| *at);
+        if let Some((_, at, decl)) = decl {
+            self.input.adts.add_library_local(&bare, decl, Some(DeclSite { file: span.file.clone(), at }));
         }
+    }
+
+    /// Makes the declaration of each type declared inside a library's
+    /// generic function that `ty` mentions known to the ADT table, from a
+    /// local of type `ty` whose span is in that library's source (an
+    /// absolute path: the kernel crate's own files are relative, and its
+    /// types are found by `AdtTable::local_type`).
+    pub(super) fn learn_library_locals_at(&self, ty: &Ty, span: &SrcSpan) {
+        let Ty::Adt(p) = ty else {
+            match ty {
+                Ty::Tuple(v) => v.iter().for_each(|t| self.learn_library_locals_at(t, span)),
+                Ty::Array(t, _) | Ty::Slice(t) | Ty::Ref { pointee: t, .. } | Ty::Ptr { pointee: t, .. } => {
+                    self.learn_library_locals_at(t, span)
+                }
+                _ => {}
+            }
+            return;
+        };
+        for a in p.type_args() {
+            if let GenericArg::Type(t) = a {
+                self.learn_library_locals_at(t, span);
+            }
+        }
+        let bare = p.bare();
+        if !p.declared_in_generic() || !span.file.starts_with('/') || self.input.adts.has_library_local(&bare) {
+            return;
+        }
+        let Ok(src) = std::fs::read_to_string(&span.file) else { return };
+        let Some(at) = byte_offset(&src, span) else { return };
+        match local_decl_around(&src, p.last_name(), at) {
+            Some((f, at, decl)) if f == p.parent().last_name() => {
+                self.input.adts.add_library_local(&bare, decl, Some(DeclSite { file: span.file.clone(), at }))
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the impl at `impl_span` (`<impl at FILE:L:C: L:C>` of a
+    /// library's MIR) is one for the type declared inside a function that
+    /// `self_ty` (or what it points to) names, when `learn_library_local*`
+    /// knows where that type is declared: the impl is in that file, and
+    /// its self type's name there is that declaration (the innermost
+    /// around the impl). `None` when not known.
+    pub(super) fn impl_is_for_library_local(&self, impl_span: &str, self_ty: &Ty) -> Option<bool> {
+        let p = match self_ty {
+            Ty::Ref { pointee, .. } | Ty::Ptr { pointee, .. } => return self.impl_is_for_library_local(impl_span, pointee),
+            Ty::Adt(p) if p.declared_in_generic() => p,
+            _ => return None,
+        };
+        let site = self.input.adts.library_local_site(&p.bare())?;
+        let span = crate::mirparse::items::parse_span(impl_span)?;
+        if span.file != site.file {
+            return Some(false);
+        }
+        let src = std::fs::read_to_string(&span.file).ok()?;
+        let at = byte_offset(&src, &span)?;
+        Some(local_decl_around(&src, p.last_name(), at).is_some_and(|(_, decl_at, _)| decl_at == site.at))
     }
 }
 

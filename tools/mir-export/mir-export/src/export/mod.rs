@@ -12,6 +12,7 @@ mod assoc;
 mod body;
 mod caller;
 pub(crate) mod callee;
+mod closure_shims;
 mod closures;
 mod consteval;
 mod consts;

@@ -229,41 +229,14 @@ fn mask_parent_params(text: &str) -> (String, Vec<String>) {
             i += 1;
             continue;
         }
-        // the matching `>` on this line (`->` of a fn pointer is no bracket)
-        let mut depth = 0;
-        let mut close = None;
-        for (k, &c) in b.iter().enumerate().skip(i) {
-            match c {
-                b'\n' => break,
-                b'<' => depth += 1,
-                b'>' if b[k - 1] != b'-' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(k);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let Some(close) = close else {
+        let Some(close) = closing_angle(b, i) else {
             i += 1;
             continue;
         };
-        let inner = &text[i + 1..close];
-        let params_only = inner.split(',').map(str::trim).all(|a| {
-            let a = a.strip_prefix('\'').unwrap_or(a);
-            !a.is_empty() && !a.as_bytes()[0].is_ascii_digit() && a.bytes().all(ident)
-        });
         // `::name::name` after it: two more segments
         let rest = &b[close + 1..];
-        let seg = |r: &[u8]| -> Option<usize> {
-            let r2 = r.strip_prefix(b"::")?;
-            let n = r2.iter().take_while(|&&c| ident(c)).count();
-            (n > 0 && !r2[0].is_ascii_digit()).then_some(n + 2)
-        };
-        let two_more = seg(rest).is_some_and(|n| seg(&rest[n..]).is_some());
-        if params_only && two_more {
+        let two_more = segment_len(rest).is_some_and(|n| segment_len(&rest[n..]).is_some());
+        if params_only(&text[i + 1..close]) && two_more {
             out.push_str(&text[copied..i]);
             out.push_str(&format!("__OXIDE_PARENT_{}__", groups.len()));
             groups.push(text[i..=close].to_string());
@@ -281,24 +254,7 @@ fn mask_parent_params(text: &str) -> (String, Vec<String>) {
 /// inside of parameters only, and two more segments after it, the last not
 /// a promoted (`::drop::DropGuard`; a promoted inherits the parameters).
 fn parent_qself_end(b: &[u8], open: usize) -> Option<usize> {
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    let mut depth = 0;
-    let mut close = None;
-    for (k, &c) in b.iter().enumerate().skip(open) {
-        match c {
-            b'\n' => return None,
-            b'<' => depth += 1,
-            b'>' if b[k - 1] != b'-' => {
-                depth -= 1;
-                if depth == 0 {
-                    close = Some(k);
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    let close = close?;
+    let close = closing_angle(b, open)?;
     let inner = std::str::from_utf8(&b[open + 1..close]).ok()?;
     if !inner.contains(" as ") {
         return None;
@@ -314,11 +270,7 @@ fn parent_qself_end(b: &[u8], open: usize) -> Option<usize> {
             if list.contains('<') {
                 return None;
             }
-            let params = list.split(',').map(str::trim).all(|a| {
-                let a = a.strip_prefix('\'').unwrap_or(a);
-                !a.is_empty() && !a.as_bytes()[0].is_ascii_digit() && a.bytes().all(ident)
-            });
-            if !params {
+            if !params_only(list) {
                 return None;
             }
             any = true;
@@ -327,14 +279,46 @@ fn parent_qself_end(b: &[u8], open: usize) -> Option<usize> {
         k += 1;
     }
     let rest = &b[close + 1..];
-    let seg = |r: &[u8]| -> Option<usize> {
-        let r2 = r.strip_prefix(b"::")?;
-        let n = r2.iter().take_while(|&&c| ident(c)).count();
-        (n > 0 && !r2[0].is_ascii_digit()).then_some(n + 2)
-    };
-    let first = seg(rest)?;
-    let second = seg(&rest[first..])?;
+    let first = segment_len(rest)?;
+    let second = segment_len(&rest[first..])?;
     (any && rest.get(first + second) != Some(&b'[')).then_some(close)
+}
+
+/// The index of the `>` that closes the `<` at `b[open]`, on the same
+/// line (`->` of a fn pointer is no bracket).
+fn closing_angle(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0;
+    for (k, &c) in b.iter().enumerate().skip(open) {
+        match c {
+            b'\n' => return None,
+            b'<' => depth += 1,
+            b'>' if b[k - 1] != b'-' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a generic argument list's text (`T, CAP`, `'_, T`) holds
+/// parameters only: lifetimes and identifiers, no types or values.
+fn params_only(list: &str) -> bool {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    list.split(',').map(str::trim).all(|a| {
+        let a = a.strip_prefix('\'').unwrap_or(a);
+        !a.is_empty() && !a.as_bytes()[0].is_ascii_digit() && a.bytes().all(ident)
+    })
+}
+
+/// The length of the path segment `::name` that `r` begins with.
+fn segment_len(r: &[u8]) -> Option<usize> {
+    let r2 = r.strip_prefix(b"::")?;
+    let n = r2.iter().take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_').count();
+    (n > 0 && !r2[0].is_ascii_digit()).then_some(n + 2)
 }
 
 /// Instance `inst_name` from its substituted MIR `text`.

@@ -4,7 +4,7 @@
 //! passes the closure by value, while its body takes `&{closure}` or
 //! `&mut {closure}`. rustc calls its `FnOnce` shim there, which its MIR
 //! text does not contain; mir-export writes the equivalent as MIR text
-//! (as for the fn pointer shim, body.rs `closure_shim`) and parses it:
+//! (as for the fn pointer shim, closure_shims.rs) and parses it:
 //!
 //! ```text
 //! fn __oxide_call_once_shim(_1: C, _2: A..) -> R {
@@ -16,9 +16,9 @@
 //! ```
 
 use crate::diag::{Code, DResult};
-use crate::mirparse::ast::{Body, Ty};
 
 use super::body::Ctx;
+use super::closure_shims::{shim_call, ClosureSig};
 use super::Exporter;
 
 impl<'a> Exporter<'a> {
@@ -30,46 +30,28 @@ impl<'a> Exporter<'a> {
             return Ok(name);
         }
         let text = self.call_once_shim_text(closure, ctx)?;
-        let file = crate::mirparse::items::parse_mir_file(&text)
-            .map_err(|e| self.err(ctx, Code::Export, format!("the by-value shim of `{closure}` does not parse: {}", e.msg)))?;
-        let mut body = file.bodies.into_iter().next().ok_or_else(|| self.err(ctx, Code::Export, "no shim body"))?;
-        body.name = name.clone();
-        let body: &'a Body = Box::leak(Box::new(body));
-        let key: &'a str = Box::leak(name.clone().into_boxed_str());
-        self.bodies.insert(key, body);
-        Ok(name)
+        self.add_shim_body(name, &text, "by-value shim", closure, ctx)
     }
 
     /// The shim's MIR text: the closure by value, then the body's own
     /// arguments; the body called with a reference to the closure.
     fn call_once_shim_text(&self, closure: &str, ctx: Ctx) -> DResult<String> {
-        let b = self.bodies[closure];
-        let local = |k: usize| b.locals.get(k).and_then(|l| l.as_ref()).map(|l| l.ty.clone());
-        let env = local(1).ok_or_else(|| self.err(ctx, Code::Export, format!("closure `{closure}` has no environment argument")))?;
-        let Ty::Ref { mutable, pointee } = &env else {
+        let ClosureSig { env, args: arg_tys, ret, span } = self.closure_sig(closure, ctx)?;
+        let crate::mirparse::ast::Ty::Ref { mutable, pointee } = &env else {
             return Err(self.err(ctx, Code::Export, format!("closure `{closure}` takes its environment by value")));
         };
-        let n = b.arg_count as usize;
-        let mut params = vec![format!("_1: {pointee}")];
-        for k in 2..=n {
-            let t = local(k).ok_or_else(|| self.err(ctx, Code::Export, format!("closure `{closure}` lacks argument _{k}")))?;
-            params.push(format!("_{k}: {t}"));
-        }
-        let span = match b.locals.first().and_then(|l| l.as_ref()).and_then(|l| l.span.as_ref()) {
-            Some(s) => format!(" // scope 0 at {s}"),
-            None => return Err(self.err(ctx, Code::Export, format!("closure `{closure}` has no span"))),
-        };
+        let n = arg_tys.len() + 1;
+        let params: Vec<String> = std::iter::once(format!("_1: {pointee}")).chain(arg_tys.iter().enumerate().map(|(k, t)| format!("_{}: {t}", k + 2))).collect();
         let env_ref = n + 1;
         let borrow = if *mutable { "&mut _1" } else { "&_1" };
         let args: Vec<String> = std::iter::once(format!("move _{env_ref}")).chain((2..=n).map(|k| format!("move _{k}"))).collect();
         Ok(format!(
             "fn __oxide_call_once_shim({}) -> {ret} {{\n    let mut _0: {ret};\n    let mut _{env_ref}: {env};\n\n    \
-             bb0: {{\n        _{env_ref} = {borrow};{span}\n        _0 = {closure}({}) -> [return: bb1, unwind unreachable];{span}\n    }}\n\n    \
+             bb0: {{\n        _{env_ref} = {borrow};{span}\n        {}\n    }}\n\n    \
              bb1: {{\n        drop(_1) -> [return: bb2, unwind unreachable];{span}\n    }}\n\n    \
              bb2: {{\n        return;{span}\n    }}\n}}\n",
             params.join(", "),
-            args.join(", "),
-            ret = b.ret_ty,
+            shim_call(closure, &args, &span),
         ))
     }
 }
