@@ -240,3 +240,196 @@ pub fn alloc_box_dyn(input: &[u64], mut out: DisjointSlice<u64>) {
     let h = mix(H0, b.area());
     put(&mut out, idx, h);
 }
+
+/// Where drops are recorded: an order-sensitive digest and a counter.
+pub struct Log {
+    h: core::cell::Cell<u64>,
+    n: core::cell::Cell<u64>,
+}
+
+impl Log {
+    #[inline(always)]
+    fn new() -> Log {
+        Log { h: core::cell::Cell::new(H0), n: core::cell::Cell::new(0) }
+    }
+
+    #[inline(always)]
+    fn note(&self, v: u64) {
+        self.h.set(mix(self.h.get(), v.wrapping_mul(1000).wrapping_add(self.n.get())));
+        self.n.set(self.n.get() + 1);
+    }
+
+    #[inline(always)]
+    fn digest(&self) -> u64 {
+        mix(self.h.get(), self.n.get())
+    }
+}
+
+/// A value whose drop is observable.
+pub struct Noisy<'a> {
+    id: u64,
+    log: &'a Log,
+}
+
+impl Drop for Noisy<'_> {
+    fn drop(&mut self) {
+        self.log.note(self.id);
+    }
+}
+
+/// A struct that owns heap memory (drop glue, no `Drop` impl).
+struct Bag {
+    items: Vec<u32>,
+    extra: Box<u64>,
+}
+
+trait Weigh {
+    fn weight(&self) -> u64;
+}
+impl Weigh for Sq {
+    fn weight(&self) -> u64 { self.0 + 1 }
+}
+impl Weigh for Bag {
+    fn weight(&self) -> u64 { self.items.iter().map(|x| *x as u64).sum::<u64>() ^ *self.extra }
+}
+impl Weigh for Noisy<'_> {
+    fn weight(&self) -> u64 { self.id * 7 }
+}
+
+#[inline(never)]
+fn weigh_box<'a>(k: usize, w: u64, log: &'a Log) -> Box<dyn Weigh + 'a> {
+    match k % 3 {
+        0 => Box::new(Sq(w)),
+        1 => {
+            let mut items = Vec::new();
+            for j in 0..(2 + w % 5) {
+                items.push((w >> j) as u32);
+            }
+            Box::new(Bag { items, extra: Box::new(w ^ 0x77) })
+        }
+        _ => Box::new(Noisy { id: w % 1000, log }),
+    }
+}
+
+/// `Box<dyn Trait>` of types with drop glue: a struct owning a `Vec` and a
+/// `Box`, one with a `Drop` impl that logs, and a `Copy` one: each drop
+/// goes through the vtable's drop word, then the box is freed with the
+/// vtable's size and alignment.
+#[kernel]
+pub fn alloc_box_dyn_drop(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let log = Log::new();
+    let mut h = H0;
+    for k in 0..4 {
+        let b = weigh_box(i + k, at(input, i + k) >> 30, &log);
+        h = mix(h, b.weight());
+        log.note(50 + k as u64);
+    }
+    let c = weigh_box(2, i as u64, &log);
+    let d = weigh_box(i, at(input, i) >> 50, &log);
+    h = mix(h, c.weight() ^ d.weight());
+    drop(c);
+    log.note(60);
+    drop(d);
+    put(&mut out, idx, mix(h, log.digest()));
+}
+
+/// `Vec<Box<dyn Trait>>`: boxes of several types with drop glue, dropped
+/// element by element front to back when the vector goes; `pop` and
+/// `truncate` drop some before.
+#[kernel]
+pub fn alloc_vec_box_dyn(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let log = Log::new();
+    let mut h = H0;
+    {
+        let mut v: Vec<Box<dyn Weigh + '_>> = Vec::new();
+        for k in 0..(4 + i % 5) {
+            v.push(weigh_box(i * 7 + k, at(input, i + k) >> 33, &log));
+        }
+        for b in v.iter() {
+            h = mix(h, b.weight());
+        }
+        if let Some(b) = v.pop() {
+            h = mix(h, b.weight());
+        }
+        log.note(70);
+        v.truncate(3);
+        log.note(71);
+        v.remove(0);
+        log.note(72);
+    }
+    put(&mut out, idx, mix(h, log.digest()));
+}
+
+/// Collections of elements with drop glue: `Vec<Vec<u32>>`,
+/// `Vec<Box<u64>>`, `Box<Vec<u32>>`, `Option<Box<T>>`.
+#[kernel]
+pub fn alloc_nested(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut rows: Vec<Vec<u32>> = Vec::new();
+    for r in 0..(3 + i % 4) {
+        let mut row = Vec::with_capacity(r);
+        for c in 0..(r + 1) {
+            row.push((at(input, i + r * 3 + c) >> 11) as u32);
+        }
+        rows.push(row);
+    }
+    let mut h = mix(H0, rows.len() as u64);
+    for row in rows.iter() {
+        h = mix(h, row.len() as u64);
+        for x in row {
+            h = mix(h, *x as u64);
+        }
+    }
+    rows.truncate(2);
+    let mut boxes: Vec<Box<u64>> = Vec::new();
+    for k in 0..5 {
+        boxes.push(Box::new(at(input, i + k) ^ k as u64));
+    }
+    for b in boxes.iter() {
+        h = mix(h, **b);
+    }
+    let bv: Box<Vec<u32>> = Box::new(rows.pop().unwrap_or_default());
+    h = mix(h, bv.iter().map(|x| *x as u64).sum());
+    let ob: Option<Box<[u64; 3]>> = if i % 3 == 0 { None } else { Some(Box::new([at(input, i), 1, 2])) };
+    if let Some(b) = &ob {
+        h = mix(h, b[0] ^ b[2]);
+    }
+    rows.clear();
+    h = mix(h, rows.len() as u64);
+    put(&mut out, idx, h);
+}
+
+/// `Vec` of a type with a `Drop` impl: `pop` drops the popped value where
+/// it goes, `truncate` and `clear` drop the tail front to back, the
+/// vector's own drop drops what is left front to back; `Option<Box<T>>`
+/// and `Box<Vec<T>>` of it too.
+#[kernel]
+pub fn alloc_vec_drop_order(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let log = Log::new();
+    {
+        let mut v: Vec<Noisy<'_>> = Vec::new();
+        for k in 0..(6 + i % 5) {
+            v.push(Noisy { id: at(input, i + k) % 97 + k as u64, log: &log });
+        }
+        drop(v.pop());
+        log.note(1);
+        v.truncate(4);
+        log.note(2);
+        let w = v.remove(1);
+        log.note(w.id + 3);
+        drop(w);
+        let mut b: Box<Vec<Noisy<'_>>> = Box::new(Vec::new());
+        b.push(Noisy { id: 500 + i as u64, log: &log });
+        b.push(Noisy { id: 501, log: &log });
+        let o: Option<Box<Noisy<'_>>> = if i % 2 == 0 { Some(Box::new(Noisy { id: 600, log: &log })) } else { None };
+        log.note(o.is_some() as u64 + 4);
+        if i % 3 == 0 {
+            v.clear();
+            log.note(5);
+        }
+    }
+    put(&mut out, idx, log.digest());
+}
