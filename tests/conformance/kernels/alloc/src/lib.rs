@@ -433,3 +433,19 @@ pub fn alloc_vec_drop_order(input: &[u64], mut out: DisjointSlice<u64>) {
     }
     put(&mut out, idx, log.digest());
 }
+
+/// A request larger than any heap (`Vec::with_capacity` of 2^46 bytes in
+/// thread 37, which the device heap, the C library's and the CPU
+/// reference's all refuse): `malloc` returns null and alloc's
+/// `handle_alloc_error` traps ("memory allocation of 70368744177664 bytes
+/// failed"); it never hands back a dangling vector. The CPU reference
+/// panics in its allocation error hook instead of aborting.
+#[kernel]
+pub fn alloc_oom_trap(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let n = if i == 37 { 1usize << 43 } else { 4 + i % 5 };
+    let mut v: Vec<u64> = Vec::with_capacity(core::hint::black_box(n));
+    v.push(at(input, i));
+    v.push(v.capacity() as u64);
+    put(&mut out, idx, mix(v[0], v[1]));
+}
