@@ -10,6 +10,7 @@ extern crate alloc;
 #[path = "../../common.rs"]
 mod common;
 use alloc::boxed::Box;
+use alloc::string::String;
 use alloc::vec::Vec;
 use common::*;
 use core::alloc::{GlobalAlloc, Layout};
@@ -448,4 +449,94 @@ pub fn alloc_oom_trap(input: &[u64], mut out: DisjointSlice<u64>) {
     v.push(at(input, i));
     v.push(v.capacity() as u64);
     put(&mut out, idx, mix(v[0], v[1]));
+}
+
+/// `alloc::string::String`: `push_str`, `push` (one to four UTF-8 bytes),
+/// `len`, `as_bytes`, `pop`, `truncate`, `clear`; a `Vec<String>`.
+#[kernel]
+pub fn alloc_string(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let mut s = String::new();
+    s.push_str("rho=");
+    let chars = ['a', 'é', '∑', '🦀'];
+    for k in 0..(3 + i % 6) {
+        let w = at(input, i + k);
+        s.push(chars[(w % 4) as usize]);
+        if w % 3 == 0 {
+            s.push_str("--");
+        }
+    }
+    let mut h = mix(H0, s.len() as u64);
+    for b in s.as_bytes() {
+        h = mix(h, *b as u64);
+    }
+    if let Some(c) = s.pop() {
+        h = mix(h, c as u64);
+    }
+    let mut names: Vec<String> = Vec::new();
+    names.push(s.clone());
+    s.truncate(4);
+    names.push(s);
+    let mut t = String::with_capacity(2);
+    t.push_str(&names[1]);
+    t.push('!');
+    h = mix(h, t.len() as u64 ^ t.as_bytes()[4] as u64);
+    for n in names.iter() {
+        h = mix(h, n.len() as u64);
+    }
+    t.clear();
+    h = mix(h, t.is_empty() as u64);
+    put(&mut out, idx, h);
+}
+
+trait Label {
+    fn label(&self) -> u64;
+}
+trait Tagged: Weigh + Label {
+    fn tag(&self) -> u64;
+}
+impl Label for Bag {
+    fn label(&self) -> u64 { *self.extra ^ 0x33 }
+}
+impl Tagged for Bag {
+    fn tag(&self) -> u64 { self.items.len() as u64 }
+}
+impl Label for Noisy<'_> {
+    fn label(&self) -> u64 { self.id + 11 }
+}
+impl Tagged for Noisy<'_> {
+    fn tag(&self) -> u64 { self.id ^ 0x5a }
+}
+
+#[inline(never)]
+fn tagged_box<'a>(k: usize, w: u64, log: &'a Log) -> Box<dyn Tagged + 'a> {
+    if k % 2 == 0 {
+        Box::new(Noisy { id: w % 300, log })
+    } else {
+        let mut items = Vec::new();
+        items.extend_from_slice(&[w as u32, 3, 4]);
+        Box::new(Bag { items, extra: Box::new(w) })
+    }
+}
+
+/// `Box<dyn Tagged>` upcast to `Box<dyn Weigh>` (the first supertrait: the
+/// vtable's prefix) and to `Box<dyn Label>` (the second: its `TraitVPtr`
+/// word), then dropped: the drop word of the vtable the box holds is the
+/// concrete type's glue.
+#[kernel]
+pub fn alloc_box_dyn_upcast_drop(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let log = Log::new();
+    let t = tagged_box(i, at(input, i) >> 35, &log);
+    let u = tagged_box(i + 1, at(input, i + 1) >> 37, &log);
+    let mut h = mix(H0, t.tag() ^ u.tag());
+    let b: Box<dyn Weigh + '_> = t;
+    let c: Box<dyn Label + '_> = u;
+    h = mix(h, b.weight());
+    h = mix(h, c.label());
+    log.note(9);
+    drop(b);
+    log.note(10);
+    drop(c);
+    put(&mut out, idx, mix(h, log.digest()));
 }
