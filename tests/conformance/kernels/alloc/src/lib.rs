@@ -540,3 +540,30 @@ pub fn alloc_box_dyn_upcast_drop(input: &[u64], mut out: DisjointSlice<u64>) {
     drop(c);
     put(&mut out, idx, mix(h, log.digest()));
 }
+
+/// A wrapper whose `Drop` impl is generic (rustc prints it only
+/// generically, so its glue cannot be exported).
+struct Wrapped<T: Copy> {
+    v: T,
+    log: *const Log,
+}
+impl<T: Copy> Drop for Wrapped<T> {
+    fn drop(&mut self) {
+        unsafe { (*self.log).note(77) };
+    }
+}
+impl Weigh for Wrapped<u64> {
+    fn weight(&self) -> u64 { self.v }
+}
+
+/// Dropping a `Box<dyn Weigh>` that may hold a `Wrapped<u64>`: refused at
+/// the drop, naming the type (expected-errors.txt).
+#[kernel]
+pub fn alloc_box_dyn_generic_drop(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let log = Log::new();
+    let b: Box<dyn Weigh + '_> = if i % 2 == 0 { Box::new(Sq(at(input, i))) } else { Box::new(Wrapped { v: 5u64, log: &log }) };
+    let h = mix(H0, b.weight());
+    drop(b);
+    put(&mut out, idx, mix(h, log.digest()));
+}

@@ -124,6 +124,12 @@ impl<'a> Exporter<'a> {
                     let t = &b.terminator;
                     let inner = Ctx { body, scope: t.scope, span: t.span.as_ref(), const_comments: &t.const_comments };
                     let ty = self.place_json(place, inner)?.1;
+                    // a trait object inside (`Box<dyn T>`'s glue): checked
+                    // by `check_dyn_drops`, at the user's drop first
+                    if let Ty::Dyn(d) = &ty {
+                        let loc = self.loc(ctx.body, ctx.scope, ctx.span);
+                        self.dyn_drops.push((d.clone(), loc));
+                    }
                     if let Some(g) = self.glue_for(&ty) {
                         self.check_glue(&g, ctx, seen)?;
                     }

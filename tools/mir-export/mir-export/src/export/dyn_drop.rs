@@ -77,10 +77,13 @@ impl<'a> Exporter<'a> {
     }
 
     /// Every drop of a `dyn T` must find a function in word 0 of each
-    /// vtable it may hold whose concrete type has drop glue.
+    /// vtable it may hold whose concrete type has drop glue. The error is at
+    /// the coercion that made that vtable (any drop of a `dyn T` may reach
+    /// any of them), naming the first drop.
     pub(super) fn check_dyn_drops(&self) -> DResult<()> {
-        for (d, loc) in &self.dyn_drops {
-            for v in self.reaching_vtables(d).into_iter().map(|i| &self.vtables[i]) {
+        for (d, drop_loc) in &self.dyn_drops {
+            for i in self.reaching_vtables(d) {
+                let v = &self.vtables[i];
                 let why = match v.word(0) {
                     Some(Word::Fn(_)) => continue,
                     Some(Word::Missing(why)) => why.clone(),
@@ -88,8 +91,10 @@ impl<'a> Exporter<'a> {
                         && crate::types::no_drop_glue(&v.concrete, self.input.adts) => continue,
                     _ => "its vtable's drop word was not filled".into(),
                 };
-                return Err(Diag::at(loc.clone(), Code::Unsupported, format!(
-                    "dropping a `{d}` that may be a `{}` is not supported: its drop glue cannot be exported: {why}",
+                let ctx = self.vtable_ctx(i);
+                return Err(Diag::at(self.loc(ctx.body, ctx.scope, ctx.span), Code::Unsupported, format!(
+                    "`{}` as a `{d}`, which is dropped (at {drop_loc}), is not supported: its drop glue cannot \
+                     be exported: {why}",
                     v.concrete
                 )));
             }
