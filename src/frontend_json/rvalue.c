@@ -284,17 +284,26 @@ static Value *vtable_meta(Fb *fb, int64_t vtable)
 /* `Box<S> as Box<dyn Trait>`: a box is a struct around one pointer (for
  * a trait object the data pointer and the vtable's address, a scalar pair
  * at 0 and 8; oxidec keeps both in memory), so the coercion is a
- * reference's: the same data pointer, the vtable after it. */
+ * reference's: the same data pointer, the vtable after it. `Box<[T; N]>
+ * as Box<[T]>` (`vec![..]`, `Vec::from([..])`): the same data pointer, N
+ * after it. */
 static bool unsize_box(Fb *fb, int64_t vtable, Val v, PlaceV *dst)
 {
 	RType *from = v.ty, *to = dst->ty;
-	bool ok = vtable >= 0 && from->has_layout && from->size == 8 && from->abi == ABI_SCALAR && to->has_layout &&
-	          to->size == 16 && to->abi == ABI_SCALAR_PAIR;
+	/* (the box's pointer field, inside core's NonNull, has no type here:
+	 * the names say it, `alloc::boxed::Box<[u64; 3]>` and `..<[u64]>`) */
+	static const char box_slice[] = "alloc::boxed::Box<[";
+	uint64_t n = 0;
+	bool slice = vtable < 0 && !strncmp(from->name, box_slice, strlen(box_slice)) &&
+	             !strncmp(to->name, box_slice, strlen(box_slice)) && unsize_len(from->name, to->name, &n);
+	bool ok = (vtable >= 0 || slice) && from->has_layout && from->size == 8 && from->abi == ABI_SCALAR &&
+	          to->has_layout && to->size == 16 && to->abi == ABI_SCALAR_PAIR;
 	if (!ok)
 		return fb_error(fb, OX_UNSUPPORTED, "unsizing `%s` to `%s` is not supported", from->name, to->name), false;
 	Value *data = build_load(fb, val_in_memory(fb, v), ir_type_ptr(fb->m, 0));
 	build_store(fb, data, dst->addr);
-	build_store(fb, vtable_meta(fb, vtable), ptr_add(fb, dst->addr, 8));
+	Value *meta = slice ? const_int(fb, usize_type(fb), n) : vtable_meta(fb, vtable);
+	build_store(fb, meta, ptr_add(fb, dst->addr, 8));
 	return true;
 }
 

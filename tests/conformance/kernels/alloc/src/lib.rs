@@ -11,6 +11,7 @@ extern crate alloc;
 mod common;
 use alloc::boxed::Box;
 use alloc::string::String;
+use alloc::vec;
 use alloc::vec::Vec;
 use common::*;
 use core::alloc::{GlobalAlloc, Layout};
@@ -566,4 +567,26 @@ pub fn alloc_box_dyn_generic_drop(input: &[u64], mut out: DisjointSlice<u64>) {
     let h = mix(H0, b.weight());
     drop(b);
     put(&mut out, idx, mix(h, log.digest()));
+}
+
+/// `vec![..]` and `Vec::from([..])`: a `Box<[T; N]>` unsized to a
+/// `Box<[T]>` (the length after the data pointer) and made a `Vec`; of
+/// elements with drop glue too (vectors, boxes).
+#[kernel]
+pub fn alloc_vec_macro(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let a = vec![at(input, i), at(input, i + 1) >> 3, 7];
+    let b: Vec<u32> = Vec::from([1u32, i as u32, 3, 4]);
+    let c = vec![Box::new(at(input, i + 2)), Box::new(5)];
+    let d: Vec<Vec<u32>> = vec![Vec::from([i as u32, 2]), Vec::new()];
+    let e = vec![0u8; 5 + i % 4];
+    let mut h = mix(H0, a.len() as u64 ^ a.capacity() as u64);
+    for x in a.iter() {
+        h = mix(h, *x);
+    }
+    h = mix(h, b.iter().map(|x| *x as u64).sum());
+    h = mix(h, *c[0] ^ *c[1]);
+    h = mix(h, d.len() as u64 ^ d[d.len() - 1][1] as u64);
+    h = mix(h, e.len() as u64);
+    put(&mut out, idx, h);
 }
