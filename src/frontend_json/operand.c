@@ -49,8 +49,9 @@ static void put_u64(uint8_t *p, uint64_t v)
 }
 
 /* A vtable: a read-only global of pointer-sized words in rustc's layout,
- *   [0] drop_in_place: null (nothing oxidec compiles reads it: there is no
- *       Box<dyn>, and dropping a `&dyn` / `&mut dyn` drops nothing)
+ *   [0] drop_in_place: the concrete type's drop glue (a relocation) when
+ *       a drop of the trait object may read it (terminator.c drop_dyn),
+ *       else null (a type without drop glue, or no such drop)
  *   [1] size, [2] align of the concrete type
  *   [3..] each method's function (a relocation), null where the slot is
  *       vacant or has no function (mir-export refuses every call of it);

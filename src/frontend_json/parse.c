@@ -257,8 +257,8 @@ static bool parse_vtable(PState *s, PFile *f, JPath p, cJSON *j, OxVtable *vt)
 			i++;
 			continue;
 		}
-		if (!cJSON_IsString(e) || i < 3)
-			return fe_error(q, "a vtable method must be a function symbol (words 0 to 2 are null)"), false;
+		if (!cJSON_IsString(e) || i == 1 || i == 2)
+			return fe_error(q, "a vtable word must be a function symbol (words 1 and 2 are null)"), false;
 		FuncDef *d = fe_map_get(s->syms, "", e->valuestring);
 		if (!d || d->fn->kind != OX_FN_DEVICE)
 			return fe_error(q, "`%s` is no device function of the inputs", e->valuestring), false;

@@ -284,23 +284,61 @@ static Value *vtable_meta(Fb *fb, int64_t vtable)
 /* `Box<S> as Box<dyn Trait>`: a box is a struct around one pointer (for
  * a trait object the data pointer and the vtable's address, a scalar pair
  * at 0 and 8; oxidec keeps both in memory), so the coercion is a
- * reference's: the same data pointer, the vtable after it. */
+ * reference's: the same data pointer, the vtable after it. `Box<[T; N]>
+ * as Box<[T]>` (`vec![..]`, `Vec::from([..])`): the same data pointer, N
+ * after it. */
 static bool unsize_box(Fb *fb, int64_t vtable, Val v, PlaceV *dst)
 {
 	RType *from = v.ty, *to = dst->ty;
-	bool ok = vtable >= 0 && from->has_layout && from->size == 8 && from->abi == ABI_SCALAR && to->has_layout &&
-	          to->size == 16 && to->abi == ABI_SCALAR_PAIR;
+	/* (the box's pointer field, inside core's NonNull, has no type here:
+	 * the names say it, `alloc::boxed::Box<[u64; 3]>` and `..<[u64]>`) */
+	static const char box_slice[] = "alloc::boxed::Box<[";
+	uint64_t n = 0;
+	bool slice = vtable < 0 && !strncmp(from->name, box_slice, strlen(box_slice)) &&
+	             !strncmp(to->name, box_slice, strlen(box_slice)) && unsize_len(from->name, to->name, &n);
+	bool ok = (vtable >= 0 || slice) && from->has_layout && from->size == 8 && from->abi == ABI_SCALAR &&
+	          to->has_layout && to->size == 16 && to->abi == ABI_SCALAR_PAIR;
 	if (!ok)
 		return fb_error(fb, OX_UNSUPPORTED, "unsizing `%s` to `%s` is not supported", from->name, to->name), false;
 	Value *data = build_load(fb, val_in_memory(fb, v), ir_type_ptr(fb->m, 0));
 	build_store(fb, data, dst->addr);
-	build_store(fb, vtable_meta(fb, vtable), ptr_add(fb, dst->addr, 8));
+	Value *meta = slice ? const_int(fb, usize_type(fb), n) : vtable_meta(fb, vtable);
+	build_store(fb, meta, ptr_add(fb, dst->addr, 8));
+	return true;
+}
+
+/* Whether `t` is a `Box<dyn Trait>`: a scalar pair, the data pointer and
+ * the vtable's address. */
+static bool is_box_dyn(const RType *t)
+{
+	return t->kind == RT_ADT && t->has_layout && t->size == 16 && t->abi == ABI_SCALAR_PAIR &&
+	       !strncmp(t->name, "alloc::boxed::Box<dyn ", strlen("alloc::boxed::Box<dyn "));
+}
+
+/* `Box<dyn Sub> as Box<dyn Super>` (dyn upcasting of a box): as the
+ * reference's (cast_upcast_vptr), on the pair the box keeps in memory:
+ * the data pointer stays; the vtable's address stays when Super's vtable
+ * is a prefix of Sub's (mir-export's PtrToPtr), else it becomes the
+ * TraitVPtr word `word` of the old vtable. */
+static bool upcast_box(Fb *fb, int64_t word, Val v, PlaceV *dst)
+{
+	Type *ptr = ir_type_ptr(fb->m, 0);
+	Value *at = val_in_memory(fb, v);
+	Value *data = build_load(fb, at, ptr), *meta = build_load(fb, ptr_add(fb, at, 8), usize_type(fb));
+	if (word >= 0) {
+		Value *vt = ir_build1(&fb->b, OP_MIR_INT_TO_PTR, ptr, 1, &meta);
+		meta = build_load(fb, ptr_add(fb, vt, 8 * (uint64_t)word), usize_type(fb));
+	}
+	build_store(fb, data, dst->addr);
+	build_store(fb, meta, ptr_add(fb, dst->addr, 8));
 	return true;
 }
 
 static bool cast_pointer(Fb *fb, OxCastKind ck, const OxRvalue *rv, Val v, PlaceV *dst)
 {
 	int64_t vtable = rv->vtable;
+	if (is_box_dyn(v.ty) && is_box_dyn(dst->ty) && (ck == OX_CAST_PTR_TO_PTR || (ck == OX_CAST_UNSIZE && rv->vtable_word >= 0)))
+		return upcast_box(fb, ck == OX_CAST_UNSIZE ? rv->vtable_word : -1, v, dst);
 	if (ck == OX_CAST_UNSIZE && v.ty->kind == RT_ADT && dst->ty->kind == RT_ADT)
 		return unsize_box(fb, vtable, v, dst);
 	if (!is_pointer(v.ty) || !is_pointer(dst->ty) || val_kind(v.ty) == VK_MEM || val_kind(dst->ty) == VK_MEM) {

@@ -793,11 +793,40 @@ static bool drop_is_noop(RType *t)
 	return false;
 }
 
+/* Dropping a trait object `dyn T` (the glue of `Box<dyn T>` drops `*p`):
+ * word 0 of its vtable, the concrete type's drop_in_place (mir-export's
+ * dyn_drop.rs fills it), called with the data pointer, as rustc's codegen
+ * does; null for a type without drop glue: nothing to call.
+ *   %vt = mir.int_to_ptr %meta;  %f = mir.load %vt : ptr
+ *   switch (ptr_to_int %f) { 0: target; otherwise: call_indirect %f, %data; goto target } */
+static bool drop_dyn(Fb *fb, const PlaceV *p, Block *target)
+{
+	if (!p->meta || p->meta->type->kind != TY_INT)
+		return fb_error(fb, OX_INPUT, "drop of a `%s` without its vtable", p->ty->name), false;
+	Type *ptr = ir_type_ptr(fb->m, 0), *u = usize_type(fb);
+	Value *vt = ir_build1(&fb->b, OP_MIR_INT_TO_PTR, ptr, 1, (Value **)&p->meta);
+	Value *f = build_load(fb, vt, ptr);
+	Value *fi = ir_build1(&fb->b, OP_MIR_PTR_TO_INT, u, 1, &f);
+	Block *call = ir_block_new(fb->fn);
+	Op *sw = ir_build(&fb->b, OP_MIR_SWITCH, 0, NULL, 1, &fi, 2);
+	U128 zero = { 0, 0 };
+	ir_op_set_vals(fb->m, sw, 1, &zero);
+	ir_op_set_succ(fb->m, sw, 0, target, 0, NULL);
+	ir_op_set_succ(fb->m, sw, 1, call, 0, NULL);
+	fb->b.block = call;
+	Value *opd[2] = { f, p->addr };
+	ir_build(&fb->b, OP_MIR_CALL_INDIRECT, 0, NULL, 2, opd, 0);
+	build_goto(fb, target);
+	return true;
+}
+
 static bool term_drop(Fb *fb, JPath jp, const OxTerm *t)
 {
 	PlaceV p;
 	if (!build_place(fb, jpath_field(fb->a, jp, "place"), &t->place, &p))
 		return false;
+	if (p.ty->kind == RT_OPAQUE)
+		return drop_dyn(fb, &p, fb->blocks[t->target]);
 	if (!drop_is_noop(p.ty)) {
 		fb_error(fb, OX_UNSUPPORTED, "dropping a `%s` runs drop glue that the exported MIR has no body for "
 		         "(a `Drop` impl of core, such as `array::IntoIter`'s over elements with drop glue, is not in "

@@ -13,6 +13,11 @@
 //! ```
 //!
 //! CONF_VERBOSE=1 prints each panic's message and thread on stderr.
+//!
+//! A failed allocation (alloc's `handle_alloc_error`) panics here, as it
+//! traps on the device (`__rdl_alloc_error_handler`: "memory allocation of
+//! N bytes failed"), rather than aborting the process as std's hook does.
+#![feature(alloc_error_hook)]
 
 use std::cell::Cell;
 use std::io::Write;
@@ -547,6 +552,7 @@ fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let verbose = std::env::var_os("CONF_VERBOSE").is_some_and(|v| v != "0");
     panic::set_hook(Box::new(|_| {}));
+    std::alloc::set_alloc_error_hook(|layout| panic!("memory allocation of {} bytes failed", layout.size()));
 
     if args.first().map(String::as_str) == Some("--list") {
         for g in GROUPS {

@@ -33,14 +33,13 @@ impl<'a> Exporter<'a> {
             }
             let ctx = Ctx { body, scope: t.scope, span: t.span.as_ref(), const_comments: &t.const_comments };
             let ty = self.place_json(place, ctx)?.1;
-            // a trait object (`Box<dyn T>`'s glue drops `*p: dyn T`): rustc
-            // calls the vtable's drop word, null for a type without drop
-            // glue, which is all oxidec's vtables hold (`check_dyn_drops`)
+            // a trait object (`Box<dyn T>`'s glue drops `*p: dyn T`): the
+            // drop stays, and oxidec calls the vtable's drop word unless it
+            // is null (a type without drop glue), as rustc does; the words
+            // are filled by `fill_drop_words` (dyn_drop.rs)
             if let Ty::Dyn(d) = &ty {
                 let loc = self.loc(body, t.scope, t.span.as_ref());
                 self.dyn_drops.push((d.clone(), loc));
-                let new = out.get_or_insert_with(|| body.clone());
-                new.blocks[bi].terminator.kind = TerminatorKind::Goto(*target);
                 continue;
             }
             let Some(glue) = self.glue_for(&ty) else {
@@ -75,7 +74,7 @@ impl<'a> Exporter<'a> {
     }
 
     /// The path of `ty`'s `drop_in_place` shim, when the MIR has its body.
-    fn glue_for(&self, ty: &Ty) -> Option<Path> {
+    pub(super) fn glue_for(&self, ty: &Ty) -> Option<Path> {
         if let Ty::Adt(p) = ty {
             if matches!(p.bare().as_str(), "core::array::IntoIter" | "core::array::iter::IntoIter") {
                 return None;
@@ -104,29 +103,10 @@ impl<'a> Exporter<'a> {
         })
     }
 
-    /// Every drop of a trait object `dyn T` drops nothing only when every
-    /// vtable that object may have is of a type known to have no drop glue
-    /// (scalars, references, Copy types and aggregates of them: rustc's
-    /// vtable drop word is null, and it made no `drop_in_place` shim);
-    /// else it is refused, since oxidec's vtables hold no drop function.
-    pub(super) fn check_dyn_drops(&self) -> DResult<()> {
-        for (d, loc) in &self.dyn_drops {
-            let has_glue = |t: &Ty| self.glue_for(t).is_some() || !crate::types::no_drop_glue(t, self.input.adts);
-            if let Some(v) = self.reaching_vtables(d).into_iter().map(|i| &self.vtables[i]).find(|v| has_glue(&v.concrete)) {
-                return Err(crate::diag::Diag::at(loc.clone(), crate::diag::Code::Unsupported, format!(
-                    "dropping a `{d}` that may be a `{}`, which may have drop glue, is not supported yet: oxidec's \
-                     vtables hold no drop function (a `Box<dyn ..>` of `Copy` types is)",
-                    v.concrete
-                )));
-            }
-        }
-        Ok(())
-    }
-
     /// The glue `glue` and the glue it calls, checked at the user's drop
     /// (`ctx`): an error names the line that drops the value, not core's
     /// `drop_in_place`.
-    fn check_glue(&mut self, glue: &Path, ctx: Ctx, seen: &mut Vec<String>) -> DResult<()> {
+    pub(super) fn check_glue(&mut self, glue: &Path, ctx: Ctx, seen: &mut Vec<String>) -> DResult<()> {
         let name = glue.to_string();
         if seen.contains(&name) {
             return Ok(());
@@ -144,6 +124,12 @@ impl<'a> Exporter<'a> {
                     let t = &b.terminator;
                     let inner = Ctx { body, scope: t.scope, span: t.span.as_ref(), const_comments: &t.const_comments };
                     let ty = self.place_json(place, inner)?.1;
+                    // a trait object inside (`Box<dyn T>`'s glue): checked
+                    // by `check_dyn_drops`, at the user's drop first
+                    if let Ty::Dyn(d) = &ty {
+                        let loc = self.loc(ctx.body, ctx.scope, ctx.span);
+                        self.dyn_drops.push((d.clone(), loc));
+                    }
                     if let Some(g) = self.glue_for(&ty) {
                         self.check_glue(&g, ctx, seen)?;
                     }

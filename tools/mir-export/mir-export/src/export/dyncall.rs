@@ -45,11 +45,19 @@ impl VtableReq {
     pub(super) fn word(&self, k: usize) -> Option<&Word> {
         self.slots.as_ref().and_then(|s| s.get(k))
     }
+
+    /// Sets word `k` of a filled vtable (dyn_drop.rs: the drop word).
+    pub(super) fn set_word(&mut self, k: usize, w: Word) {
+        if let Some(s) = self.slots.as_mut().and_then(|s| s.get_mut(k)) {
+            *s = w;
+        }
+    }
 }
 
 /// One word of a vtable, once resolved.
 pub(super) enum Word {
-    /// drop_in_place, size, align: oxidec writes them.
+    /// size, align (oxidec writes them); drop_in_place of a type
+    /// without drop glue, or one no drop reads (null; dyn_drop.rs).
     Meta,
     /// A method's function, by its symbol.
     Fn(String),
@@ -223,7 +231,9 @@ impl<'a> Exporter<'a> {
                 }
             }
             let todo: Vec<usize> = (0..self.vtables.len()).filter(|&i| self.vtables[i].slots.is_none()).collect();
-            if todo.is_empty() {
+            // (a drop word's glue, once exported, may coerce or drop more)
+            let drop_words = self.fill_drop_words()?;
+            if todo.is_empty() && !drop_words {
                 break;
             }
             for i in todo {
@@ -238,7 +248,7 @@ impl<'a> Exporter<'a> {
         self.fill_slots()
     }
 
-    fn vtable_ctx(&self, i: usize) -> Ctx<'a> {
+    pub(super) fn vtable_ctx(&self, i: usize) -> Ctx<'a> {
         let v = &self.vtables[i];
         let body: &'a Body = self.bodies[v.body.as_str()];
         Ctx { body, scope: v.scope, span: v.span, const_comments: &[] }

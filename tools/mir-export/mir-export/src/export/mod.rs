@@ -18,6 +18,7 @@ mod consteval;
 mod consts;
 mod drops;
 mod dyncall;
+mod dyn_drop;
 pub(crate) mod heap;
 mod impls;
 mod implty;
