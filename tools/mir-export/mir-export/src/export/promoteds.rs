@@ -24,7 +24,7 @@ use super::impls::Pick;
 use super::{mono, Exporter};
 
 /// The name on the `const NAME: T = {` line of a constant's MIR text.
-fn text_const_name(text: &str) -> Option<&str> {
+pub(super) fn text_const_name(text: &str) -> Option<&str> {
     let first = text.lines().next()?.strip_prefix("const ")?;
     first.rsplit_once(": ").map(|(n, _)| n).filter(|n| !n.contains(" = "))
 }
