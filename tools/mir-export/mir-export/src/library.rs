@@ -184,34 +184,41 @@ fn legacy_index_file(mir: &Path) -> PathBuf {
     mir.with_extension("idx")
 }
 
-/// The indexes of older formats that may be beside cache file `mir`,
-/// newest first: `v2.idx`.., then the legacy name.
-fn older_index_files(mir: &Path) -> impl Iterator<Item = PathBuf> + '_ {
-    (2..INDEX_VERSION).rev().map(|v| mir.with_extension(format!("v{v}.idx"))).chain(std::iter::once(legacy_index_file(mir)))
+/// The indexes that mir-exports of older formats wrote beside cache file
+/// `mir`, the newest first: `.v2.idx` up to this format's, then the
+/// unversioned `.idx` of formats 1 and 2.
+fn older_index_files(mir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = (2..INDEX_VERSION).rev().map(|v| mir.with_extension(format!("v{v}.idx"))).collect();
+    files.push(legacy_index_file(mir));
+    files
 }
 
 /// Whether cache file `mir` has an index this mir-export can read (its
 /// own format's, or an older one it completes).
 fn has_index(mir: &Path) -> bool {
-    index_file(mir).is_file() || older_index_files(mir).any(|f| f.is_file())
+    index_file(mir).is_file() || older_index_files(mir).iter().any(|f| f.is_file())
 }
 
 /// The format of the index: 2 added the bodies of inline constants
 /// (`partition::{constant#0}: T = {`), which version 1 did not list; 3
-/// the constants rustc prints on one line (`const xxh32_common::PRIME_3:
-/// u32 = const 3266489917_u32;`), which version 2 did not list.
-const INDEX_VERSION: u32 = 3;
+/// the one-line constants (`const ..::write_formatted_parts::ZEROES: &str
+/// = const "00..";`), which versions 1 and 2 did not list; 4 the same with
+/// a macro's impls' one-line constants under `NAME@@K` (`<impl at ..>::ZERO`
+/// of each `impl Int for $ty`): two branches wrote version 3 files, one
+/// without those keys.
+const INDEX_VERSION: u32 = 4;
 
 /// The index beside cache file `file`: the one of this format, else the
-/// newest older one (`older_index_files`), completed with the items it
-/// lacks from the MIR text, its other entries kept (a dependency's roots
-/// and re-exports, read from its sources), written as this format's file;
-/// the older file stays as it is, for the mir-export that reads it.
+/// newest older one (`older_index_files`), which is completed with the
+/// items it lacks from the MIR text, its other entries kept (a
+/// dependency's roots and re-exports, read from its sources), and written
+/// as this format's file; the older file stays as it is, for the
+/// mir-export that reads it.
 fn read_index(file: &Path) -> Option<Index> {
     if let Some((index, INDEX_VERSION)) = fs::read_to_string(index_file(file)).ok().and_then(|t| Index::parse(&t)) {
         return Some(index);
     }
-    let (mut index, version) = older_index_files(file).find_map(|f| Index::parse(&fs::read_to_string(f).ok()?))?;
+    let (mut index, version) = older_index_files(file).iter().find_map(|f| Index::parse(&fs::read_to_string(f).ok()?))?;
     if version < INDEX_VERSION {
         let text = fs::read_to_string(file).ok()?;
         for (name, at) in Library::index_of(&text).fns {
@@ -1372,18 +1379,20 @@ impl Library {
                 ctfe = false;
                 continue;
             }
-            // a constant's or promoted's body (`const exp::HALF: [f64; 2] = {`),
-            // or a constant on one line (`const m::K: u32 = const 7_u32;`)
+            // a constant's or promoted's body (`const exp::HALF: [f64; 2] = {`)
             if let Some(name) = line.strip_prefix("const ").and_then(item_name) {
                 note_root(&mut lib.roots, name);
-                let keep = !lib.fns.contains_key(name);
-                match line.trim_end().ends_with(';') {
-                    true if keep => {
-                        lib.fns.insert(name.to_string(), (start, offset));
-                    }
-                    true => {}
-                    false => open = Some((start, keep.then(|| name.to_string()), None)),
+                // a one-line constant (`const P: &str = const "00";`);
+                // a macro's impls print theirs alike (`<impl at ..>::ZERO`
+                // of `impl Int for $ty`): `NAME@@K`, as for bodies
+                if line.trim_end().ends_with(';') {
+                    let key = dup_key(&lib.fns, name);
+                    lib.fns.insert(key, (start, offset));
+                    ctfe = false;
+                    continue;
                 }
+                let keep = !lib.fns.contains_key(name);
+                open = Some((start, keep.then(|| name.to_string()), None));
                 ctfe = false;
                 continue;
             }
@@ -1523,6 +1532,7 @@ impl Library {
 
     fn body_at(&self, r: (usize, usize), full: &str) -> Option<Result<Body, (Code, String)>> {
         let text = self.in_core_spelling(&self.read(r));
+        let text = one_line_const_body(&text).unwrap_or(text);
         Some(self.parse_body(&text, full).map_err(|m| {
             let known = m.contains("does not read yet");
             (if known { Code::Unsupported } else { Code::MirParse }, m)
@@ -1533,7 +1543,8 @@ impl Library {
     /// instances: mono.rs substitutes its type parameters).
     pub fn body_text(&self, name: &str) -> Option<String> {
         let r = self.item(name)?;
-        Some(self.in_core_spelling(&self.read(r)))
+        let text = self.in_core_spelling(&self.read(r));
+        Some(one_line_const_body(&text).unwrap_or(text))
     }
 
     /// Constant `name` of the crate when rustc prints it on one line
@@ -1599,7 +1610,9 @@ impl Library {
         let line = self.in_core_spelling(head.lines().next()?);
         let rest = line.strip_prefix("const ")?;
         let name_len = item_name(rest)?.len();
-        Some(rest[name_len..].strip_prefix(": ")?.strip_suffix(" = {")?.to_string())
+        let typed = rest[name_len..].strip_prefix(": ")?;
+        // a body, or a one-line constant (`: &str = const "00";`)
+        typed.strip_suffix(" = {").or_else(|| typed.split_once(" = const ").map(|(t, _)| t)).map(str::to_string)
     }
 
     fn len(&self) -> usize {
@@ -1868,6 +1881,17 @@ fn inline_const_header(line: &str) -> Option<&str> {
         return None;
     }
     item_name(line).filter(|n| n.ends_with('}') && n.rsplit("::").next().is_some_and(|l| l.starts_with("{constant#")))
+}
+
+/// A one-line constant's text (`const P: &str = const "00";`) as the
+/// body it stands for (`_0 = const "00"; return;`), which a constant of
+/// the export is; None for any other text.
+fn one_line_const_body(text: &str) -> Option<String> {
+    let line = text.trim_end();
+    let rest = line.strip_prefix("const ").filter(|l| !l.contains('\n'))?.strip_suffix(';')?;
+    let name = item_name(rest)?;
+    let (ty, value) = rest[name.len()..].strip_prefix(": ")?.split_once(" = const ")?;
+    Some(format!("const {name}: {ty} = {{\n let mut _0: {ty};\n bb0: {{\n _0 = const {value}; // scope 0 at -\n return; // scope 0 at -\n }}\n}}\n"))
 }
 
 fn item_name(rest: &str) -> Option<&str> {

@@ -141,3 +141,16 @@ pub fn fmt_display_impl(input: &[u64], mut out: DisjointSlice<u64>) {
     let _ = write!(b, "<{}><{:>12}><{:-^9}>", t, t, Temp(-(w as i32 & 7)));
     put(&mut out, idx, b.digest());
 }
+
+/// Float format specs: width with alignment and precision, a sign, `{:e}`
+/// padded, precision 0 (round half to even), `{:E}` of an f32.
+#[kernel]
+pub fn fmt_float_specs(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let x = f32_of(w);
+    let z = (w % 1_000_000) as f64 / 64.0 - 5000.0;
+    let mut b = Buf::new();
+    let _ = write!(b, "[{:>10.3}][{:<+9.1}][{:^14e}][{:.0}][{:E}]", z, z, z, z, x);
+    put(&mut out, idx, b.digest());
+}

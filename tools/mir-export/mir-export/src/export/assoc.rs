@@ -51,8 +51,10 @@ impl<'a> Exporter<'a> {
     }
 
     /// `<ty as tr>::name` for a type of a dependency (`<rand_xoshiro::
-    /// Xoshiro256PlusPlus as SeedableRng>::Seed`): the `type NAME = T;` of
-    /// the one impl of the trait for that type in the type's crate, read
+    /// Xoshiro256PlusPlus as SeedableRng>::Seed`) or a primitive (`<f32 as
+    /// core::num::imp::Float>::Int`): the `type NAME = T;` of the one impl
+    /// of the trait for that type in the type's crate (a primitive's: the
+    /// trait's), read
     /// from its source, its paths resolved through the impl's module and
     /// `P::Name` on an impl parameter made a projection (implty.rs), then
     /// the impl's parameters put in. Ok(None) when no impl or several
@@ -63,7 +65,10 @@ impl<'a> Exporter<'a> {
             return Ok(None);
         }
         let Ok(self_ty) = crate::mirparse::parser::parse_str(ty, |p| p.ty()) else { return Ok(None) };
-        let Some(krate) = super::impls::self_type_crate_in(self.input.library, &self_ty) else { return Ok(None) };
+        // a primitive's impl is in the trait's crate (`<f32 as
+        // core::num::imp::Float>::Int`)
+        let trait_crate = || self.input.library.crate_key(tr).map(str::to_string);
+        let Some(krate) = super::impls::self_type_crate_in(self.input.library, &self_ty).or_else(trait_crate) else { return Ok(None) };
         let Some(Ok(_)) = self.input.library.get(&krate) else { return Ok(None) };
         let names = super::srcnames::SrcNames { libs: self.input.library };
         let krate_name = self.input.library.crate_name(&krate).to_string();
@@ -170,6 +175,21 @@ pub(super) fn impl_head_in_file(file: &str, line: u32, col: u32) -> Option<Strin
 /// header starts at `line`:`col` (1-based) of source `file`; None when
 /// the block has no such item. Line comments are skipped.
 fn assoc_type_in_impl(file: &str, line: u32, col: u32, name: &str) -> Option<String> {
+    assoc_item_in_impl(file, line, col, "type", name)?.strip_prefix('=').map(|t| t.trim().to_string())
+}
+
+/// The type `T` of `const NAME: T = ..;` directly inside the impl block
+/// whose header starts at `line`:`col` (1-based) of source `file`.
+pub(super) fn assoc_const_type_in_impl(file: &str, line: u32, col: u32, name: &str) -> Option<String> {
+    let rest = assoc_item_in_impl(file, line, col, "const", name)?;
+    let typed = rest.strip_prefix(':')?;
+    Some(typed.split_once('=').map_or(typed, |(t, _)| t).trim().to_string())
+}
+
+/// What follows `KW NAME` (`type Seed`, `const ZERO`) in the item of that
+/// kind and name directly inside the impl block whose header starts at
+/// `line`:`col`, up to its `;`, trimmed.
+fn assoc_item_in_impl(file: &str, line: u32, col: u32, kw: &str, name: &str) -> Option<String> {
     let mut text = String::new();
     for (i, l) in file.lines().enumerate().skip(line as usize - 1) {
         let l = if i == line as usize - 1 { l.get(col as usize - 1..)? } else { l };
@@ -198,9 +218,9 @@ fn assoc_type_in_impl(file: &str, line: u32, col: u32, name: &str) -> Option<Str
             ';' if depth == 1 && nest == 0 => {
                 let item = text[item_start..i].trim();
                 item_start = i + 1;
-                let rest = item.strip_prefix("type ").and_then(|r| r.trim_start().strip_prefix(name));
-                let Some(rest) = rest.filter(|r| r.starts_with([' ', '='])) else { continue };
-                return rest.trim_start().strip_prefix('=').map(|t| t.trim().to_string());
+                let rest = item.strip_prefix(kw).filter(|r| r.starts_with(' ')).and_then(|r| r.trim_start().strip_prefix(name));
+                let Some(rest) = rest.filter(|r| r.starts_with([' ', '=', ':'])) else { continue };
+                return Some(rest.trim().to_string());
             }
             _ => {}
         }

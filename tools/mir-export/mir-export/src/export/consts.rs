@@ -100,7 +100,7 @@ impl<'a> Exporter<'a> {
             return Some(item.ty.clone());
         }
         if path.qself.is_none() {
-            let name = path.to_string();
+            let name = library_lookup_name(path);
             if let Some((Ok(lib), own)) = self.input.library.for_path(&name) {
                 if let Some(t) = lib.const_type(own).and_then(|t| parse_str(&t, |p| p.ty()).ok()) {
                     return Some(t);
@@ -241,7 +241,14 @@ impl<'a> Exporter<'a> {
         crates.dedup();
         for krate in &crates {
             let Some(Ok(lib)) = libs.get(krate) else { continue };
-            let super::impls::Pick::Impl(cand, params, _) = self.library_impl_pick(lib, path, ctx)? else { continue };
+            let (cand, params) = match self.library_impl_pick(lib, path, ctx)? {
+                super::impls::Pick::Impl(cand, params, _) => (cand, params),
+                super::impls::Pick::Default => match self.default_assoc_const(lib, path, ctx)? {
+                    true => return Ok(true),
+                    false => continue,
+                },
+                super::impls::Pick::None => continue,
+            };
             if !params.is_empty() {
                 return Ok(false);
             }
@@ -259,6 +266,23 @@ impl<'a> Exporter<'a> {
         Ok(false)
     }
 
+    /// A trait's default constant that the impl for the self type does not
+    /// define (`<f32 as core::num::imp::Float>::SIG_BITS`, `const SIG_BITS:
+    /// u32 = Self::SIG_TOTAL_BITS - 1;` in the trait): the trait's body,
+    /// `Self` the self type, made a body of the export under the
+    /// constant's name. False when the trait has no such body.
+    fn default_assoc_const(&mut self, lib: &crate::library::Library, path: &Path, ctx: Ctx) -> DResult<bool> {
+        let name = path.to_string();
+        let Some((item, params, args)) = self.library_default_pick(lib, path) else { return Ok(false) };
+        let Some(text) = lib.body_text(&item) else { return Ok(false) };
+        let fail = |why: String| format!("{}'s default constant `{item}` for `{name}` could not be instantiated ({why})", lib.krate());
+        let own = super::promoteds::text_const_name(&text).ok_or_else(|| self.err(ctx, Code::Export, fail("no `const` line".into())))?;
+        let text = super::mono::substitute(&text, &format!("const {own}"), &params, &args).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        let text = self.normalize_projections(&text, ctx)?;
+        self.add_instance_text(&text, &name, &fail, ctx)?;
+        Ok(true)
+    }
+
     /// A constant or promoted of core or a dependency (`libm::math::exp::HALF`)
     /// that the kernel crate's MIR names: its body, from that crate's MIR,
     /// becomes a body of the export. False when there is none.
@@ -267,12 +291,8 @@ impl<'a> Exporter<'a> {
         if path.qself.is_some() || self.bodies.contains_key(name.as_str()) || self.consts.contains_key(name.as_str()) {
             return Ok(false);
         }
-        let Some((Ok(lib), own)) = self.input.library.for_path(&name) else { return Ok(false) };
-        if let Some(c) = lib.one_line_const(own, &name) {
-            let item: &'a ConstItem = Box::leak(Box::new(c));
-            self.consts.insert(item.name.as_str(), item);
-            return Ok(true);
-        }
+        let lookup = library_lookup_name(path);
+        let Some((Ok(lib), own)) = self.input.library.for_path(&lookup) else { return Ok(false) };
         let body = match lib.body(own, &name) {
             None => return Ok(false),
             Some(Err((code, m))) => return Err(self.err(ctx, code, m)),
@@ -453,7 +473,8 @@ impl<'a> Exporter<'a> {
         let path = &path;
         if path.segments.len() >= 2 {
             let parent = path.parent();
-            if let Ok(Some(d)) = self.input.adts.lookup(&parent.bare()) {
+            // (core's and alloc's enums from their sources: `fmt::Alignment`)
+            if let Some(d) = self.input.adts.lookup(&parent.bare()).ok().flatten().or_else(|| self.sysroot_enum(&parent.bare())) {
                 if d.kind == crate::adts::AdtKind::Enum && d.variants.iter().any(|v| v == path.last_name()) {
                     return Some(Ty::Adt(parent));
                 }
@@ -711,6 +732,22 @@ pub(super) fn builtin_const(bare: &str) -> Option<(Ty, u128)> {
     }
 }
 
+/// The name to look a library constant up by: its path, without the
+/// generic arguments when it is an item declared inside a function
+/// (`core::fmt::Formatter::<'a>::write_formatted_parts::ZEROES`): such an
+/// item cannot use the enclosing item's parameters, so every instance's is
+/// the one item. (An associated constant of a generic impl, `T::<A>::C`,
+/// keeps its arguments: its value may depend on them.)
+fn library_lookup_name(path: &Path) -> String {
+    let n = path.segments.len();
+    let in_fn = n >= 3 && path.segments[n - 2].name.starts_with(|c: char| c.is_ascii_lowercase()) && path.segments[n - 2].args.is_empty();
+    let last = path.last_name();
+    match in_fn && !last.starts_with("promoted[") && !last.contains('{') {
+        true => path.bare(),
+        false => path.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -753,3 +790,4 @@ mod tests {
         assert_eq!(builtin_const("core::num::<impl u16>::BITS").map(|c| c.1), Some(16));
     }
 }
+

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use crate::mirparse::ast::{GenericArg, Path, Ty};
+use crate::mirparse::ast::{BodyKind, GenericArg, Path, Ty};
 
 use super::mono;
 
@@ -291,6 +291,12 @@ fn body_self_binding(lib: &crate::library::Library, cand: &str, header: &str, se
     let text = lib.body_text(cand)?;
     let b = crate::mirparse::parse_mir_file(&text).ok().and_then(|f| f.bodies.into_iter().next())?;
     let has_self = b.arg_count >= 1 && b.debug_names.iter().any(|(n, l)| n == "self" && *l == 1);
+    // a constant's type is its impl's type only when it is written `Self`
+    // (`const ZERO: Self = 0;` of `impl Int for $ty`; a `const BITS: u32`
+    // would match the `u32` expansion for every type)
+    if b.kind != BodyKind::Fn && !const_typed_self(cand) {
+        return None;
+    }
     let t = match has_self {
         true => b.locals.get(1)?.as_ref()?.ty.clone(),
         false => b.ret_ty.clone(),
@@ -311,6 +317,15 @@ fn body_self_binding(lib: &crate::library::Library, cand: &str, header: &str, se
         return None;
     }
     Some((params, bound))
+}
+
+/// Whether the constant `cand` (`M::<impl at SPAN>::NAME`) is declared
+/// `const NAME: Self` in its impl block's source.
+fn const_typed_self(cand: &str) -> bool {
+    let Some((_, span, name)) = super::callee::split_impl_item(crate::library::undup(cand)) else { return false };
+    let Some(s) = crate::mirparse::items::parse_span(span) else { return false };
+    let Ok(file) = std::fs::read_to_string(&s.file) else { return false };
+    super::assoc::assoc_const_type_in_impl(&file, s.line, s.col, name).as_deref() == Some("Self")
 }
 
 /// Whether impl method `cand` (its `header`) may be the one for
