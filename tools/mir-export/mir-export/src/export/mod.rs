@@ -17,6 +17,7 @@ mod consteval;
 mod consts;
 mod drops;
 mod dyncall;
+mod gpu_print;
 pub(crate) mod heap;
 mod impls;
 mod implty;
