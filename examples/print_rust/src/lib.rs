@@ -55,7 +55,8 @@ impl fmt::Display for Stars {
 pub fn print_lines(every: u32) {
     let t = thread::block_idx_x() * thread::block_dim_x() + thread::thread_idx_x();
     if t % every == 0 {
-        gpu_println!("thread {} is {} {{braces}}", Spelled(t), Parity(t));
+        let parity = Parity(t);
+        gpu_println!("thread {} is {parity} {{braces}}", Spelled(t));
     }
     if t == 0 {
         gpu_println!("{}", Stars(300));
