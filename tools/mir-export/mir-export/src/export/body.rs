@@ -515,11 +515,13 @@ impl<'a> Exporter<'a> {
         }
     }
 
-    /// A library method's promoted that constant `c` names, made a body
-    /// of the export first (promoteds.rs), so that its type is known.
+    /// A library method's (or generic function's) promoted that constant
+    /// `c` names, made a body of the export first (promoteds.rs), so that
+    /// its type is known.
     fn library_promoted(&mut self, c: &Const, ctx: Ctx) -> DResult<()> {
         match &c.val {
             ConstVal::Path { path, fields } if fields.is_empty() && path.qself.is_some() => self.method_promoted(path, ctx),
+            ConstVal::Path { path, fields } if fields.is_empty() => self.instance_promoted(path, ctx),
             _ => Ok(()),
         }
     }
@@ -768,7 +770,7 @@ impl<'a> Exporter<'a> {
 
     /// The declaration of an enum of core or alloc in their sources,
     /// when their MIR is there (a rustc with its library sources).
-    fn sysroot_enum(&self, path: &str) -> Option<crate::adts::AdtDecl> {
+    pub(super) fn sysroot_enum(&self, path: &str) -> Option<crate::adts::AdtDecl> {
         let lazy = match path.split("::").next()? {
             "core" => &self.input.library.core,
             "alloc" => &self.input.library.alloc,
@@ -1358,7 +1360,9 @@ impl<'a> Exporter<'a> {
         let mut found = Vec::new();
         for cand in lib.impl_methods(method) {
             let Some((m, span, item)) = split_impl_item(crate::library::undup(&cand)) else { continue };
-            if item != method || !(m == module || m.starts_with(&format!("{module}::"))) {
+            // (every module is below the crate's root: `tinyvec::ArrayVec`
+            // is defined in `arrayvec`)
+            if item != method || !(module.is_empty() || m == module || m.starts_with(&format!("{module}::"))) {
                 continue;
             }
             let header = crate::mirparse::items::parse_span(span).and_then(|s| self.spans.source_text(&s)).unwrap_or_default();

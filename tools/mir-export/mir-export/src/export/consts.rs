@@ -448,7 +448,8 @@ impl<'a> Exporter<'a> {
         let path = &path;
         if path.segments.len() >= 2 {
             let parent = path.parent();
-            if let Ok(Some(d)) = self.input.adts.lookup(&parent.bare()) {
+            // (core's and alloc's enums from their sources: `fmt::Alignment`)
+            if let Some(d) = self.input.adts.lookup(&parent.bare()).ok().flatten().or_else(|| self.sysroot_enum(&parent.bare())) {
                 if d.kind == crate::adts::AdtKind::Enum && d.variants.iter().any(|v| v == path.last_name()) {
                     return Some(Ty::Adt(parent));
                 }

@@ -123,6 +123,7 @@ pub fn export(
                 ex.note_static_types();
                 ex.note_discriminants()?;
                 ex.types.attach_decls(input.adts).map_err(|m| Diag::new(Code::Export, m))?;
+                ex.attach_sysroot_enums();
                 ex.fill_needs_drop(cprobe);
                 ex.fill_layouts(probe)?;
                 ex.fill_type_props()?;
@@ -393,6 +394,23 @@ impl<'a> Exporter<'a> {
             self.note_discriminant(enum_path, variant, value);
         }
         Ok(())
+    }
+
+    /// The declarations of core's and alloc's enums that the crate's
+    /// sources do not declare (`core::fmt::Alignment` in Formatter's
+    /// bodies), read from their sources when their MIR is there: oxidec
+    /// needs the variants of an enum a constant builds.
+    fn attach_sysroot_enums(&mut self) {
+        for k in 0..self.types.entries.len() {
+            let Ty::Adt(p) = &self.types.entries[k].ty else { continue };
+            if self.types.entries[k].adt.as_ref().is_none_or(|a| a.decl.is_some()) {
+                continue;
+            }
+            let decl = self.sysroot_enum(&p.bare());
+            if let (Some(d), Some(info)) = (decl, self.types.entries[k].adt.as_mut()) {
+                info.decl = Some(d);
+            }
+        }
     }
 
     fn note_discriminant(&mut self, enum_path: &str, variant: &str, value: i128) {

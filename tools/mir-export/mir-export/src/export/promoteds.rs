@@ -7,6 +7,14 @@
 //! with the impl's (or `Self`'s) and the method's generic parameters bound
 //! as for the method itself (mono.rs); it becomes a body of the export
 //! named by the path, so the constant is an `unevaluated` reference to it.
+//!
+//! A promoted of a library's generic inherent method or function is named
+//! by the instance (`core::slice::<impl [u8]>::align_to::<usize>::
+//! promoted[3]`, `tinyvec::ArrayVec::<[u32; 16]>::extend_from_slice::
+//! promoted[0]`): its body is the generic one's promoted
+//! (`slice::<impl at ..>::align_to::promoted[3]`), instantiated with the
+//! impl's parameters bound as for the method (`library_inherent_pick`) and
+//! the method's own from the path (`instance_promoted`).
 
 use crate::diag::{Code, DResult};
 use crate::mirparse::ast::Path;
@@ -45,6 +53,45 @@ impl<'a> Exporter<'a> {
         let Some(text) = lib.body_text(&format!("{item}::{}", last.name)) else { return Ok(()) };
         let fail = |why: String| format!("{}'s promoted `{item}::{}` for `{name}` could not be instantiated ({why})", lib.krate(), last.name);
         let method_text = lib.body_text(&item).ok_or_else(|| self.err(ctx, Code::Export, fail("its method has no text".into())))?;
+        let (own_params, own_args) = self.method_own_generics(&method_text, &method, &fail, ctx)?;
+        params.extend(own_params);
+        args.extend(own_args);
+        let own = text_const_name(&text).ok_or_else(|| self.err(ctx, Code::Export, fail("no `const` line".into())))?;
+        let text = mono::substitute(&text, &format!("const {own}"), &params, &args).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
+        let text = self.normalize_projections(&text, ctx)?;
+        self.add_instance_text(&text, &name, &fail, ctx)
+    }
+
+    /// Makes the instance of promoted `path` of a library's inherent
+    /// method or function named by its instance (`core::slice::<impl
+    /// [u8]>::align_to::<usize>::promoted[3]`) a body of the export;
+    /// nothing for a path without generic arguments (a promoted of a
+    /// function that is not generic: consts.rs imports it) or that names
+    /// no library function.
+    pub(super) fn instance_promoted(&mut self, path: &Path, ctx: Ctx) -> DResult<()> {
+        let name = path.to_string();
+        let Some(last) = path.segments.last().filter(|s| s.name.starts_with("promoted[")) else { return Ok(()) };
+        if path.qself.is_some() || self.bodies.contains_key(name.as_str()) {
+            return Ok(());
+        }
+        let method = path.parent();
+        let bare = method.bare();
+        let libs = self.input.library;
+        let Some((Ok(lib), own_bare)) = libs.for_path(&bare) else { return Ok(()) };
+        // (an impl of a primitive type, `<impl [u8]>`, may be generic
+        // without arguments in the path: its header says)
+        if !method.segments.iter().any(|s| !s.args.is_empty()) && !own_bare.contains("<impl ") {
+            return Ok(());
+        }
+        let (item, mut params, mut args) = match self.library_inherent_pick(lib, &method, ctx)? {
+            Some((cand, ps, a)) => (crate::library::undup(&cand).to_string(), ps, a),
+            // a generic function outside impls (`core::f::<u8>`)
+            None if lib.body_text(own_bare).is_some() => (own_bare.to_string(), Vec::new(), Vec::new()),
+            None => return Ok(()),
+        };
+        let Some(text) = lib.body_text(&format!("{item}::{}", last.name)) else { return Ok(()) };
+        let fail = |why: String| format!("{}'s promoted `{item}::{}` for `{name}` could not be instantiated ({why})", lib.krate(), last.name);
+        let method_text = lib.body_text(&item).ok_or_else(|| self.err(ctx, Code::Export, fail("its function has no text".into())))?;
         let (own_params, own_args) = self.method_own_generics(&method_text, &method, &fail, ctx)?;
         params.extend(own_params);
         args.extend(own_args);
