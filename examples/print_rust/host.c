@@ -55,8 +55,8 @@ static size_t expected(char **want)
 
 	for (unsigned t = 0; t < THREADS; t += EVERY) {
 		spell(word, sizeof word, t);
-		snprintf(line, sizeof line, "thread %s is %s {braces}\n", word,
-		         t % 2 == 0 ? "even" : "odd");
+		snprintf(line, sizeof line, "thread %3u (%s) is %s, %+lld {braces}\n", t,
+		         word, t % 2 == 0 ? "even" : "odd", -(long long)t * 1000000007LL);
 		want[n++] = strdup(line);
 	}
 	memset(line, '*', LINE_TEXT - strlen(MARKER));

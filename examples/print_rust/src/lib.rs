@@ -1,9 +1,10 @@
 //! gpu_println! from a kernel: Rust format syntax, formatted by core::fmt
 //! into a per-thread line buffer and printed with one `vprintf` per line,
 //! so a thread's line is never interleaved with another thread's. Every
-//! thread whose index is a multiple of `every` prints one line through
-//! user `Display` impls; thread 0 also prints a line longer than the
-//! buffer, which is cut and ends in `[...]`.
+//! thread whose index is a multiple of `every` prints one line: integers
+//! with a width and a sign, user `Display` impls, an inline capture;
+//! thread 0 also prints a line longer than the buffer, which is cut and
+//! ends in `[...]`.
 #![no_std]
 
 use core::fmt;
@@ -56,7 +57,8 @@ pub fn print_lines(every: u32) {
     let t = thread::block_idx_x() * thread::block_dim_x() + thread::thread_idx_x();
     if t % every == 0 {
         let parity = Parity(t);
-        gpu_println!("thread {} is {parity} {{braces}}", Spelled(t));
+        let neg = -(t as i64) * 1_000_000_007;
+        gpu_println!("thread {t:>3} ({}) is {parity}, {neg:+} {{braces}}", Spelled(t));
     }
     if t == 0 {
         gpu_println!("{}", Stars(300));

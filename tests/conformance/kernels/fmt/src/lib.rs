@@ -206,3 +206,35 @@ pub fn fmt_print_numbers(input: &[u64], mut out: DisjointSlice<u64>) {
     let text = line.finish(true);
     put(&mut out, idx, line_digest(text));
 }
+
+/// `w` and its neighbours, `w % 60` of them: up to about 1200 bytes.
+struct Numbers(u64);
+
+impl core::fmt::Display for Numbers {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        for k in 0..self.0 % 60 {
+            write!(f, "{},", self.0.wrapping_mul(k + 1) as i64 >> (k % 40))?;
+        }
+        Ok(())
+    }
+}
+
+/// `gpu_println!`'s line of integers: every width and sign, width, fill,
+/// `+`, an inline capture, and a list long enough to be cut.
+#[kernel]
+pub fn fmt_print_integers(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let small = w as i8;
+    let mut line = oxide_device::print::Line::new();
+    line.format(format_args!(
+        "i = {i:>4}, {} {:<6}|{:+}|{:^9}|{small:03} {}",
+        w as u32,
+        (w >> 48) as u16,
+        w as i32,
+        (w >> 20) as i16,
+        Numbers(w)
+    ));
+    let text = line.finish(w & 64 != 0);
+    put(&mut out, idx, line_digest(text));
+}
