@@ -175,10 +175,24 @@ EXAMPLES += tiles
 EXAMPLES += generic_axpy
 # contended CAS loops and fetch_adds on one counter, every ordering and scope (bench/cas, issue 11)
 EXAMPLES += cas_contention
+# gpu_println!: Rust format syntax through core::fmt, one vprintf per line
+# (needs a rustc with its library sources: example_rustc)
+EXAMPLES += print_rust
 EXAMPLES_O0 = recursion
 EX_OUT = $(B)/examples
 
 example_arch = $(if $(wildcard examples/$(1)/arch),--arch=$(shell cat examples/$(1)/arch))
+
+# An example whose Cargo.toml says rustc = "with-library-sources"
+# (gpu_println!: core::fmt's bodies come from core's own MIR) is exported
+# through the first of rustc and /usr/bin/rustc that has its library
+# sources, with core's MIR cached in $(B)/mir-export-cache, as the
+# conformance runner does for such groups. Without one, mir-export's
+# error names the gpu_println! line and what to install.
+library_rustc = $(firstword $(foreach r,rustc /usr/bin/rustc,$(if $(wildcard $(shell $(r) --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library/core/src/lib.rs),$(r))))
+with_library_sources = $(shell grep -qs '^rustc = "with-library-sources"' examples/$(1)/Cargo.toml && echo yes)
+example_export = $(if $(call with_library_sources,$(1)),OXIDE_MIR_EXPORT_CACHE=$${OXIDE_MIR_EXPORT_CACHE:-$(CURDIR)/$(B)/mir-export-cache} \
+                   $(B)/bin/mir-export $(if $(library_rustc),--rustc=$(library_rustc)),$(B)/bin/mir-export)
 
 .SECONDARY: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).mir.json $(B)/emu/$(e).o)
 
@@ -187,7 +201,7 @@ examples: $(foreach e,$(EXAMPLES),$(EX_OUT)/$(e).ptx $(EX_OUT)/$(e).cubin $(EX_O
 
 $(EX_OUT)/%.mir.json: $(B)/bin/mir-export examples/%/src/lib.rs $(wildcard tools/mir-export/oxide-device/src/*.rs)
 	@mkdir -p $(@D)
-	$(B)/bin/mir-export examples/$* -o $@
+	$(call example_export,$*) examples/$* -o $@
 
 $(EX_OUT)/%.ptx: $(EX_OUT)/%.mir.json $(B)/bin/oxidec
 	$(B)/bin/oxidec $(call example_arch,$*) $< -o $@

@@ -6,7 +6,10 @@
 # absent ones are skipped, saying so): the sampled examples ($SAMPLE) to
 # PTX and, where they have a host program, run under emulation; and the
 # conformance groups $CONF_SAMPLE through that rustc, checked against the
-# default rustc's CPU results (docs/rustc-releases.md).
+# default rustc's CPU results (docs/rustc-releases.md). An example whose
+# Cargo.toml says rustc = "with-library-sources" (print_rust) goes through
+# every rustc: exported and emulated where the rustc has its library
+# sources, refused with gpu_print!'s error where it has not.
 # Environment: B, PTXAS, SAMPLE, CONF_SAMPLE (empty: none),
 # OTHER_RUSTCS (the other toolchains' rustc paths; default: found).
 set -u
@@ -42,12 +45,22 @@ SAMPLE=${SAMPLE:-vecadd const_lookup math stencil2d wgmma_forms}
 CONF_SAMPLE=${CONF_SAMPLE-enums consts_statics iterators}
 seen=" $("$default_rustc" -vV | sed -n 's/^release: //p') "
 
+# core's MIR, for what needs library bodies, is built once into $LIBCACHE
+# (the conformance runner's cache)
+LIBCACHE=${OXIDE_MIR_EXPORT_CACHE:-$B/mir-export-cache}
+case $LIBCACHE in /*) ;; *) LIBCACHE=$PWD/$LIBCACHE ;; esac
+has_sources() { [ -f "$("$1" --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library/core/src/lib.rs" ]; }
+# needs_sources NAME: examples/NAME is exported through a rustc with its
+# library sources (its Cargo.toml says so, as for `make examples`:
+# gpu_println!, whose core::fmt comes from core's MIR)
+needs_sources() { grep -qs '^rustc = "with-library-sources"' "examples/$1/Cargo.toml"; }
+
 # export NAME RUSTC VER: mir-export + oxidec + ptxas + the kernels' entries;
 # leaves $TMP/NAME-VER.mir.json; 0 when it passed
 export_example() {
 	ex=examples/$1 name=$1 r=$2 ver=$3
 	json="$TMP/$name-$ver.mir.json" ptx="$TMP/$name-$ver.ptx"
-	if ! RUSTC="$r" $B/bin/mir-export "$ex" -o "$json" >"$TMP/log" 2>&1; then
+	if ! RUSTC="$r" OXIDE_MIR_EXPORT_CACHE=$LIBCACHE $B/bin/mir-export "$ex" -o "$json" >"$TMP/log" 2>&1; then
 		bad "$name (rustc $ver): mir-export" "$TMP/log"; return 1
 	fi
 	# the example's architecture (examples/NAME/arch, as make examples)
@@ -72,6 +85,21 @@ export_example() {
 	done
 	[ -z "$missing" ] || { bad "$name (rustc $ver): no .entry for$missing"; return 1; }
 	ok "$name (rustc $ver): Rust -> JSON -> PTX, ptxas ok"
+}
+
+# refused NAME RUSTC VER: an example that needs library sources, through
+# a rustc without them: mir-export must stop at its gpu_println! with
+# OX0300 naming the macro and what to install, and write no JSON
+refused() {
+	name=$1 r=$2 ver=$3
+	json="$TMP/$name-$ver.mir.json"
+	if RUSTC="$r" $B/bin/mir-export "examples/$name" -o "$json" >"$TMP/log" 2>&1; then
+		bad "$name (rustc $ver, no library sources): the export passed"
+	elif grep -q 'error\[OX0300\]: `gpu_print!`/`gpu_println!`.*library sources.*rust-src' "$TMP/log" && [ ! -e "$json" ]; then
+		ok "$name (rustc $ver, no library sources): refused at gpu_println!, naming rust-src"
+	else
+		bad "$name (rustc $ver, no library sources): not the expected error" "$TMP/log"
+	fi
 }
 
 # emulate NAME VER: the example's host program (examples/NAME/host.c) on
@@ -111,7 +139,17 @@ emulate() {
 ver=$("$default_rustc" -vV | sed -n 's/^release: //p')
 for ex in examples/*/; do
 	[ -e "$ex/Cargo.toml" ] || continue
-	export_example "$(basename "$ex")" "$default_rustc" "$ver"
+	name=$(basename "$ex")
+	if needs_sources "$name" && ! has_sources "$default_rustc"; then
+		refused "$name" "$default_rustc" "$ver"
+	else
+		export_example "$name" "$default_rustc" "$ver"
+	fi
+done
+# the examples that need library sources go with every other rustc too
+lib_examples=""
+for ex in examples/*/; do
+	needs_sources "$(basename "$ex")" && lib_examples="$lib_examples $(basename "$ex")"
 done
 
 for r in $OTHER_RUSTCS; do
@@ -121,8 +159,12 @@ for r in $OTHER_RUSTCS; do
 	ver=$("$r" -vV | sed -n 's/^release: //p')
 	case "$seen" in *" $ver "*) echo "SKIP rustc $r: $ver, tested already"; continue ;; esac
 	seen="$seen$ver "
-	for name in $SAMPLE; do
+	for name in $SAMPLE $lib_examples; do
 		[ -e "examples/$name/Cargo.toml" ] || continue
+		if needs_sources "$name" && ! has_sources "$r"; then
+			refused "$name" "$r" "$ver"
+			continue
+		fi
 		export_example "$name" "$r" "$ver" && emulate "$name" "$ver"
 	done
 	[ -n "$CONF_SAMPLE" ] || continue
@@ -147,9 +189,6 @@ done
 # built once into $LIBCACHE (the conformance runner's cache) and a second
 # export must only read it (no build, under 20 s); with the default rustc
 # when it has no sources, the export fails saying which package gives them.
-LIBCACHE=${OXIDE_MIR_EXPORT_CACHE:-$B/mir-export-cache}
-case $LIBCACHE in /*) ;; *) LIBCACHE=$PWD/$LIBCACHE ;; esac
-has_sources() { [ -f "$("$1" --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library/core/src/lib.rs" ]; }
 libk=tests/conformance/kernels/library
 librustc=""
 for r in "$default_rustc" /usr/bin/rustc; do

@@ -58,6 +58,8 @@ pub mod alloc;
 pub mod memory;
 pub use memory::{dynamic_shared, Constant, Shared};
 pub mod printf;
+/// `gpu_print!` / `gpu_println!`: Rust format syntax, formatted by core::fmt, one `vprintf` per line.
+pub mod print;
 /// `device_assert!`: CUDA's device-side assert with the Rust source location.
 pub mod assert;
 
@@ -84,5 +86,5 @@ pub fn sync_threads() {
 pub mod prelude {
     pub use crate::thread;
     pub use crate::{kernel, sync_threads, DisjointSlice, DisjointSlice2D, ThreadIndex, ThreadIndex2D};
-    pub use crate::{device_assert, dynamic_shared, gpu_printf, shared_array, Constant, Shared};
+    pub use crate::{device_assert, dynamic_shared, gpu_print, gpu_printf, gpu_println, shared_array, Constant, Shared};
 }

@@ -154,3 +154,100 @@ pub fn fmt_float_specs(input: &[u64], mut out: DisjointSlice<u64>) {
     let _ = write!(b, "[{:>10.3}][{:<+9.1}][{:^14e}][{:.0}][{:E}]", z, z, z, z, x);
     put(&mut out, idx, b.digest());
 }
+
+/// One of five words, some of them multibyte (2, 3 and 4 bytes a char).
+struct Word(u64);
+
+impl core::fmt::Display for Word {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self.0 % 5 {
+            0 => "ab",
+            1 => "\u{e9}",
+            2 => "x\u{20ac}",
+            3 => "\u{1d11e}",
+            _ => "{}",
+        })
+    }
+}
+
+/// `Word(w >> k)` for k = 0, 1, ...: `w % 160` words, up to about 400
+/// bytes.
+struct Words(u64);
+
+impl core::fmt::Display for Words {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        for k in 0..self.0 % 160 {
+            write!(f, "{}", Word(self.0.rotate_right(k as u32)))?;
+        }
+        Ok(())
+    }
+}
+
+/// The digest of `gpu_println!`'s line and its length.
+#[inline(always)]
+fn line_digest(text: &[u8]) -> u64 {
+    let mut h = mix(H0, text.len() as u64);
+    for &c in text {
+        h = mix(h, c as u64);
+    }
+    h
+}
+
+/// `gpu_print!`'s line (`oxide_device::print::Line`, what it hands to
+/// vprintf): user `Display` impls through `f.write_str` and `write!`, a
+/// literal with `{{}}`, and lines longer than the buffer, cut at a
+/// character boundary and ended in `[...]` (and the newline of
+/// `gpu_println!`, when there is one).
+#[kernel]
+pub fn fmt_print_line(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let mut line = oxide_device::print::Line::new();
+    line.format(format_args!("{}{{}}{}|{}", Word(w), Word(w >> 7), Words(w)));
+    let text = line.finish(w & 32 != 0);
+    put(&mut out, idx, line_digest(text));
+}
+
+/// `gpu_println!("i = {}, x = {:.3}", i, x)`'s line: integers and a float
+/// with a precision, through core's formatters.
+#[kernel]
+pub fn fmt_print_numbers(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let mut line = oxide_device::print::Line::new();
+    line.format(format_args!("i = {}, x = {:.3}", i, (w % 100_000) as f64 / 7.0));
+    let text = line.finish(true);
+    put(&mut out, idx, line_digest(text));
+}
+
+/// `w` and its neighbours, `w % 60` of them: up to about 1200 bytes.
+struct Numbers(u64);
+
+impl core::fmt::Display for Numbers {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        for k in 0..self.0 % 60 {
+            write!(f, "{},", self.0.wrapping_mul(k + 1) as i64 >> (k % 40))?;
+        }
+        Ok(())
+    }
+}
+
+/// `gpu_println!`'s line of integers: every width and sign, width, fill,
+/// `+`, an inline capture, and a list long enough to be cut.
+#[kernel]
+pub fn fmt_print_integers(input: &[u64], mut out: DisjointSlice<u64>) {
+    let (idx, i) = tid();
+    let w = at(input, i);
+    let small = w as i8;
+    let mut line = oxide_device::print::Line::new();
+    line.format(format_args!(
+        "i = {i:>4}, {} {:<6}|{:+}|{:^9}|{small:03} {}",
+        w as u32,
+        (w >> 48) as u16,
+        w as i32,
+        (w >> 20) as i16,
+        Numbers(w)
+    ));
+    let text = line.finish(w & 64 != 0);
+    put(&mut out, idx, line_digest(text));
+}

@@ -979,6 +979,11 @@ impl<'a> Exporter<'a> {
         // stands (`not_inlined`)
         let heap_ok = failed.0 == Code::Gpu && crate::export::heap::is_heap_path(&bare) && self.has_global_allocator();
         let fmt_ok = failed.0 == Code::Gpu && is_fmt_path(path);
+        // inside a gpu_print!, the error names the macro
+        let failed = match is_fmt_path(path) && super::gpu_print::in_gpu_print(&ctx) {
+            true => (failed.0, super::gpu_print::not_formatted(&super::callee::short_path(&path.to_string()))),
+            false => failed,
+        };
         if (failed.0 != Code::Unsupported && !heap_ok && !fmt_ok) || (prim_self && !dep_trait) {
             return Err(self.err(ctx, failed.0, failed.1));
         }

@@ -19,6 +19,7 @@ mod consts;
 mod drops;
 mod dyncall;
 mod dyn_drop;
+mod gpu_print;
 pub(crate) mod heap;
 mod impls;
 mod implty;
