@@ -42,7 +42,7 @@ impl<'a> Exporter<'a> {
         let Some(krate) = q.trait_.as_ref().map(|t| t.bare()).and_then(|t| self.input.library.crate_key(&t).map(str::to_string)) else { return Ok(()) };
         let Some(Ok(lib)) = self.input.library.get(&krate) else { return Ok(()) };
         let method = Path { qself: path.qself.clone(), segments: vec![method_seg.clone()] };
-        let (item, mut params, mut args) = match self.library_impl_pick(lib, &method, ctx)? {
+        let (item, params, args) = match self.library_impl_pick(lib, &method, ctx)? {
             Pick::Impl(cand, ps, a) => (crate::library::undup(&cand).to_string(), ps, a),
             Pick::Default => match self.library_default_pick(lib, &method) {
                 Some(pick) => pick,
@@ -50,16 +50,7 @@ impl<'a> Exporter<'a> {
             },
             Pick::None => return Ok(()),
         };
-        let Some(text) = lib.body_text(&format!("{item}::{}", last.name)) else { return Ok(()) };
-        let fail = |why: String| format!("{}'s promoted `{item}::{}` for `{name}` could not be instantiated ({why})", lib.krate(), last.name);
-        let method_text = lib.body_text(&item).ok_or_else(|| self.err(ctx, Code::Export, fail("its method has no text".into())))?;
-        let (own_params, own_args) = self.method_own_generics(&method_text, &method, &fail, ctx)?;
-        params.extend(own_params);
-        args.extend(own_args);
-        let own = text_const_name(&text).ok_or_else(|| self.err(ctx, Code::Export, fail("no `const` line".into())))?;
-        let text = mono::substitute(&text, &format!("const {own}"), &params, &args).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
-        let text = self.normalize_projections(&text, ctx)?;
-        self.add_instance_text(&text, &name, &fail, ctx)
+        self.instantiate_promoted(lib, &item, &method, (params, args), &last.name, &name, "method", ctx)
     }
 
     /// Makes the instance of promoted `path` of a library's inherent
@@ -83,22 +74,42 @@ impl<'a> Exporter<'a> {
         if !method.segments.iter().any(|s| !s.args.is_empty()) && !own_bare.contains("<impl ") {
             return Ok(());
         }
-        let (item, mut params, mut args) = match self.library_inherent_pick(lib, &method, ctx)? {
+        let (item, params, args) = match self.library_inherent_pick(lib, &method, ctx)? {
             Some((cand, ps, a)) => (crate::library::undup(&cand).to_string(), ps, a),
             // a generic function outside impls (`core::f::<u8>`)
             None if lib.body_text(own_bare).is_some() => (own_bare.to_string(), Vec::new(), Vec::new()),
             None => return Ok(()),
         };
-        let Some(text) = lib.body_text(&format!("{item}::{}", last.name)) else { return Ok(()) };
-        let fail = |why: String| format!("{}'s promoted `{item}::{}` for `{name}` could not be instantiated ({why})", lib.krate(), last.name);
-        let method_text = lib.body_text(&item).ok_or_else(|| self.err(ctx, Code::Export, fail("its function has no text".into())))?;
-        let (own_params, own_args) = self.method_own_generics(&method_text, &method, &fail, ctx)?;
+        self.instantiate_promoted(lib, &item, &method, (params, args), &last.name, &name, "function", ctx)
+    }
+
+    /// Promoted `promoted` of library `item` (the picked impl method or
+    /// function, bound to `bound`) instantiated as `name`: the item's own
+    /// generics bound from `method`'s path, the promoted's text
+    /// substituted and made a body of the export.
+    #[allow(clippy::too_many_arguments)]
+    fn instantiate_promoted(
+        &mut self,
+        lib: &crate::library::Library,
+        item: &str,
+        method: &Path,
+        bound: (Vec<String>, Vec<String>),
+        promoted: &str,
+        name: &str,
+        kind: &str,
+        ctx: Ctx,
+    ) -> DResult<()> {
+        let (mut params, mut args) = bound;
+        let Some(text) = lib.body_text(&format!("{item}::{promoted}")) else { return Ok(()) };
+        let fail = |why: String| format!("{}'s promoted `{item}::{promoted}` for `{name}` could not be instantiated ({why})", lib.krate());
+        let method_text = lib.body_text(item).ok_or_else(|| self.err(ctx, Code::Export, fail(format!("its {kind} has no text"))))?;
+        let (own_params, own_args) = self.method_own_generics(&method_text, method, &fail, ctx)?;
         params.extend(own_params);
         args.extend(own_args);
         let own = text_const_name(&text).ok_or_else(|| self.err(ctx, Code::Export, fail("no `const` line".into())))?;
         let text = mono::substitute(&text, &format!("const {own}"), &params, &args).map_err(|m| self.err(ctx, Code::Unsupported, fail(m)))?;
         let text = self.normalize_projections(&text, ctx)?;
-        self.add_instance_text(&text, &name, &fail, ctx)
+        self.add_instance_text(&text, name, &fail, ctx)
     }
 }
 
